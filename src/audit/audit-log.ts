@@ -1,0 +1,119 @@
+import type { Db } from '../store/database.js';
+import type { AuditAction, AuditDecision, AuditEntry, AuditInput, AuditRecorder } from './types.js';
+
+export interface AuditQuery {
+  limit: number;
+  offset: number;
+  action?: AuditAction;
+  user?: string;
+  /** ISO 8601 UTC lower bound (inclusive). */
+  from?: string;
+  /** ISO 8601 UTC upper bound (inclusive). */
+  to?: string;
+}
+
+interface AuditRow {
+  id: number;
+  timestamp: string;
+  user: string;
+  action: AuditAction;
+  resource: string;
+  details: string;
+  decision: AuditDecision;
+  source: string | null;
+  request_id: string | null;
+  outcome: string | null;
+}
+
+const secretKeys = /pass(word)?|token|secret|api_?key|authorization/i;
+
+/** Removes secret-looking properties from details before they are stored. */
+function scrub(details: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(details).map(([key, value]) => [key, secretKeys.test(key) ? '[redacted]' : value]),
+  );
+}
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    timestamp: row.timestamp,
+    user: row.user,
+    action: row.action,
+    resource: row.resource,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    decision: row.decision,
+    source: row.source,
+    requestId: row.request_id,
+    outcome: row.outcome,
+  };
+}
+
+/** The audit log: the only SQL for the audit table. Writes are synchronous, so durable on return. */
+export class AuditLog implements AuditRecorder {
+  constructor(
+    private readonly database: Db,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  record(input: AuditInput): AuditEntry {
+    const timestamp = this.clock().toISOString();
+    const details = scrub(input.details ?? {});
+    const result = this.database
+      .prepare(
+        `INSERT INTO audit (timestamp, user, action, resource, details, decision, source, request_id, outcome)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        timestamp,
+        input.user,
+        input.action,
+        input.resource,
+        JSON.stringify(details),
+        input.decision,
+        input.source ?? null,
+        input.requestId ?? null,
+        input.outcome ?? null,
+      );
+    return {
+      id: Number(result.lastInsertRowid),
+      timestamp,
+      user: input.user,
+      action: input.action,
+      resource: input.resource,
+      details,
+      decision: input.decision,
+      source: input.source ?? null,
+      requestId: input.requestId ?? null,
+      outcome: input.outcome ?? null,
+    };
+  }
+
+  /** Newest first, filters combined with AND. */
+  query(query: AuditQuery): { items: AuditEntry[]; total: number } {
+    const clauses: string[] = [];
+    const parameters: unknown[] = [];
+    const add = (clause: string, value: unknown): void => {
+      clauses.push(clause);
+      parameters.push(value);
+    };
+    if (query.action) add('action = ?', query.action);
+    if (query.user) add('user = ?', query.user);
+    if (query.from) add('timestamp >= ?', query.from);
+    if (query.to) add('timestamp <= ?', query.to);
+    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    const total = (
+      this.database.prepare(`SELECT COUNT(*) AS count FROM audit ${where}`).get(...parameters) as { count: number }
+    ).count;
+    const rows = this.database
+      .prepare(`SELECT * FROM audit ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...parameters, query.limit, query.offset) as AuditRow[];
+    return { items: rows.map(toEntry), total };
+  }
+
+  /** Deletes entries older than `retentionDays`; returns how many were removed. */
+  prune(retentionDays: number): number {
+    const cutoff = new Date(this.clock().getTime() - retentionDays * 86_400_000).toISOString();
+    return this.database.prepare('DELETE FROM audit WHERE timestamp < ?').run(cutoff).changes;
+  }
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseFlags, UsageError } from './flags.js';
+
+describe('flags', () => {
+  it('reads -web as --web (not three short flags)', () => {
+    expect(parseFlags(['-web'], { HOME: '/home/u' }).web).toBe(true);
+    expect(parseFlags(['--web', '--port', '9090'], { HOME: '/home/u' }).port).toBe(9090);
+  });
+  it('defaults config and data under the user home', () => {
+    const flags = parseFlags([], { HOME: '/home/u' });
+    expect(flags.configPath).toBe('/home/u/.config/pilothouse/config.yaml');
+    expect(flags.dataDir).toBe('/home/u/.local/share/pilothouse');
+    expect(flags.command).toBe('serve');
+  });
+  it('rejects unknown flags and bad values with a usage error', () => {
+    expect(() => parseFlags(['--bogus'], {})).toThrow(UsageError);
+    expect(() => parseFlags(['--port', 'abc'], {})).toThrow(/--port/);
+    expect(() => parseFlags(['--auth-mode', 'kerberos'], {})).toThrow(/--auth-mode: "kerberos" must be one of/);
+    expect(() => parseFlags(['frobnicate'], {})).toThrow(/unknown command/);
+  });
+  it('parses the health subcommand', () => {
+    const flags = parseFlags(['health', '--url', 'http://x:1'], {});
+    expect(flags.command).toBe('health');
+    expect(flags.url).toBe('http://x:1');
+  });
+});

@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+import { z } from 'zod';
+import { configSchema, type Config } from './schema.js';
+
+/** Raised for a config file that cannot be used; the message is one line naming the key. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Replaces `${VAR}` references in every string with the environment's value (empty when unset). */
+export function resolveEnvReferences(value: unknown, environment: NodeJS.ProcessEnv): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => environment[name] ?? '');
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveEnvReferences(item, environment));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, resolveEnvReferences(item, environment)]),
+    );
+  }
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Formats the first zod issue as `key.path: message`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid configuration';
+  const key = issue.path.map(String).join('.') || '(root)';
+  return `${key}: ${issue.message}`;
+}
+
+/** Reads the raw YAML document (unresolved), or an empty object when the file does not exist. */
+export function readRawConfig(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  let document: unknown;
+  try {
+    document = yaml.load(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(`config ${path}: invalid YAML: ${reason}`);
+  }
+  if (document === undefined || document === null) return {};
+  if (typeof document !== 'object' || Array.isArray(document)) {
+    throw new ConfigError(`config ${path}: the document must be a mapping`);
+  }
+  return document as Record<string, unknown>;
+}
+
+/** Parses and validates a raw document into a frozen typed Config. */
+export function parseConfig(raw: unknown, environment: NodeJS.ProcessEnv, source = 'config'): Config {
+  const result = configSchema.safeParse(resolveEnvReferences(raw, environment));
+  if (!result.success) throw new ConfigError(`${source}: ${describeIssue(result.error)}`);
+  return deepFreeze(result.data);
+}
+
+/** Loads the config file at `path` (missing file = all defaults). */
+export function loadConfig(path: string, environment: NodeJS.ProcessEnv = process.env): Config {
+  return parseConfig(readRawConfig(path), environment, `config ${path}`);
+}

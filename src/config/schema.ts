@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { durationSchema } from './duration.js';
+
+/** Validates that each entry is a compilable regular expression. */
+const regexList = z.array(z.string()).superRefine((patterns, context) => {
+  patterns.forEach((pattern, index) => {
+    try {
+      new RegExp(pattern);
+    } catch {
+      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}"` });
+    }
+  });
+});
+
+export const roleNames = ['viewer', 'user', 'admin'] as const;
+export type RoleName = (typeof roleNames)[number];
+
+export const resourceRoleSchema = z.object({
+  name: z.string().min(1),
+  resources: z.array(z.string()).default(['*']),
+  namespaces: z.array(z.string()).default(['*']),
+  verbs: z.array(z.enum(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', '*'])).default(['get', 'list', 'watch']),
+  effect: z.enum(['allow', 'deny']).default('allow'),
+});
+export type ResourceRole = z.infer<typeof resourceRoleSchema>;
+
+export const mcpServerConfigSchema = z.object({
+  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(63),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  enabled: z.boolean().default(true),
+  description: z.string().optional(),
+  env: z.record(z.string(), z.string()).default({}),
+});
+export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
+
+export const defaultBlockedPatterns = [
+  String.raw`\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]+\s+)*|-[a-zA-Z]*[rR][a-zA-Z]*[fF]?\s+)(--no-preserve-root\s+)?/(\s|$|\*)`,
+  String.raw`\bdelete\s+(ns|namespace|namespaces)\s+kube-system\b`,
+  String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
+];
+
+const llmSchema = z
+  .object({
+    provider: z.enum(['openai', 'azure', 'ollama', 'gemini', 'bedrock']).default('openai'),
+    model: z.string().default('gpt-4o-mini'),
+    api_key: z.string().optional(),
+    base_url: z.string().optional(),
+    azure_endpoint: z.string().optional(),
+    azure_deployment: z.string().optional(),
+    azure_api_version: z.string().optional(),
+    region: z.string().optional(),
+    timeout: durationSchema.default(60_000),
+    max_retries: z.number().int().min(0).max(10).default(2),
+  })
+  .default({ provider: 'openai', model: 'gpt-4o-mini', timeout: 60_000, max_retries: 2 });
+
+const authorizationSchema = z
+  .object({
+    jwt: z
+      .object({
+        token_duration: durationSchema.default(3_600_000),
+        refresh_window: durationSchema.default(900_000),
+        signing_key: z.string().optional(),
+      })
+      .prefault({}),
+    roles: z.array(resourceRoleSchema).default([]),
+    impersonation: z
+      .object({
+        enabled: z.boolean().default(false),
+        mappings: z.partialRecord(z.enum(roleNames), z.string()).default({}),
+      })
+      .prefault({}),
+    tool_approval: z
+      .object({
+        timeout: durationSchema.default(30_000),
+        auto_approve_readonly: z.boolean().default(true),
+        require_approval_unknown: z.boolean().default(true),
+        blocked_patterns: regexList.default(defaultBlockedPatterns),
+        readonly_programs: z
+          .array(z.string())
+          .default(['jq', 'yq', 'grep', 'egrep', 'head', 'tail', 'cat', 'echo', 'wc', 'sort', 'uniq', 'cut', 'awk', 'sed', 'ls', 'pwd', 'date', 'tr', 'column', 'less', 'more', 'true', 'false', 'printf', 'base64']),
+        readonly_mcp_tools: z.array(z.string()).default([]),
+      })
+      .prefault({}),
+    max_steps: z.number().int().min(1).max(200).default(20),
+  })
+  .prefault({});
+
+/** The whole configuration file. Every key the contract names has a place here. */
+export const configSchema = z
+  .object({
+    server: z
+      .object({
+        host: z.string().default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8080),
+        trusted_proxies: z.array(z.string()).default([]),
+        cors_origins: z.array(z.string()).default([]),
+        body_limit: z.number().int().positive().default(1024 * 1024),
+      })
+      .prefault({}),
+    kubernetes: z
+      .object({
+        kubeconfig: z.string().optional(),
+        context: z.string().optional(),
+        namespace: z.string().default('pilothouse'),
+        install_crds: z.boolean().default(true),
+        leader_election: z.boolean().default(true),
+      })
+      .prefault({}),
+    auth: z
+      .object({ mode: z.enum(['local', 'token', 'ldap', 'oidc', 'none']).default('local') })
+      .prefault({}),
+    authorization: authorizationSchema,
+    ldap: z
+      .object({
+        enabled: z.boolean().default(false),
+        host: z.string().default('localhost'),
+        port: z.number().int().default(389),
+        use_ssl: z.boolean().default(false),
+        bind_dn: z.string().default(''),
+        bind_password: z.string().default(''),
+        base_dn: z.string().default(''),
+        user_filter: z.string().default('(uid=%s)'),
+        group_filter: z.string().default('(member=%s)'),
+        group_roles: z.record(z.string(), z.enum(roleNames)).default({}),
+      })
+      .prefault({}),
+    oidc: z
+      .object({
+        issuer: z.string().optional(),
+        client_id: z.string().optional(),
+        client_secret: z.string().optional(),
+        redirect_url: z.string().optional(),
+        role_claim: z.string().default('groups'),
+        role_mappings: z.record(z.string(), z.enum(roleNames)).default({}),
+      })
+      .prefault({}),
+    llm: llmSchema,
+    settings: z
+      .object({
+        language: z.enum(['en', 'ko', 'ja', 'zh']).default('en'),
+        beginner_mode: z.boolean().default(false),
+        auto_approve_readonly: z.boolean().default(true),
+      })
+      .prefault({}),
+    mcp: z.object({ servers: z.array(mcpServerConfigSchema).default([]) }).prefault({}),
+    mcp_server: z
+      .object({
+        allow_writes: z.boolean().default(false),
+        bash: z.boolean().default(false),
+        identity: z.string().default('mcp'),
+      })
+      .prefault({}),
+    tools: z
+      .object({
+        kubectl: z.string().optional(),
+        helm: z.string().optional(),
+        output_limit: z.number().int().positive().default(64 * 1024),
+        timeout: durationSchema.default(60_000),
+        bash: z.object({ enabled: z.boolean().default(false) }).prefault({}),
+        files: z.object({ root: z.string().optional() }).prefault({}),
+      })
+      .prefault({}),
+    limits: z
+      .object({
+        requests_per_minute: z.number().int().positive().default(100),
+        chat_requests_per_minute: z.number().int().positive().default(10),
+        login_attempts_per_minute: z.number().int().positive().default(10),
+        exec_output_limit: z.number().int().positive().default(1024 * 1024),
+        exec_timeout: durationSchema.default(30_000),
+      })
+      .prefault({}),
+    audit: z.object({ retention_days: z.number().int().positive().default(90) }).prefault({}),
+    metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
+    portforward: z.object({ bind_address: z.string().default('127.0.0.1') }).prefault({}),
+  })
+  .prefault({});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { AuditLog } from './audit/audit-log.js';
+import type { Principal } from './auth/principal.js';
+import type { Config } from './config/schema.js';
+import type { CacheManager } from './kube/cache-manager.js';
+import type { KubeClients, KubeIdentityClient } from './kube/clients.js';
+import type { Discovery } from './kube/discovery.js';
+import type { KubectlInvocation } from './kube/resources.js';
+import type { Db } from './store/database.js';
+import type { Metrics } from './http/metrics.js';
+import type { HealthService } from './http/health-service.js';
+
+/** Maps a caller to the cluster identity their calls are made with (impersonation). */
+export interface IdentityResolver {
+  /** The impersonated identity for a principal, or undefined for the service's own identity. */
+  identityOf(principal: Principal | undefined): string | undefined;
+  clientFor(principal: Principal | undefined): KubeIdentityClient;
+  /** kubectl settings (binary, kubeconfig, context, `--as`) for a principal. */
+  kubectlFor(principal: Principal | undefined): KubectlInvocation;
+}
+
+/** Everything the HTTP layer needs, built once in main.ts (composition root). */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  database: Db;
+  audit: AuditLog;
+  kube: KubeClients;
+  discovery: Discovery;
+  caches: CacheManager;
+  identities: IdentityResolver;
+  metrics: Metrics;
+  health: HealthService;
+  version: string;
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Next } from 'koa';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { AppDeps } from '../deps.js';
+import { decide, refusal, type GrantCheck } from '../rbac/authorize.js';
+import { errorMiddleware } from './error-middleware.js';
+import type { AppContext, RequestState, RouteSpec } from './types.js';
+
+export interface AppOptions {
+  authenticator: Authenticator;
+  grantCheck: GrantCheck;
+  /** Middlewares run after authentication-independent setup and before routing (rate limits, etc.). */
+  middlewares?: ((context: AppContext, next: Next) => Promise<void>)[];
+  /** Hooks run right after authentication, before authorization (per-user rate limits); throw to refuse. */
+  afterAuthenticate?: ((context: AppContext, spec: RouteSpec) => Promise<void> | void)[];
+  /** Extra checks after the permission matrix (resource-level roles); throw to refuse. */
+  authorizeResource?: (context: AppContext, spec: RouteSpec) => Promise<void> | void;
+}
+
+const securityHeaders: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+function requestSetup(deps: AppDeps) {
+  return async (context: AppContext, next: Next): Promise<void> => {
+    const started = performance.now();
+    context.state.requestId = context.get('X-Request-Id') || randomUUID();
+    context.set('X-Request-Id', context.state.requestId);
+    for (const [name, value] of Object.entries(securityHeaders)) context.set(name, value);
+    try {
+      await next();
+    } finally {
+      const route = context.state.routeTemplate ?? 'unmatched';
+      const seconds = (performance.now() - started) / 1000;
+      deps.metrics.httpDuration.observe({ method: context.method, route, status: String(context.status) }, seconds);
+      deps.logger.debug({ method: context.method, route, status: context.status, ms: Math.round(seconds * 1000) }, 'request');
+    }
+  };
+}
+
+/** Wraps a route's handler with authentication, the permission matrix, the deny audit and resource checks. */
+function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
+  return async (context: AppContext, next: Next): Promise<void> => {
+    context.state.routeTemplate = spec.path;
+    context.state.permission = spec.permission;
+    if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
+    for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
+    const namespace = typeof context.query.namespace === 'string' ? context.query.namespace : undefined;
+    const decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
+    if (!decision.allowed) {
+      if (decision.reason !== 'unauthenticated') auditDenied(deps, context, spec, decision.reason ?? 'role');
+      throw refusal(decision, spec.permission);
+    }
+    await options.authorizeResource?.(context, spec);
+    await spec.handler(context, next);
+  };
+}
+
+/** Every 403 on a guarded action is recorded with decision deny. */
+export function auditDenied(deps: AppDeps, context: AppContext, spec: RouteSpec, reason: string): void {
+  deps.audit.record({
+    user: context.state.principal?.username ?? 'unknown',
+    action: 'execute',
+    resource: `route/${spec.method} ${spec.path}`,
+    details: { method: context.method, path: context.path, permission: spec.permission, reason },
+    decision: 'deny',
+    source: context.ip,
+    requestId: context.state.requestId,
+    outcome: 'forbidden',
+  });
+}
+
+/** Builds the Koa application from the route table. */
+export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOptions): Koa<RequestState> {
+  const app = new Koa<RequestState>({ proxy: deps.config.server.trusted_proxies.length > 0 });
+  const router = new Router<RequestState>();
+  for (const spec of routes) {
+    router.register(spec.path, [spec.method], guarded(deps, options, spec) as never);
+  }
+  app.use(requestSetup(deps) as never);
+  app.use(errorMiddleware(deps.logger) as never);
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: deps.config.server.body_limit,
+      encoding: 'utf-8',
+      onError: (error: Error) => {
+        throw error;
+      },
+    }) as never,
+  );
+  for (const middleware of options.middlewares ?? []) app.use(middleware as never);
+  app.use(router.routes() as never);
+  app.use(router.allowedMethods() as never);
+  return app;
+}

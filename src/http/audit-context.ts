@@ -1,0 +1,40 @@
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import type { AuditInput } from '../audit/types.js';
+import type { AppContext } from './types.js';
+
+/** Audit fields taken from the request: user, source address, request id. */
+export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user' | 'source' | 'requestId'> {
+  return { user: context.state.principal?.username ?? 'unknown', source: context.ip, requestId: context.state.requestId };
+}
+
+/**
+ * Runs a cluster-changing action and records it as `execute` with `details.command`
+ * (the equivalent kubectl/helm line), with outcome success or the error message.
+ * A refusal by the cluster (403) is recorded with decision deny.
+ */
+export async function audited<T>(
+  deps: AppDeps,
+  context: AppContext,
+  resource: string,
+  command: string,
+  action: () => Promise<T>,
+): Promise<T> {
+  try {
+    const result = await action();
+    deps.audit.record({ ...requestAuditFields(context), action: 'execute', resource, details: { command }, decision: 'allow', outcome: 'success' });
+    return result;
+  } catch (error) {
+    const refused = error instanceof AppError && error.code === 'FORBIDDEN';
+    const outcome = error instanceof Error ? error.message : String(error);
+    deps.audit.record({
+      ...requestAuditFields(context),
+      action: 'execute',
+      resource,
+      details: { command },
+      decision: refused ? 'deny' : 'allow',
+      outcome: `error: ${outcome}`,
+    });
+    throw error;
+  }
+}

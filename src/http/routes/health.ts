@@ -1,0 +1,18 @@
+import type { AppDeps } from '../../deps.js';
+import { route, type RouteSpec } from '../types.js';
+
+/** GET /api/health: real checks of the cluster and the LLM, cached for a few seconds. */
+export function healthRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/health',
+      permission: 'public',
+      summary: 'Service health: status, kubernetes, llm',
+      handler: async (context) => {
+        const report = await deps.health.report();
+        context.body = report;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { maskSecretData, requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject } from '../../kube/resources.js';
+import type { ResourceType } from '../../kube/discovery.js';
+import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+import { audited } from '../audit-context.js';
+
+const listQuery = z.object({ namespace: namespaceSchema.optional() });
+const objectParams = z.object({ name: objectNameSchema });
+const resourceParam = z.string().regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
+
+interface ObjectTarget {
+  type: ResourceType;
+  name: string;
+  namespace: string | undefined;
+}
+
+/** Whether the caller may see Secret values (viewers never do). */
+export function canReadSecretData(context: AppContext): boolean {
+  return context.state.principal?.role !== 'viewer';
+}
+
+async function resolveType(deps: AppDeps, context: AppContext): Promise<ResourceType> {
+  const resource = parseWith(resourceParam, context.params.resource, 'resource type');
+  return deps.discovery.resolve(resource);
+}
+
+async function resolveTarget(deps: AppDeps, context: AppContext): Promise<ObjectTarget> {
+  const { namespace } = parseWith(listQuery, context.query, 'query');
+  const { name } = parseWith(objectParams, { name: context.params.name }, 'path');
+  const type = await resolveType(deps, context);
+  return { type, name, namespace: requireNamespace(type, namespace) };
+}
+
+/** SPEC "Cluster resources": list, get, yaml, describe, delete for any kind the cluster serves. */
+export function resourceRoutes(deps: AppDeps): RouteSpec[] {
+  const client = (context: AppContext) => deps.identities.clientFor(context.state.principal);
+  return [
+    route({
+      method: 'GET',
+      path: '/api/k8s/:resource',
+      permission: 'view',
+      resourceKind: ':resource',
+      summary: 'List resources of a kind (all namespaces when namespace is absent)',
+      handler: async (context) => {
+        const { namespace } = parseWith(listQuery, context.query, 'query');
+        const type = await resolveType(deps, context);
+        const items = await listResources(deps.caches, client(context), type, namespace);
+        context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/k8s/:resource/:name',
+      permission: 'view',
+      resourceKind: ':resource',
+      summary: 'One resource as JSON',
+      handler: async (context) => {
+        const target = await resolveTarget(deps, context);
+        const object = await getObject(client(context), target.type, target.name, target.namespace);
+        context.body = canReadSecretData(context) ? object : maskSecretData(object);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/k8s/:resource/:name/yaml',
+      permission: 'view',
+      resourceKind: ':resource',
+      summary: 'One resource as YAML (managedFields stripped)',
+      handler: async (context) => {
+        const target = await resolveTarget(deps, context);
+        const object = await getObject(client(context), target.type, target.name, target.namespace);
+        context.type = 'text/yaml';
+        context.body = toYaml(canReadSecretData(context) ? object : maskSecretData(object));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/k8s/:resource/:name/describe',
+      permission: 'view',
+      resourceKind: ':resource',
+      summary: 'kubectl describe text',
+      handler: async (context) => {
+        const target = await resolveTarget(deps, context);
+        // kubectl describe never prints Secret values, only their sizes, so no masking is needed.
+        const text = await describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace);
+        context.type = 'text/plain';
+        context.body = text;
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/k8s/:resource/:name',
+      permission: 'delete',
+      resourceKind: ':resource',
+      summary: 'Delete a resource; returns its reference',
+      handler: async (context) => {
+        const target = await resolveTarget(deps, context);
+        context.body = await audited(deps, context, `${target.type.kind.toLowerCase()}/${target.name}`, kubectlLine('delete', target), () =>
+          deleteObject(client(context), target.type, target.name, target.namespace),
+        );
+      },
+    }),
+  ];
+}
+
+function kubectlLine(verb: string, target: ObjectTarget): string {
+  const resource = target.type.group ? `${target.type.plural}.${target.type.group}` : target.type.plural;
+  return `kubectl ${verb} ${resource} ${target.name}${target.namespace ? ` -n ${target.namespace}` : ''}`;
+}

@@ -1,0 +1,38 @@
+import type { Context, Next } from 'koa';
+import type { Principal } from '../auth/principal.js';
+import type { Permission } from './permissions.js';
+
+/** Per-request state set by the middlewares. */
+export interface RequestState {
+  requestId: string;
+  principal?: Principal;
+  /** Route template (e.g. `/api/k8s/:resource`) for metrics. */
+  routeTemplate?: string;
+  /** The permission the matched route declared. */
+  permission?: Permission;
+}
+
+export type AppContext = Context & { state: RequestState };
+export type Handler = (context: AppContext, next: Next) => Promise<void>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One route of the API: every route names its permission, so no route can exist
+ * without one (the route table test walks them all).
+ */
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  permission: Permission;
+  /** Resource kind guarded (for resource-level roles); `:resource` means the path parameter. */
+  resourceKind?: string;
+  handler: Handler;
+  /** Short description for the OpenAPI document. */
+  summary: string;
+}
+
+/** Helper giving route modules a typed way to declare routes. */
+export function route(spec: RouteSpec): RouteSpec {
+  return spec;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { validation } from '../errors.js';
+
+/** Formats zod issues as `{field: message}` details. */
+function issueDetails(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '(body)';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/** Validates a value against a schema or throws VALIDATION_ERROR naming the fields. */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what = 'request body'): z.infer<T> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) {
+    const fields = issueDetails(result.error);
+    const summary = Object.entries(fields)
+      .map(([key, message]) => `${key}: ${message}`)
+      .join('; ');
+    throw validation(`invalid ${what}: ${summary}`, { fields });
+  }
+  return result.data;
+}
+
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A Kubernetes namespace name (DNS-1123 label). */
+export const namespaceSchema = z.string().max(63).regex(dns1123Label, 'must be a DNS-1123 label (lowercase letters, digits, "-")');
+/** An object name (DNS-1123 subdomain; `:` also allowed for RBAC names like system:node). */
+export const objectNameSchema = z
+  .string()
+  .max(253)
+  .refine((value) => dns1123Subdomain.test(value.replaceAll(':', '-')), 'must be a DNS-1123 subdomain (lowercase letters, digits, "-", ".")');
+
+/** Coerces query-string booleans (`true`/`false`/`1`/`0`). */
+export const queryBoolean = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Coerces a query-string integer. */
+export const queryInteger = z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number);

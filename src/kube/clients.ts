@@ -1,0 +1,68 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { RestClient, type CallObserver } from './rest-client.js';
+
+export interface KubeConnectionOptions {
+  kubeconfigPath?: string;
+  context?: string;
+}
+
+/** One cluster identity: the service's own (identity undefined) or an impersonated one. */
+export interface KubeIdentityClient {
+  /** The impersonated user name, or undefined for the service's own identity. */
+  readonly identity: string | undefined;
+  readonly kubeConfig: KubeConfig;
+  readonly rest: RestClient;
+}
+
+/** Loads the kubeconfig (file, context, or in-cluster) the way kubectl does. */
+export function loadKubeConfig(options: KubeConnectionOptions): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (options.kubeconfigPath) kubeConfig.loadFromFile(options.kubeconfigPath);
+  else kubeConfig.loadFromDefault();
+  if (options.context) kubeConfig.setCurrentContext(options.context);
+  return kubeConfig;
+}
+
+/**
+ * Hands out one client per cluster identity. With impersonation on there are at most
+ * one identity per role plus the service's own, so pools and caches stay small.
+ */
+export class KubeClients {
+  private readonly clients = new Map<string, KubeIdentityClient>();
+
+  constructor(
+    readonly base: KubeConfig,
+    readonly connection: KubeConnectionOptions,
+    private readonly observe?: CallObserver,
+  ) {}
+
+  /** The client for `identity` (impersonated via the Impersonate-User header), or the service's own. */
+  forIdentity(identity?: string): KubeIdentityClient {
+    const key = identity ?? '';
+    let client = this.clients.get(key);
+    if (!client) {
+      const kubeConfig = identity ? impersonating(this.base, identity) : this.base;
+      client = { identity, kubeConfig, rest: new RestClient(kubeConfig, this.observe) };
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((client) => client.rest.close()));
+  }
+}
+
+/** A copy of `base` whose current user impersonates `identity`. */
+function impersonating(base: KubeConfig, identity: string): KubeConfig {
+  const copy = new KubeConfig();
+  copy.loadFromString(base.exportConfig());
+  const context = copy.getContextObject(copy.getCurrentContext());
+  const user = copy.getCurrentUser();
+  if (!context || !user) throw new Error('kubeconfig has no current user');
+  const name = `${user.name}-as-${identity}`;
+  copy.addUser({ ...user, name, impersonateUser: identity });
+  copy.addContext({ ...context, name: `${context.name}-as-${identity}`, user: name });
+  copy.setCurrentContext(`${context.name}-as-${identity}`);
+  return copy;
+}

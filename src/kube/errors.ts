@@ -1,0 +1,27 @@
+import { AppError } from '../errors.js';
+
+interface StatusBody {
+  message?: string;
+  reason?: string;
+  details?: unknown;
+}
+
+/** Maps an API server failure to the contract's error codes, keeping the server's message in details. */
+export function mapKubeError(status: number, body: unknown, target: string): AppError {
+  const statusBody = (body && typeof body === 'object' ? body : {}) as StatusBody;
+  const message = statusBody.message ?? `cluster returned HTTP ${status}`;
+  const details = { status, reason: statusBody.reason, message, target };
+  if (status === 404) return new AppError('NOT_FOUND', `${target} not found`, details);
+  if (status === 403) return new AppError('FORBIDDEN', `the cluster refused: ${message}`, details);
+  if (status === 401) return new AppError('K8S_ERROR', 'the cluster rejected our credentials', details);
+  if (status === 409 || status === 422 || status === 400) {
+    return new AppError('VALIDATION_ERROR', message, details);
+  }
+  return new AppError('K8S_ERROR', message, details);
+}
+
+/** A network-level failure reaching the API server. */
+export function connectionError(error: unknown): AppError {
+  const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+  return new AppError('K8S_ERROR', 'cannot reach the Kubernetes API server', { reason });
+}

@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import yaml from 'js-yaml';
+import { AppError, validation } from '../errors.js';
+import type { CacheManager } from './cache-manager.js';
+import type { KubeIdentityClient } from './clients.js';
+import { objectPath, type ResourceType } from './discovery.js';
+import { rowToItem, type ResourceItem } from './table.js';
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; managedFields?: unknown; [key: string]: unknown };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export interface ObjectReference {
+  kind: string;
+  name: string;
+  namespace?: string;
+  apiVersion: string;
+}
+
+/** The namespace argument, required for namespaced kinds on object routes. */
+export function requireNamespace(type: ResourceType, namespace: string | undefined): string | undefined {
+  if (type.namespaced && !namespace) {
+    throw validation(`namespace is required for ${type.plural}`, { fields: { namespace: 'required' } });
+  }
+  return type.namespaced ? namespace : undefined;
+}
+
+/** Replaces every Secret value with a mask (for roles that may not read secret data). */
+export function maskSecretData(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret') return object;
+  const mask = (values?: Record<string, string>): Record<string, string> | undefined =>
+    values ? Object.fromEntries(Object.keys(values).map((key) => [key, '******'])) : values;
+  return { ...object, data: mask(object.data), stringData: mask(object.stringData) };
+}
+
+/** Lists from the watch-fed cache; items sorted by namespace then name. */
+export async function listResources(
+  caches: CacheManager,
+  client: KubeIdentityClient,
+  type: ResourceType,
+  namespace?: string,
+): Promise<ResourceItem[]> {
+  const cache = await caches.get(client, type, namespace);
+  const now = Date.now();
+  const scoped = type.namespaced && namespace;
+  return cache
+    .snapshot()
+    .filter((row) => !scoped || row.object?.metadata?.namespace === namespace)
+    .map((row) => rowToItem(cache.columns, row, now, type.kind))
+    .sort((left, right) => (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name));
+}
+
+/** Reads one object as JSON. */
+export function getObject(client: KubeIdentityClient, type: ResourceType, name: string, namespace?: string): Promise<KubeObject> {
+  return client.rest.json<KubeObject>('GET', objectPath(type, name, namespace), { target: `${type.plural}/${name}` });
+}
+
+/** The object as `kubectl get -o yaml` prints it (managedFields stripped). */
+export function toYaml(object: KubeObject): string {
+  const { managedFields: _managedFields, ...metadata } = object.metadata ?? {};
+  return yaml.dump({ ...object, metadata }, { noRefs: true, lineWidth: -1 });
+}
+
+/** Deletes an object and returns its reference. */
+export async function deleteObject(
+  client: KubeIdentityClient,
+  type: ResourceType,
+  name: string,
+  namespace?: string,
+): Promise<ObjectReference> {
+  await client.rest.json('DELETE', objectPath(type, name, namespace), {
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+    target: `${type.plural}/${name}`,
+  });
+  const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
+  return { kind: type.kind, name, ...(namespace ? { namespace } : {}), apiVersion };
+}
+
+export interface KubectlInvocation {
+  kubectlPath: string;
+  kubeconfigPath?: string;
+  context?: string;
+  impersonate?: string;
+  timeoutMs?: number;
+}
+
+/** Arguments every kubectl call of ours carries: kubeconfig, context and identity. */
+export function kubectlGlobalArgs(invocation: KubectlInvocation): string[] {
+  const args: string[] = [];
+  if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
+  if (invocation.context) args.push('--context', invocation.context);
+  if (invocation.impersonate) args.push('--as', invocation.impersonate);
+  return args;
+}
+
+/** `kubectl describe` text from the real kubectl, run with the request's identity. */
+export function describeObject(
+  invocation: KubectlInvocation,
+  type: ResourceType,
+  name: string,
+  namespace?: string,
+): Promise<string> {
+  const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
+  const args = [...kubectlGlobalArgs(invocation), 'describe', resource, name];
+  if (namespace) args.push('-n', namespace);
+  return runKubectl(invocation, args);
+}
+
+/** Runs kubectl with argv (no shell); rejects with K8S_ERROR/NOT_FOUND/FORBIDDEN on failure. */
+export function runKubectl(invocation: KubectlInvocation, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(invocation.kubectlPath, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: invocation.timeoutMs ?? 30_000 });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run kubectl', { reason: error.message })));
+    child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
+      reject(kubectlFailure(Buffer.concat(stderr).toString('utf8').trim()));
+    });
+  });
+}
+
+function kubectlFailure(message: string): AppError {
+  if (/NotFound|not found/.test(message)) return new AppError('NOT_FOUND', message, { message });
+  if (/Forbidden|forbidden/.test(message)) return new AppError('FORBIDDEN', message, { message });
+  return new AppError('K8S_ERROR', 'kubectl failed', { message });
+}

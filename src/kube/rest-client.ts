@@ -1,0 +1,105 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Agent, fetch, type Dispatcher, type Response } from 'undici';
+import { connectionError, mapKubeError } from './errors.js';
+
+export interface RestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  accept?: string;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Human name of the target used in error messages, e.g. `pods/web-1`. */
+  target?: string;
+}
+
+/** Observes each call's verb and duration (for the metrics module). */
+export type CallObserver = (verb: string, seconds: number, status: number) => void;
+
+/**
+ * A small REST client for the API server with one pooled connection per identity,
+ * taking TLS and credentials from a KubeConfig (including `as`, the impersonated user).
+ */
+export class RestClient {
+  private dispatcher?: Dispatcher;
+  private readonly server: string;
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    private readonly observe: CallObserver = () => undefined,
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.server = cluster.server.replace(/\/$/, '');
+  }
+
+  /** Builds the full URL for an API path. */
+  url(path: string, query: RestOptions['query'] = {}): string {
+    const url = new URL(this.server + path);
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  /** Performs a request and returns the raw response (for streams); error statuses are thrown as AppError. */
+  async raw(method: string, path: string, options: RestOptions = {}): Promise<Response> {
+    const { headers, dispatcher } = await this.connection();
+    headers.Accept = options.accept ?? 'application/json';
+    if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await fetch(this.url(path, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+        signal: options.signal,
+        dispatcher,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw connectionError(error);
+    } finally {
+      this.observe(method.toLowerCase(), (performance.now() - started) / 1000, 0);
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      throw mapKubeError(response.status, safeJson(text), options.target ?? path);
+    }
+    return response;
+  }
+
+  /** Performs a request and parses the JSON answer. */
+  async json<T>(method: string, path: string, options: RestOptions = {}): Promise<T> {
+    const response = await this.raw(method, path, options);
+    return (await response.json()) as T;
+  }
+
+  /** Closes pooled connections. */
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
+
+  private async connection(): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher | undefined }> {
+    const options: { headers: Record<string, string>; ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean } = {
+      headers: {},
+    };
+    await this.kubeConfig.applyToHTTPSOptions(options as never);
+    if (!this.dispatcher && this.server.startsWith('https')) {
+      this.dispatcher = new Agent({
+        connect: { ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: options.rejectUnauthorized },
+        keepAliveTimeout: 30_000,
+        connections: 32,
+      });
+    }
+    return { headers: { ...options.headers }, dispatcher: this.dispatcher };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 500) };
+  }
+}

@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import { collectionPath, type ResourceType } from './discovery.js';
+import type { RestClient } from './rest-client.js';
+import { tableAccept, type Table, type TableColumn, type TableRow } from './table.js';
+import { jsonLines } from './watch-stream.js';
+
+interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: Table & { code?: number; metadata?: { resourceVersion?: string } };
+}
+
+function rowKey(row: TableRow): string {
+  const metadata = row.object?.metadata;
+  return `${metadata?.namespace ?? ''}/${metadata?.name ?? ''}`;
+}
+
+class ExpiredError extends Error {}
+
+/**
+ * A watch-fed cache of one resource type (in one namespace or all), stored in the API
+ * server's Table format so every kind, CRDs included, lists with kubectl's columns.
+ * Level-based: on any watch failure it relists, so it never trusts a single missed event.
+ */
+export class TableCache {
+  columns: TableColumn[] = [];
+  private rows = new Map<string, TableRow>();
+  private resourceVersion = '';
+  private stopped = false;
+  private abort = new AbortController();
+  private listeners = new Set<() => void>();
+  readonly synced: Promise<void>;
+  lastUsed = Date.now();
+  /** True once the first list has been loaded. */
+  isSynced = false;
+
+  constructor(
+    private readonly rest: RestClient,
+    readonly type: ResourceType,
+    readonly namespace: string | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.synced = this.list();
+    this.synced.then(() => this.watchLoop()).catch(() => undefined);
+  }
+
+  /** Current rows (a snapshot). */
+  snapshot(): TableRow[] {
+    this.lastUsed = Date.now();
+    return [...this.rows.values()];
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** Called after every change the watch delivers; returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+  }
+
+  private path(): string {
+    return collectionPath(this.type, this.namespace);
+  }
+
+  private async list(): Promise<void> {
+    const table = await this.rest.json<Table>('GET', this.path(), {
+      accept: tableAccept,
+      query: { includeObject: 'Metadata' },
+      signal: this.abort.signal,
+      target: this.type.plural,
+    });
+    this.columns = table.columnDefinitions ?? [];
+    this.rows = new Map((table.rows ?? []).map((row) => [rowKey(row), row]));
+    this.resourceVersion = table.metadata?.resourceVersion ?? '';
+    this.isSynced = true;
+    this.notify();
+  }
+
+  private async watchLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        await this.watchOnce();
+        failures = 0;
+      } catch (error) {
+        if (this.stopped) return;
+        failures += 1;
+        if (!(error instanceof ExpiredError)) {
+          this.logger.debug({ resource: this.type.plural, error: String(error) }, 'watch failed, relisting');
+          await delay(Math.min(30_000, 250 * 2 ** failures));
+        }
+        await this.list().catch(() => undefined);
+      }
+    }
+  }
+
+  private async watchOnce(): Promise<void> {
+    const response = await this.rest.raw('GET', this.path(), {
+      accept: tableAccept,
+      query: {
+        watch: 1,
+        resourceVersion: this.resourceVersion,
+        allowWatchBookmarks: true,
+        includeObject: 'Metadata',
+        timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+      },
+      signal: this.abort.signal,
+      target: this.type.plural,
+    });
+    for await (const event of jsonLines<WatchEvent>(response)) this.apply(event);
+  }
+
+  private apply(event: WatchEvent): void {
+    if (event.type === 'ERROR') {
+      if (event.object.code === 410) throw new ExpiredError('resource version expired');
+      throw new Error(`watch error ${event.object.code ?? ''}`);
+    }
+    const version = event.object.metadata?.resourceVersion ?? event.object.rows?.[0]?.object?.metadata?.resourceVersion;
+    if (version) this.resourceVersion = version;
+    if (event.type === 'BOOKMARK') return;
+    if (event.object.columnDefinitions?.length) this.columns = event.object.columnDefinitions;
+    for (const row of event.object.rows ?? []) {
+      if (event.type === 'DELETED') this.rows.delete(rowKey(row));
+      else this.rows.set(rowKey(row), row);
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function delay(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

@@ -1,0 +1,49 @@
+import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
+import { parseToolArguments } from './tool-calls.js';
+import type { LlmStreamEvent } from './types.js';
+
+interface PendingToolUse {
+  id: string;
+  name: string;
+  inputText: string;
+}
+
+/** Turns ConverseStream events into LlmStreamEvents; tool uses complete at contentBlockStop. */
+export class BedrockStreamReader {
+  stopReason: string | undefined;
+  sawToolCalls = false;
+  private readonly pending = new Map<number, PendingToolUse>();
+
+  read(event: ConverseStreamOutput): LlmStreamEvent | undefined {
+    if (event.contentBlockStart?.start?.toolUse) {
+      const toolUse = event.contentBlockStart.start.toolUse;
+      this.pending.set(event.contentBlockStart.contentBlockIndex ?? 0, {
+        id: toolUse.toolUseId ?? '',
+        name: toolUse.name ?? '',
+        inputText: '',
+      });
+    }
+    if (event.contentBlockDelta) return this.readDelta(event.contentBlockDelta);
+    if (event.contentBlockStop) return this.finishToolUse(event.contentBlockStop.contentBlockIndex ?? 0);
+    if (event.messageStop) this.stopReason = event.messageStop.stopReason;
+    return undefined;
+  }
+
+  private readDelta(delta: NonNullable<ConverseStreamOutput['contentBlockDelta']>): LlmStreamEvent | undefined {
+    if (delta.delta?.text) return { type: 'text', text: delta.delta.text };
+    const pending = this.pending.get(delta.contentBlockIndex ?? 0);
+    if (pending && delta.delta?.toolUse?.input) pending.inputText += delta.delta.toolUse.input;
+    return undefined;
+  }
+
+  private finishToolUse(index: number): LlmStreamEvent | undefined {
+    const pending = this.pending.get(index);
+    if (!pending) return undefined;
+    this.pending.delete(index);
+    this.sawToolCalls = true;
+    return {
+      type: 'tool_call',
+      call: { id: pending.id, name: pending.name, arguments: parseToolArguments(pending.inputText) },
+    };
+  }
+}

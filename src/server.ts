@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { AuditLog } from './audit/audit-log.js';
+import type { Authenticator } from './auth/authenticator.js';
+import type { Config } from './config/schema.js';
+import type { AppDeps } from './deps.js';
+import { createApp } from './http/app.js';
+import { HealthService } from './http/health-service.js';
+import { Metrics } from './http/metrics.js';
+import type { RouteSpec } from './http/types.js';
+import { CacheManager } from './kube/cache-manager.js';
+import { KubeClients, loadKubeConfig } from './kube/clients.js';
+import { Discovery } from './kube/discovery.js';
+import { RoleIdentityResolver } from './kube/identities.js';
+import type { GrantCheck } from './rbac/authorize.js';
+import { openDatabase } from './store/database.js';
+import { findBinary } from './tools/binaries.js';
+import { version } from './version.js';
+
+export interface CoreOptions {
+  config: Config;
+  logger: Logger;
+  dataDir: string;
+  kubeconfigPath?: string;
+  context?: string;
+}
+
+/** Builds the dependencies every mode shares: store, audit, cluster clients, caches, metrics. */
+export function buildCoreDeps(options: CoreOptions): AppDeps {
+  const { config, logger } = options;
+  const database = openDatabase(options.dataDir);
+  const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
+  const context = options.context ?? config.kubernetes.context;
+  const caches = new CacheManager(logger);
+  const metrics = new Metrics(() => caches.sizes());
+  const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
+  const ownClient = kube.forIdentity(undefined);
+  return {
+    config,
+    logger,
+    database,
+    audit: new AuditLog(database),
+    kube,
+    discovery: new Discovery(ownClient.rest),
+    caches,
+    identities: new RoleIdentityResolver(config, kube, findBinary('kubectl', config.tools.kubectl)),
+    metrics,
+    health: new HealthService(ownClient.rest),
+    version,
+  };
+}
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  routes: RouteSpec[];
+  authenticator: Authenticator;
+  grantCheck: GrantCheck;
+  extend?: Partial<Parameters<typeof createApp>[2]>;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server on host:port (port 0 picks a free port). */
+export async function startHttpServer(deps: AppDeps, options: HttpServerOptions): Promise<RunningServer> {
+  const app = createApp(deps, options.routes, {
+    authenticator: options.authenticator,
+    grantCheck: options.grantCheck,
+    ...options.extend,
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

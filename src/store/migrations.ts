@@ -1,0 +1,68 @@
+/**
+ * Schema migrations, applied in order; PRAGMA user_version records how many ran.
+ * Append new migrations at the end; never edit one that has shipped.
+ */
+export const migrations: readonly string[] = [
+  // 1: audit log
+  `CREATE TABLE audit (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     timestamp TEXT NOT NULL,
+     user TEXT NOT NULL,
+     action TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     details TEXT NOT NULL DEFAULT '{}',
+     decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+     source TEXT,
+     request_id TEXT,
+     outcome TEXT
+   );
+   CREATE INDEX audit_timestamp ON audit (timestamp);
+   CREATE INDEX audit_user ON audit (user, timestamp);
+   CREATE INDEX audit_action ON audit (action, timestamp);`,
+  // 2: users and sessions
+  `CREATE TABLE users (
+     username TEXT PRIMARY KEY,
+     password_hash TEXT,
+     role TEXT NOT NULL CHECK (role IN ('viewer', 'user', 'admin')),
+     email TEXT,
+     roles TEXT NOT NULL DEFAULT '[]',
+     enabled INTEGER NOT NULL DEFAULT 1,
+     locked INTEGER NOT NULL DEFAULT 0,
+     source TEXT NOT NULL DEFAULT 'local',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     username TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     revoked_at TEXT,
+     source TEXT,
+     user_agent TEXT
+   );
+   CREATE INDEX sessions_user ON sessions (username);`,
+  // 3: chat history
+  `CREATE TABLE chat_sessions (
+     id TEXT PRIMARY KEY,
+     username TEXT NOT NULL,
+     title TEXT NOT NULL DEFAULT '',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX chat_sessions_user ON chat_sessions (username, updated_at);
+   CREATE TABLE chat_entries (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     session_id TEXT NOT NULL REFERENCES chat_sessions (id) ON DELETE CASCADE,
+     kind TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX chat_entries_session ON chat_entries (session_id, id);`,
+  // 4: key-value settings (UI settings, LLM settings)
+  `CREATE TABLE settings (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
+];

@@ -1,0 +1,126 @@
+import shell, { type ShellNode, type ShellParser } from 'mvdan-sh';
+import { wordText } from './shell-words.js';
+import type { ShellWord, SimpleCommand } from './types.js';
+
+const { syntax } = shell;
+
+/** mvdan/sh token numbers of the operators the analyzer cares about. */
+export const shellOperators = {
+  pipe: 12,
+  pipeAll: 13,
+  redirectOut: 54,
+  appendOut: 55,
+  redirectIn: 56,
+  readWrite: 57,
+  duplicateIn: 58,
+  duplicateOut: 59,
+  clobberOut: 60,
+  hereDocument: 61,
+  dashHereDocument: 62,
+  hereString: 63,
+  redirectAll: 64,
+  appendAll: 65,
+} as const;
+
+/** One redirection of a statement. */
+export interface ShellRedirect {
+  operator: number;
+  target: ShellWord;
+}
+
+/** What a command line holds: every simple command (however deeply nested) and every redirection. */
+export interface ParsedLine {
+  commands: SimpleCommand[];
+  redirects: ShellRedirect[];
+}
+
+function isPipe(operator: unknown): boolean {
+  return operator === shellOperators.pipe || operator === shellOperators.pipeAll;
+}
+
+/** Walks a syntax tree, keeping track of whether a statement reads a pipe. */
+class LineCollector {
+  readonly commands: SimpleCommand[] = [];
+  readonly redirects: ShellRedirect[] = [];
+
+  constructor(private readonly source: string) {}
+
+  statements(statements: readonly ShellNode[], pipeFed: boolean): void {
+    for (const statement of statements) this.statement(statement, pipeFed);
+  }
+
+  statement(statement: ShellNode, pipeFed: boolean): void {
+    const redirects = (statement.Redirs as ShellNode[] | null) ?? [];
+    for (const redirect of redirects) this.redirect(redirect);
+    const command = statement.Cmd as ShellNode | null;
+    if (!command) return;
+    const type = syntax.NodeType(command);
+    if (type === 'BinaryCmd') {
+      this.statement(command.X as ShellNode, pipeFed);
+      this.statement(command.Y as ShellNode, pipeFed || isPipe(command.Op));
+      return;
+    }
+    if (type === 'CallExpr') this.call(command, pipeFed, this.standardInputText(redirects));
+    this.nested(command, pipeFed);
+  }
+
+  private call(command: ShellNode, pipeFed: boolean, stdinText: string | undefined): void {
+    const argv = ((command.Args as ShellNode[] | null) ?? []).map((word) => wordText(word, this.source));
+    if (argv.length === 0) return;
+    this.commands.push(stdinText === undefined ? { argv, pipeFed } : { argv, pipeFed, stdinText });
+  }
+
+  private redirect(redirect: ShellNode): void {
+    const word = redirect.Word as ShellNode | null;
+    const target = word ? wordText(word, this.source) : { text: '', dynamic: false };
+    this.redirects.push({ operator: Number(redirect.Op), target });
+    this.nested(redirect, false);
+  }
+
+  private standardInputText(redirects: readonly ShellNode[]): string | undefined {
+    let text: string | undefined;
+    for (const redirect of redirects) {
+      const operator = Number(redirect.Op);
+      if (operator === shellOperators.hereString) text = wordText(redirect.Word as ShellNode, this.source).text;
+      const isHereDocument = operator === shellOperators.hereDocument || operator === shellOperators.dashHereDocument;
+      if (isHereDocument && redirect.Hdoc) text = wordText(redirect.Hdoc as ShellNode, this.source).text;
+    }
+    return text;
+  }
+
+  /** Finds statements nested in a node: compound commands, functions, `$(...)`, backticks, `<(...)`. */
+  private nested(root: ShellNode, pipeFed: boolean): void {
+    let isRoot = true;
+    syntax.Walk(root, (node) => {
+      if (isRoot || !node) {
+        isRoot = false;
+        return true;
+      }
+      const type = syntax.NodeType(node);
+      if (type === 'Stmt') this.statement(node, pipeFed);
+      else if (type === 'CmdSubst' || type === 'ProcSubst') this.statements(node.Stmts as ShellNode[], false);
+      else return true;
+      return false;
+    });
+  }
+}
+
+/** A reusable shell parser (bash dialect). Throws on syntax errors. */
+export class ShellLineParser {
+  private readonly parser: ShellParser = syntax.NewParser();
+
+  parse(source: string): ParsedLine {
+    const file = this.parser.Parse(source, '');
+    const collector = new LineCollector(source);
+    collector.statements((file.Stmts as ShellNode[] | null) ?? [], false);
+    return { commands: collector.commands, redirects: collector.redirects };
+  }
+}
+
+/** The message of a mvdan-sh parse error (a Go error wrapped by GopherJS). */
+export function parseErrorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const goError = error as { Error?: () => string } | null;
+  if (goError && typeof goError.Error === 'function') return goError.Error();
+  return String(error);
+}

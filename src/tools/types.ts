@@ -1,0 +1,65 @@
+import type { Principal } from '../auth/principal.js';
+
+/** The contract's built-in tool types. */
+export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp';
+
+/** JSON schema of a tool's input (an object schema). */
+export interface JsonObjectSchema {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** What the LLM (and MCP clients) see of a tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonObjectSchema;
+  type: ToolType;
+  /** Declared read-only: never changes anything. */
+  readOnly: boolean;
+  /** Declared destructive: may delete or disrupt. */
+  destructive: boolean;
+  /** For type `mcp`: the name of the server that advertised the tool. */
+  server?: string;
+}
+
+/** The identity and limits a tool runs with. */
+export interface ToolContext {
+  principal: Principal;
+  /** Chat session id, used for per-session sandboxes. */
+  sessionId?: string;
+  /** Cluster identity to impersonate (kubectl `--as`), when impersonation is on. */
+  impersonate?: string;
+  signal?: AbortSignal;
+}
+
+/** A tool failure is a result the model can read, never an exception. */
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  truncated?: boolean;
+  exitCode?: number;
+}
+
+/** A runnable tool. */
+export interface Tool {
+  readonly definition: ToolDefinition;
+  /**
+   * The command line the safety analysis classifies and the audit log records,
+   * e.g. `kubectl get pods -n x` for the kubectl tool or `mcp everything echo {"message":"hi"}`.
+   */
+  commandLine(args: Record<string, unknown>): string;
+  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** The tool registry shared by the agent loop and the MCP server mode. */
+export interface ToolRegistry {
+  list(): ToolDefinition[];
+  get(name: string): Tool | undefined;
+  register(tool: Tool): void;
+  unregister(name: string): void;
+  /** Called whenever tools are added or removed; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+}

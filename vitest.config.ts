@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: fast unit tests beside the sources, and integration tests
+// (test/e2e) that share one real cluster started by test/helpers/global-setup.ts.
+export default defineConfig({
+  test: {
+    reporters: process.env.CI ? ['default', 'junit'] : ['default'],
+    outputFile: { junit: '.cache/junit.xml' },
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/helpers/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
