@@ -9,6 +9,7 @@ import type { KubectlInvocation } from './kube/resources.js';
 import type { Db } from './store/database.js';
 import type { Metrics } from './http/metrics.js';
 import type { HealthService } from './http/health-service.js';
+import type { ControllerManager } from './controllers/manager.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -31,5 +32,9 @@ export interface AppDeps {
   identities: IdentityResolver;
   metrics: Metrics;
   health: HealthService;
+  /** Runs the CRD reconcilers while this replica leads. */
+  controllers: ControllerManager;
+  /** The namespace holding Pilothouse's own objects (AccessRequest, PortForward, Report, MCPServer, Lease). */
+  namespace: string;
   version: string;
 }

@@ -17,6 +17,7 @@ import type { GrantCheck } from './rbac/authorize.js';
 import { openDatabase } from './store/database.js';
 import { findBinary } from './tools/binaries.js';
 import { version } from './version.js';
+import { ControllerManager } from './controllers/manager.js';
 
 export interface CoreOptions {
   config: Config;
@@ -47,6 +48,11 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     identities: new RoleIdentityResolver(config, kube, findBinary('kubectl', config.tools.kubectl)),
     metrics,
     health: new HealthService(ownClient.rest),
+    controllers: new ControllerManager(ownClient.rest, logger, {
+      namespace: config.kubernetes.namespace,
+      leaderElection: config.kubernetes.leader_election,
+    }),
+    namespace: config.kubernetes.namespace,
     version,
   };
 }

@@ -32,6 +32,8 @@ export interface ShellRedirect {
 export interface ParsedLine {
   commands: SimpleCommand[];
   redirects: ShellRedirect[];
+  /** Names of shell functions that call themselves (the shape of a fork bomb). */
+  recursiveFunctions: string[];
 }
 
 function isPipe(operator: unknown): boolean {
@@ -42,6 +44,7 @@ function isPipe(operator: unknown): boolean {
 class LineCollector {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: ShellRedirect[] = [];
+  readonly recursiveFunctions: string[] = [];
 
   constructor(private readonly source: string) {}
 
@@ -61,7 +64,16 @@ class LineCollector {
       return;
     }
     if (type === 'CallExpr') this.call(command, pipeFed, this.standardInputText(redirects));
-    this.nested(command, pipeFed);
+    if (type === 'FuncDecl') this.functionDeclaration(command, pipeFed);
+    else this.nested(command, pipeFed);
+  }
+
+  private functionDeclaration(declaration: ShellNode, pipeFed: boolean): void {
+    const name = String((declaration.Name as ShellNode | null)?.Value ?? '');
+    const firstBodyCommand = this.commands.length;
+    this.nested(declaration, pipeFed);
+    const body = this.commands.slice(firstBodyCommand);
+    if (body.some((command) => command.argv[0]?.text === name)) this.recursiveFunctions.push(name);
   }
 
   private call(command: ShellNode, pipeFed: boolean, stdinText: string | undefined): void {
@@ -113,7 +125,8 @@ export class ShellLineParser {
     const file = this.parser.Parse(source, '');
     const collector = new LineCollector(source);
     collector.statements((file.Stmts as ShellNode[] | null) ?? [], false);
-    return { commands: collector.commands, redirects: collector.redirects };
+    const { commands, redirects, recursiveFunctions } = collector;
+    return { commands, redirects, recursiveFunctions };
   }
 }
 

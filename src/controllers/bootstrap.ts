@@ -1,0 +1,28 @@
+import type { AppDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { ensureCrds } from './crd-installer.js';
+
+/** Makes sure the Pilothouse namespace exists (best effort: the Helm chart normally creates it). */
+async function ensureNamespace(deps: AppDeps): Promise<void> {
+  const rest = deps.kube.forIdentity(undefined).rest;
+  try {
+    await rest.json('GET', `/api/v1/namespaces/${deps.namespace}`);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+    await rest.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: deps.namespace } } });
+  }
+}
+
+/**
+ * Cluster-side start-up: install/update CRDs when allowed, ensure our namespace, start the
+ * controllers (under leader election). A cluster that is down at start is logged, not fatal.
+ */
+export async function startClusterSide(deps: AppDeps): Promise<void> {
+  try {
+    if (deps.config.kubernetes.install_crds) await ensureCrds(deps.kube.forIdentity(undefined).rest, deps.logger);
+    await ensureNamespace(deps);
+  } catch (error) {
+    deps.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'cluster set-up incomplete; controllers start anyway and retry');
+  }
+  deps.controllers.start();
+}

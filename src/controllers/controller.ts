@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+import type { CustomClient } from './custom-client.js';
+import { WorkQueue, type Reconciler } from './reconciler.js';
+
+type AnyObject = { metadata: { name: string; resourceVersion?: string } };
+
+/**
+ * Feeds a work queue from a list+watch of one kind. Level-based: on start and after
+ * every watch failure it relists and queues every key, so a missed event heals itself.
+ */
+export class Controller<T extends AnyObject> {
+  queue: WorkQueue;
+  private abort = new AbortController();
+  private known = new Set<string>();
+
+  constructor(
+    private readonly client: CustomClient<T>,
+    private readonly reconciler: Reconciler,
+    private readonly logger: Logger,
+  ) {
+    this.queue = new WorkQueue(reconciler, logger);
+  }
+
+  /** Starts (or restarts, after losing and regaining leadership) the list+watch and the queue. */
+  start(): void {
+    this.abort.abort();
+    this.queue.stop();
+    this.queue = new WorkQueue(this.reconciler, this.logger);
+    this.abort = new AbortController();
+    void this.run(this.abort.signal);
+  }
+
+  stop(): void {
+    this.abort.abort();
+    this.queue.stop();
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const { items, resourceVersion } = await this.client.list();
+        const names = new Set(items.map((item) => item.metadata.name));
+        // Keys that vanished while we were not watching still need a pass (cleanup).
+        for (const name of [...this.known, ...names]) this.queue.add(name);
+        this.known = names;
+        failures = 0;
+        for await (const event of this.client.watch(resourceVersion, signal)) {
+          if (event.type === 'ERROR') break;
+          if (event.type === 'BOOKMARK') continue;
+          const name = event.object.metadata.name;
+          if (event.type === 'DELETED') this.known.delete(name);
+          else this.known.add(name);
+          this.queue.add(name);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        failures += 1;
+        this.logger.debug({ kind: this.client.kind.kind, error: String(error) }, 'controller watch failed');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** failures)));
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import type { RestClient } from '../kube/rest-client.js';
+import { LeaderElector } from './leader-election.js';
+
+/** Something that runs only while this replica leads (a Controller). */
+export interface Runnable {
+  start(): void;
+  stop(): void;
+}
+
+export interface ControllerManagerOptions {
+  namespace: string;
+  leaseName?: string;
+  leaderElection: boolean;
+}
+
+/**
+ * Starts the registered controllers while this replica holds the leader Lease and stops
+ * them when it loses it. Without leader election (single replica) they run at once.
+ */
+export class ControllerManager {
+  private readonly runnables: Runnable[] = [];
+  private elector?: LeaderElector;
+  private running = false;
+  private started = false;
+
+  constructor(
+    private readonly rest: RestClient,
+    private readonly logger: Logger,
+    private readonly options: ControllerManagerOptions,
+  ) {}
+
+  register(runnable: Runnable): void {
+    this.runnables.push(runnable);
+    if (this.running) runnable.start();
+  }
+
+  get isLeader(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    if (!this.options.leaderElection) return this.startAll();
+    this.elector = new LeaderElector(
+      this.rest,
+      this.options.namespace,
+      this.options.leaseName ?? 'pilothouse-controller',
+      { onStartedLeading: () => this.startAll(), onStoppedLeading: () => this.stopAll() },
+      this.logger,
+    );
+    this.elector.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopAll();
+    await this.elector?.stop();
+  }
+
+  private startAll(): void {
+    this.running = true;
+    for (const runnable of this.runnables) runnable.start();
+  }
+
+  private stopAll(): void {
+    if (!this.running) return;
+    this.running = false;
+    for (const runnable of this.runnables) runnable.stop();
+  }
+}

@@ -1,0 +1,127 @@
+import type { Logger } from 'pino';
+
+/** What a reconcile pass asks for next. */
+export interface Result {
+  /** Reconcile this key again after this many milliseconds (e.g. to expire a TTL). */
+  requeueAfter?: number;
+}
+
+/** A spec that can never work: logged and not retried until the object changes. */
+export class TerminalError extends Error {
+  override name = 'TerminalError';
+}
+
+/** A level-based reconciler: given a key, read current state, converge, write status. */
+export interface Reconciler {
+  readonly name: string;
+  reconcile(key: string): Promise<Result>;
+}
+
+interface Backoff {
+  failures: number;
+}
+
+/**
+ * A work queue of object keys (controller-runtime style): keys are de-duplicated, one key is
+ * never reconciled twice at once, errors requeue with exponential backoff, `requeueAfter` schedules
+ * a later pass, and a TerminalError stops retries until the key is added again by an event.
+ */
+export class WorkQueue {
+  private readonly pending = new Set<string>();
+  private readonly active = new Set<string>();
+  private readonly dirty = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly backoff = new Map<string, Backoff>();
+  private stopped = false;
+  private running = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly reconciler: Reconciler,
+    private readonly logger: Logger,
+    private readonly options: { concurrency: number; baseDelayMs: number; maxDelayMs: number } = {
+      concurrency: 2,
+      baseDelayMs: 500,
+      maxDelayMs: 5 * 60_000,
+    },
+  ) {}
+
+  /** Queues a key now (events call this). */
+  add(key: string): void {
+    if (this.stopped) return;
+    this.clearTimer(key);
+    if (this.active.has(key)) {
+      this.dirty.add(key);
+      return;
+    }
+    this.pending.add(key);
+    this.pump();
+  }
+
+  /** Queues a key after a delay. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.stopped) return;
+    this.clearTimer(key);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, delayMs);
+    timer.unref();
+    this.timers.set(key, timer);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.pending.clear();
+  }
+
+  /** Resolves when nothing is pending or running (for tests and shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private clearTimer(key: string): void {
+    const timer = this.timers.get(key);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(key);
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running < this.options.concurrency && this.pending.size > 0) {
+      const key = this.pending.values().next().value as string;
+      this.pending.delete(key);
+      this.active.add(key);
+      this.running += 1;
+      void this.process(key).finally(() => {
+        this.active.delete(key);
+        this.running -= 1;
+        if (this.dirty.delete(key)) this.pending.add(key);
+        this.pump();
+        if (this.running === 0 && this.pending.size === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+      });
+    }
+  }
+
+  private async process(key: string): Promise<void> {
+    try {
+      const result = await this.reconciler.reconcile(key);
+      this.backoff.delete(key);
+      if (result.requeueAfter !== undefined) this.addAfter(key, result.requeueAfter);
+    } catch (error) {
+      if (error instanceof TerminalError) {
+        this.backoff.delete(key);
+        this.logger.warn({ controller: this.reconciler.name, key, error: error.message }, 'reconcile failed permanently');
+        return;
+      }
+      const state = this.backoff.get(key) ?? { failures: 0 };
+      state.failures += 1;
+      this.backoff.set(key, state);
+      const delay = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (state.failures - 1));
+      this.logger.info({ controller: this.reconciler.name, key, error: String(error), retryInMs: delay }, 'reconcile failed, retrying');
+      this.addAfter(key, delay);
+    }
+  }
+}

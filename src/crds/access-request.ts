@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { objectSchema, type CustomKind } from './common.js';
+
+export const accessRequestKind: CustomKind = { kind: 'AccessRequest', plural: 'accessrequests', namespaced: true };
+
+export const accessRequestSpecSchema = z.object({
+  requester: z.string().min(1),
+  permission: z.enum(['execute_write', 'delete']),
+  namespaces: z.array(z.string()).default([]),
+  resources: z.array(z.string()).default([]),
+  reason: z.string().max(2000).optional(),
+  ttl: z.string().regex(/^(\d+(ms|s|m|h|d))+$/, 'a duration such as 30m or 2h'),
+});
+
+export const accessRequestStatusSchema = z.object({
+  phase: z.enum(['Pending', 'Approved', 'Denied', 'Expired']).optional(),
+  reviewer: z.string().optional(),
+  reviewedAt: z.string().optional(),
+  expiresAt: z.string().optional(),
+  message: z.string().optional(),
+});
+
+export const accessRequestSchema = objectSchema(accessRequestSpecSchema, accessRequestStatusSchema);
+export type AccessRequest = z.infer<typeof accessRequestSchema>;

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema, defaultBlockedPatterns } from '../../config/schema.js';
+import { SafetyAnalyzer, safetyOptionsFromConfig } from './analyzer.js';
+import type { SafetyOptions } from './types.js';
+
+const defaults = safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval);
+const analyzerWith = (overrides: Partial<SafetyOptions> = {}): SafetyAnalyzer => new SafetyAnalyzer({ ...defaults, ...overrides });
+
+describe('SafetyAnalyzer reports', () => {
+  it('fills every field of the contract report for a read command', async () => {
+    expect(await analyzerWith().analyze('kubectl', 'get pods -n x')).toEqual({
+      command: 'kubectl get pods -n x',
+      type: 'read',
+      requiresApproval: false,
+      isDangerous: false,
+      isInteractive: false,
+      isReadOnly: true,
+      blocked: false,
+      warnings: [],
+    });
+  });
+
+  it('accepts a kubectl command that already starts with the program name', async () => {
+    const report = await analyzerWith().analyze('kubectl', 'kubectl delete pod x');
+    expect(report.command).toBe('kubectl delete pod x');
+    expect(report.type).toBe('dangerous');
+  });
+
+  it('explains what is dangerous', async () => {
+    const report = await analyzerWith().analyze('bash', 'rm -rf build');
+    expect(report).toMatchObject({ isDangerous: true, requiresApproval: true });
+    expect(report.warnings).toContain('recursive forced removal');
+  });
+
+  it('names the blocked pattern', async () => {
+    const report = await analyzerWith().analyze('bash', 'echo hi; rm -rf /');
+    expect(report).toMatchObject({ blocked: true, blockedBy: defaultBlockedPatterns[0], requiresApproval: true });
+  });
+
+  it('fails closed on unparseable input', async () => {
+    const report = await analyzerWith().analyze('bash', 'echo "open');
+    expect(report).toMatchObject({ type: 'dangerous', requiresApproval: true });
+    expect(report.warnings.join()).toMatch(/could not parse/);
+  });
+
+  it('marks interactive commands', async () => {
+    expect(await analyzerWith().analyze('kubectl', 'exec -it x -- sh')).toMatchObject({ isInteractive: true, requiresApproval: true });
+  });
+
+  it('classifies the file tools by kind', async () => {
+    expect((await analyzerWith().analyze('read_file', 'notes.txt')).type).toBe('read');
+    expect((await analyzerWith().analyze('write_file', 'notes.txt')).type).toBe('write');
+  });
+});
+
+describe('SafetyAnalyzer options', () => {
+  it('asks approval for read-only commands when auto-approval is off', async () => {
+    expect((await analyzerWith({ autoApproveReadonly: false }).analyze('kubectl', 'get pods')).requiresApproval).toBe(true);
+  });
+
+  it('lets unknown programs through when require_approval_unknown is off', async () => {
+    expect((await analyzerWith({ requireApprovalUnknown: false }).analyze('bash', 'curl -s http://x')).requiresApproval).toBe(false);
+    expect((await analyzerWith({ requireApprovalUnknown: true }).analyze('bash', 'curl -s http://x')).requiresApproval).toBe(true);
+  });
+
+  it('still asks approval for a write beside an unknown program when unknowns are let through', async () => {
+    const report = await analyzerWith({ requireApprovalUnknown: false }).analyze('bash', 'curl x && kubectl apply -f x.yaml');
+    expect(report).toMatchObject({ type: 'write', requiresApproval: true });
+  });
+
+  it('uses the configured read-only programs', async () => {
+    expect((await analyzerWith({ readonlyPrograms: [] }).analyze('bash', 'grep x file')).type).toBe('unknown');
+    expect((await analyzerWith({ readonlyPrograms: ['curl'] }).analyze('bash', 'curl x')).type).toBe('read');
+  });
+
+  it('uses the configured blocked patterns', async () => {
+    const analyzer = analyzerWith({ blockedPatterns: ['\\bscale\\b.*--replicas[= ]0\\b'] });
+    expect((await analyzer.analyze('kubectl', 'scale deploy web --replicas=0')).blocked).toBe(true);
+    expect((await analyzer.analyze('bash', 'rm -rf /')).blocked).toBe(false);
+  });
+
+  it('rejects an invalid pattern at construction', () => {
+    expect(() => analyzerWith({ blockedPatterns: ['(unclosed'] })).toThrow(/invalid blocked pattern/);
+  });
+});
+
+describe('SafetyAnalyzer.analyzeMcp', () => {
+  const analyzer = analyzerWith({ readonlyMcpTools: ['pods_list', 'everything/echo'] });
+
+  it('treats listed tools as read-only, by name or server/name', () => {
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_list', {}).type).toBe('read');
+    expect(analyzer.analyzeMcp('everything', 'echo', { message: 'hi' })).toMatchObject({
+      type: 'read',
+      command: 'mcp everything echo {"message":"hi"}',
+    });
+    expect(analyzer.analyzeMcp('other', 'echo', { message: 'hi' }).type).toBe('unknown');
+  });
+
+  it('asks approval for unlisted tools', () => {
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_delete', { name: 'x' })).toMatchObject({ type: 'unknown', requiresApproval: true });
+  });
+
+  it('matches blocked patterns against the call and every string argument', () => {
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_exec', { command: ['rm', '-rf', '/'] }).blocked).toBe(false);
+    expect(analyzer.analyzeMcp('kubernetes', 'run', { script: 'rm -rf /' }).blocked).toBe(true);
+    expect(analyzer.analyzeMcp('kubernetes', 'run', { nested: { list: ['kubectl delete ns kube-system'] } }).blocked).toBe(true);
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_list', { script: 'rm -rf /' })).toMatchObject({ blocked: true, type: 'dangerous' });
+  });
+});

@@ -1,0 +1,107 @@
+import { BlockedPatterns } from './blocked-patterns.js';
+import { LineClassifier, type Finding } from './line-classifier.js';
+import { verdict } from './severity.js';
+import type { SafetyOptions, SafetyReport } from './types.js';
+
+/** Config `authorization.tool_approval` as parsed by the config schema (snake_case keys). */
+export interface ToolApprovalConfig {
+  blocked_patterns: readonly string[];
+  readonly_programs: readonly string[];
+  require_approval_unknown: boolean;
+  auto_approve_readonly: boolean;
+  readonly_mcp_tools: readonly string[];
+}
+
+/** Maps config `authorization.tool_approval` to analyzer options. */
+export function safetyOptionsFromConfig(config: ToolApprovalConfig): SafetyOptions {
+  return {
+    blockedPatterns: config.blocked_patterns,
+    readonlyPrograms: config.readonly_programs,
+    requireApprovalUnknown: config.require_approval_unknown,
+    autoApproveReadonly: config.auto_approve_readonly,
+    readonlyMcpTools: config.readonly_mcp_tools,
+  };
+}
+
+/** Tools whose command is the argument list of a program: the program name is prepended before parsing. */
+const programTools = new Set(['kubectl', 'helm']);
+
+/** String values anywhere inside an MCP argument object (bounded depth). */
+function stringValues(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return [value];
+  if (depth > 16 || value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap((item) => stringValues(item, depth + 1));
+}
+
+/**
+ * Command safety analysis (the contract's "Command safety classes"). Classes rank
+ * read < write = unknown < interactive < dangerous; a line's class is its most severe part; on a
+ * write/unknown tie `write` is reported. Blocked patterns beat every class.
+ */
+export class SafetyAnalyzer {
+  private readonly patterns: BlockedPatterns;
+  private readonly classifier: LineClassifier;
+  private readonly readonlyMcpTools: ReadonlySet<string>;
+
+  /** Throws when a blocked pattern is not a valid regular expression. */
+  constructor(private readonly options: SafetyOptions) {
+    this.patterns = new BlockedPatterns(options.blockedPatterns);
+    this.classifier = new LineClassifier(this.patterns, new Set(options.readonlyPrograms));
+    this.readonlyMcpTools = new Set(options.readonlyMcpTools);
+  }
+
+  /**
+   * Analyzes a tool's command. `kubectl`/`helm`: the arguments after the program (a leading program
+   * name is accepted too); `bash` and any other tool: a shell line; `read_file` is read, `write_file` write.
+   */
+  async analyze(tool: string, command: string): Promise<SafetyReport> {
+    return this.analyzeSync(tool, command);
+  }
+
+  /** Synchronous form of {@link analyze}. */
+  analyzeSync(tool: string, command: string): SafetyReport {
+    if (tool === 'read_file' || tool === 'write_file') {
+      const type = tool === 'read_file' ? 'read' : 'write';
+      return this.report(command, { verdict: verdict(type), blockedBy: this.patterns.match(command) });
+    }
+    const line = programTools.has(tool) && !new RegExp(`^\\s*${tool}(\\s|$)`).test(command) ? `${tool} ${command}` : command;
+    return this.report(line, this.classifier.classifyLine(line));
+  }
+
+  /**
+   * Analyzes an MCP tool call: read-only only when the tool is listed in `readonly_mcp_tools` (as
+   * `tool` or `server/tool`), otherwise unknown. Blocked patterns see `tool + ' ' + JSON(args)` and
+   * every string argument.
+   */
+  analyzeMcp(server: string, toolName: string, args: Record<string, unknown>): SafetyReport {
+    const json = JSON.stringify(args);
+    const blockedBy = this.patterns.match(`${toolName} ${json}`, ...stringValues(args));
+    const readOnly = this.readonlyMcpTools.has(toolName) || this.readonlyMcpTools.has(`${server}/${toolName}`);
+    const found = readOnly ? verdict('read') : verdict('unknown', `MCP tool "${server}/${toolName}" is not listed as read-only`);
+    return this.report(`mcp ${server} ${toolName} ${json}`, { verdict: found, blockedBy });
+  }
+
+  private requiresApproval(type: SafetyReport['type']): boolean {
+    if (type === 'read') return !this.options.autoApproveReadonly;
+    if (type === 'unknown') return this.options.requireApprovalUnknown;
+    return true;
+  }
+
+  private report(command: string, finding: Finding): SafetyReport {
+    const blocked = finding.blockedBy !== undefined;
+    const type = blocked ? 'dangerous' : finding.verdict.type;
+    const warnings = blocked ? [`blocked by pattern ${finding.blockedBy}`, ...finding.verdict.warnings] : finding.verdict.warnings;
+    const report: SafetyReport = {
+      command,
+      type,
+      requiresApproval: blocked || this.requiresApproval(type),
+      isDangerous: type === 'dangerous',
+      isInteractive: type === 'interactive',
+      isReadOnly: type === 'read',
+      blocked,
+      warnings,
+    };
+    if (blocked) report.blockedBy = finding.blockedBy;
+    return report;
+  }
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../config/schema.js';
+import { SafetyAnalyzer, safetyOptionsFromConfig } from './analyzer.js';
+import { safetyCorpus } from './corpus.js';
+
+const analyzer = new SafetyAnalyzer(safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval));
+
+describe('safety corpus', () => {
+  it('holds at least 200 command lines', () => {
+    expect(safetyCorpus.length).toBeGreaterThanOrEqual(200);
+  });
+
+  it.each(safetyCorpus.map((entry) => [entry.tool, JSON.stringify(entry.command), entry]))(
+    '%s %s',
+    async (_tool, _shown, entry) => {
+      const report = await analyzer.analyze(entry.tool, entry.command);
+      expect({ type: report.type, blocked: report.blocked }, report.warnings.join('; ')).toEqual({
+        type: entry.type,
+        blocked: entry.blocked,
+      });
+    },
+  );
+});

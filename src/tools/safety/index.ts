@@ -1,0 +1,2 @@
+export { SafetyAnalyzer, safetyOptionsFromConfig, type ToolApprovalConfig } from './analyzer.js';
+export type { CommandClass, SafetyOptions, SafetyReport } from './types.js';
