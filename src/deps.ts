@@ -10,6 +10,11 @@ import type { Db } from './store/database.js';
 import type { Metrics } from './http/metrics.js';
 import type { HealthService } from './http/health-service.js';
 import type { ControllerManager } from './controllers/manager.js';
+import type { SecurityServices } from './auth/security-services.js';
+import type { Clock } from './auth/clock.js';
+import type { TerminalTickets } from './http/terminal-tickets.js';
+import type { ToolRegistry } from './tools/types.js';
+import type { McpServers } from './mcp/mcp-servers.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -36,5 +41,17 @@ export interface AppDeps {
   controllers: ControllerManager;
   /** The namespace holding Pilothouse's own objects (AccessRequest, PortForward, Report, MCPServer, Lease). */
   namespace: string;
+  /** The data directory (SQLite, Helm repository state under `helm/`). */
+  dataDir: string;
+  /** One-time tickets of the web terminal WebSocket. */
+  terminalTickets: TerminalTickets;
+  /** The AI's tools: built-ins plus the tools of connected MCP servers (type `mcp`). */
+  tools: ToolRegistry;
+  /** External MCP tool servers: client manager (tool calls) and the catalog behind /api/mcp/servers. */
+  mcp: McpServers;
+  /** Users, sessions and tokens, login, user administration, rate windows (security core). */
+  security: SecurityServices;
+  /** Milliseconds since the epoch; tests inject a manual clock. */
+  clock: Clock;
   version: string;
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AuditLog } from './audit/audit-log.js';
 import type { Authenticator } from './auth/authenticator.js';
@@ -18,6 +19,13 @@ import { openDatabase } from './store/database.js';
 import { findBinary } from './tools/binaries.js';
 import { version } from './version.js';
 import { ControllerManager } from './controllers/manager.js';
+import { InMemoryToolRegistry } from './tools/registry.js';
+import { createBuiltinTools } from './tools/builtin/index.js';
+import { buildMcpServers } from './mcp/mcp-servers.js';
+import { buildSecurityServices } from './auth/security-services.js';
+import { systemClock, type Clock } from './auth/clock.js';
+import { TerminalTickets } from './http/terminal-tickets.js';
+import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 
 export interface CoreOptions {
   config: Config;
@@ -25,27 +33,43 @@ export interface CoreOptions {
   dataDir: string;
   kubeconfigPath?: string;
   context?: string;
+  /** Injected time (tests); the wall clock by default. */
+  clock?: Clock;
+  /** The per-user config file (API changes of MCP servers persist there when the CRDs are absent). */
+  configPath?: string;
 }
 
 /** Builds the dependencies every mode shares: store, audit, cluster clients, caches, metrics. */
 export function buildCoreDeps(options: CoreOptions): AppDeps {
   const { config, logger } = options;
   const database = openDatabase(options.dataDir);
+  const clock = options.clock ?? systemClock;
+  const audit = new AuditLog(database, () => new Date(clock()));
   const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
   const context = options.context ?? config.kubernetes.context;
   const caches = new CacheManager(logger);
   const metrics = new Metrics(() => caches.sizes());
   const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
   const ownClient = kube.forIdentity(undefined);
+  const kubectlPath = findBinary('kubectl', config.tools.kubectl);
+  const tools = new InMemoryToolRegistry();
+  const builtins = createBuiltinTools({
+    kubectlPath, kubeconfigPath, kubeContext: context, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
+    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes') }, files: { root: config.tools.files.root },
+  });
+  for (const tool of builtins) tools.register(tool);
+  const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
   return {
     config,
     logger,
     database,
-    audit: new AuditLog(database),
+    audit,
+    security: buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger, clock }),
+    clock,
     kube,
     discovery: new Discovery(ownClient.rest),
     caches,
-    identities: new RoleIdentityResolver(config, kube, findBinary('kubectl', config.tools.kubectl)),
+    identities: new RoleIdentityResolver(config, kube, kubectlPath),
     metrics,
     health: new HealthService(ownClient.rest),
     controllers: new ControllerManager(ownClient.rest, logger, {
@@ -53,6 +77,10 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
       leaderElection: config.kubernetes.leader_election,
     }),
     namespace: config.kubernetes.namespace,
+    dataDir: options.dataDir,
+    terminalTickets: new TerminalTickets(),
+    tools,
+    mcp,
     version,
   };
 }
@@ -80,6 +108,7 @@ export async function startHttpServer(deps: AppDeps, options: HttpServerOptions)
     ...options.extend,
   });
   const server = createServer(app.callback());
+  attachWebSocketUpgrades(server, app.callback(), deps.terminalTickets);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,10 +1,15 @@
 import type { Logger } from 'pino';
-import { NoAuthAuthenticator } from './auth/authenticator.js';
+import type { Clock } from './auth/clock.js';
+import { startHttpSecurity } from './auth/http-security.js';
+import type { AuthMode } from './cli/flags.js';
 import type { Config } from './config/schema.js';
 import type { AppDeps } from './deps.js';
 import { allRoutes } from './http/routes/index.js';
 import { buildCoreDeps, startHttpServer, type RunningServer } from './server.js';
 import { startClusterSide } from './controllers/bootstrap.js';
+import { registerMcpServerController } from './controllers/mcp-server-reconciler.js';
+import { startConfiguredServers } from './mcp/mcp-servers.js';
+import { portForwardController } from './controllers/port-forward-controller.js';
 
 export interface ServiceOptions {
   config: Config;
@@ -17,6 +22,12 @@ export interface ServiceOptions {
   noAuth: boolean;
   adminPassword?: string;
   configPath?: string;
+  /** `--auth-mode`; overrides config `auth.mode` (only `local` is implemented so far). */
+  authMode?: AuthMode;
+  /** Injected time (tests). */
+  clock?: Clock;
+  /** Where a generated admin password is shown once (stderr by default). */
+  announce?: (text: string) => void;
 }
 
 export interface Service {
@@ -32,13 +43,18 @@ export interface Service {
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const deps = buildCoreDeps(options);
+  const security = await startHttpSecurity(deps, options);
+  registerMcpServerController(deps.controllers, deps.mcp, deps.logger);
+  deps.controllers.register(portForwardController(deps));
   await startClusterSide(deps);
+  await startConfiguredServers(deps.mcp, options.config, deps.logger);
   const server = await startHttpServer(deps, {
     host: options.host,
     port: options.port,
     routes: allRoutes(deps),
-    authenticator: new NoAuthAuthenticator(),
+    authenticator: security.authenticator,
     grantCheck: () => false,
+    extend: security.appOptions,
   });
   return {
     deps,
@@ -46,7 +62,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     server,
     close: async () => {
       await server.close();
+      security.stop();
       await deps.controllers.stop();
+      await deps.mcp.manager.close();
       deps.caches.close();
       await deps.kube.close();
       deps.database.close();

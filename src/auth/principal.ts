@@ -10,4 +10,6 @@ export interface Principal {
   readonly roles: readonly string[];
   /** Session id of the JWT, when the request carries one. */
   readonly sessionId?: string;
+  /** Expiry of the presented token (ms since the epoch), when the request carries one. */
+  readonly tokenExpiresAt?: number;
 }

@@ -36,7 +36,7 @@ export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
 
 export const defaultBlockedPatterns = [
   String.raw`\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]+\s+)*|-[a-zA-Z]*[rR][a-zA-Z]*[fF]?\s+)(--no-preserve-root\s+)?/(\s|$|\*)`,
-  String.raw`\bdelete\s+(ns|namespace|namespaces)\s+kube-system\b`,
+  String.raw`\bdelete\s+(ns|namespace|namespaces)\s+kube-system(\s|$)`,
   String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
 ];
 

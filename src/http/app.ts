@@ -12,12 +12,14 @@ import type { AppContext, RequestState, RouteSpec } from './types.js';
 export interface AppOptions {
   authenticator: Authenticator;
   grantCheck: GrantCheck;
-  /** Middlewares run after authentication-independent setup and before routing (rate limits, etc.). */
+  /** Middlewares run after the error middleware, before the body parser and routing (CORS, rate limits). */
   middlewares?: ((context: AppContext, next: Next) => Promise<void>)[];
   /** Hooks run right after authentication, before authorization (per-user rate limits); throw to refuse. */
   afterAuthenticate?: ((context: AppContext, spec: RouteSpec) => Promise<void> | void)[];
   /** Extra checks after the permission matrix (resource-level roles); throw to refuse. */
   authorizeResource?: (context: AppContext, spec: RouteSpec) => Promise<void> | void;
+  /** Whether resource-level allow roles grant what the matrix refused (checked only on a refusal). */
+  extendsPermission?: (context: AppContext, spec: RouteSpec) => Promise<boolean>;
 }
 
 const securityHeaders: Record<string, string> = {
@@ -52,7 +54,8 @@ function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
     const namespace = typeof context.query.namespace === 'string' ? context.query.namespace : undefined;
-    const decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
+    let decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
+    if (!decision.allowed && decision.reason !== 'unauthenticated' && (await options.extendsPermission?.(context, spec))) decision = { allowed: true };
     if (!decision.allowed) {
       if (decision.reason !== 'unauthenticated') auditDenied(deps, context, spec, decision.reason ?? 'role');
       throw refusal(decision, spec.permission);
@@ -85,6 +88,8 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
   }
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);
+  // Before the body parser, so rate limits and CORS also answer oversized or malformed bodies.
+  for (const middleware of options.middlewares ?? []) app.use(middleware as never);
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -95,7 +100,6 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
       },
     }) as never,
   );
-  for (const middleware of options.middlewares ?? []) app.use(middleware as never);
   app.use(router.routes() as never);
   app.use(router.allowedMethods() as never);
   return app;

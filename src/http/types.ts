@@ -10,6 +10,8 @@ export interface RequestState {
   routeTemplate?: string;
   /** The permission the matched route declared. */
   permission?: Permission;
+  /** Set by resource-level roles on lists across all namespaces: false for namespaces to leave out. */
+  namespaceFilter?: (namespace: string | undefined) => boolean;
 }
 
 export type AppContext = Context & { state: RequestState };

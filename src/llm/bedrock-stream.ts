@@ -15,18 +15,17 @@ export class BedrockStreamReader {
   private readonly pending = new Map<number, PendingToolUse>();
 
   read(event: ConverseStreamOutput): LlmStreamEvent | undefined {
-    if (event.contentBlockStart?.start?.toolUse) {
-      const toolUse = event.contentBlockStart.start.toolUse;
-      this.pending.set(event.contentBlockStart.contentBlockIndex ?? 0, {
-        id: toolUse.toolUseId ?? '',
-        name: toolUse.name ?? '',
-        inputText: '',
-      });
-    }
+    if (event.contentBlockStart) this.startBlock(event.contentBlockStart);
     if (event.contentBlockDelta) return this.readDelta(event.contentBlockDelta);
     if (event.contentBlockStop) return this.finishToolUse(event.contentBlockStop.contentBlockIndex ?? 0);
     if (event.messageStop) this.stopReason = event.messageStop.stopReason;
     return undefined;
+  }
+
+  private startBlock(start: NonNullable<ConverseStreamOutput['contentBlockStart']>): void {
+    const toolUse = start.start?.toolUse;
+    if (!toolUse) return;
+    this.pending.set(start.contentBlockIndex ?? 0, { id: toolUse.toolUseId ?? '', name: toolUse.name ?? '', inputText: '' });
   }
 
   private readDelta(delta: NonNullable<ConverseStreamOutput['contentBlockDelta']>): LlmStreamEvent | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeProviderConformance, kubectlGet } from '../../test/helpers/llm-wire/conformance.js';
+import { decodeEventStreamMessage, encodeBedrockEvent } from '../../test/helpers/llm-wire/index.js';
 import { bedrockCredentials } from './bedrock.js';
 
 const accessKeyId = 'AKIDWIRE0123';
@@ -24,6 +25,7 @@ describeProviderConformance({
     }),
   requestShape: (request) => {
     expect(request.path).toBe('/model/anthropic.claude-wire:0/converse-stream');
+    expect(request.httpVersion).toBe('2.0');
     expect(String(request.headers.authorization)).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${accessKeyId}/\\d{8}/eu-west-1/bedrock/aws4_request`));
     expect(JSON.stringify(request.headers)).not.toContain(secretAccessKey);
   },
@@ -35,5 +37,17 @@ describe('bedrock credentials', () => {
     expect(bedrockCredentials('AKID:SECRET:TOKEN')).toMatchObject({ credentials: { sessionToken: 'TOKEN' } });
     expect(bedrockCredentials('bedrock-api-key')).toEqual({ token: { token: 'bedrock-api-key' }, authSchemePreference: ['httpBearerAuth'] });
     expect(bedrockCredentials(undefined)).toEqual({});
+  });
+});
+
+describe('wire event-stream encoder', () => {
+  it('writes frames whose checksums and headers decode', () => {
+    const frame = encodeBedrockEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'hi' } });
+    const decoded = decodeEventStreamMessage(frame);
+    expect(frame.readUInt32BE(0)).toBe(frame.length);
+    expect(decoded.headers).toEqual({ ':event-type': 'contentBlockDelta', ':content-type': 'application/json', ':message-type': 'event' });
+    expect(JSON.parse(decoded.payload.toString('utf8'))).toEqual({ contentBlockIndex: 0, delta: { text: 'hi' } });
+    frame.writeUInt8(frame.readUInt8(frame.length - 6) ^ 1, frame.length - 6);
+    expect(() => decodeEventStreamMessage(frame)).toThrow('message checksum mismatch');
   });
 });

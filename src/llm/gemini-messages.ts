@@ -26,7 +26,16 @@ function toContent(message: Exclude<LlmMessage, { role: 'system' }>, memory: Gem
 }
 
 function isFunctionResponse(content: Content | undefined): boolean {
-  return content?.role === 'user' && (content.parts ?? []).every((part) => part.functionResponse);
+  const parts = content?.parts ?? [];
+  return content?.role === 'user' && parts.length > 0 && parts.every((part) => part.functionResponse);
+}
+
+/** Appends a turn; consecutive function responses share one user turn. */
+function appendContent(contents: Content[], content: Content): void {
+  const previous = contents.at(-1);
+  if (isFunctionResponse(content) && isFunctionResponse(previous) && previous) {
+    previous.parts = [...(previous.parts ?? []), ...(content.parts ?? [])];
+  } else if (content.parts?.length) contents.push(content);
 }
 
 /**
@@ -38,12 +47,7 @@ export function toGeminiConversation(messages: LlmMessage[], memory: GeminiCallM
   const system = messages.filter((message) => message.role === 'system').map((message) => message.content);
   const contents: Content[] = [];
   for (const message of messages) {
-    if (message.role === 'system') continue;
-    const content = toContent(message, memory);
-    const previous = contents.at(-1);
-    if (message.role === 'tool' && previous && isFunctionResponse(previous)) {
-      previous.parts = [...(previous.parts ?? []), ...(content.parts ?? [])];
-    } else if (content.parts?.length) contents.push(content);
+    if (message.role !== 'system') appendContent(contents, toContent(message, memory));
   }
   return { contents, ...(system.length ? { systemInstruction: system.join('\n\n') } : {}) };
 }

@@ -81,7 +81,11 @@ export function createGeminiProvider(config: LlmConfig, options: LlmProviderOpti
     () =>
       new GoogleGenAI({
         apiKey: config.api_key,
-        httpOptions: { ...(config.base_url ? { baseUrl: config.base_url } : {}), retryOptions: { attempts: 1 } },
+        httpOptions: {
+          ...(config.base_url ? { baseUrl: config.base_url } : {}),
+          apiVersion: 'v1beta',
+          retryOptions: { attempts: 1 },
+        },
       }),
   );
   const context = { model: config.model, memory };

@@ -81,17 +81,15 @@ export async function* streamOpenAiChat(
   );
   const accumulator = new ToolCallAccumulator();
   let finishReason: string | null = null;
-  let sawToolCalls = false;
   for await (const chunk of stream) {
     attempt.touch();
     const choice = chunk.choices[0];
-    if (choice?.delta.content) yield { type: 'text', text: choice.delta.content };
-    for (const delta of choice?.delta.tool_calls ?? []) accumulator.add(delta);
-    finishReason = choice?.finish_reason ?? finishReason;
+    if (!choice) continue;
+    if (choice.delta.content) yield { type: 'text', text: choice.delta.content };
+    for (const delta of choice.delta.tool_calls ?? []) accumulator.add(delta);
+    finishReason = choice.finish_reason ?? finishReason;
   }
-  for (const event of accumulator.drain()) {
-    sawToolCalls = true;
-    yield event;
-  }
-  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls) };
+  const calls = accumulator.drain();
+  yield* calls;
+  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, calls.length > 0) };
 }

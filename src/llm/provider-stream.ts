@@ -41,11 +41,14 @@ async function* runAttempt(
   try {
     if (signal?.aborted) throw new AttemptFailure(abortedFailure);
     for await (const event of open({ signal: timer.signal, touch: () => timer.touch() })) {
+      // Some SDKs end a stream quietly when its signal aborts: never mistake that for a finished turn.
+      if (timer.signal.aborted) break;
       timer.pause();
       yield event;
       if (signal?.aborted) throw new AttemptFailure(abortedFailure);
       timer.touch();
     }
+    if (timer.signal.aborted) throw new AttemptFailure(classify(timer.signal.reason, timer, runtime, signal));
   } catch (error) {
     throw error instanceof AttemptFailure ? error : new AttemptFailure(classify(error, timer, runtime, signal));
   } finally {

@@ -19,6 +19,7 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
     port: flags.port ?? config.server.port,
     noAuth: flags.noAuth,
     adminPassword: flags.adminPassword,
+    authMode: flags.authMode,
     configPath: flags.configPath,
   });
   logger.info({ url: service.url }, 'listening');

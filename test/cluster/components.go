@@ -51,6 +51,9 @@ func runComponent(name string, args []string) int {
 
 // runKwok mirrors sigs.k8s.io/kwok/cmd/kwok/main.go.
 func runKwok() int {
+	// kube-apiserver's packages (linked into this binary) register a global
+	// --version flag of another type than cobra's; kwok must not inherit it.
+	pflag.CommandLine = pflag.NewFlagSet(os.Args[0], pflag.ExitOnError)
 	flagset := pflag.NewFlagSet("global", pflag.ContinueOnError)
 	flagset.ParseErrorsAllowlist.UnknownFlags = true
 	flagset.Usage = func() {}

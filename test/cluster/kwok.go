@@ -50,6 +50,24 @@ spec:
           : ("memory" in container.resources.requests ? container.resources.requests["memory"] : Quantity("1Mi"))
 `
 
+// Node baseline usage (on top of the sum of its pods), so that nodes always
+// have non-zero usage: metrics-server drops nodes reporting 0 CPU or memory.
+const (
+	nodeBaseCPUCores   = "0.05"      // 50m
+	nodeBaseMemoryByte = "268435456" // 256Mi
+)
+
+// metricsResourceYAML is kwok's kubelet-like /metrics/resource Metric with a
+// baseline node usage added.
+func metricsResourceYAML() string {
+	s := metricsresource.DefaultMetricsResource
+	s = strings.Replace(s, `value: 'node.CumulativeUsage("cpu")'`,
+		`value: 'node.CumulativeUsage("cpu") + node.SinceSecond() * `+nodeBaseCPUCores+`'`, 1)
+	s = strings.Replace(s, `value: 'node.Usage("memory")'`,
+		`value: 'node.Usage("memory") + `+nodeBaseMemoryByte+`.0'`, 1)
+	return s
+}
+
 // writeKwokConfig writes DIR/kwok.yaml and the default log file.
 func writeKwokConfig(c *cluster) (string, error) {
 	defaultLog := filepath.Join(c.dir, "podlogs", "default.log")
@@ -74,7 +92,7 @@ func writeKwokConfig(c *cluster) (string, error) {
 		podfast.DefaultPodReady,
 		podfast.DefaultPodComplete,
 		podfast.DefaultPodDelete,
-		metricsresource.DefaultMetricsResource,
+		metricsResourceYAML(),
 		usageYAML,
 		fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
 kind: ClusterLogs

@@ -128,8 +128,13 @@ func startPodConfigController(ctx context.Context, c *cluster, cfg *rest.Config)
 	}); err != nil {
 		return err
 	}
-	// Runs for the life of the process (the parent exits on shutdown).
-	factory.Start(context.Background().Done())
+	stopCtx, stop := context.WithCancel(context.Background())
+	c.stopController = func() {
+		stop()
+		pc.queue.ShutDown()
+		factory.Shutdown()
+	}
+	factory.Start(stopCtx.Done())
 	go func() {
 		for pc.next() {
 		}

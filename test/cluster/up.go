@@ -42,6 +42,8 @@ type cluster struct {
 	self            string
 	logs            *log.Logger
 
+	stopController context.CancelFunc
+
 	mu    sync.Mutex
 	procs []*proc
 	died  chan *proc
@@ -380,26 +382,28 @@ func (c *cluster) spawn(name string, args ...string) error {
 	return nil
 }
 
-// shutdown stops components in reverse start order: SIGTERM to the process
-// group, SIGKILL after a grace period. etcd goes last.
+// shutdown stops components in three phases, each with SIGTERM to the
+// process group and SIGKILL after a grace period: first everything holding
+// watches on the apiserver (including our own controller), so that the
+// apiserver's graceful shutdown need not wait for open connections, then
+// kube-apiserver, then etcd.
 func (c *cluster) shutdown() {
+	if c.stopController != nil {
+		c.stopController()
+	}
 	c.mu.Lock()
 	procs := append([]*proc(nil), c.procs...)
 	c.mu.Unlock()
-	var etcd *proc
-	var rest []*proc
+	phase := map[string]int{"kube-apiserver": 1, "etcd": 2}
+	groups := make([][]*proc, 3)
 	for _, p := range procs {
-		if p.name == "etcd" {
-			etcd = p
-		} else {
-			rest = append(rest, p)
-		}
+		groups[phase[p.name]] = append(groups[phase[p.name]], p)
 	}
-	stopAll := func(ps []*proc, grace time.Duration) {
+	for _, ps := range groups {
 		for _, p := range ps {
 			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
 		}
-		deadline := time.After(grace)
+		deadline := time.After(15 * time.Second)
 		for _, p := range ps {
 			select {
 			case <-p.done:
@@ -410,15 +414,11 @@ func (c *cluster) shutdown() {
 			select {
 			case <-p.done:
 			default:
-				c.logs.Printf("%s did not stop in %s, killing", p.name, grace)
+				c.logs.Printf("%s did not stop in time, killing", p.name)
 				_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 				<-p.done
 			}
 		}
-	}
-	stopAll(rest, 10*time.Second)
-	if etcd != nil {
-		stopAll([]*proc{etcd}, 10*time.Second)
 	}
 	c.logs.Printf("stopped")
 }

@@ -2,8 +2,31 @@ import type { AppDeps } from '../../deps.js';
 import type { RouteSpec } from '../types.js';
 import { healthRoutes } from './health.js';
 import { resourceRoutes } from './resources.js';
+import { authRoutes } from './auth.js';
+import { adminRoutes } from './admin.js';
+import { auditRoutes } from './audit.js';
+import { podRoutes } from './pods.js';
+import { deploymentRoutes } from './deployments.js';
+import { workloadRoutes } from './workloads.js';
+import { nodeRoutes } from './nodes.js';
+import { metricsRoutes } from './metrics.js';
+import { portForwardRoutes } from './portforward.js';
+import { mcpRoutes } from './mcp.js';
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: AppDeps): RouteSpec[] {
-  return [...healthRoutes(deps), ...resourceRoutes(deps)];
+  return [
+    ...healthRoutes(deps),
+    ...resourceRoutes(deps),
+    ...authRoutes(deps),
+    ...adminRoutes(deps),
+    ...auditRoutes(deps),
+    ...podRoutes(deps),
+    ...deploymentRoutes(deps),
+    ...workloadRoutes(deps),
+    ...nodeRoutes(deps),
+    ...metricsRoutes(deps),
+    ...portForwardRoutes(deps),
+    ...mcpRoutes(deps),
+  ];
 }

@@ -46,7 +46,9 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const { namespace } = parseWith(listQuery, context.query, 'query');
         const type = await resolveType(deps, context);
-        const items = await listResources(deps.caches, client(context), type, namespace);
+        const listed = await listResources(deps.caches, client(context), type, namespace);
+        const visible = context.state.namespaceFilter;
+        const items = visible ? listed.filter((item) => visible(item.namespace)) : listed;
         context.body = { items, total: items.length };
       },
     }),

@@ -101,7 +101,7 @@ describe('SafetyAnalyzer.analyzeMcp', () => {
   });
 
   it('matches blocked patterns against the call and every string argument', () => {
-    expect(analyzer.analyzeMcp('kubernetes', 'pods_exec', { command: ['rm', '-rf', '/'] }).blocked).toBe(false);
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_exec', { command: ['rm', '-rf', '/'] }).blocked).toBe(true);
     expect(analyzer.analyzeMcp('kubernetes', 'run', { script: 'rm -rf /' }).blocked).toBe(true);
     expect(analyzer.analyzeMcp('kubernetes', 'run', { nested: { list: ['kubectl delete ns kube-system'] } }).blocked).toBe(true);
     expect(analyzer.analyzeMcp('kubernetes', 'pods_list', { script: 'rm -rf /' })).toMatchObject({ blocked: true, type: 'dangerous' });

@@ -26,11 +26,13 @@ export function safetyOptionsFromConfig(config: ToolApprovalConfig): SafetyOptio
 /** Tools whose command is the argument list of a program: the program name is prepended before parsing. */
 const programTools = new Set(['kubectl', 'helm']);
 
-/** String values anywhere inside an MCP argument object (bounded depth). */
+/** String values anywhere inside an MCP argument object (bounded depth); string arrays also joined as argv. */
 function stringValues(value: unknown, depth = 0): string[] {
   if (typeof value === 'string') return [value];
   if (depth > 16 || value === null || typeof value !== 'object') return [];
-  return Object.values(value).flatMap((item) => stringValues(item, depth + 1));
+  const nested = Object.values(value).flatMap((item) => stringValues(item, depth + 1));
+  const isArgv = Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
+  return isArgv ? [value.join(' '), ...nested] : nested;
 }
 
 /**
@@ -42,9 +44,11 @@ export class SafetyAnalyzer {
   private readonly patterns: BlockedPatterns;
   private readonly classifier: LineClassifier;
   private readonly readonlyMcpTools: ReadonlySet<string>;
+  private readonly options: SafetyOptions;
 
   /** Throws when a blocked pattern is not a valid regular expression. */
-  constructor(private readonly options: SafetyOptions) {
+  constructor(options: SafetyOptions) {
+    this.options = options;
     this.patterns = new BlockedPatterns(options.blockedPatterns);
     this.classifier = new LineClassifier(this.patterns, new Set(options.readonlyPrograms));
     this.readonlyMcpTools = new Set(options.readonlyMcpTools);

@@ -108,8 +108,8 @@ const kubectlDangerous: CorpusEntry[] = [
   kubectl('-n default delete ns kube-system', 'dangerous', true),
   kubectl('delete ns default kube-system', 'dangerous', true),
   kubectl('--context prod delete ns kube-system --grace-period 0', 'dangerous', true),
-  // The default pattern ends in `kube-system\b`, and `-` is a word boundary: a false positive, failing closed.
-  kubectl('delete ns kube-system-old', 'dangerous', true),
+  // `kube-system-old` is a different namespace: the default pattern ends at whitespace or end of line.
+  kubectl('delete ns kube-system-old', 'dangerous', false),
   kubectl('get ns kube-system', 'read'),
 ];
 

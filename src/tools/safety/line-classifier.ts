@@ -27,11 +27,13 @@ function merge(findings: readonly Finding[]): Finding {
 /** Classifies shell lines: parses, walks every simple command, unwraps wrappers, re-parses nested scripts. */
 export class LineClassifier {
   private readonly parser = new ShellLineParser();
+  private readonly patterns: BlockedPatterns;
+  private readonly readonlyPrograms: ReadonlySet<string>;
 
-  constructor(
-    private readonly patterns: BlockedPatterns,
-    private readonly readonlyPrograms: ReadonlySet<string>,
-  ) {}
+  constructor(patterns: BlockedPatterns, readonlyPrograms: ReadonlySet<string>) {
+    this.patterns = patterns;
+    this.readonlyPrograms = readonlyPrograms;
+  }
 
   /** Classifies a shell line; unparseable input is dangerous (fail closed). */
   classifyLine(line: string, depth = 0): Finding {

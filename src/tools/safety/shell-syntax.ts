@@ -46,7 +46,11 @@ class LineCollector {
   readonly redirects: ShellRedirect[] = [];
   readonly recursiveFunctions: string[] = [];
 
-  constructor(private readonly source: string) {}
+  private readonly source: string;
+
+  constructor(source: string) {
+    this.source = source;
+  }
 
   statements(statements: readonly ShellNode[], pipeFed: boolean): void {
     for (const statement of statements) this.statement(statement, pipeFed);

@@ -61,14 +61,22 @@ function unwrapPrefix(name: string, args: ShellWord[]): UnwrapStep {
   return { inner };
 }
 
+const environmentValueOptions = new Set(['-u', '-C', '--unset', '--chdir']);
+
+/** Words an `env` option or assignment takes (0 when the word starts the command). */
+function environmentWordWidth(word: string): number {
+  if (environmentValueOptions.has(word)) return 2;
+  return word.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) ? 1 : 0;
+}
+
 function unwrapEnvironment(args: ShellWord[]): UnwrapStep {
   let index = 0;
   while (index < args.length) {
     const word = args[index]?.text ?? '';
-    if (word === '-S' || word === '--split-string') return { inner: [], script: args.slice(index + 1).map((item) => item.text).join(' ') };
-    if (word === '-u' || word === '-C' || word === '--unset' || word === '--chdir') index += 2;
-    else if (word.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index += 1;
-    else break;
+    if (word === '-S' || word === '--split-string') return { inner: [], script: texts(args.slice(index + 1)).join(' ') };
+    const width = environmentWordWidth(word);
+    if (width === 0) break;
+    index += width;
   }
   return { inner: args.slice(index) };
 }

@@ -144,8 +144,8 @@ export function describeProviderConformance(target: ProviderTarget): void {
     });
 
     it('retries a timeout', async () => {
-      harness.server.script([{ text: ['late'], delayMs: 400 }, { text: ['in time'] }]);
-      const { events, error } = await chat(harness.provider({ timeout: 150 }));
+      harness.server.script([{ text: ['late'], delayMs: 1_500 }, { text: ['in time'] }]);
+      const { events, error } = await chat(harness.provider({ timeout: 400 }));
       expect(error).toBeUndefined();
       expect(textsOf(events)).toEqual(['in time']);
       expect(harness.sleeps).toEqual([100]);
@@ -169,6 +169,15 @@ export function describeProviderConformance(target: ProviderTarget): void {
       expectLlmError(error);
       expect(textsOf(events)).toEqual(['partial ']);
       expect(harness.server.chatRequests()).toHaveLength(1);
+    });
+
+    it('times out a stream that stalls after output, without replaying', async () => {
+      harness.server.script([{ text: ['partial ', 'never'], stallAfterChunks: 1 }, { text: ['replayed'] }]);
+      const { events, error } = await chat(harness.provider({ timeout: 400 }));
+      expect(expectLlmError(error)).toMatchObject({ provider: target.provider, timeout: true });
+      expect(textsOf(events)).toEqual(['partial ']);
+      expect(harness.server.chatRequests()).toHaveLength(1);
+      expect(harness.sleeps).toEqual([]);
     });
 
     it('stops when the caller aborts', async () => {

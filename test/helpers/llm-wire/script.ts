@@ -16,6 +16,8 @@ export interface ScriptedTurn {
   error?: { status: number; message: string };
   /** Cut the connection right after this many text chunks were written. */
   failAfterChunks?: number;
+  /** Go silent (connection open, nothing sent) after this many text chunks, until the client leaves. */
+  stallAfterChunks?: number;
   /** Wait this long before the response headers and between frames. */
   delayMs?: number;
 }
@@ -26,6 +28,8 @@ export type WireProvider = 'openai' | 'azure' | 'ollama' | 'gemini' | 'bedrock';
 export interface RecordedRequest {
   provider: WireProvider;
   kind: 'chat' | 'check';
+  /** '1.1' or '2.0' (the AWS SDK speaks HTTP/2). */
+  httpVersion: string;
   method: string;
   /** Path without the query string, percent-decoded. */
   path: string;

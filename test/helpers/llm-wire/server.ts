@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenHttp1AndHttp2 } from './listener.js';
+import { toWireReply, type WireReply, type WireRequest } from './reply.js';
 import { matchRoute, type MatchedRoute } from './routes.js';
 import type { RecordedRequest, ScriptedTurn, WireDialect } from './script.js';
 
@@ -31,7 +31,7 @@ interface WireState {
 
 const noTurnLeft: ScriptedTurn = { error: { status: 418, message: 'llm-wire: no scripted turn left' } };
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
+async function readBody(request: WireRequest): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -43,11 +43,12 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function record(request: IncomingMessage, matched: MatchedRoute, body: unknown): RecordedRequest {
+function record(request: WireRequest, matched: MatchedRoute, body: unknown): RecordedRequest {
   const url = new URL(request.url ?? '/', 'http://wire');
   return {
     provider: matched.route.provider,
     kind: matched.route.kind,
+    httpVersion: request.httpVersion,
     method: request.method ?? 'GET',
     path: decodeURIComponent(url.pathname),
     query: Object.fromEntries(url.searchParams),
@@ -56,28 +57,37 @@ function record(request: IncomingMessage, matched: MatchedRoute, body: unknown):
   };
 }
 
-function sendError(response: ServerResponse, dialect: WireDialect, error: { status: number; message: string }): void {
+function sendError(reply: WireReply, dialect: WireDialect, error: { status: number; message: string }): void {
   const answer = dialect.error(error.status, error.message);
-  response.writeHead(error.status, answer.headers).end(answer.body);
+  reply.writeHead(error.status, answer.headers);
+  reply.end(answer.body);
 }
 
-async function streamTurn(response: ServerResponse, dialect: WireDialect, turn: ScriptedTurn, model: string): Promise<void> {
+async function streamTurn(reply: WireReply, dialect: WireDialect, turn: ScriptedTurn, model: string): Promise<void> {
   const delayMs = turn.delayMs ?? 0;
   if (delayMs) await sleep(delayMs);
-  if (response.destroyed) return;
-  if (turn.error) return sendError(response, dialect, turn.error);
-  response.writeHead(200, { 'content-type': dialect.contentType, 'x-amzn-requestid': 'wire-request' });
+  if (reply.isClosed()) return;
+  if (turn.error) return sendError(reply, dialect, turn.error);
+  reply.writeHead(200, { 'content-type': dialect.contentType, 'x-amzn-requestid': 'wire-request' });
+  const stopAfter = turn.failAfterChunks ?? turn.stallAfterChunks;
   let textChunks = 0;
   for (const frame of dialect.frames(turn, model)) {
-    if (turn.failAfterChunks !== undefined && textChunks >= turn.failAfterChunks) break;
+    if (stopAfter !== undefined && textChunks >= stopAfter) break;
     if (delayMs) await sleep(delayMs);
-    if (response.destroyed) return;
-    response.write(frame.data);
+    if (reply.isClosed()) return;
+    reply.write(frame.data);
     if (frame.text) textChunks++;
   }
-  if (turn.failAfterChunks === undefined) return void response.end();
-  await sleep(20);
-  response.socket?.destroy();
+  if (stopAfter === undefined) return reply.end();
+  if (turn.stallAfterChunks !== undefined) await waitUntilClosed(reply, stallLimitMs);
+  else await sleep(20);
+  reply.cut();
+}
+
+const stallLimitMs = 5_000;
+
+async function waitUntilClosed(reply: WireReply, limitMs: number): Promise<void> {
+  for (let waited = 0; waited < limitMs && !reply.isClosed(); waited += 10) await sleep(10);
 }
 
 function modelOf(matched: MatchedRoute, body: unknown): string {
@@ -85,28 +95,32 @@ function modelOf(matched: MatchedRoute, body: unknown): string {
   return String((body as { model?: unknown } | undefined)?.model ?? 'wire-model');
 }
 
-async function handle(state: WireState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+function sendJson(reply: WireReply, status: number, body: string): void {
+  reply.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'text/plain' });
+  reply.end(body);
+}
+
+async function handle(state: WireState, request: WireRequest, reply: WireReply): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://wire').pathname;
   const matched = matchRoute(request.method ?? 'GET', path);
   const body = await readBody(request);
-  if (!matched) return void response.writeHead(404, { 'content-type': 'text/plain' }).end(`llm-wire: no route ${path}`);
+  if (!matched) return sendJson(reply, 404, `llm-wire: no route ${path}`);
   state.requests.push(record(request, matched, body));
   const { dialect, kind } = matched.route;
-  if (kind === 'check' && !state.available) return sendError(response, dialect, { status: 503, message: 'llm-wire: unavailable' });
-  if (kind === 'check') return void response.writeHead(200, { 'content-type': 'application/json' }).end(dialect.checkBody(modelOf(matched, body)));
-  await streamTurn(response, dialect, state.turns.shift() ?? noTurnLeft, modelOf(matched, body));
+  if (kind === 'check' && !state.available) return sendError(reply, dialect, { status: 503, message: 'llm-wire: unavailable' });
+  if (kind === 'check') return sendJson(reply, 200, dialect.checkBody(modelOf(matched, body)));
+  await streamTurn(reply, dialect, state.turns.shift() ?? noTurnLeft, modelOf(matched, body));
 }
 
 /** Starts the wire server on 127.0.0.1 and a free port. */
 export async function startLlmWireServer(): Promise<LlmWireServer> {
   const state: WireState = { turns: [], requests: [], available: true };
-  const server: Server = createServer((request, response) => {
-    handle(state, request, response).catch(() => response.destroy());
+  const listener = await listenHttp1AndHttp2((request, response) => {
+    const reply = toWireReply(response);
+    handle(state, request, reply).catch(() => reply.cut());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listener.port}`,
     script: (turns) => void state.turns.push(...turns),
     requests: state.requests,
     chatRequests: () => state.requests.filter((request) => request.kind === 'chat'),
@@ -117,10 +131,6 @@ export async function startLlmWireServer(): Promise<LlmWireServer> {
       state.requests.length = 0;
       state.available = true;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => listener.close(),
   };
 }

@@ -1,0 +1,90 @@
+import type { AppDeps } from '../deps.js';
+import { auditDenied, type AppOptions } from '../http/app.js';
+import { ClientAddressResolver } from '../http/client-address.js';
+import { corsMiddleware } from '../http/cors.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import type { AppContext } from '../http/types.js';
+import { startRetention, type RetentionSchedule } from '../audit/retention.js';
+import { ResourceGuard, type ResourceNameResolver } from '../rbac/resource-guard.js';
+import type { AuthMode } from '../cli/flags.js';
+import { ensureAdmin } from './admin-bootstrap.js';
+import { NoAuthAuthenticator, type Authenticator } from './authenticator.js';
+import { JwtAuthenticator } from './jwt-authenticator.js';
+import type { Next } from 'koa';
+
+export interface HttpSecurityOptions {
+  noAuth: boolean;
+  /** `--auth-mode`; overrides config `auth.mode`. */
+  authMode?: AuthMode;
+  adminPassword?: string;
+  /** Where a generated admin password is shown once (stderr by default). */
+  announce?: (text: string) => void;
+}
+
+export interface HttpSecurity {
+  authenticator: Authenticator;
+  /** Options for createApp: CORS, client address, rate limits, resource-level roles. */
+  appOptions: Partial<AppOptions>;
+  stop(): void;
+}
+
+const day = 86_400_000;
+
+function resolverOf(deps: AppDeps): ResourceNameResolver {
+  return async (name) => {
+    try {
+      const type = await deps.discovery.resolve(name);
+      const names = [name, type.plural, type.group ? `${type.plural}.${type.group}` : type.plural, type.singular, type.kind, ...type.shortNames];
+      return names.map((entry) => entry.toLowerCase());
+    } catch {
+      return [name.toLowerCase()];
+    }
+  };
+}
+
+async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions): Promise<Authenticator> {
+  const mode = options.noAuth ? 'none' : (options.authMode ?? deps.config.auth.mode);
+  const announce = options.announce ?? ((text: string) => void process.stderr.write(text));
+  if (mode === 'none') {
+    deps.logger.warn('authentication is disabled: every request acts as admin "anonymous" (development only)');
+    if (options.adminPassword !== undefined) await ensureAdmin(deps.security.users, { ...options, logger: deps.logger, announce });
+    return new NoAuthAuthenticator();
+  }
+  if (mode !== 'local') throw new Error(`auth mode "${mode}" is not implemented yet (use --auth-mode local)`);
+  await ensureAdmin(deps.security.users, { adminPassword: options.adminPassword, logger: deps.logger, announce });
+  return new JwtAuthenticator(deps.security.sessions);
+}
+
+/**
+ * Assembles the HTTP security of `startService`: the authenticator for the auth mode, the admin
+ * account, CORS, trusted client addresses, rate limits, resource-level roles and audit retention.
+ */
+export async function startHttpSecurity(deps: AppDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
+  const authenticator = await chooseAuthenticator(deps, options);
+  const { config, security } = deps;
+  const addresses = new ClientAddressResolver(config.server.trusted_proxies);
+  const clientAddress = async (context: AppContext, next: Next): Promise<void> => {
+    context.request.ip = addresses.resolve(context.req.socket.remoteAddress, context.get('X-Forwarded-For') || undefined);
+    await next();
+  };
+  const limiter = new RateLimiter(security.rateWindows, {
+    requestsPerMinute: config.limits.requests_per_minute,
+    chatRequestsPerMinute: config.limits.chat_requests_per_minute,
+  });
+  const guard = new ResourceGuard(config.authorization.roles, resolverOf(deps), (context, spec, reason) => auditDenied(deps, context, spec, reason));
+  const cors = corsMiddleware(config.server.cors_origins);
+  const schedules: RetentionSchedule[] = [
+    startRetention(() => deps.audit.prune(config.audit.retention_days), 'audit', deps.logger),
+    startRetention(() => security.sessionsStore.pruneEndedBefore(new Date(security.clock() - config.audit.retention_days * day).toISOString()), 'sessions', deps.logger),
+  ];
+  return {
+    authenticator,
+    appOptions: {
+      middlewares: [...(cors ? [cors] : []), clientAddress, limiter.middleware],
+      afterAuthenticate: [limiter.afterAuthenticate],
+      authorizeResource: (context, spec) => guard.authorize(context, spec),
+      extendsPermission: (context, spec) => guard.extendsPermission(context, spec),
+    },
+    stop: () => schedules.forEach((schedule) => schedule.stop()),
+  };
+}

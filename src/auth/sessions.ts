@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { unauthorized } from '../errors.js';
+import type { SessionsStore } from '../store/sessions-store.js';
+import type { UserRecord, UsersStore } from '../store/users-store.js';
+import type { Clock } from './clock.js';
+import type { Principal } from './principal.js';
+import type { IssuedToken, TokenSigner } from './tokens.js';
+
+export interface SessionSettings {
+  durationMs: number;
+  refreshWindowMs: number;
+  clock: Clock;
+}
+
+/** Where a login came from (kept with the session for the admin's session list). */
+export interface SessionOrigin {
+  source?: string;
+  userAgent?: string;
+}
+
+export interface StartedSession extends IssuedToken {
+  sessionId: string;
+}
+
+/** Why an otherwise valid account may not act; undefined when it may. */
+export function accountRefusal(user: UserRecord): 'locked' | 'disabled' | undefined {
+  if (user.locked) return 'locked';
+  if (!user.enabled) return 'disabled';
+  return undefined;
+}
+
+/**
+ * Sessions behind the JWTs: a token is valid only while its signature, expiry, session
+ * (not revoked) and user (exists, enabled, not locked) all are.
+ */
+export class SessionManager {
+  constructor(
+    private readonly users: UsersStore,
+    private readonly sessions: SessionsStore,
+    private readonly signer: TokenSigner,
+    private readonly settings: SessionSettings,
+  ) {}
+
+  /** Opens a session for a user who has proven who they are, and issues its first token. */
+  async start(user: UserRecord, origin: SessionOrigin): Promise<StartedSession> {
+    const sessionId = randomUUID();
+    const issued = await this.signer.issue({ username: user.username, role: user.role, sessionId });
+    this.sessions.insert({
+      id: sessionId,
+      username: user.username,
+      createdAt: new Date(this.settings.clock()).toISOString(),
+      expiresAt: new Date(issued.expiresAt).toISOString(),
+      source: origin.source ?? null,
+      userAgent: origin.userAgent ?? null,
+    });
+    return { ...issued, sessionId };
+  }
+
+  /** Verifies a bearer token end to end and returns who it speaks for; UNAUTHORIZED otherwise. */
+  async principalFor(token: string): Promise<Principal> {
+    const claims = await this.signer.verify(token);
+    const session = this.sessions.find(claims.sid);
+    if (!session || session.username !== claims.sub) throw unauthorized('invalid token', { reason: 'unknown_session' });
+    if (session.revokedAt) throw unauthorized('session ended', { reason: 'revoked' });
+    const user = this.users.find(claims.sub);
+    if (!user) throw unauthorized('invalid token', { reason: 'unknown_user' });
+    const refusal = accountRefusal(user);
+    if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal });
+    return { username: user.username, role: user.role, roles: user.roles, sessionId: claims.sid, tokenExpiresAt: claims.exp * 1000 };
+  }
+
+  /** When refresh becomes possible for a token expiring at `expiresAt` (ms). */
+  refreshOpensAt(expiresAt: number): number {
+    return expiresAt - this.settings.refreshWindowMs;
+  }
+
+  inRefreshWindow(expiresAt: number): boolean {
+    return this.settings.clock() >= this.refreshOpensAt(expiresAt);
+  }
+
+  /** Issues a new token for the principal's session and extends the session to its expiry. */
+  async refresh(principal: Principal): Promise<IssuedToken> {
+    if (!principal.sessionId) throw unauthorized('no session to refresh', { reason: 'no_session' });
+    const issued = await this.signer.issue({ username: principal.username, role: principal.role, sessionId: principal.sessionId });
+    this.sessions.extend(principal.sessionId, new Date(issued.expiresAt).toISOString());
+    return issued;
+  }
+
+  revoke(sessionId: string): boolean {
+    return this.sessions.revoke(sessionId, new Date(this.settings.clock()).toISOString());
+  }
+
+  revokeAll(username: string): number {
+    return this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
+  }
+}
+

@@ -1,0 +1,158 @@
+import type { AuditInput, AuditRecorder } from '../audit/types.js';
+import { notFound, validation } from '../errors.js';
+import type { SessionRecord } from '../store/sessions-store.js';
+import type { SessionsStore } from '../store/sessions-store.js';
+import type { UserChanges, UserRecord, UsersStore } from '../store/users-store.js';
+import { hashPassword } from './passwords.js';
+import type { Principal } from './principal.js';
+import type { SessionManager } from './sessions.js';
+import { publicUser, type CreateUserInput, type PublicUser, type UpdateUserInput } from './user-schemas.js';
+
+/** Who asks, for the rules (not yourself) and the audit (user, source, request id). */
+export interface Actor {
+  principal: Principal;
+  audit: Pick<AuditInput, 'user' | 'source' | 'requestId'>;
+}
+
+export interface PublicSession {
+  id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  source: string | null;
+  user_agent: string | null;
+}
+
+function fieldError(field: string, message: string): Error {
+  return validation(`${field}: ${message}`, { fields: { [field]: message } });
+}
+
+function isActiveAdmin(user: UserRecord): boolean {
+  return user.role === 'admin' && user.enabled && !user.locked;
+}
+
+/** Whether the change takes away the user's active-admin standing. */
+function demotes(user: UserRecord, changes: UpdateUserInput): 'role' | 'enabled' | undefined {
+  if (!isActiveAdmin(user)) return undefined;
+  if (changes.role !== undefined && changes.role !== 'admin') return 'role';
+  if (changes.enabled === false) return 'enabled';
+  return undefined;
+}
+
+/**
+ * User management for admins: accounts, sessions, locks. Enforces: never yourself (lock, delete,
+ * disable), never the last enabled admin, unique usernames, known resource-level role names.
+ */
+export class UserAdmin {
+  constructor(
+    private readonly users: UsersStore,
+    private readonly sessionsStore: SessionsStore,
+    private readonly sessions: SessionManager,
+    private readonly context: { audit: AuditRecorder; roleNames: ReadonlySet<string> },
+  ) {}
+
+  list(): PublicUser[] {
+    return this.users.list().map(publicUser);
+  }
+
+  get(username: string): PublicUser {
+    return publicUser(this.require(username));
+  }
+
+  async create(input: CreateUserInput): Promise<PublicUser> {
+    this.checkRoleNames(input.roles);
+    const passwordHash = await hashPassword(input.password);
+    const inserted = this.users.insert({ ...input, email: input.email ?? null, passwordHash });
+    if (!inserted) throw fieldError('username', `user "${input.username}" already exists`);
+    return this.get(input.username);
+  }
+
+  async update(username: string, changes: UpdateUserInput, actor: Actor): Promise<PublicUser> {
+    const user = this.require(username);
+    if (changes.roles) this.checkRoleNames(changes.roles);
+    if (changes.enabled === false && username === actor.principal.username) throw fieldError('enabled', 'you cannot disable yourself');
+    const lost = demotes(user, changes);
+    if (lost) this.keepOneAdmin(lost);
+    const stored: UserChanges = { role: changes.role, email: changes.email, enabled: changes.enabled, roles: changes.roles };
+    if (changes.password !== undefined) stored.passwordHash = await hashPassword(changes.password);
+    const updated = this.users.update(username, stored);
+    if (changes.password !== undefined || changes.enabled === false) this.endSessions(username, actor);
+    return publicUser(updated ?? user);
+  }
+
+  delete(username: string, actor: Actor): void {
+    const user = this.require(username);
+    if (username === actor.principal.username) throw fieldError('username', 'you cannot delete yourself');
+    if (isActiveAdmin(user)) this.keepOneAdmin('username');
+    this.sessions.revokeAll(username);
+    this.users.delete(username);
+  }
+
+  listSessions(username: string): PublicSession[] {
+    this.require(username);
+    return this.sessionsStore.listFor(username).map(publicSession);
+  }
+
+  /** Ends one session (by id) or all of a user's sessions; recorded as `logout` by the admin. */
+  revokeSessions(username: string, actor: Actor, sessionId?: string): { revoked: number } {
+    this.require(username);
+    if (sessionId === undefined) return { revoked: this.endSessions(username, actor) };
+    const session = this.sessionsStore.find(sessionId);
+    if (!session || session.username !== username) throw notFound(`user ${username} has no session ${sessionId}`, { session: sessionId });
+    const revoked = this.sessions.revoke(sessionId) ? 1 : 0;
+    this.context.audit.record({ ...actor.audit, action: 'logout', resource: `session/${sessionId}`, decision: 'allow', details: { username, by: actor.principal.username }, outcome: 'success' });
+    return { revoked };
+  }
+
+  /** Locks a user: every session ends at once; persists; audited as `lock`. */
+  lock(username: string, actor: Actor): PublicUser {
+    const user = this.require(username);
+    if (username === actor.principal.username) throw fieldError('username', 'you cannot lock yourself');
+    if (isActiveAdmin(user)) this.keepOneAdmin('username');
+    const updated = this.users.update(username, { locked: true }) ?? user;
+    const revoked = this.sessions.revokeAll(username);
+    this.context.audit.record({ ...actor.audit, action: 'lock', resource: `user/${username}`, decision: 'allow', details: { locked: true, sessions_revoked: revoked }, outcome: 'success' });
+    return publicUser(updated);
+  }
+
+  unlock(username: string, actor: Actor): PublicUser {
+    const user = this.require(username);
+    const updated = this.users.update(username, { locked: false }) ?? user;
+    this.context.audit.record({ ...actor.audit, action: 'lock', resource: `user/${username}`, decision: 'allow', details: { locked: false }, outcome: 'success' });
+    return publicUser(updated);
+  }
+
+  private require(username: string): UserRecord {
+    const user = this.users.find(username);
+    if (!user) throw notFound(`no user "${username}"`, { username });
+    return user;
+  }
+
+  private keepOneAdmin(field: string): void {
+    if (this.users.countActiveAdmins() <= 1) throw fieldError(field, 'the last enabled admin must stay an enabled, unlocked admin');
+  }
+
+  private checkRoleNames(roles: readonly string[]): void {
+    const unknown = roles.filter((name) => !this.context.roleNames.has(name));
+    if (unknown.length > 0) throw fieldError('roles', `unknown role ${unknown.map((name) => `"${name}"`).join(', ')} (define it in authorization.roles)`);
+  }
+
+  private endSessions(username: string, actor: Actor): number {
+    const revoked = this.sessions.revokeAll(username);
+    if (revoked > 0) {
+      this.context.audit.record({ ...actor.audit, action: 'logout', resource: `user/${username}`, decision: 'allow', details: { username, by: actor.principal.username, sessions_revoked: revoked }, outcome: 'success' });
+    }
+    return revoked;
+  }
+}
+
+function publicSession(session: SessionRecord): PublicSession {
+  return {
+    id: session.id,
+    created_at: session.createdAt,
+    expires_at: session.expiresAt,
+    revoked_at: session.revokedAt,
+    source: session.source,
+    user_agent: session.userAgent,
+  };
+}

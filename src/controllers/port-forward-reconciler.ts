@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import type { PortForward } from '../crds/port-forward.js';
+import type { KubeClients } from '../kube/clients.js';
+import { getPod } from '../kube/pod-target.js';
+import { PortForwardTunnel } from '../kube/port-forward-tunnel.js';
+import type { CustomClient } from './custom-client.js';
+import type { Reconciler, Result } from './reconciler.js';
+
+/** Annotation recording the cluster identity (impersonated user) the forward runs as. */
+export const identityAnnotation = 'pilothouse.dev/cluster-identity';
+
+/** How often an active forward re-checks that its pod still exists. */
+const podCheckMs = 5_000;
+
+interface OpenTunnel {
+  tunnel: PortForwardTunnel;
+  specKey: string;
+  port: number;
+}
+
+type Status = NonNullable<PortForward['status']>;
+
+/**
+ * Level-based PortForward reconciler: for each object it makes the host's listener match the
+ * spec (open while the object and its pod exist, closed otherwise) and writes status
+ * `active` (localPort, address) or `failed` (message). Listeners live in this process, so only
+ * the leader replica serves forwards.
+ */
+export class PortForwardReconciler implements Reconciler {
+  readonly name = 'portforward';
+  private readonly tunnels = new Map<string, OpenTunnel>();
+
+  constructor(
+    private readonly client: CustomClient<PortForward>,
+    private readonly kube: KubeClients,
+    private readonly options: { bindAddress: string; logger: Logger },
+  ) {}
+
+  async reconcile(key: string): Promise<Result> {
+    const object = await this.client.get(key);
+    if (!object || object.metadata.deletionTimestamp) {
+      await this.closeTunnel(key);
+      return {};
+    }
+    const specKey = JSON.stringify(object.spec);
+    if (this.tunnels.get(key)?.specKey !== specKey) await this.closeTunnel(key);
+    if (!this.tunnels.has(key) && object.status?.phase === 'failed' && object.status.observedGeneration === object.metadata.generation) return {};
+    const client = this.kube.forIdentity(object.metadata.annotations?.[identityAnnotation] || undefined);
+    const podProblem = await this.checkPod(client, object);
+    if (podProblem) {
+      await this.closeTunnel(key);
+      await this.writeStatus(object, { phase: 'failed', message: podProblem });
+      return {};
+    }
+    const open = this.tunnels.get(key) ?? (await this.openTunnel(key, object, client));
+    if (!open) return {};
+    await this.writeStatus(object, { phase: 'active', localPort: open.port, address: `${this.options.bindAddress}:${open.port}`, message: '' });
+    return { requeueAfter: podCheckMs };
+  }
+
+  /** Closes every listener (when this replica stops leading or shuts down). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.tunnels.keys()].map((key) => this.closeTunnel(key)));
+  }
+
+  private async checkPod(client: ReturnType<KubeClients['forIdentity']>, object: PortForward): Promise<string | undefined> {
+    try {
+      const pod = await getPod(client, object.spec.namespace, object.spec.pod);
+      if (pod.metadata.deletionTimestamp) return `pod ${object.spec.namespace}/${object.spec.pod} is being deleted`;
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN')) return `pod ${object.spec.namespace}/${object.spec.pod}: ${error.message}`;
+      throw error;
+    }
+  }
+
+  private async openTunnel(key: string, object: PortForward, client: ReturnType<KubeClients['forIdentity']>): Promise<OpenTunnel | undefined> {
+    const tunnel = new PortForwardTunnel(client, object.spec, this.options.logger);
+    try {
+      const port = await tunnel.listen(this.options.bindAddress, object.spec.localPort);
+      const open = { tunnel, specKey: JSON.stringify(object.spec), port };
+      this.tunnels.set(key, open);
+      this.options.logger.info({ portforward: key, port, pod: object.spec.pod }, 'port-forward listening');
+      return open;
+    } catch (error) {
+      await tunnel.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      const message = code === 'EADDRINUSE' ? `local port ${object.spec.localPort} is in use` : `cannot listen: ${(error as Error).message}`;
+      await this.writeStatus(object, { phase: 'failed', message });
+      return undefined;
+    }
+  }
+
+  private async closeTunnel(key: string): Promise<void> {
+    const open = this.tunnels.get(key);
+    if (!open) return;
+    this.tunnels.delete(key);
+    await open.tunnel.close();
+    this.options.logger.info({ portforward: key }, 'port-forward closed');
+  }
+
+  private async writeStatus(object: PortForward, status: Status): Promise<void> {
+    const current = object.status ?? {};
+    const wanted = { ...status, observedGeneration: object.metadata.generation };
+    const changed = Object.entries(wanted).some(([field, value]) => current[field as keyof Status] !== value);
+    if (changed) await this.client.patchStatus(object.metadata.name, wanted);
+  }
+}

@@ -1,0 +1,74 @@
+import { refreshedTokenHeader, tokenExpiresHeader } from '../../auth/jwt-authenticator.js';
+import { loginBodySchema } from '../../auth/user-schemas.js';
+import type { AppDeps } from '../../deps.js';
+import { unauthorized, validation } from '../../errors.js';
+import { requestAuditFields } from '../audit-context.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+import { parseWith } from '../validate.js';
+
+function sessionPrincipal(context: AppContext): { sessionId: string; tokenExpiresAt: number } {
+  const principal = context.state.principal;
+  if (!principal?.sessionId || principal.tokenExpiresAt === undefined) throw unauthorized('this request carries no session token', { reason: 'no_session' });
+  return { sessionId: principal.sessionId, tokenExpiresAt: principal.tokenExpiresAt };
+}
+
+/** SPEC "Authentication and administration": login, logout, refresh, and who am I. */
+export function authRoutes(deps: AppDeps): RouteSpec[] {
+  const { login, sessions } = deps.security;
+  return [
+    route({
+      method: 'POST',
+      path: '/api/auth/login',
+      permission: 'public',
+      summary: 'Log in: {password} for the admin or {username, password}; returns {token, expires_at, username, role}',
+      handler: async (context) => {
+        const body = parseWith(loginBodySchema, context.request.body);
+        context.body = await login.login({ ...body, source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/logout',
+      permission: 'authenticated',
+      summary: 'End the session of the presented token at once',
+      handler: async (context) => {
+        const { sessionId } = sessionPrincipal(context);
+        sessions.revoke(sessionId);
+        deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
+        context.body = { logged_out: true };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/auth/refresh',
+      permission: 'authenticated',
+      summary: 'New {token, expires_at} when the presented token is inside its refresh window',
+      handler: async (context) => {
+        const { tokenExpiresAt } = sessionPrincipal(context);
+        if (!sessions.inRefreshWindow(tokenExpiresAt)) {
+          const opensAt = new Date(sessions.refreshOpensAt(tokenExpiresAt)).toISOString();
+          throw validation(`refresh opens at ${opensAt} (inside the refresh window before expiry)`, { refresh_opens_at: opensAt });
+        }
+        // A token inside its window was already refreshed by the authenticator: hand out that one.
+        const refreshed = context.response.get(refreshedTokenHeader);
+        if (refreshed) {
+          context.body = { token: refreshed, expires_at: context.response.get(tokenExpiresHeader) };
+          return;
+        }
+        const issued = await sessions.refresh(context.state.principal!);
+        context.body = { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString() };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/auth/me',
+      permission: 'authenticated',
+      summary: 'The caller: {username, role, roles, expires_at}',
+      handler: async (context) => {
+        const principal = context.state.principal!;
+        const expiresAt = principal.tokenExpiresAt === undefined ? null : new Date(principal.tokenExpiresAt).toISOString();
+        context.body = { username: principal.username, role: principal.role, roles: principal.roles, expires_at: expiresAt };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { mcpServerConfigSchema } from '../../config/schema.js';
+import type { AppDeps } from '../../deps.js';
+import { audited } from '../audit-context.js';
+import { parseWith } from '../validate.js';
+import { route, type RouteSpec } from '../types.js';
+
+const createBody = mcpServerConfigSchema.strict();
+const patchBody = z.object({ enabled: z.boolean() }).strict();
+const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
+
+/**
+ * SPEC "MCP servers": list (env values masked, live status, tool names), add, enable/disable,
+ * delete. Starting a server runs a command on the Pilothouse host: changes are admin only and
+ * each is audited as `execute` (`mcp add|enable|disable|delete <name>`).
+ */
+export function mcpRoutes(deps: AppDeps): RouteSpec[] {
+  const catalog = deps.mcp.catalog;
+  return [
+    route({
+      method: 'GET',
+      path: '/api/mcp/servers',
+      permission: 'view',
+      summary: 'MCP servers: configuration (env values masked), live status and tool names',
+      handler: async (context) => {
+        const items = await catalog.list();
+        context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/mcp/servers',
+      permission: 'admin',
+      summary: 'Add an MCP server (an MCPServer object, or a config file entry without the CRDs)',
+      handler: async (context) => {
+        const server = parseWith(createBody, context.request.body);
+        const command = `mcp add ${server.name} -- ${[server.command, ...server.args].join(' ')}`;
+        context.body = await audited(deps, context, `mcpserver/${server.name}`, command, () => catalog.create(server));
+        context.status = 201;
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/api/mcp/servers/:name',
+      permission: 'admin',
+      summary: 'Enable or disable an MCP server (connects or disconnects now)',
+      handler: async (context) => {
+        const { name } = parseWith(nameParams, context.params, 'path');
+        const { enabled } = parseWith(patchBody, context.request.body);
+        const command = `mcp ${enabled ? 'enable' : 'disable'} ${name}`;
+        context.body = await audited(deps, context, `mcpserver/${name}`, command, () => catalog.setEnabled(name, enabled));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/mcp/servers/:name',
+      permission: 'admin',
+      summary: 'Remove an MCP server (its child is stopped and its tools withdrawn)',
+      handler: async (context) => {
+        const { name } = parseWith(nameParams, context.params, 'path');
+        await audited(deps, context, `mcpserver/${name}`, `mcp delete ${name}`, () => catalog.delete(name));
+        context.body = { deleted: name };
+      },
+    }),
+  ];
+}

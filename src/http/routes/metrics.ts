@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
+import { namespaceSchema, parseWith } from '../validate.js';
+import { route, type RouteSpec } from '../types.js';
+
+/** SPEC "Metrics": pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
+export function metricsRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/metrics/pod',
+      permission: 'view',
+      resourceKind: 'pods',
+      summary: 'Pod usage: {items: [{name, namespace, cpu: "<n>m", memory: "<n>Mi"}]} (all namespaces when absent)',
+      handler: async (context) => {
+        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
+        context.body = { items: await podMetrics(deps.identities.clientFor(context.state.principal), namespace) };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/metrics/node',
+      permission: 'view',
+      resourceKind: 'nodes',
+      summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent}]} against allocatable',
+      handler: async (context) => {
+        context.body = { items: await nodeMetrics(deps.identities.clientFor(context.state.principal)) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { notFound } from '../../errors.js';
+import { DrainJobs, type DrainEvent, type DrainJob } from '../../kube/drain-jobs.js';
+import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
+import { audited } from '../audit-context.js';
+import { startEventStream } from '../event-stream.js';
+import { objectNameSchema, parseWith } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+
+const nodeBody = z.object({ name: objectNameSchema });
+const drainBody = nodeBody.extend({
+  ignoreDaemonSets: z.boolean().default(false),
+  deleteLocalData: z.boolean().default(false),
+  force: z.boolean().default(false),
+  gracePeriodSeconds: z.number().int().min(0).max(86_400).optional(),
+  timeoutSeconds: z.number().int().min(1).max(3600).default(300),
+});
+
+function drainLine(body: z.infer<typeof drainBody>): string {
+  const flags = [
+    body.ignoreDaemonSets ? '--ignore-daemonsets' : '',
+    body.deleteLocalData ? '--delete-emptydir-data' : '',
+    body.force ? '--force' : '',
+    body.gracePeriodSeconds !== undefined ? `--grace-period=${body.gracePeriodSeconds}` : '',
+    `--timeout=${body.timeoutSeconds}s`,
+  ];
+  return ['kubectl drain', body.name, ...flags.filter(Boolean)].join(' ');
+}
+
+/** Streams a drain's events (past ones first) until its result. */
+function streamDrain(context: AppContext, job: DrainJob): void {
+  const stream = startEventStream(context);
+  const send = (event: DrainEvent): void => {
+    const { type, ...data } = event;
+    stream.send(type, data);
+    if (type === 'result') stream.end();
+  };
+  for (const event of job.events) send(event);
+  if (job.done) return;
+  const unsubscribe = job.subscribe(send);
+  stream.signal.addEventListener('abort', unsubscribe);
+}
+
+/** SPEC "Nodes": cordon, uncordon, drain (202 + SSE progress), pods on a node. */
+export function nodeRoutes(deps: AppDeps): RouteSpec[] {
+  const drains = new DrainJobs(deps.logger);
+  const client = (context: AppContext) => deps.identities.clientFor(context.state.principal);
+  const cordon = (verb: 'cordon' | 'uncordon'): RouteSpec =>
+    route({
+      method: 'POST',
+      path: `/api/node/${verb}`,
+      permission: 'execute_write',
+      resourceKind: 'nodes',
+      summary: `kubectl ${verb}: {name, before: {unschedulable}, after: {unschedulable}}`,
+      handler: async (context) => {
+        const { name } = parseWith(nodeBody, context.request.body);
+        context.body = await audited(deps, context, `node/${name}`, `kubectl ${verb} ${name}`, () => setUnschedulable(client(context), name, verb === 'cordon'));
+      },
+    });
+  return [
+    cordon('cordon'),
+    cordon('uncordon'),
+    route({
+      method: 'POST',
+      path: '/api/node/drain',
+      permission: 'execute_write',
+      resourceKind: 'nodes',
+      summary: 'Start a drain in the background: 202 {id}; progress at GET /api/node/drain/{id}',
+      handler: async (context) => {
+        const body = parseWith(drainBody, context.request.body);
+        const identity = client(context);
+        const job = await audited(deps, context, `node/${body.name}`, drainLine(body), async () => {
+          await getNode(identity, body.name);
+          return drains.start(identity, body.name, body, context.state.principal?.username ?? 'unknown');
+        });
+        context.status = 202;
+        context.body = { id: job.id, node: body.name };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/node/drain/:id',
+      permission: 'view',
+      resourceKind: 'nodes',
+      summary: 'SSE progress of a drain: events cordoned, pod {namespace, name, status, reason?}, result',
+      handler: async (context) => {
+        const job = drains.get(String(context.params.id));
+        const principal = context.state.principal;
+        if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${context.params.id} not found`);
+        streamDrain(context, job);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/nodes/:name/pods',
+      permission: 'view',
+      resourceKind: 'pods',
+      summary: 'Pods on a node (pod list items): {items, total}',
+      handler: async (context) => {
+        const { name } = parseWith(nodeBody, context.params, 'path');
+        const identity = client(context);
+        await getNode(identity, name);
+        const items = await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), name);
+        context.body = { items, total: items.length };
+      },
+    }),
+  ];
+}

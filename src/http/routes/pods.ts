@@ -1,0 +1,144 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { execInPod } from '../../kube/exec.js';
+import { logLines, openLogStream, type LogOptions } from '../../kube/logs.js';
+import { getPod, resolveContainer } from '../../kube/pod-target.js';
+import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube/terminal-session.js';
+import { audited } from '../audit-context.js';
+import { startEventStream, wantsEventStream } from '../event-stream.js';
+import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+import { acceptWebSocket, upgradeTicket } from '../websocket-upgrade.js';
+
+const podParams = z.object({ name: objectNameSchema });
+const containerSchema = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a container name').max(63);
+
+const logQuery = z.object({
+  namespace: namespaceSchema.default('default'),
+  container: containerSchema.optional(),
+  tail: queryInteger.pipe(z.number().int().min(-1)).default(100),
+  follow: queryBoolean.default(false),
+  previous: queryBoolean.default(false),
+  sinceSeconds: queryInteger.pipe(z.number().int().positive()).optional(),
+  timestamps: queryBoolean.default(false),
+});
+
+const execBody = z.object({
+  namespace: namespaceSchema,
+  container: containerSchema.optional(),
+  command: z.array(z.string().max(32 * 1024)).min(1).max(256),
+});
+
+const terminalQuery = z.object({
+  namespace: namespaceSchema.default('default'),
+  container: containerSchema.optional(),
+  shell: z.string().regex(/^\/[A-Za-z0-9_./-]+$/, 'must be an absolute program path such as /bin/bash').optional(),
+});
+
+/** `kubectl exec` as the audit records it (argv shown space-joined). */
+function execLine(namespace: string, pod: string, container: string, command: string[], interactive = false): string {
+  return `kubectl exec ${interactive ? '-it ' : ''}${pod} -n ${namespace} -c ${container} -- ${command.join(' ')}`;
+}
+
+async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
+  const { name } = parseWith(podParams, context.params, 'path');
+  const query = parseWith(logQuery, context.query, 'query');
+  const options: LogOptions = { ...query, pod: name };
+  const abort = new AbortController();
+  context.res.once('close', () => abort.abort());
+  const { response } = await openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal);
+  if (wantsEventStream(context)) return streamEvents(context, response, abort);
+  context.req.socket.setTimeout(0);
+  context.type = 'text/plain; charset=utf-8';
+  context.set('Cache-Control', 'no-cache');
+  const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+  body.on('error', () => body.destroy());
+  context.body = body;
+}
+
+function streamEvents(context: AppContext, response: Awaited<ReturnType<typeof openLogStream>>['response'], abort: AbortController): void {
+  const stream = startEventStream(context);
+  const pump = async (): Promise<void> => {
+    try {
+      for await (const line of logLines(response)) stream.send('line', { line });
+      stream.send('end', { reason: 'log ended' });
+    } catch (error) {
+      if (!abort.signal.aborted) stream.send('error', { message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      stream.end();
+    }
+  };
+  void pump();
+}
+
+async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
+  const { name } = parseWith(podParams, context.params, 'path');
+  const query = parseWith(terminalQuery, context.query, 'query');
+  const ticket = upgradeTicket(context);
+  if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace)) {
+    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod', { reason: 'ticket_mismatch' });
+  }
+  const client = deps.identities.clientFor(context.state.principal);
+  const container = resolveContainer(await getPod(client, query.namespace, name), query.container);
+  const command = query.shell ? [query.shell] : defaultShellCommand;
+  const podSocket = await audited(deps, context, `pod/${name}`, execLine(query.namespace, name, container, command, true), () =>
+    openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
+  );
+  const browser = await acceptWebSocket(context);
+  bridgeTerminal(browser, podSocket);
+}
+
+/** SPEC "Pods": logs (plain, chunked or SSE), exec, web terminal (WebSocket) and its tickets. */
+export function podRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/pods/:name/logs',
+      permission: 'view_logs',
+      resourceKind: 'pods',
+      summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
+      handler: (context) => sendLogs(deps, context),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/pods/:name/exec',
+      permission: 'execute_write',
+      resourceKind: 'pods',
+      summary: 'Run an argv command in a container: {stdout, stderr, exitCode, truncated?, timedOut?}',
+      handler: async (context) => {
+        const { name } = parseWith(podParams, context.params, 'path');
+        const body = parseWith(execBody, context.request.body);
+        const client = deps.identities.clientFor(context.state.principal);
+        const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
+        const line = execLine(body.namespace, name, body.container ?? '<default>', body.command);
+        const { container: _container, ...result } = await audited(deps, context, `pod/${name}`, line, () => execInPod(client, { ...body, pod: name }, limits));
+        context.body = result;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/pods/:name/terminal/ticket',
+      permission: 'execute_write',
+      resourceKind: 'pods',
+      summary: 'One-time ticket (30 s) for the terminal WebSocket: {ticket, expiresAt}',
+      handler: async (context) => {
+        const { name } = parseWith(podParams, context.params, 'path');
+        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.default('default') }), { ...(context.request.body as object), ...context.query });
+        await getPod(deps.identities.clientFor(context.state.principal), namespace, name);
+        context.status = 201;
+        context.body = deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace, pod: name });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/pods/:name/terminal',
+      permission: 'execute_write',
+      resourceKind: 'pods',
+      summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
+      handler: (context) => openTerminal(deps, context),
+    }),
+  ];
+}

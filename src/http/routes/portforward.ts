@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { identityAnnotation } from '../../controllers/port-forward-reconciler.js';
+import { portForwardClient } from '../../controllers/port-forward-controller.js';
+import type { PortForward } from '../../crds/port-forward.js';
+import type { AppDeps } from '../../deps.js';
+import { AppError, notFound } from '../../errors.js';
+import { getPod } from '../../kube/pod-target.js';
+import { audited } from '../audit-context.js';
+import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+
+const createBody = z.object({
+  namespace: namespaceSchema,
+  pod: objectNameSchema,
+  podPort: z.number().int().min(1).max(65535),
+  localPort: z.number().int().min(0).max(65535).default(0),
+});
+
+/** How long POST waits for the controller to bring the listener up. */
+const activationTimeoutMs = 15_000;
+
+/** The API view of a PortForward object. */
+function view(object: PortForward): Record<string, unknown> {
+  return {
+    id: object.metadata.name,
+    namespace: object.spec.namespace,
+    pod: object.spec.pod,
+    podPort: object.spec.podPort,
+    localPort: object.status?.localPort ?? object.spec.localPort,
+    status: object.status?.phase ?? 'Pending',
+    address: object.status?.address ?? null,
+    message: object.status?.message || null,
+    requester: object.spec.requester ?? null,
+    createdAt: object.metadata.creationTimestamp ?? null,
+  };
+}
+
+function visibleTo(context: AppContext, object: PortForward): boolean {
+  const principal = context.state.principal;
+  return principal?.role === 'admin' || object.spec.requester === principal?.username;
+}
+
+async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: string): Promise<PortForward | undefined> {
+  const deadline = Date.now() + activationTimeoutMs;
+  while (Date.now() < deadline) {
+    const object = await client.get(name);
+    if (object?.status?.phase === 'active' || object?.status?.phase === 'failed') return object;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return undefined;
+}
+
+async function createForward(deps: AppDeps, context: AppContext): Promise<Record<string, unknown>> {
+  const body = parseWith(createBody, context.request.body);
+  const principal = context.state.principal;
+  await getPod(deps.identities.clientFor(principal), body.namespace, body.pod);
+  const client = portForwardClient(deps);
+  const name = `pf-${randomBytes(4).toString('hex')}`;
+  const identity = deps.identities.identityOf(principal);
+  await client.create(name, { ...body, requester: principal?.username ?? 'unknown' });
+  if (identity) await client.patch(name, { metadata: { annotations: { [identityAnnotation]: identity } } });
+  const object = await waitForPhase(client, name);
+  if (object?.status?.phase === 'active') return { id: name, localPort: object.status.localPort, status: 'active', address: object.status.address };
+  await client.delete(name);
+  if (!object) throw new AppError('UNAVAILABLE', 'the port-forward controller did not open the listener in time (is this replica the leader?)', { id: name });
+  throw new AppError('VALIDATION_ERROR', `port forward failed: ${object.status?.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: object.status?.message });
+}
+
+/** SPEC "Port forward": PortForward objects reconciled by the controller. */
+export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/api/portforward',
+      permission: 'execute_write',
+      resourceKind: 'pods',
+      summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
+      handler: async (context) => {
+        const body = parseWith(createBody, context.request.body);
+        const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}`;
+        context.body = await audited(deps, context, `pod/${body.pod}`, line, () => createForward(deps, context));
+        context.status = 201;
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/portforward',
+      permission: 'view',
+      summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
+      handler: async (context) => {
+        const { items } = await portForwardClient(deps).list();
+        context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/portforward/:id',
+      permission: 'execute_write',
+      summary: 'Stop a forward and delete its object: {id, status: "stopped"}',
+      handler: async (context) => {
+        const { id } = parseWith(z.object({ id: objectNameSchema }), context.params, 'path');
+        const client = portForwardClient(deps);
+        const object = await client.get(id);
+        if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);
+        const line = `kill port-forward ${id} (kubectl port-forward pod/${object.spec.pod} -n ${object.spec.namespace})`;
+        await audited(deps, context, `portforward/${id}`, line, () => client.delete(id));
+        context.body = { id, status: 'stopped' };
+      },
+    }),
+  ];
+}

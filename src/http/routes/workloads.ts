@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
+import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
+import { audited } from '../audit-context.js';
+import { parseWith } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+import { clientOf, scaleBody, workloadTarget } from './deployments.js';
+
+const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
+
+interface ActionSpec {
+  path: string;
+  kind: string;
+  summary: string;
+  run: (context: AppContext) => Promise<unknown>;
+}
+
+/** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
+export function workloadRoutes(deps: AppDeps): RouteSpec[] {
+  const action = (spec: ActionSpec): RouteSpec =>
+    route({
+      method: 'POST',
+      path: spec.path,
+      permission: 'execute_write',
+      resourceKind: spec.kind,
+      summary: spec.summary,
+      handler: async (context) => {
+        context.body = await spec.run(context);
+      },
+    });
+  return [
+    action({
+      path: '/api/statefulset/scale',
+      kind: 'statefulsets',
+      summary: 'Set replicas: {name, namespace, before: {replicas}, after: {replicas}}',
+      run: (context) => {
+        const body = parseWith(scaleBody, context.request.body);
+        const line = `kubectl scale statefulset/${body.name} --replicas=${body.replicas} -n ${body.namespace}`;
+        return audited(deps, context, `statefulset/${body.name}`, line, () => scaleWorkload(clientOf(deps, context), 'statefulsets', body, body.replicas));
+      },
+    }),
+    action({
+      path: '/api/statefulset/restart',
+      kind: 'statefulsets',
+      summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
+      run: (context) => {
+        const body = parseWith(workloadTarget, context.request.body);
+        const line = `kubectl rollout restart statefulset/${body.name} -n ${body.namespace}`;
+        return audited(deps, context, `statefulset/${body.name}`, line, () => restartWorkload(clientOf(deps, context), 'statefulsets', body, new Date()));
+      },
+    }),
+    action({
+      path: '/api/daemonset/restart',
+      kind: 'daemonsets',
+      summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
+      run: (context) => {
+        const body = parseWith(workloadTarget, context.request.body);
+        const line = `kubectl rollout restart daemonset/${body.name} -n ${body.namespace}`;
+        return audited(deps, context, `daemonset/${body.name}`, line, () => restartWorkload(clientOf(deps, context), 'daemonsets', body, new Date()));
+      },
+    }),
+    action({
+      path: '/api/cronjob/trigger',
+      kind: 'cronjobs',
+      summary: 'Run a CronJob now (Job owned by it): {name, namespace, jobName}',
+      run: (context) => {
+        const body = parseWith(workloadTarget, context.request.body);
+        const line = `kubectl create job --from=cronjob/${body.name} -n ${body.namespace}`;
+        return audited(deps, context, `cronjob/${body.name}`, line, () => triggerCronJob(clientOf(deps, context), body));
+      },
+    }),
+    action({
+      path: '/api/cronjob/suspend',
+      kind: 'cronjobs',
+      summary: 'Suspend or resume the schedule: {name, namespace, before: {suspend}, after: {suspend}}',
+      run: (context) => {
+        const body = parseWith(suspendBody, context.request.body);
+        const line = `kubectl patch cronjob/${body.name} -n ${body.namespace} -p '{"spec":{"suspend":${body.suspend}}}'`;
+        return audited(deps, context, `cronjob/${body.name}`, line, () => suspendCronJob(clientOf(deps, context), body, body.suspend));
+      },
+    }),
+  ];
+}

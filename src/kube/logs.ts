@@ -1,0 +1,69 @@
+import type { Response } from 'undici';
+import { AppError, notFound } from '../errors.js';
+import type { KubeIdentityClient } from './clients.js';
+import { getPod, podPath, resolveContainer } from './pod-target.js';
+
+export interface LogOptions {
+  namespace: string;
+  pod: string;
+  container?: string;
+  tail: number;
+  follow: boolean;
+  previous: boolean;
+  sinceSeconds?: number;
+  timestamps: boolean;
+}
+
+/** An open log stream from the API server (never buffered whole). */
+export interface LogStream {
+  container: string;
+  response: Response;
+}
+
+/**
+ * Opens a pod container's log with the caller's identity. `previous` without a previous
+ * container is a 404 (the kubelet answers 400 "previous terminated container ... not found").
+ */
+export async function openLogStream(client: KubeIdentityClient, options: LogOptions, signal: AbortSignal): Promise<LogStream> {
+  const pod = await getPod(client, options.namespace, options.pod);
+  const container = resolveContainer(pod, options.container);
+  const query = {
+    container,
+    tailLines: options.tail >= 0 ? options.tail : undefined,
+    follow: options.follow || undefined,
+    previous: options.previous || undefined,
+    sinceSeconds: options.sinceSeconds,
+    timestamps: options.timestamps || undefined,
+  };
+  try {
+    const response = await client.rest.raw('GET', `${podPath(options.namespace, options.pod)}/log`, {
+      query,
+      accept: '*/*',
+      signal,
+      target: `pods/${options.pod}`,
+    });
+    return { container, response };
+  } catch (error) {
+    if (options.previous && error instanceof AppError && error.code !== 'FORBIDDEN') {
+      throw notFound(`no previous log for container "${container}" of pod ${options.pod}`, { container, cluster: error.details });
+    }
+    throw error;
+  }
+}
+
+/** Yields complete lines (without the newline) from a streamed body as they arrive. */
+export async function* logLines(response: Response): AsyncGenerator<string> {
+  if (!response.body) return;
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      yield buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+    }
+  }
+  if (buffer) yield buffer;
+}

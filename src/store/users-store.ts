@@ -1,0 +1,116 @@
+import type { RoleName } from '../config/schema.js';
+import type { Db } from './database.js';
+
+/** A stored user account. The password hash never leaves the auth module. */
+export interface UserRecord {
+  username: string;
+  passwordHash: string | null;
+  role: RoleName;
+  email: string | null;
+  /** Extra resource-level role names (config `authorization.roles`). */
+  roles: string[];
+  enabled: boolean;
+  locked: boolean;
+  /** Where the account comes from: `local` (this store) or a directory. */
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type NewUser = Pick<UserRecord, 'username' | 'passwordHash' | 'role' | 'email' | 'roles' | 'enabled'>;
+export type UserChanges = Partial<Pick<UserRecord, 'passwordHash' | 'role' | 'email' | 'roles' | 'enabled' | 'locked'>>;
+
+interface UserRow {
+  username: string;
+  password_hash: string | null;
+  role: RoleName;
+  email: string | null;
+  roles: string;
+  enabled: number;
+  locked: number;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const columnOf: Record<keyof UserChanges, string> = {
+  passwordHash: 'password_hash',
+  role: 'role',
+  email: 'email',
+  roles: 'roles',
+  enabled: 'enabled',
+  locked: 'locked',
+};
+
+function toRecord(row: UserRow): UserRecord {
+  return {
+    username: row.username,
+    passwordHash: row.password_hash,
+    role: row.role,
+    email: row.email,
+    roles: JSON.parse(row.roles) as string[],
+    enabled: row.enabled === 1,
+    locked: row.locked === 1,
+    source: row.source,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toColumnValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return value;
+}
+
+/** Local user accounts: the only SQL for the users table. */
+export class UsersStore {
+  constructor(
+    private readonly database: Db,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  find(username: string): UserRecord | undefined {
+    const row = this.database.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  list(): UserRecord[] {
+    return (this.database.prepare('SELECT * FROM users ORDER BY username').all() as UserRow[]).map(toRecord);
+  }
+
+  /** Inserts a user; returns false when the username is taken. */
+  insert(user: NewUser): boolean {
+    const timestamp = this.now();
+    const result = this.database
+      .prepare(
+        `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 0, 'local', ?, ?) ON CONFLICT (username) DO NOTHING`,
+      )
+      .run(user.username, user.passwordHash, user.role, user.email, JSON.stringify(user.roles), user.enabled ? 1 : 0, timestamp, timestamp);
+    return result.changes === 1;
+  }
+
+  /** Applies the given changes; returns the updated record or undefined when the user does not exist. */
+  update(username: string, changes: UserChanges): UserRecord | undefined {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof UserChanges, unknown][];
+    const assignments = entries.map(([key]) => `${columnOf[key]} = ?`);
+    const values = entries.map(([, value]) => toColumnValue(value));
+    this.database
+      .prepare(`UPDATE users SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE username = ?`)
+      .run(...values, this.now(), username);
+    return this.find(username);
+  }
+
+  delete(username: string): boolean {
+    return this.database.prepare('DELETE FROM users WHERE username = ?').run(username).changes === 1;
+  }
+
+  /** Enabled, unlocked admins (the "last admin" rule counts these). */
+  countActiveAdmins(): number {
+    const row = this.database
+      .prepare("SELECT COUNT(*) AS count FROM users WHERE role = 'admin' AND enabled = 1 AND locked = 0")
+      .get() as { count: number };
+    return row.count;
+  }
+}

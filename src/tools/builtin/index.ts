@@ -1,0 +1,42 @@
+import type { Tool } from '../types.js';
+import { createBashTool } from './bash-tool.js';
+import { createReadFileTool, createWriteFileTool } from './file-tools.js';
+import { createKubectlTool } from './kubectl-tool.js';
+
+/** Options of the built-in tools (config `tools.*` plus the resolved kubectl binary and kubeconfig). */
+export interface BuiltinToolOptions {
+  kubectlPath: string;
+  kubeconfigPath?: string;
+  kubeContext?: string;
+  /** Output cap in bytes (config `tools.output_limit`, default 64 KiB). */
+  outputLimit: number;
+  timeoutMs: number;
+  bash: { enabled: boolean; sandboxRoot: string };
+  /** Without a root the file tools are not offered. */
+  files: { root?: string; writeLimit?: number };
+}
+
+/** Default write cap of write_file. */
+export const defaultWriteLimit = 1024 * 1024;
+
+/**
+ * The built-in tools to register: kubectl always; bash only when enabled (a disabled tool is not
+ * offered to the model at all); read_file/write_file only when a file root is configured.
+ */
+export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
+  const tools: Tool[] = [createKubectlTool(options)];
+  if (options.bash.enabled) {
+    tools.push(createBashTool({ ...options, enabled: true, sandboxRoot: options.bash.sandboxRoot }));
+  }
+  const root = options.files.root;
+  if (root) {
+    const fileOptions = { root, readLimit: options.outputLimit, writeLimit: options.files.writeLimit ?? defaultWriteLimit };
+    tools.push(createReadFileTool(fileOptions), createWriteFileTool(fileOptions));
+  }
+  return tools;
+}
+
+export { createBashTool, type BashToolOptions } from './bash-tool.js';
+export { createReadFileTool, createWriteFileTool, type FileToolOptions } from './file-tools.js';
+export { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
+export { splitArguments, type ArgumentsResult } from './command-arguments.js';

@@ -1,0 +1,130 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBinary } from '../binaries.js';
+import type { ToolContext } from '../types.js';
+import { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
+
+// The real kubectl binary; the "cluster" is a plain loopback HTTP server that records what kubectl sends.
+const context: ToolContext = { principal: { username: 'tester', role: 'admin', roles: [] } };
+let folder: string;
+let kubeconfigPath: string;
+let server: Server;
+const seenHeaders: IncomingHttpHeaders[] = [];
+
+function kubeconfig(port: number): string {
+  const cluster = (name: string, url: string) => `- name: ${name}\n  cluster:\n    server: ${url}\n`;
+  const contextEntry = (name: string) => `- name: ${name}\n  context:\n    cluster: ${name}\n    user: tester\n`;
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'current-context: first',
+    'clusters:',
+    cluster('first', `http://127.0.0.1:${port}`) + cluster('second', `http://127.0.0.1:${port}`).trimEnd(),
+    'contexts:',
+    contextEntry('first') + contextEntry('second').trimEnd(),
+    'users:',
+    '- name: tester\n  user:\n    token: test-token',
+    '',
+  ].join('\n');
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    seenHeaders.push(request.headers);
+    if (request.url?.startsWith('/hang')) return; // never answers
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  folder = await mkdtemp(path.join(tmpdir(), 'pilothouse-kubectl-'));
+  kubeconfigPath = path.join(folder, 'kubeconfig');
+  await writeFile(kubeconfigPath, kubeconfig((server.address() as AddressInfo).port));
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(folder, { recursive: true, force: true });
+});
+
+const kubectlTool = (overrides: Partial<KubectlToolOptions> = {}) =>
+  createKubectlTool({ kubectlPath: findBinary('kubectl'), kubeconfigPath, outputLimit: 64 * 1024, timeoutMs: 20_000, ...overrides });
+const run = (command: string, extra: Partial<ToolContext> = {}, overrides: Partial<KubectlToolOptions> = {}) =>
+  kubectlTool(overrides).run({ command }, { ...context, ...extra });
+
+describe('kubectl tool', () => {
+  it('declares itself and its command line', () => {
+    const tool = kubectlTool();
+    expect(tool.definition).toMatchObject({ name: 'kubectl', type: 'kubectl', readOnly: false, destructive: true });
+    expect(tool.definition.inputSchema).toMatchObject({ type: 'object', required: ['command'] });
+    expect(tool.commandLine({ command: 'get pods -n x' })).toBe('kubectl get pods -n x');
+    expect(tool.commandLine({ command: 'kubectl get pods' })).toBe('kubectl get pods');
+  });
+
+  it('runs the real binary with quoted arguments', async () => {
+    const result = await run(`version --client -o 'json'`);
+    expect(result).toMatchObject({ isError: false, exitCode: 0 });
+    expect(JSON.parse(result.output)).toHaveProperty('clientVersion');
+  });
+
+  it('accepts a leading "kubectl"', async () => {
+    expect(await run('kubectl version --client')).toMatchObject({ isError: false });
+  });
+
+  it('passes the configured kubeconfig and context', async () => {
+    expect((await run('config current-context')).output.trim()).toBe('first');
+    const minified = await run('config view --minify -o jsonpath={.contexts[0].name}', {}, { kubeContext: 'second' });
+    expect(minified.output.trim()).toBe('second');
+  });
+
+  it('impersonates with --as when the context asks for it', async () => {
+    seenHeaders.length = 0;
+    await run('get pods --request-timeout=5s', { impersonate: 'system:serviceaccount:pilothouse:viewer' });
+    expect(seenHeaders.length).toBeGreaterThan(0);
+    expect(seenHeaders.every((headers) => headers['impersonate-user'] === 'system:serviceaccount:pilothouse:viewer')).toBe(true);
+  });
+
+  it('reports a failing command with stderr and exit code', async () => {
+    const result = await run('get --raw /missing');
+    expect(result).toMatchObject({ isError: true, exitCode: 1 });
+    expect(result.output).toMatch(/\[stderr\]\n.*could not find the requested resource/s);
+    expect(result.output).toMatch(/\[exit code 1\]$/);
+  });
+
+  it('cannot run kubectl plugins (the fixed flags come first)', async () => {
+    expect(await run('frobnicate')).toMatchObject({ isError: true, output: expect.stringMatching(/plugin/) });
+  });
+
+  it.each(['get pods | grep x', 'get pods; delete pod x', 'get pods $(id)', 'get pods > x'])('refuses shell syntax: %s', async (command) => {
+    expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/use the bash tool/) });
+  });
+
+  it.each(['get pods --as=admin', 'get pods --kubeconfig /etc/k', '--context=other get pods', 'get pods --token abc', '-s http://x get pods'])(
+    'refuses identity flags: %s',
+    async (command) => {
+      expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/set by the service/) });
+    },
+  );
+
+  it('times out and kills kubectl', async () => {
+    const started = Date.now();
+    const result = await run('get --raw /hang', {}, { timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result).toMatchObject({ isError: true, output: expect.stringContaining('[timed out after 500 ms]') });
+  });
+
+  it('stops when the signal aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    expect(await run('get --raw /hang', { signal: controller.signal })).toMatchObject({ isError: true, output: expect.stringContaining('[cancelled]') });
+  });
+
+  it('caps the output', async () => {
+    const result = await run('options', {}, { outputLimit: 200 });
+    expect(result.truncated).toBe(true);
+    expect(result.output.endsWith('\n[output truncated at 200 bytes]')).toBe(true);
+    expect(result.output.length).toBe(200 + '\n[output truncated at 200 bytes]'.length);
+  });
+});

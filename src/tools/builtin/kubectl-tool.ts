@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { Tool, ToolContext, ToolResult } from '../types.js';
+import { splitArguments } from './command-arguments.js';
+import { runProcess } from './process-runner.js';
+import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
+
+/** Settings of the kubectl tool. */
+export interface KubectlToolOptions {
+  kubectlPath: string;
+  /** Kubeconfig passed as `--kubeconfig`; without it kubectl's own defaults (in-cluster) apply. */
+  kubeconfigPath?: string;
+  kubeContext?: string;
+  outputLimit: number;
+  timeoutMs: number;
+}
+
+const kubectlInput = z.object({
+  command: z.string().describe('Arguments after `kubectl`, e.g. `get pods -n default -o wide`. No pipes or shell syntax.'),
+});
+
+/** Flags that choose the cluster or identity: the tool sets these, the model may not. */
+const identityFlags = [
+  '--kubeconfig', '--context', '--cluster', '--user', '--as', '--as-group', '--as-uid', '--token', '--server', '-s',
+  '--username', '--password', '--client-certificate', '--client-key', '--certificate-authority',
+  '--insecure-skip-tls-verify', '--tls-server-name',
+];
+
+function identityFlagIn(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  return flags.find((word) => identityFlags.some((flag) => word === flag || word.startsWith(`${flag}=`)));
+}
+
+function withoutProgramName(argv: string[]): string[] {
+  return argv[0] === 'kubectl' ? argv.slice(1) : argv;
+}
+
+/** The command without a leading `kubectl ` the model may have typed. */
+function argumentsText(command: string): string {
+  return command.trim().replace(/^kubectl(\s+|$)/, '');
+}
+
+/** Fixed flags first: kubeconfig, context, impersonation. */
+function connectionFlags(options: KubectlToolOptions, context: ToolContext): string[] {
+  const flags: string[] = [];
+  if (options.kubeconfigPath) flags.push('--kubeconfig', options.kubeconfigPath);
+  if (options.kubeContext) flags.push('--context', options.kubeContext);
+  if (context.impersonate) flags.push('--as', context.impersonate);
+  return flags;
+}
+
+/** A small environment: no service secrets; editors fail at once (`kubectl edit` cannot be used). */
+function kubectlEnvironment(options: KubectlToolOptions): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', KUBE_EDITOR: 'false', EDITOR: 'false' };
+  if (options.kubeconfigPath) environment.KUBECONFIG = options.kubeconfigPath;
+  for (const name of ['KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT']) {
+    if (process.env[name]) environment[name] = process.env[name];
+  }
+  return environment;
+}
+
+/**
+ * The `kubectl` tool: runs the real kubectl binary with the arguments split by shell quoting rules,
+ * never through a shell. Cluster and identity flags are fixed by configuration (and `--as` when
+ * impersonating); the model cannot pass its own.
+ */
+export function createKubectlTool(options: KubectlToolOptions): Tool {
+  return {
+    definition: {
+      name: 'kubectl',
+      description:
+        'Run one kubectl command against the cluster (arguments after `kubectl`). Read commands run at once; ' +
+        'changes need approval. No shell features: use the bash tool for pipes.',
+      inputSchema: inputSchemaOf(kubectlInput),
+      type: 'kubectl',
+      readOnly: false,
+      destructive: true,
+    },
+    commandLine(args: Record<string, unknown>): string {
+      return `kubectl ${argumentsText(String(args.command ?? ''))}`.trimEnd();
+    },
+    async run(args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+      const input = parseInput(kubectlInput, args);
+      if (!input.ok) return input.result;
+      const split = splitArguments(input.value.command);
+      if (!split.ok) return errorResult(`kubectl tool: ${split.error}`);
+      const argv = withoutProgramName(split.argv);
+      const flag = identityFlagIn(argv);
+      if (flag) return errorResult(`kubectl tool: flag ${flag} is set by the service and cannot be given`);
+      return runProcess({
+        file: options.kubectlPath,
+        args: [...connectionFlags(options, context), ...argv],
+        environment: kubectlEnvironment(options),
+        timeoutMs: options.timeoutMs,
+        outputLimit: options.outputLimit,
+        signal: context.signal,
+      });
+    },
+  };
+}
