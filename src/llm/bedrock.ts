@@ -73,17 +73,18 @@ async function* streamBedrockChat(
 export function createBedrockProvider(config: LlmConfig, options: LlmProviderOptions = {}): LlmProvider {
   const runtime = buildRuntime(config, options, describeBedrockError);
   const client = lazy(() => buildClient(config));
-  const probe = new CountTokensCommand({
-    modelId: config.model,
-    input: { converse: { messages: [{ role: 'user', content: [{ text: 'ping' }] }] } },
-  });
+  const probe = (): CountTokensCommand =>
+    new CountTokensCommand({
+      modelId: config.model,
+      input: { converse: { messages: [{ role: 'user', content: [{ text: 'ping' }] }] } },
+    });
   return {
     name: 'bedrock',
     streamChat: (request) =>
       runProviderStream(runtime, (attempt) => streamBedrockChat(client(), config.model, request, attempt), request.signal),
     check: (signal) =>
       runProviderCheck(
-        (probeSignal) => client().send(probe, { abortSignal: probeSignal }),
+        (probeSignal) => client().send(probe(), { abortSignal: probeSignal }),
         describeBedrockError,
         checkTimeoutOf(config, options),
         signal,

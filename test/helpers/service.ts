@@ -5,15 +5,29 @@ import { parseConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type Service } from '../../src/service.js';
+import type { Clock } from '../../src/auth/clock.js';
+import type { RoleName } from '../../src/config/schema.js';
 import { clusterKubeconfig, uniqueName } from './cluster.js';
 import { tryKubectl } from './kubectl.js';
 
+/** The admin password every test service starts with (unless a test passes its own). */
+export const testAdminPassword = 'admin-password-for-tests';
+
 export interface TestServiceOptions {
   config?: ConfigInput;
+  /** Default false: authentication is on and `adminToken` holds an admin JWT. */
   noAuth?: boolean;
-  adminPassword?: string;
+  /** `--admin-password`; default `testAdminPassword`; null starts without it (generated password). */
+  adminPassword?: string | null;
   dataDir?: string;
+  /** Injected time (ms since the epoch) for token expiry, rate windows and audit timestamps. */
+  clock?: Clock;
+  /** Receives the once-printed generated admin password (instead of stderr). */
+  announce?: (text: string) => void;
 }
+
+/** Rate limits high enough that tests polling the API never hit them; rate-limit tests set their own. */
+const relaxedLimits = { requests_per_minute: 100_000, chat_requests_per_minute: 10_000, login_attempts_per_minute: 10_000 };
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -28,16 +42,23 @@ export interface TestService extends Service {
   namespace: string;
   /** Calls the API over real HTTP; JSON bodies are encoded and parsed. */
   api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  /** A JWT of the `admin` user, logged in at start ('' under noAuth or without an admin password). */
+  adminToken: string;
+  /** Logs in over HTTP and returns the token (default: the admin with its password); throws unless 200. */
+  login(username?: string, password?: string): Promise<string>;
+  /** Creates a local user through the admin API and logs them in. */
+  createUser(role: RoleName, options?: { username?: string; password?: string; roles?: string[] }): Promise<{ username: string; password: string; token: string }>;
 }
 
 /** Starts the real service on 127.0.0.1:0 against the shared test cluster with a temp data dir. */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pilothouse-data-'));
+  const adminPassword = options.adminPassword === undefined ? testAdminPassword : options.adminPassword;
   // Each service gets its own Pilothouse namespace (its CRD objects and leader Lease), so
   // services started by parallel test files never reconcile each other's objects.
   const namespace = options.config?.kubernetes?.namespace ?? uniqueName('ph');
   const config = parseConfig(
-    { ...options.config, kubernetes: { ...options.config?.kubernetes, namespace } },
+    { ...options.config, limits: { ...relaxedLimits, ...options.config?.limits }, kubernetes: { ...options.config?.kubernetes, namespace } },
     process.env,
     'test config',
   );
@@ -48,8 +69,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     kubeconfigPath: clusterKubeconfig(),
     host: '127.0.0.1',
     port: 0,
-    noAuth: options.noAuth ?? true,
-    adminPassword: options.adminPassword,
+    noAuth: options.noAuth ?? false,
+    adminPassword: adminPassword ?? undefined,
+    clock: options.clock,
+    announce: options.announce,
   });
   const api: TestService['api'] = async (method, path, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };
@@ -62,11 +85,27 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
     return { status: response.status, body: parsed as never, text, headers: response.headers };
   };
+  const login: TestService['login'] = async (username = 'admin', password = adminPassword ?? '') => {
+    const response = await api<{ token: string }>('POST', '/api/auth/login', { body: { username, password } });
+    if (response.status !== 200) throw new Error(`login of ${username} failed: ${response.status} ${response.text}`);
+    return response.body.token;
+  };
+  const adminToken = options.noAuth || adminPassword === null ? '' : await login();
+  const createUser: TestService['createUser'] = async (role, userOptions = {}) => {
+    const username = userOptions.username ?? uniqueName(role);
+    const password = userOptions.password ?? `password-of-${username}`;
+    const created = await api('POST', '/api/admin/users', { token: adminToken, body: { username, password, role, roles: userOptions.roles ?? [] } });
+    if (created.status !== 201) throw new Error(`creating user ${username} failed: ${created.status} ${created.text}`);
+    return { username, password, token: await login(username, password) };
+  };
   return {
     ...service,
     dataDir,
     namespace,
     api,
+    adminToken,
+    login,
+    createUser,
     close: async () => {
       await service.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });

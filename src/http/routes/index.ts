@@ -11,6 +11,7 @@ import { workloadRoutes } from './workloads.js';
 import { nodeRoutes } from './nodes.js';
 import { metricsRoutes } from './metrics.js';
 import { portForwardRoutes } from './portforward.js';
+import { helmRoutes } from './helm.js';
 import { mcpRoutes } from './mcp.js';
 
 /** Every route of the API, each with its declared permission. */
@@ -27,6 +28,7 @@ export function allRoutes(deps: AppDeps): RouteSpec[] {
     ...nodeRoutes(deps),
     ...metricsRoutes(deps),
     ...portForwardRoutes(deps),
+    ...helmRoutes(deps),
     ...mcpRoutes(deps),
   ];
 }

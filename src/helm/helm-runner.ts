@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../errors.js';
+
+/** How to run helm for one caller: binary, state directory, cluster connection and identity. */
+export interface HelmInvocation {
+  helmPath: string;
+  /** Root of Helm's cache/config/data (inside the data dir, never the user's home). */
+  homeDirectory: string;
+  kubeconfigPath?: string;
+  context?: string;
+  /** The impersonated cluster user (`--kube-as-user`). */
+  impersonate?: string;
+  timeoutMs: number;
+}
+
+/** Environment pointing every piece of Helm state into `homeDirectory`. */
+export function helmEnvironment(homeDirectory: string): NodeJS.ProcessEnv {
+  const directories = { HELM_CACHE_HOME: 'cache', HELM_CONFIG_HOME: 'config', HELM_DATA_HOME: 'data' };
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  delete environment.HELM_NAMESPACE;
+  for (const [name, folder] of Object.entries(directories)) {
+    const directory = path.join(homeDirectory, folder);
+    mkdirSync(directory, { recursive: true });
+    environment[name] = directory;
+  }
+  return environment;
+}
+
+/** The cluster arguments every release command carries. */
+export function helmClusterArgs(invocation: HelmInvocation): string[] {
+  const args: string[] = [];
+  if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
+  if (invocation.context) args.push('--kube-context', invocation.context);
+  if (invocation.impersonate) args.push('--kube-as-user', invocation.impersonate);
+  return args;
+}
+
+/** Maps helm's stderr to a contract error, keeping helm's message in details. */
+export function helmFailure(stderr: string): AppError {
+  const message = stderr.replace(/^Error:\s*/m, '').trim() || 'helm failed';
+  const details = { message };
+  if (/forbidden/i.test(message)) return new AppError('FORBIDDEN', message, details);
+  if (/not found|no such|doesn't exist|does not exist|no repositories/i.test(message)) return new AppError('NOT_FOUND', message, details);
+  if (/cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision/i.test(message)) {
+    return new AppError('VALIDATION_ERROR', message, details);
+  }
+  return new AppError('K8S_ERROR', `helm failed: ${message}`, details);
+}
+
+/** Runs helm with argv (no shell); `stdin` feeds `--values -`. Resolves with stdout. */
+export function runHelm(invocation: HelmInvocation, args: string[], stdin?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(invocation.helmPath, args, {
+      env: helmEnvironment(invocation.homeDirectory),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: invocation.timeoutMs,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run helm', { reason: error.message })));
+    child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
+      reject(helmFailure(Buffer.concat(stderr).toString('utf8')));
+    });
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** Runs helm and parses its `-o json` output. */
+export async function runHelmJson<T>(invocation: HelmInvocation, args: string[], stdin?: string): Promise<T> {
+  const output = await runHelm(invocation, [...args, '-o', 'json'], stdin);
+  try {
+    return JSON.parse(output) as T;
+  } catch {
+    throw new AppError('K8S_ERROR', 'helm printed output that is not JSON', { output: output.slice(0, 500) });
+  }
+}

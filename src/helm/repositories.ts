@@ -1,0 +1,41 @@
+import { AppError } from '../errors.js';
+import { runHelm, runHelmJson, type HelmInvocation } from './helm-runner.js';
+
+/** `helm repo list` ([] when none). */
+export async function listRepositories(helm: HelmInvocation): Promise<{ name: string; url: string }[]> {
+  try {
+    return await runHelmJson<{ name: string; url: string }[]>(helm, ['repo', 'list']);
+  } catch (error) {
+    if (error instanceof AppError && /no repositories/i.test(String(error.details.message))) return [];
+    throw error;
+  }
+}
+
+/** `helm repo add` (fetches the index, so a bad URL fails here). */
+export async function addRepository(helm: HelmInvocation, name: string, url: string): Promise<{ name: string; url: string }> {
+  await runHelm(helm, ['repo', 'add', name, url, '--force-update']);
+  return { name, url };
+}
+
+/** `helm repo remove`. */
+export async function removeRepository(helm: HelmInvocation, name: string): Promise<{ name: string; removed: true }> {
+  await runHelm(helm, ['repo', 'remove', name]);
+  return { name, removed: true };
+}
+
+/** `helm repo update [names...]`. */
+export async function updateRepositories(helm: HelmInvocation, names: string[]): Promise<{ updated: string[] }> {
+  await runHelm(helm, ['repo', 'update', ...names]);
+  return { updated: names.length > 0 ? names : (await listRepositories(helm)).map((repository) => repository.name) };
+}
+
+/** `helm search repo`: [{name, version, appVersion, description}]. */
+export async function searchCharts(helm: HelmInvocation, keyword: string, versions: boolean): Promise<Record<string, string>[]> {
+  const entries = await runHelmJson<{ name: string; version: string; app_version: string; description: string }[]>(helm, [
+    'search',
+    'repo',
+    ...(keyword ? [keyword] : []),
+    ...(versions ? ['--versions'] : []),
+  ]);
+  return entries.map((entry) => ({ name: entry.name, version: entry.version, appVersion: entry.app_version, description: entry.description }));
+}

@@ -1,0 +1,208 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import type { HelmInvocation } from '../../helm/helm-runner.js';
+import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
+import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
+import { findBinary } from '../../tools/binaries.js';
+import { audited } from '../audit-context.js';
+import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+
+const releaseName = z.string().max(53).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a release name (lowercase letters, digits, "-")');
+/** A chart name or `repo/chart`: never a path on the Pilothouse host. */
+const chartName = z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a chart name or repo/chart');
+const repositoryUrl = z.url({ protocol: /^https?$/ });
+const repositoryName = z.string().max(63).regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
+const chartVersion = z.string().max(64).regex(/^[A-Za-z0-9.+~^<>=*, -]+$/, 'must be a version or version constraint');
+const values = z.record(z.string(), z.unknown()).default({});
+
+const installBody = z.object({
+  name: releaseName,
+  namespace: namespaceSchema,
+  chart: chartName,
+  repo: repositoryUrl.optional(),
+  version: chartVersion.optional(),
+  values,
+  createNamespace: z.boolean().default(false),
+});
+const upgradeBody = installBody.omit({ createNamespace: true });
+const releaseQuery = z.object({ namespace: namespaceSchema });
+const nameParams = z.object({ name: releaseName });
+
+/** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
+function helmFor(deps: AppDeps, context: AppContext): HelmInvocation {
+  const kubectl = deps.identities.kubectlFor(context.state.principal);
+  return {
+    helmPath: findBinary('helm', deps.config.tools.helm),
+    homeDirectory: path.join(deps.dataDir, 'helm'),
+    kubeconfigPath: kubectl.kubeconfigPath,
+    context: kubectl.context,
+    impersonate: kubectl.impersonate,
+    timeoutMs: Math.max(deps.config.tools.timeout, 120_000),
+  };
+}
+
+function releaseTarget(context: AppContext): { name: string; namespace: string } {
+  const { name } = parseWith(nameParams, context.params, 'path');
+  const { namespace } = parseWith(releaseQuery, context.query, 'query');
+  return { name, namespace };
+}
+
+function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
+  const repo = body.repo ? ` --repo ${body.repo}` : '';
+  const version = body.version ? ` --version ${body.version}` : '';
+  return `helm ${verb} ${body.name} ${body.chart} -n ${body.namespace}${repo}${version} --values -`;
+}
+
+function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
+  const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
+    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', summary, handler });
+  return [
+    route({
+      method: 'GET',
+      path: '/api/helm/releases',
+      permission: 'view',
+      summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
+      handler: async (context) => {
+        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
+        context.body = { items: await listReleases(helmFor(deps, context), namespace) };
+      },
+    }),
+    read('', 'Release details (helm status)', async (context) => {
+      const target = releaseTarget(context);
+      context.body = await releaseDetails(helmFor(deps, context), target.name, target.namespace);
+    }),
+    read('/history', 'Release history: {items: [{revision, updated, status, chart, appVersion, description}]}', async (context) => {
+      const target = releaseTarget(context);
+      context.body = { items: await releaseHistory(helmFor(deps, context), target.name, target.namespace) };
+    }),
+    read('/manifest', 'Rendered manifest (text/yaml)', async (context) => {
+      const target = releaseTarget(context);
+      context.type = 'text/yaml';
+      context.body = await releaseManifest(helmFor(deps, context), target.name, target.namespace);
+    }),
+    route({
+      method: 'GET',
+      path: '/api/helm/releases/:name/values',
+      permission: 'execute_read',
+      summary: 'Release values (user-supplied; all=true for computed): {values}',
+      handler: async (context) => {
+        const target = releaseTarget(context);
+        const { all } = parseWith(z.object({ all: queryBoolean.default(false) }), { all: context.query.all }, 'query');
+        context.body = { values: await releaseValues(helmFor(deps, context), target.name, target.namespace, all) };
+      },
+    }),
+  ];
+}
+
+function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/api/helm/install',
+      permission: 'execute_write',
+      summary: 'helm install: release details',
+      handler: async (context) => {
+        const body = parseWith(installBody, context.request.body);
+        const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
+        context.status = 201;
+        context.body = await audited(deps, context, `helmrelease/${body.name}`, line, () => installRelease(helmFor(deps, context), body, body.createNamespace));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/upgrade',
+      permission: 'execute_write',
+      summary: 'helm upgrade (values replace the previous ones): release details',
+      handler: async (context) => {
+        const body = parseWith(upgradeBody, context.request.body);
+        context.body = await audited(deps, context, `helmrelease/${body.name}`, chartLine('upgrade', body), () => upgradeRelease(helmFor(deps, context), body));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/releases/:name/rollback',
+      permission: 'execute_write',
+      summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
+      handler: async (context) => {
+        const { name } = parseWith(nameParams, context.params, 'path');
+        const body = parseWith(z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }), context.request.body);
+        const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
+        context.body = await audited(deps, context, `helmrelease/${name}`, line, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/helm/releases/:name',
+      permission: 'delete',
+      summary: 'helm uninstall: {name, namespace, uninstalled: true}',
+      handler: async (context) => {
+        const target = releaseTarget(context);
+        const line = `helm uninstall ${target.name} -n ${target.namespace}`;
+        context.body = await audited(deps, context, `helmrelease/${target.name}`, line, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
+      },
+    }),
+  ];
+}
+
+function repositoryRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/helm/repositories',
+      permission: 'view',
+      summary: 'Chart repositories: {items: [{name, url}]}',
+      handler: async (context) => {
+        context.body = { items: await listRepositories(helmFor(deps, context)) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/repositories',
+      permission: 'execute_write',
+      summary: 'helm repo add {name, url}: {name, url}',
+      handler: async (context) => {
+        const body = parseWith(z.object({ name: repositoryName, url: repositoryUrl }), context.request.body);
+        context.status = 201;
+        context.body = await audited(deps, context, `helmrepository/${body.name}`, `helm repo add ${body.name} ${body.url}`, () => addRepository(helmFor(deps, context), body.name, body.url));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/repositories/update',
+      permission: 'execute_write',
+      summary: 'helm repo update {names?}: {updated: [name]}',
+      handler: async (context) => {
+        const body = parseWith(z.object({ names: z.array(repositoryName).default([]) }), context.request.body);
+        const line = ['helm repo update', ...body.names].join(' ');
+        context.body = await audited(deps, context, 'helmrepository/*', line, () => updateRepositories(helmFor(deps, context), body.names));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/helm/repositories/:name',
+      permission: 'execute_write',
+      summary: 'helm repo remove: {name, removed: true}',
+      handler: async (context) => {
+        const { name } = parseWith(z.object({ name: repositoryName }), context.params, 'path');
+        context.body = await audited(deps, context, `helmrepository/${name}`, `helm repo remove ${name}`, () => removeRepository(helmFor(deps, context), name));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/helm/charts',
+      permission: 'view',
+      summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
+      handler: async (context) => {
+        const query = parseWith(z.object({ keyword: z.string().max(200).default(''), versions: queryBoolean.default(false) }), context.query, 'query');
+        context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
+      },
+    }),
+  ];
+}
+
+/** SPEC "Helm": releases and repositories through the real helm binary, as the caller's identity. */
+export function helmRoutes(deps: AppDeps): RouteSpec[] {
+  return [...releaseReadRoutes(deps), ...releaseWriteRoutes(deps), ...repositoryRoutes(deps)];
+}

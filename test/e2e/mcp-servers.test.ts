@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crashServer, everythingServer, kubernetesMcpServerPath } from '../../src/mcp/client/test-servers.js';
+import { clusterKubeconfig, waitFor } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+let service: TestService;
+
+/** The admin's bearer token once the service has authentication (none under --no-auth). */
+function admin(): { token?: string } {
+  return { token: (service as TestService & { adminToken?: string }).adminToken };
+}
+
+async function serverRecord(name: string): Promise<any> {
+  const response = await service.api('GET', '/api/mcp/servers', admin());
+  expect(response.status).toBe(200);
+  return response.body.items.find((item: { name: string }) => item.name === name);
+}
+
+async function waitForPhase(name: string, phase: string): Promise<any> {
+  let found: any;
+  await waitFor(async () => (found = await serverRecord(name))?.status.phase === phase);
+  return found;
+}
+
+async function objectStatus(name: string): Promise<any> {
+  const text = await runKubectl(clusterKubeconfig(), ['get', 'mcpservers.pilothouse.dev', name, '-n', service.namespace, '-o', 'json']);
+  return JSON.parse(text).status ?? {};
+}
+
+function body(definition: ReturnType<typeof everythingServer>): Record<string, unknown> {
+  const { source: _source, ...rest } = definition;
+  return rest;
+}
+
+beforeAll(async () => {
+  const fromConfig = everythingServer('from-config');
+  service = await startTestService({ config: { mcp: { servers: [body(fromConfig) as never] } } });
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('MCP servers API', () => {
+  it('adds a server as an MCPServer object, connects it, lists its tools and masks env values', async () => {
+    const created = await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(everythingServer('everything', { env: { API_TOKEN: 'secret-value' } })) });
+    expect(created.status).toBe(201);
+    const record = await waitForPhase('everything', 'connected');
+    expect(record).toMatchObject({ source: 'cluster', enabled: true, env: { API_TOKEN: '********' } });
+    expect(record.tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
+    expect(JSON.stringify(record)).not.toContain('secret-value');
+    await waitFor(async () => (await objectStatus('everything')).phase === 'connected');
+    const status = await objectStatus('everything');
+    expect(status.tools).toEqual(expect.arrayContaining(['everything__echo']));
+    expect(status.lastConnected).toMatch(/Z$/);
+    const call = await service.deps.mcp.manager.call('everything__get-env', {});
+    expect(call.output).toContain('secret-value');
+  });
+
+  it('lists config-file servers with their source', async () => {
+    const record = await waitForPhase('from-config', 'connected');
+    expect(record.source).toBe('config');
+    expect(record.tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
+  });
+
+  it('rejects a duplicate name and an invalid body with 400', async () => {
+    const duplicate = await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(everythingServer('from-config')) });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.code).toBe('VALIDATION_ERROR');
+    const invalid = await service.api('POST', '/api/mcp/servers', { ...admin(), body: { name: 'Bad Name', command: '' } });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('disables and enables a server with PATCH, withdrawing and restoring its tools', async () => {
+    await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(everythingServer('toggle')) });
+    await waitForPhase('toggle', 'connected');
+    const disabled = await service.api('PATCH', '/api/mcp/servers/toggle', { ...admin(), body: { enabled: false } });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.status.phase).toBe('disabled');
+    expect(service.deps.tools.get('toggle__echo')).toBeUndefined();
+    await waitFor(async () => (await objectStatus('toggle')).phase === 'disabled');
+    const enabled = await service.api('PATCH', '/api/mcp/servers/toggle', { ...admin(), body: { enabled: true } });
+    expect(enabled.body.enabled).toBe(true);
+    await waitForPhase('toggle', 'connected');
+    expect(service.deps.tools.get('toggle__echo')).toBeDefined();
+  });
+
+  it('deletes a server: object gone, child stopped, tools withdrawn; unknown names give 404', async () => {
+    await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(everythingServer('doomed')) });
+    await waitForPhase('doomed', 'connected');
+    const deleted = await service.api('DELETE', '/api/mcp/servers/doomed', admin());
+    expect(deleted.status).toBe(200);
+    expect(await serverRecord('doomed')).toBeUndefined();
+    expect(service.deps.tools.get('doomed__echo')).toBeUndefined();
+    expect(service.deps.mcp.manager.get('doomed')).toBeUndefined();
+    expect((await service.api('DELETE', '/api/mcp/servers/doomed', admin())).status).toBe(404);
+    expect((await service.api('PATCH', '/api/mcp/servers/nothing', { ...admin(), body: { enabled: true } })).status).toBe(404);
+  });
+
+  it('audits every change as execute with the command', async () => {
+    const entries = service.deps.audit.query({ limit: 100, offset: 0, action: 'execute' }).items;
+    const commands = entries.map((entry) => entry.details.command);
+    expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/^mcp add toggle -- /), 'mcp disable toggle', 'mcp enable toggle', 'mcp delete doomed']));
+    expect(entries.find((entry) => entry.details.command === 'mcp delete doomed')).toMatchObject({ resource: 'mcpserver/doomed', decision: 'allow' });
+  });
+
+  it('restarts a crashed server with backoff and writes restarts to the status', async () => {
+    await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(crashServer('crashy')) });
+    await waitForPhase('crashy', 'connected');
+    await service.deps.mcp.manager.call('crash', {});
+    await waitFor(async () => (await objectStatus('crashy')).restarts >= 1 && (await objectStatus('crashy')).phase === 'connected');
+    const record = await serverRecord('crashy');
+    expect(record.status.message).toContain('crashing on request');
+  });
+});
+
+describe('MCPServer objects applied with kubectl', () => {
+  it('connects kubernetes-mcp-server against the test cluster and writes its status', async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: kube}
+spec:
+  command: ${kubernetesMcpServerPath}
+  args: [--kubeconfig, ${clusterKubeconfig()}, --read-only]
+  description: kubernetes-mcp-server from npm
+`,
+      service.namespace,
+    );
+    await waitFor(async () => (await objectStatus('kube')).phase === 'connected', 30_000);
+    const status = await objectStatus('kube');
+    expect(status.tools).toEqual(expect.arrayContaining(['namespaces_list', 'pods_list']));
+    const namespaces = await service.deps.mcp.manager.call('namespaces_list', {});
+    expect(namespaces).toMatchObject({ isError: false, output: expect.stringContaining(service.namespace) });
+  });
+
+  it('turns a JSON-RPC error of kubernetes-mcp-server into an isError result', async () => {
+    const result = await service.deps.mcp.manager.call('pods_get', { name: 42 });
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/pods_get/);
+  });
+
+  it('reports a kubernetes-mcp-server without a kubeconfig as failed with its stderr', async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: kube-broken}
+spec:
+  command: ${kubernetesMcpServerPath}
+  args: [--kubeconfig, /nonexistent/kubeconfig]
+`,
+      service.namespace,
+    );
+    await waitFor(async () => (await objectStatus('kube-broken')).phase === 'failed');
+    expect((await objectStatus('kube-broken')).message).toContain('failed to load kubeconfig');
+  });
+
+  it('reports a name clash with a config-file server in the status instead of merging', async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: from-config}
+spec: {command: /bin/false}
+`,
+      service.namespace,
+    );
+    await waitFor(async () => (await objectStatus('from-config')).phase === 'failed');
+    expect((await objectStatus('from-config')).message).toMatch(/clashes/);
+    expect(service.deps.mcp.manager.get('from-config')?.definition.source).toBe('config');
+  });
+
+  it('disconnects a server whose object is deleted with kubectl', async () => {
+    await runKubectl(clusterKubeconfig(), ['delete', 'mcpservers.pilothouse.dev', 'kube', '-n', service.namespace]);
+    await waitFor(() => service.deps.mcp.manager.get('kube') === undefined);
+    expect(service.deps.tools.get('namespaces_list')).toBeUndefined();
+  });
+});
