@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { RestClient } from '../kube/rest-client.js';

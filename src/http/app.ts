@@ -83,6 +83,10 @@ export function auditDenied(deps: AppDeps, context: AppContext, spec: RouteSpec,
 export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOptions): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: deps.config.server.trusted_proxies.length > 0 });
   const router = new Router<RequestState>();
+  // Errors after the response started (streams): a client leaving a log/SSE stream is normal.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn({ err: error }, 'response stream failed');
+  });
   for (const spec of routes) {
     router.register(spec.path, [spec.method], guarded(deps, options, spec) as never);
   }

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import type { ZodType } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Permission } from './permissions.js';
 
@@ -32,6 +33,12 @@ export interface RouteSpec {
   handler: Handler;
   /** Short description for the OpenAPI document. */
   summary: string;
+  /** Request body schema (zod), used for the OpenAPI document. */
+  body?: ZodType;
+  /** Query schema (zod object), used for the OpenAPI document. */
+  query?: ZodType;
+  /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`). */
+  produces?: string;
 }
 
 /** Helper giving route modules a typed way to declare routes. */

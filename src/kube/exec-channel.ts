@@ -70,6 +70,9 @@ export function exitCodeOf(payload: Buffer): { exitCode: number | null; message?
   if (status.status === 'Success') return { exitCode: 0 };
   const cause = status.details?.causes?.find((entry) => entry.reason === 'ExitCode');
   if (cause?.message !== undefined) return { exitCode: Number(cause.message), message: status.message };
+  // Runtimes that do not fill the ExitCode cause still say "exit status N" / "exit code N".
+  const fromMessage = /exit (?:status|code):? (\d+)/.exec(status.message ?? '');
+  if (fromMessage) return { exitCode: Number(fromMessage[1]), message: status.message };
   return { exitCode: null, message: status.message ?? status.reason };
 }
 

@@ -1,12 +1,12 @@
 import type WebSocket from 'ws';
 import type { KubeIdentityClient } from './clients.js';
 import { channels, execPath, execProtocols, exitCodeOf, openChannelSocket, readFrame } from './exec-channel.js';
-import { getPod, resolveContainer } from './pod-target.js';
 
 export interface ExecRequest {
   namespace: string;
   pod: string;
-  container?: string;
+  /** The resolved container (see resolveContainer). */
+  container: string;
   /** argv; passed as-is to the container runtime, never through a shell of ours. */
   command: string[];
 }
@@ -48,13 +48,10 @@ class CappedOutput {
 }
 
 /** Runs a command in a container with the caller's identity and returns its output and exit code. */
-export async function execInPod(client: KubeIdentityClient, request: ExecRequest, limits: ExecLimits): Promise<ExecResult & { container: string }> {
-  const pod = await getPod(client, request.namespace, request.pod);
-  const container = resolveContainer(pod, request.container);
-  const path = execPath(request.namespace, request.pod, { container, command: request.command, stdin: false, tty: false });
+export async function execInPod(client: KubeIdentityClient, request: ExecRequest, limits: ExecLimits): Promise<ExecResult> {
+  const path = execPath(request.namespace, request.pod, { container: request.container, command: request.command, stdin: false, tty: false });
   const socket = await openChannelSocket(client.kubeConfig, path, execProtocols, `pods/${request.pod}`);
-  const result = await collect(socket, limits);
-  return { ...result, container };
+  return collect(socket, limits);
 }
 
 function collect(socket: WebSocket, limits: ExecLimits): Promise<ExecResult> {

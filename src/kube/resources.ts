@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { AppError, validation } from '../errors.js';
 import type { CacheManager } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';

@@ -8,17 +8,24 @@ import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceTarget, t
 const extendable: ReadonlySet<Permission> = new Set<Permission>(['view', 'view_logs', 'execute_write', 'delete']);
 
 /**
- * The verb a route performs: GET of a collection `list`, GET of an object (or its logs, yaml,
- * describe) `get`, DELETE `delete`, PATCH `patch`, PUT `update`, POST on an existing object
- * (scale, restart, exec, cordon...) `update`, POST on a collection `create`.
+ * The verb a request performs. It is about one object when the route names one (a `:name` path
+ * parameter, or `name` in the query or JSON body): GET of a collection is `list`, GET of an object
+ * (or its logs, yaml, describe) `get`, DELETE `delete`, PATCH `patch`, PUT `update`, POST on an
+ * object (scale, restart, exec, cordon, drain...) `update`, POST on a collection `create`.
  */
-export function verbFor(spec: Pick<RouteSpec, 'method' | 'path'>): ResourceVerb {
-  const onObject = spec.path.includes(':name');
-  if (spec.method === 'GET') return onObject ? 'get' : 'list';
-  if (spec.method === 'DELETE') return 'delete';
-  if (spec.method === 'PATCH') return 'patch';
-  if (spec.method === 'PUT') return 'update';
+export function verbFor(method: RouteSpec['method'], onObject: boolean): ResourceVerb {
+  if (method === 'GET') return onObject ? 'get' : 'list';
+  if (method === 'DELETE') return 'delete';
+  if (method === 'PATCH') return 'patch';
+  if (method === 'PUT') return 'update';
   return onObject ? 'update' : 'create';
+}
+
+/** A string field of the request: path parameter, then query, then JSON body. */
+function requestField(context: AppContext, field: string): string | undefined {
+  const body = context.request.body as Record<string, unknown> | undefined;
+  const candidates = [context.params?.[field], context.query[field], body && typeof body === 'object' ? body[field] : undefined];
+  return candidates.find((value): value is string => typeof value === 'string' && value !== '');
 }
 
 /** Every name a resource kind goes by, lowercase (resolved through discovery when possible). */
@@ -37,12 +44,15 @@ export class ResourceGuard {
     private readonly recordDeny: DenyRecorder,
   ) {}
 
-  /** Whether allow roles grant what the permission matrix refused (never across a deny). */
+  /** Whether allow roles grant what the permission matrix refused; a covering deny refuses here, naming itself. */
   async extendsPermission(context: AppContext, spec: RouteSpec): Promise<boolean> {
     if (!spec.resourceKind || !extendable.has(spec.permission)) return false;
     const roles = this.rolesOf(context);
     if (roles.length === 0) return false;
-    return evaluateRoles(roles, await this.targetOf(context, spec)) === 'allow';
+    const target = await this.targetOf(context, spec);
+    const verdict = evaluateRoles(roles, target);
+    if (verdict === 'deny') this.refuse(context, spec, target);
+    return verdict === 'allow';
   }
 
   /** Refuses what a deny role covers; narrows all-namespace lists. */
@@ -67,10 +77,9 @@ export class ResourceGuard {
   }
 
   private async targetOf(context: AppContext, spec: RouteSpec): Promise<ResourceTarget> {
-    const kind = spec.resourceKind === ':resource' ? String(context.params.resource ?? '') : (spec.resourceKind ?? '');
-    const fromPath = context.params.namespace;
-    const fromQuery = typeof context.query.namespace === 'string' && context.query.namespace !== '' ? context.query.namespace : undefined;
-    return { names: await this.resolveNames(kind), namespace: fromPath ?? fromQuery, verb: verbFor(spec) };
+    const kind = spec.resourceKind === ':resource' ? (context.params?.resource ?? '') : (spec.resourceKind ?? '');
+    const verb = verbFor(spec.method, requestField(context, 'name') !== undefined);
+    return { names: await this.resolveNames(kind), namespace: requestField(context, 'namespace'), verb };
   }
 
   private refuse(context: AppContext, spec: RouteSpec, target: ResourceTarget): never {

@@ -101,31 +101,6 @@ describe('tokens', () => {
     expect(stats.mode & 0o777).toBe(0o600);
   });
 
-  it('rejects an expired token, refreshes inside the window, and refuses refresh before it', async () => {
-    const token = await service.login();
-    const early = await service.api('POST', '/api/auth/refresh', { token });
-    expect(early.status).toBe(400);
-    expect(early.body.code).toBe('VALIDATION_ERROR');
-    expect(early.body.details.refresh_opens_at).toBeTruthy();
-    expect(early.headers.get('X-Refreshed-Token')).toBeNull();
-
-    clock.now += 50 * 60_000; // inside the 15 minute window before the 1 h expiry
-    const automatic = await service.api('GET', '/api/auth/me', { token });
-    expect(automatic.status).toBe(200);
-    const refreshedHeader = automatic.headers.get('X-Refreshed-Token');
-    expect(refreshedHeader).toBeTruthy();
-    expect(Date.parse(automatic.headers.get('X-Token-Expires-At')!)).toBeGreaterThan(clock.now + 59 * 60_000);
-    const refreshed = await service.api('POST', '/api/auth/refresh', { token });
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.body.token).toBeTruthy();
-
-    clock.now += 11 * 60_000; // the original token is now expired
-    const expired = await service.api('GET', '/api/auth/me', { token });
-    expect(expired.status).toBe(401);
-    expect((await service.api('POST', '/api/auth/refresh', { token })).status).toBe(401);
-    expect((await service.api('GET', '/api/auth/me', { token: refreshed.body.token })).status).toBe(200);
-  });
-
   it('revokes the session at logout (every token of it) and audits the logout', async () => {
     const token = await service.login();
     const logout = await service.api('POST', '/api/auth/logout', { token });
@@ -151,5 +126,33 @@ describe('tokens', () => {
     const disabled = await service.createUser('viewer');
     await service.api('PATCH', `/api/admin/users/${disabled.username}`, { token: service.adminToken, body: { enabled: false } });
     expect((await service.api('GET', '/api/auth/me', { token: disabled.token })).status).toBe(401);
+  });
+});
+
+// Moves the manual clock forward: keep it last (the admin token expires here).
+describe('token lifetime', () => {
+  it('rejects an expired token, refreshes inside the window, and refuses refresh before it', async () => {
+    const token = await service.login();
+    const early = await service.api('POST', '/api/auth/refresh', { token });
+    expect(early.status).toBe(400);
+    expect(early.body.code).toBe('VALIDATION_ERROR');
+    expect(early.body.details.refresh_opens_at).toBeTruthy();
+    expect(early.headers.get('X-Refreshed-Token')).toBeNull();
+
+    clock.now += 50 * 60_000; // inside the 15 minute window before the 1 h expiry
+    const automatic = await service.api('GET', '/api/auth/me', { token });
+    expect(automatic.status).toBe(200);
+    const refreshedHeader = automatic.headers.get('X-Refreshed-Token');
+    expect(refreshedHeader).toBeTruthy();
+    expect(Date.parse(automatic.headers.get('X-Token-Expires-At')!)).toBeGreaterThan(clock.now + 59 * 60_000);
+    const refreshed = await service.api('POST', '/api/auth/refresh', { token });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.token).toBeTruthy();
+
+    clock.now += 11 * 60_000; // the original token is now expired
+    const expired = await service.api('GET', '/api/auth/me', { token });
+    expect(expired.status).toBe(401);
+    expect((await service.api('POST', '/api/auth/refresh', { token })).status).toBe(401);
+    expect((await service.api('GET', '/api/auth/me', { token: refreshed.body.token })).status).toBe(200);
   });
 });

@@ -36,6 +36,8 @@ function body(definition: ReturnType<typeof everythingServer>): Record<string, u
 beforeAll(async () => {
   const fromConfig = everythingServer('from-config');
   service = await startTestService({ config: { mcp: { servers: [body(fromConfig) as never] } } });
+  // A freshly (re)installed CRD answers 429 "storage is (re)initializing" for a moment.
+  await waitFor(async () => (await service.api('GET', '/api/mcp/servers', admin())).status === 200);
 });
 
 afterAll(async () => {

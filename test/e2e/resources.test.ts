@@ -8,7 +8,7 @@ const second = useNamespace('res-b');
 let service: TestService;
 
 function token(): { token?: string } {
-  return { token: (service as TestService & { adminToken?: string }).adminToken };
+  return { token: service.adminToken };
 }
 
 beforeAll(async () => {

@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../deps.js';
 import type { RouteSpec } from '../types.js';
 import { healthRoutes } from './health.js';
+import { openApiRoutes } from './openapi.js';
+import { prometheusRoutes } from './prometheus.js';
 import { resourceRoutes } from './resources.js';
 import { authRoutes } from './auth.js';
 import { adminRoutes } from './admin.js';
@@ -16,7 +18,9 @@ import { mcpRoutes } from './mcp.js';
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: AppDeps): RouteSpec[] {
-  return [
+  const routes: RouteSpec[] = [
+    ...openApiRoutes(deps, () => routes),
+    ...prometheusRoutes(deps),
     ...healthRoutes(deps),
     ...resourceRoutes(deps),
     ...authRoutes(deps),
@@ -31,4 +35,5 @@ export function allRoutes(deps: AppDeps): RouteSpec[] {
     ...helmRoutes(deps),
     ...mcpRoutes(deps),
   ];
+  return routes;
 }

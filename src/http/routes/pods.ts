@@ -113,8 +113,9 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
         const body = parseWith(execBody, context.request.body);
         const client = deps.identities.clientFor(context.state.principal);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
-        const line = execLine(body.namespace, name, body.container ?? '<default>', body.command);
-        const { container: _container, ...result } = await audited(deps, context, `pod/${name}`, line, () => execInPod(client, { ...body, pod: name }, limits));
+        const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
+        const line = execLine(body.namespace, name, container, body.command);
+        const result = await audited(deps, context, `pod/${name}`, line, () => execInPod(client, { ...body, container, pod: name }, limits));
         context.body = result;
       },
     }),

@@ -43,6 +43,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: ':resource',
       summary: 'List resources of a kind (all namespaces when namespace is absent)',
+      query: listQuery,
       handler: async (context) => {
         const { namespace } = parseWith(listQuery, context.query, 'query');
         const type = await resolveType(deps, context);
@@ -58,6 +59,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: ':resource',
       summary: 'One resource as JSON',
+      query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
         const object = await getObject(client(context), target.type, target.name, target.namespace);
@@ -70,6 +72,8 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: ':resource',
       summary: 'One resource as YAML (managedFields stripped)',
+      produces: 'text/yaml',
+      query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
         const object = await getObject(client(context), target.type, target.name, target.namespace);
@@ -83,6 +87,8 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: ':resource',
       summary: 'kubectl describe text',
+      produces: 'text/plain',
+      query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
         // kubectl describe never prints Secret values, only their sizes, so no masking is needed.
@@ -97,6 +103,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'delete',
       resourceKind: ':resource',
       summary: 'Delete a resource; returns its reference',
+      query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
         context.body = await audited(deps, context, `${target.type.kind.toLowerCase()}/${target.name}`, kubectlLine('delete', target), () =>

@@ -14,7 +14,9 @@ running() { # STATE_DIR -> 0 if the recorded process is alive and is testcluster
   [[ -f "$pidf" ]] || return 1
   pid="$(cat "$pidf")"
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q 'testcluster' || return 1
+  local cmdline
+  cmdline="$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null || true)"
+  [[ "$cmdline" == *testcluster* ]] || return 1
 }
 
 healthy() { # STATE_DIR -> 0 if running, announced ready and /readyz answers ok

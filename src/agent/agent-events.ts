@@ -1,0 +1,20 @@
+import type { CommandClass } from '../tools/safety/index.js';
+import type { ToolStatus, TurnEndReason } from './history-entries.js';
+
+/**
+ * The SSE events of `POST /api/chat/agentic` (SPEC "SSE events" plus `session`, `error`,
+ * and the extra properties of `tool_request`, `tool_execution` and `stream_end`).
+ */
+export type AgentEvent =
+  | { event: 'session'; data: { session_id: string } }
+  | { event: 'chunk'; data: { content: string } }
+  | {
+      event: 'tool_request';
+      data: { tool: string; command: string; id: string; type: CommandClass; requires_approval: boolean; blocked: boolean; warnings: string[] };
+    }
+  | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus } }
+  | { event: 'error'; data: { error: string; code: string } }
+  | { event: 'stream_end'; data: { complete: boolean; reason: TurnEndReason } };
+
+/** Where the loop sends its events (the SSE stream); must not throw. */
+export type EmitEvent = (event: AgentEvent) => void;

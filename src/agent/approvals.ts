@@ -1,0 +1,93 @@
+import type { Principal } from '../auth/principal.js';
+import { notFound, validation } from '../errors.js';
+import type { ApprovalOutcome } from './history-entries.js';
+import type { Scheduler } from './scheduler.js';
+
+/** A tool call waiting for its owner's decision. */
+export interface ApprovalRequest {
+  id: string;
+  /** Username owning the chat session: they (or an admin) decide. */
+  owner: string;
+  sessionId: string;
+}
+
+/** How a wait ended, and who decided (for approved/rejected). */
+export interface ApprovalResult {
+  outcome: ApprovalOutcome;
+  by?: string;
+}
+
+interface Pending extends ApprovalRequest {
+  settle(result: ApprovalResult): void;
+}
+
+/** How many decided ids are remembered, so a second decision answers 400 rather than 404. */
+const decidedMemory = 10_000;
+
+function mayDecide(principal: Principal, owner: string): boolean {
+  return principal.username === owner || principal.role === 'admin';
+}
+
+/**
+ * Pending approvals of tool calls (SPEC "AI agent" WaitingForApproval). A wait ends with the
+ * owner's decision, the timeout (`authorization.tool_approval.timeout`) or the turn's cancellation.
+ */
+export class ApprovalRegistry {
+  private readonly pending = new Map<string, Pending>();
+  private readonly decided = new Map<string, string>();
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** True when the id is pending or was decided recently (ids must be unique). */
+  knows(id: string): boolean {
+    return this.pending.has(id) || this.decided.has(id);
+  }
+
+  /** Waits for a decision; never rejects. An aborted signal ends the wait as `cancelled`. */
+  wait(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResult> {
+    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
+    return new Promise<ApprovalResult>((resolve) => {
+      const onAbort = (): void => settle({ outcome: 'cancelled' });
+      const cancelTimer = this.scheduler.schedule(this.timeoutMs, () => settle({ outcome: 'timeout' }));
+      const settle = (result: ApprovalResult): void => {
+        if (!this.pending.delete(request.id)) return;
+        cancelTimer();
+        signal?.removeEventListener('abort', onAbort);
+        this.remember(request.id, request.owner);
+        resolve(result);
+      };
+      this.pending.set(request.id, { ...request, settle });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Records a decision. Unknown ids, and ids of someone else's session (unless admin), are
+   * NOT_FOUND; an id already decided (or timed out) is VALIDATION_ERROR.
+   */
+  decide(principal: Principal, id: string, approved: boolean): ApprovalRequest {
+    const request = this.pending.get(id);
+    if (request && mayDecide(principal, request.owner)) {
+      request.settle({ outcome: approved ? 'approved' : 'rejected', by: principal.username });
+      return { id: request.id, owner: request.owner, sessionId: request.sessionId };
+    }
+    const owner = this.decided.get(id);
+    if (owner !== undefined && mayDecide(principal, owner)) throw validation(`tool call ${id} was already decided`, { id });
+    throw notFound(`no pending tool call ${id}`, { id });
+  }
+
+  /** Ids waiting for a decision. */
+  pendingIds(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  private remember(id: string, owner: string): void {
+    this.decided.set(id, owner);
+    if (this.decided.size <= decidedMemory) return;
+    const oldest = this.decided.keys().next().value;
+    if (oldest !== undefined) this.decided.delete(oldest);
+  }
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import { notFound, validation } from '../errors.js';
+import type { ChatSessionRecord, ChatStore } from '../store/chat-store.js';
+import type { AgentLoop, TurnOutcome, TurnRequest } from './agent-loop.js';
+import { SessionHistory } from './history-entries.js';
+import { historyView, type MessageView } from './history-view.js';
+
+/** A session as listed by `GET /api/chat/history`. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const titleLength = 80;
+
+function summary(session: ChatSessionRecord): SessionSummary {
+  return { id: session.id, title: session.title, created_at: session.createdAt, updated_at: session.updatedAt };
+}
+
+function titleOf(message: string): string {
+  const line = message.trim().split('\n')[0] ?? '';
+  return line.length > titleLength ? `${line.slice(0, titleLength - 1)}…` : line;
+}
+
+/**
+ * Chat sessions of users: opening (new or owned), one running turn per session, the history
+ * view and deletion. Sessions belong to their user; anyone else (admins too) gets NOT_FOUND.
+ */
+export class ChatService {
+  private readonly running = new Set<string>();
+
+  constructor(
+    private readonly store: ChatStore,
+    private readonly loop: AgentLoop,
+    private readonly newSessionId: () => string = randomUUID,
+  ) {}
+
+  /** The caller's session `sessionId`, or a new one titled after the message. */
+  openSession(principal: Principal, sessionId: string | undefined, message: string): SessionSummary {
+    if (sessionId === undefined) return summary(this.store.createSession(this.newSessionId(), principal.username, titleOf(message)));
+    const session = this.owned(principal, sessionId);
+    if (this.running.has(session.id)) throw validation('a turn is already running in this chat session', { session_id: session.id });
+    return summary(session);
+  }
+
+  /** Runs one turn in an opened session; never rejects (the loop reports failures as events). */
+  async runTurn(sessionId: string, request: Omit<TurnRequest, 'history'>): Promise<TurnOutcome> {
+    this.running.add(sessionId);
+    try {
+      return await this.loop.runTurn({ ...request, history: new SessionHistory(this.store, sessionId) });
+    } finally {
+      this.running.delete(sessionId);
+    }
+  }
+
+  listSessions(principal: Principal): SessionSummary[] {
+    return this.store.listSessions(principal.username).map(summary);
+  }
+
+  /** The session's messages with tool calls, decisions and results. */
+  history(principal: Principal, sessionId: string): { session: SessionSummary; messages: MessageView[] } {
+    const session = this.owned(principal, sessionId);
+    return { session: summary(session), messages: historyView(new SessionHistory(this.store, session.id).entries()) };
+  }
+
+  deleteSession(principal: Principal, sessionId: string): void {
+    const session = this.owned(principal, sessionId);
+    if (this.running.has(session.id)) throw validation('a turn is still running in this chat session', { session_id: session.id });
+    this.store.deleteSession(session.id);
+  }
+
+  private owned(principal: Principal, sessionId: string): ChatSessionRecord {
+    const session = this.store.getSession(sessionId);
+    if (!session || session.username !== principal.username) throw notFound(`chat session ${sessionId} not found`, { session_id: sessionId });
+    return session;
+  }
+}

@@ -1,0 +1,67 @@
+import type { LlmToolCall } from '../llm/types.js';
+import type { ChatStore } from '../store/chat-store.js';
+import type { CommandClass } from '../tools/safety/index.js';
+
+/** What the user is looking at when they ask (SPEC "AI chat" `context`). */
+export interface ChatContext {
+  namespace?: string;
+  /** `<kind>/<name>` */
+  resource?: string;
+}
+
+/** How a tool call ended; the `status` of the `tool_execution` event. */
+export type ToolStatus = 'executed' | 'rejected' | 'timeout' | 'blocked' | 'forbidden' | 'error';
+
+/** How an approval request ended. `cancelled`: the client went away first. */
+export type ApprovalOutcome = 'approved' | 'rejected' | 'timeout' | 'cancelled';
+
+/** Why a turn ended. */
+export type TurnEndReason = 'final_answer' | 'step_cap' | 'error' | 'cancelled';
+
+/**
+ * The entries of a session's persisted history (STYLE habit 7): the loop rebuilds the model's
+ * conversation from them, and the history API shows them. Tool calls, approval requests,
+ * decisions and results are entries like the messages.
+ */
+export type HistoryEntry =
+  | { kind: 'user'; content: string; context: ChatContext }
+  | { kind: 'assistant'; content: string; toolCalls: LlmToolCall[] }
+  | {
+      kind: 'tool_request';
+      id: string;
+      tool: string;
+      command: string;
+      type: CommandClass;
+      requiresApproval: boolean;
+      blocked: boolean;
+      warnings: string[];
+    }
+  | { kind: 'decision'; id: string; outcome: ApprovalOutcome; by?: string }
+  | { kind: 'tool_result'; id: string; tool: string; status: ToolStatus; result: string }
+  | { kind: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string } };
+
+export type HistoryKind = HistoryEntry['kind'];
+
+/** A history entry with its store position and time. */
+export type StoredHistoryEntry = HistoryEntry & { entryId: number; createdAt: string };
+
+/** One session's history over the chat store. */
+export class SessionHistory {
+  constructor(
+    private readonly store: ChatStore,
+    readonly sessionId: string,
+  ) {}
+
+  /** Appends an entry; durable when this returns. */
+  append(entry: HistoryEntry): void {
+    const { kind, ...payload } = entry;
+    this.store.append(this.sessionId, kind, payload);
+  }
+
+  /** Every entry in order. */
+  entries(): StoredHistoryEntry[] {
+    return this.store.entries(this.sessionId).map(
+      (record) => ({ ...(record.payload as object), kind: record.kind, entryId: record.id, createdAt: record.createdAt }) as StoredHistoryEntry,
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import type { ChatContext, StoredHistoryEntry, ToolStatus, TurnEndReason, ApprovalOutcome } from './history-entries.js';
+import type { CommandClass } from '../tools/safety/index.js';
+
+/** A tool call as `GET /api/chat/history` shows it: request, decision and result together. */
+export interface ToolCallView {
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  command?: string;
+  type?: CommandClass;
+  requires_approval?: boolean;
+  blocked?: boolean;
+  warnings?: string[];
+  decision?: ApprovalOutcome;
+  decided_by?: string;
+  status?: ToolStatus;
+  result?: string;
+}
+
+/** One message of a session's history view. */
+export type MessageView =
+  | { role: 'user'; content: string; context: ChatContext; created_at: string }
+  | { role: 'assistant'; content: string; tool_calls: ToolCallView[]; created_at: string }
+  | { role: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string }; created_at: string };
+
+function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
+  if (entry.kind === 'tool_request') {
+    Object.assign(call, { command: entry.command, type: entry.type, requires_approval: entry.requiresApproval, blocked: entry.blocked, warnings: entry.warnings });
+  } else if (entry.kind === 'decision') {
+    Object.assign(call, { decision: entry.outcome, decided_by: entry.by });
+  } else if (entry.kind === 'tool_result') {
+    Object.assign(call, { status: entry.status, result: entry.result });
+  }
+}
+
+function messageOf(entry: StoredHistoryEntry, calls: Map<string, ToolCallView>): MessageView | undefined {
+  if (entry.kind === 'user') return { role: 'user', content: entry.content, context: entry.context, created_at: entry.createdAt };
+  if (entry.kind === 'turn_end') return { role: 'turn_end', reason: entry.reason, error: entry.error, created_at: entry.createdAt };
+  if (entry.kind !== 'assistant') return undefined;
+  const toolCalls = entry.toolCalls.map((call) => ({ id: call.id, tool: call.name, arguments: call.arguments }));
+  for (const call of toolCalls) calls.set(call.id, call);
+  return { role: 'assistant', content: entry.content, tool_calls: toolCalls, created_at: entry.createdAt };
+}
+
+/** The history entries folded into messages, each assistant message carrying its tool calls' outcomes. */
+export function historyView(entries: readonly StoredHistoryEntry[]): MessageView[] {
+  const calls = new Map<string, ToolCallView>();
+  const messages: MessageView[] = [];
+  for (const entry of entries) {
+    const message = messageOf(entry, calls);
+    if (message) messages.push(message);
+    const id = 'id' in entry ? entry.id : undefined;
+    const call = id === undefined ? undefined : calls.get(id);
+    if (call) attach(call, entry);
+  }
+  return messages;
+}

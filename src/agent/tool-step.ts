@@ -1,0 +1,141 @@
+import type { AuditInput, AuditRecorder } from '../audit/types.js';
+import type { Principal } from '../auth/principal.js';
+import type { LlmToolCall } from '../llm/types.js';
+import type { SafetyAnalyzer } from '../tools/safety/index.js';
+import type { Tool, ToolRegistry } from '../tools/types.js';
+import type { AgentStateMachine } from './agent-state.js';
+import type { EmitEvent } from './agent-events.js';
+import type { ApprovalRegistry, ApprovalResult } from './approvals.js';
+import type { SessionHistory, ToolStatus } from './history-entries.js';
+import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
+import { planToolCall } from './tool-policy.js';
+
+/** Thrown when the turn was cancelled (client gone) while a tool call was handled. */
+export class TurnCancelledError extends Error {
+  constructor() {
+    super('the chat turn was cancelled');
+    this.name = 'TurnCancelledError';
+  }
+}
+
+/** What tool handling needs from the service. */
+export interface ToolStepDeps {
+  tools: ToolRegistry;
+  safety: SafetyAnalyzer;
+  approvals: ApprovalRegistry;
+  audit: AuditRecorder;
+  /** The impersonated cluster identity of a caller (undefined: the service's own). */
+  identityOf(principal: Principal): string | undefined;
+  /** For the cancelled-result text. */
+  approvalTimeoutMs: number;
+}
+
+/** One turn as tool handling sees it. */
+export interface ToolTurn {
+  principal: Principal;
+  history: SessionHistory;
+  emit: EmitEvent;
+  signal: AbortSignal;
+  machine: AgentStateMachine;
+  autoApproveReadonly: boolean;
+  /** Audit fields of the chat request (user, source, request id). */
+  auditFields: Pick<AuditInput, 'user' | 'source' | 'requestId'>;
+}
+
+interface Outcome {
+  status: ToolStatus;
+  result: string;
+}
+
+function decisionOutcome(decision: ApprovalResult, timeoutMs: number): Outcome {
+  if (decision.outcome === 'timeout') {
+    return { status: 'timeout', result: `Cancelled: no approval within ${Math.round(timeoutMs / 1000)}s; the command was not run.` };
+  }
+  return { status: 'rejected', result: 'Cancelled: the user rejected this command; it was not run.' };
+}
+
+const decisionTrigger = { approved: 'approved', rejected: 'rejected', timeout: 'approval_timed_out' } as const;
+
+/**
+ * Handles one tool call of a model response, from `Running` back to `Running`: safety analysis,
+ * the role policy, the approval wait when needed, the run, and the result — each step appended
+ * to the session history and sent as an event. Every outcome is a result the model reads.
+ */
+export class ToolStep {
+  constructor(private readonly deps: ToolStepDeps) {}
+
+  async handle(turn: ToolTurn, call: LlmToolCall, first: boolean): Promise<void> {
+    turn.machine.fire(first ? 'tool_calls_received' : 'tool_call_next');
+    const tool = this.deps.tools.get(call.name);
+    const analyzed = analyzeCall(this.deps.safety, tool, call);
+    const plan = planToolCall({
+      role: turn.principal.role,
+      toolFound: tool !== undefined,
+      toolName: call.name,
+      report: analyzed.report,
+      autoApproveReadonly: turn.autoApproveReadonly,
+    });
+    this.request(turn, call, analyzed, plan.action === 'ask');
+    if (plan.action === 'refuse') {
+      turn.machine.fire('tool_refused');
+      this.auditExecute(turn, call, analyzed.command, { status: plan.status, result: plan.reason });
+      return this.finish(turn, call, { status: plan.status, result: plan.reason });
+    }
+    if (plan.action === 'ask' && !(await this.approved(turn, call, analyzed.command))) return;
+    if (plan.action === 'run') turn.machine.fire('tool_auto_run');
+    await this.execute(turn, call, tool as Tool, analyzed.command);
+  }
+
+  private request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): void {
+    const { report } = analyzed;
+    turn.history.append({
+      kind: 'tool_request', id: call.id, tool: call.name, command: analyzed.command,
+      type: report.type, requiresApproval, blocked: report.blocked, warnings: report.warnings,
+    });
+    turn.emit({
+      event: 'tool_request',
+      data: { tool: call.name, command: analyzed.command, id: call.id, type: report.type, requires_approval: requiresApproval, blocked: report.blocked, warnings: report.warnings },
+    });
+  }
+
+  /** Waits for the decision; false (after recording the cancelled result) unless approved. */
+  private async approved(turn: ToolTurn, call: LlmToolCall, command: string): Promise<boolean> {
+    turn.machine.fire('approval_needed');
+    const decision = await this.deps.approvals.wait({ id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId }, turn.signal);
+    if (decision.outcome === 'cancelled') throw new TurnCancelledError();
+    turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
+    turn.machine.fire(decisionTrigger[decision.outcome]);
+    if (decision.outcome === 'approved') return true;
+    if (decision.outcome === 'timeout') {
+      this.deps.audit.record({ ...turn.auditFields, action: 'reject', resource: `tool/${call.name}`, details: { id: call.id, command, reason: 'timeout' }, decision: 'deny', outcome: 'timeout' });
+    }
+    this.finish(turn, call, decisionOutcome(decision, this.deps.approvalTimeoutMs));
+    return false;
+  }
+
+  private async execute(turn: ToolTurn, call: LlmToolCall, tool: Tool, command: string): Promise<void> {
+    const context = { principal: turn.principal, sessionId: turn.history.sessionId, impersonate: this.deps.identityOf(turn.principal), signal: turn.signal };
+    const result = await tool.run(call.arguments, context);
+    if (turn.signal.aborted) throw new TurnCancelledError();
+    const outcome: Outcome = { status: result.isError ? 'error' : 'executed', result: result.output };
+    this.auditExecute(turn, call, command, outcome);
+    this.finish(turn, call, outcome);
+  }
+
+  private auditExecute(turn: ToolTurn, call: LlmToolCall, command: string, outcome: Outcome): void {
+    const refused = outcome.status === 'forbidden' || outcome.status === 'blocked';
+    this.deps.audit.record({
+      ...turn.auditFields,
+      action: 'execute',
+      resource: `tool/${call.name}`,
+      details: { command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status },
+      decision: refused ? 'deny' : 'allow',
+      outcome: outcome.status === 'executed' ? 'success' : outcome.status === 'error' ? `error: ${outcome.result.slice(0, 200)}` : outcome.status,
+    });
+  }
+
+  private finish(turn: ToolTurn, call: LlmToolCall, outcome: Outcome): void {
+    turn.history.append({ kind: 'tool_result', id: call.id, tool: call.name, status: outcome.status, result: outcome.result });
+    turn.emit({ event: 'tool_execution', data: { id: call.id, result: outcome.result, status: outcome.status } });
+  }
+}

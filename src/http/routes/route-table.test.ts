@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../config/load.js';
+import type { AppDeps } from '../../deps.js';
+import { permissionMatrix, permissions } from '../permissions.js';
+import { allRoutes } from './index.js';
+
+/** Stands in for any dependency: route factories only capture deps, they do not call them at build time. */
+function anything(): unknown {
+  const target = function placeholder(): void {};
+  const proxy: unknown = new Proxy(target, {
+    get: (_target, key) => (key === 'then' ? undefined : proxy),
+    apply: () => proxy,
+    construct: () => proxy as object,
+  });
+  return proxy;
+}
+
+function routeTable(): ReturnType<typeof allRoutes> {
+  const config = parseConfig({}, {}, 'test');
+  const deps = new Proxy({ config } as Partial<AppDeps>, {
+    get: (target, key) => (key in target ? target[key as keyof AppDeps] : anything()),
+  }) as AppDeps;
+  return allRoutes(deps);
+}
+
+describe('the route table', () => {
+  const routes = routeTable();
+
+  it('declares a known permission for every route', () => {
+    expect(routes.length).toBeGreaterThan(10);
+    for (const spec of routes) {
+      expect(permissions, `${spec.method} ${spec.path}`).toContain(spec.permission);
+      expect(spec.summary, `${spec.method} ${spec.path} needs a summary`).toBeTruthy();
+    }
+  });
+
+  it('has no duplicate method and path', () => {
+    const keys = routes.map((spec) => `${spec.method} ${spec.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keeps user management, locks and the audit log admin-only', () => {
+    const sensitive = routes.filter((spec) => spec.path.startsWith('/api/admin/') || spec.path === '/api/audit');
+    expect(sensitive.length).toBeGreaterThanOrEqual(11);
+    for (const spec of sensitive) {
+      const matrix = permissionMatrix[spec.permission];
+      expect(matrix, `${spec.method} ${spec.path}`).toEqual({ viewer: 'no', user: 'no', admin: 'yes' });
+    }
+  });
+
+  it('leaves only health, login and static reads public', () => {
+    const open = routes.filter((spec) => spec.permission === 'public').map((spec) => `${spec.method} ${spec.path}`);
+    expect(open).toContain('POST /api/auth/login');
+    expect(open).toContain('GET /api/health');
+    for (const entry of open) expect(entry).not.toMatch(/^(POST|PUT|PATCH|DELETE) (?!\/api\/auth\/login$)/);
+  });
+
+  it('gives viewers no write, delete or exec route', () => {
+    for (const spec of routes.filter((route) => route.method !== 'GET' && route.permission !== 'public' && route.permission !== 'authenticated')) {
+      expect(permissionMatrix[spec.permission].viewer, `${spec.method} ${spec.path}`).toBe('no');
+    }
+  });
+});

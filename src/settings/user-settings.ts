@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { Config } from '../config/schema.js';
+import type { SettingsStore } from '../store/settings-store.js';
+
+/** SPEC "Settings": one user's settings. */
+export const userSettingsSchema = z.object({
+  language: z.enum(['en', 'ko', 'ja', 'zh']),
+  beginner_mode: z.boolean(),
+  auto_approve_readonly: z.boolean(),
+});
+export type UserSettingsValue = z.infer<typeof userSettingsSchema>;
+
+/** Body of `PUT /api/settings`: any subset of the fields, nothing else. */
+export const userSettingsUpdateSchema = userSettingsSchema.partial().strict();
+export type UserSettingsUpdate = z.infer<typeof userSettingsUpdateSchema>;
+
+const keyOf = (username: string): string => `user:${username}`;
+
+/**
+ * Per-user settings, stored in the settings table under `user:<name>`; defaults come from config
+ * `settings`. `auto_approve_readonly` can only make the user's own chat stricter: a read-only
+ * command runs without asking only when both this setting and config
+ * `authorization.tool_approval.auto_approve_readonly` allow it.
+ */
+export class UserSettings {
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly defaults: Config['settings'],
+  ) {}
+
+  get(username: string): UserSettingsValue {
+    const stored = userSettingsSchema.partial().safeParse(this.store.get(keyOf(username)) ?? {});
+    return { ...this.defaults, ...(stored.success ? stored.data : {}) };
+  }
+
+  /** Merges the given fields into the user's settings and returns the result. */
+  update(username: string, changes: UserSettingsUpdate): UserSettingsValue {
+    const next = { ...this.get(username), ...changes };
+    this.store.set(keyOf(username), next);
+    return next;
+  }
+}

@@ -1,0 +1,96 @@
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const namespace = useNamespace('term');
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+  await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: shell}\nspec:\n  containers:\n  - {name: main, image: busybox}`, namespace.name);
+  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'shell', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+interface Frame {
+  type: string;
+  data?: string;
+  code?: number | null;
+  message?: string;
+}
+
+function terminalUrl(query: string): string {
+  return `${service.url.replace('http', 'ws')}/api/pods/shell/terminal?namespace=${namespace.name}${query}`;
+}
+
+/** Opens a terminal, types `input`, and collects frames until the exit frame. */
+function session(socket: WebSocket, input: string[]): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  return new Promise((resolve, reject) => {
+    socket.on('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    socket.on('error', reject);
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 }));
+      for (const data of input) socket.send(JSON.stringify({ type: 'input', data }));
+    });
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      frames.push(frame);
+      if (frame.type === 'exit') resolve(frames);
+    });
+    socket.on('close', () => resolve(frames));
+  });
+}
+
+function refusedStatus(socket: WebSocket): Promise<number> {
+  return new Promise((resolve) => {
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('error', () => resolve(-1));
+    socket.on('open', () => resolve(101));
+  });
+}
+
+async function ticket(): Promise<string> {
+  const response = await service.api('POST', `/api/pods/shell/terminal/ticket`, { body: { namespace: namespace.name }, token: service.adminToken });
+  expect(response.status).toBe(201);
+  return response.body.ticket as string;
+}
+
+describe('web terminal', () => {
+  it('runs an interactive shell through a one-time ticket', async () => {
+    const value = await ticket();
+    const frames = await session(new WebSocket(terminalUrl(`&ticket=${value}&shell=/bin/sh`), ['pilothouse.terminal.v1']), ['echo marker-$((40+2))\n', 'exit 0\n']);
+    const output = frames.filter((frame) => frame.type === 'output').map((frame) => frame.data).join('');
+    expect(output).toContain('marker-42');
+    expect(frames.at(-1)).toEqual({ type: 'exit', code: 0 });
+    // A ticket works once.
+    expect(await refusedStatus(new WebSocket(terminalUrl(`&ticket=${value}`), ['pilothouse.terminal.v1']))).toBe(401);
+  });
+
+  it('accepts the bearer token as a subprotocol', async () => {
+    const socket = new WebSocket(terminalUrl('&shell=/bin/sh'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`]);
+    const frames = await session(socket, ['exit 7\n']);
+    expect(socket.protocol).toBe('pilothouse.terminal.v1');
+    expect(frames.at(-1)).toEqual({ type: 'exit', code: 7 });
+  });
+
+  it('refuses without credentials, with a bad ticket, or a ticket for another pod', async () => {
+    expect(await refusedStatus(new WebSocket(terminalUrl(''), ['pilothouse.terminal.v1']))).toBe(401);
+    expect(await refusedStatus(new WebSocket(terminalUrl('&ticket=made-up'), ['pilothouse.terminal.v1']))).toBe(401);
+    const value = await ticket();
+    const other = `${service.url.replace('http', 'ws')}/api/pods/other/terminal?namespace=${namespace.name}&ticket=${value}`;
+    expect(await refusedStatus(new WebSocket(other, ['pilothouse.terminal.v1']))).toBe(403);
+  });
+
+  it('404s for an unknown pod and 400s for a bad shell', async () => {
+    const unknown = `${service.url.replace('http', 'ws')}/api/pods/ghost/terminal?namespace=${namespace.name}`;
+    expect(await refusedStatus(new WebSocket(unknown, ['pilothouse.terminal.v1', `bearer.${service.adminToken}`]))).toBe(404);
+    expect(await refusedStatus(new WebSocket(terminalUrl('&shell=sh;rm'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`]))).toBe(400);
+    expect((await service.api('POST', `/api/pods/ghost/terminal/ticket`, { body: { namespace: namespace.name }, token: service.adminToken })).status).toBe(404);
+  });
+});
