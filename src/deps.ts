@@ -15,6 +15,8 @@ import type { Clock } from './auth/clock.js';
 import type { TerminalTickets } from './http/terminal-tickets.js';
 import type { ToolRegistry } from './tools/types.js';
 import type { McpServers } from './mcp/mcp-servers.js';
+import type { SafetyAnalyzer } from './tools/safety/index.js';
+import type { Pilot } from './agent/pilot.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -53,5 +55,9 @@ export interface AppDeps {
   security: SecurityServices;
   /** Milliseconds since the epoch; tests inject a manual clock. */
   clock: Clock;
+  /** Command safety analysis (config `authorization.tool_approval`); shared by the agent loop, MCP and /api/tool/analyze. */
+  safety: SafetyAnalyzer;
+  /** The AI pilot: LLM settings, chat sessions and the agent loop, approvals, user settings (src/agent/pilot.ts). */
+  pilot: Pilot;
   version: string;
 }

@@ -26,6 +26,7 @@ import { buildSecurityServices } from './auth/security-services.js';
 import { systemClock, type Clock } from './auth/clock.js';
 import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
+import { withPilot } from './agent/pilot.js';
 
 export interface CoreOptions {
   config: Config;
@@ -59,7 +60,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   });
   for (const tool of builtins) tools.register(tool);
   const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
-  return {
+  return withPilot({
     config,
     logger,
     database,
@@ -82,7 +83,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     tools,
     mcp,
     version,
-  };
+  });
 }
 
 export interface HttpServerOptions {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Clock } from './auth/clock.js';
 import { startHttpSecurity } from './auth/http-security.js';
@@ -10,6 +11,9 @@ import { startClusterSide } from './controllers/bootstrap.js';
 import { registerMcpServerController } from './controllers/mcp-server-reconciler.js';
 import { startConfiguredServers } from './mcp/mcp-servers.js';
 import { portForwardController } from './controllers/port-forward-controller.js';
+
+/** The built web UI (web/dist), relative to the package root (works from src/ and dist/). */
+const webRoot = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 export interface ServiceOptions {
   config: Config;
@@ -24,6 +28,8 @@ export interface ServiceOptions {
   configPath?: string;
   /** `--auth-mode`; overrides config `auth.mode` (only `local` is implemented so far). */
   authMode?: AuthMode;
+  /** `-web`: serve the web UI bundle (web/dist) besides the API. */
+  web?: boolean;
   /** Injected time (tests). */
   clock?: Clock;
   /** Where a generated admin password is shown once (stderr by default). */
@@ -54,7 +60,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     routes: allRoutes(deps),
     authenticator: security.authenticator,
     grantCheck: () => false,
-    extend: security.appOptions,
+    extend: { ...security.appOptions, staticRoot: options.web ? webRoot : undefined },
   });
   return {
     deps,

@@ -40,9 +40,12 @@ export const defaultBlockedPatterns = [
   String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
 ];
 
+/** The LLM provider kinds (SPEC "LLM configuration"): one adapter each in src/llm. */
+export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
+
 const llmSchema = z
   .object({
-    provider: z.enum(['openai', 'azure', 'ollama', 'gemini', 'bedrock']).default('openai'),
+    provider: z.enum(llmProviders).default('openai'),
     model: z.string().default('gpt-4o-mini'),
     api_key: z.string().optional(),
     base_url: z.string().optional(),

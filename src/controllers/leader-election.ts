@@ -4,6 +4,11 @@ import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { RestClient } from '../kube/rest-client.js';
 
+/** A Kubernetes MicroTime (`2006-01-02T15:04:05.000000Z`): Lease times need six fraction digits. */
+function microTime(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
 interface Lease {
   metadata: { name: string; resourceVersion?: string };
   spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };
@@ -50,7 +55,7 @@ export class LeaderElector {
     this.setLeading(false);
     const lease = await this.read().catch(() => undefined);
     if (lease?.spec.holderIdentity === this.identity) {
-      await this.write({ ...lease, spec: { ...lease.spec, holderIdentity: '', renewTime: new Date(0).toISOString() } }).catch(() => undefined);
+      await this.write({ ...lease, spec: { ...lease.spec, holderIdentity: '', renewTime: microTime(new Date(0)) } }).catch(() => undefined);
     }
   }
 
@@ -95,11 +100,11 @@ export class LeaderElector {
 
   private async tryAcquireOrRenew(): Promise<boolean> {
     const now = new Date();
-    const spec = { holderIdentity: this.identity, leaseDurationSeconds: this.timing.leaseDurationSeconds, renewTime: now.toISOString() };
+    const spec = { holderIdentity: this.identity, leaseDurationSeconds: this.timing.leaseDurationSeconds, renewTime: microTime(now) };
     const lease = await this.read();
     if (!lease) {
       await this.rest.json('POST', this.path(), {
-        body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.leaseName }, spec: { ...spec, acquireTime: now.toISOString(), leaseTransitions: 0 } },
+        body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.leaseName }, spec: { ...spec, acquireTime: microTime(now), leaseTransitions: 0 } },
       });
       return true;
     }
@@ -108,7 +113,7 @@ export class LeaderElector {
     const expired = renewed + (lease.spec.leaseDurationSeconds ?? 15) * 1000 < now.getTime();
     if (holder && holder !== this.identity && !expired) return false;
     const transitions = (lease.spec.leaseTransitions ?? 0) + (holder === this.identity ? 0 : 1);
-    const acquireTime = holder === this.identity ? lease.spec.acquireTime : now.toISOString();
+    const acquireTime = holder === this.identity ? lease.spec.acquireTime : microTime(now);
     await this.write({ metadata: lease.metadata, spec: { ...lease.spec, ...spec, acquireTime, leaseTransitions: transitions } });
     return true;
   }

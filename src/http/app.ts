@@ -7,6 +7,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { AppDeps } from '../deps.js';
 import { decide, refusal, type GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
+import { staticFiles } from './static-files.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 
 export interface AppOptions {
@@ -16,6 +17,8 @@ export interface AppOptions {
   middlewares?: ((context: AppContext, next: Next) => Promise<void>)[];
   /** Hooks run right after authentication, before authorization (per-user rate limits); throw to refuse. */
   afterAuthenticate?: ((context: AppContext, spec: RouteSpec) => Promise<void> | void)[];
+  /** With `-web`: the folder of the built web UI, served for every non-API GET. */
+  staticRoot?: string;
   /** Extra checks after the permission matrix (resource-level roles); throw to refuse. */
   authorizeResource?: (context: AppContext, spec: RouteSpec) => Promise<void> | void;
   /** Whether resource-level allow roles grant what the matrix refused (checked only on a refusal). */
@@ -106,5 +109,6 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
   );
   app.use(router.routes() as never);
   app.use(router.allowedMethods() as never);
+  if (options.staticRoot) app.use(staticFiles(options.staticRoot) as never);
   return app;
 }

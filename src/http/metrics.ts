@@ -10,6 +10,11 @@ export class Metrics {
 
   constructor(cacheSizes: () => { resource: string; namespace: string; size: number }[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
+    // prom-client names these gauges with a `_total` suffix, which Prometheus reserves for
+    // counters (promtool check metrics fails on them); the process metrics cover them.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      this.registry.removeSingleMetric(`pilothouse_${name}`);
+    }
     this.httpDuration = new Histogram({
       name: 'pilothouse_http_request_duration_seconds',
       help: 'HTTP request duration by route template and status',

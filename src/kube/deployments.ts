@@ -86,7 +86,8 @@ export async function rollbackDeployment(client: KubeIdentityClient, target: Tar
     target: `deployments/${target.name}`,
   });
   return {
-    ...target,
+    name: target.name,
+    namespace: target.namespace,
     before: { revision: current, images: templateImages(deployment.spec.template) },
     after: { revision: revisionOf(chosen), images: templateImages(chosen.spec.template) },
   };
@@ -96,5 +97,5 @@ export async function rollbackDeployment(client: KubeIdentityClient, target: Tar
 export async function setPaused(client: KubeIdentityClient, target: Target, paused: boolean): Promise<ChangeReport> {
   const current = await getWorkload(client, 'deployments', target.namespace, target.name);
   await patchWorkload(client, 'deployments', target, { spec: { paused } });
-  return { ...target, before: { paused: current.spec.paused ?? false }, after: { paused } };
+  return { name: target.name, namespace: target.namespace, before: { paused: current.spec.paused ?? false }, after: { paused } };
 }

@@ -46,7 +46,7 @@ export async function triggerCronJob(client: KubeIdentityClient, target: Target)
     spec: template.spec,
   };
   await client.rest.json('POST', `/apis/batch/v1/namespaces/${encodeURIComponent(target.namespace)}/jobs`, { body, target: `jobs/${jobName}` });
-  return { ...target, jobName };
+  return { name: target.name, namespace: target.namespace, jobName };
 }
 
 /** Suspends or resumes a CronJob's schedule. */
@@ -57,5 +57,5 @@ export async function suspendCronJob(client: KubeIdentityClient, target: Target,
     contentType: 'application/merge-patch+json',
     target: `cronjobs/${target.name}`,
   });
-  return { ...target, before: { suspend: cronJob.spec.suspend ?? false }, after: { suspend } };
+  return { name: target.name, namespace: target.namespace, before: { suspend: cronJob.spec.suspend ?? false }, after: { suspend } };
 }

@@ -49,7 +49,7 @@ export async function scaleWorkload(client: KubeIdentityClient, kind: 'deploymen
   const path = `${workloadPath(kind, target.namespace, target.name)}/scale`;
   const current = await client.rest.json<{ spec?: { replicas?: number } }>('GET', path, { target: `${kind}/${target.name}` });
   await client.rest.json('PATCH', path, { body: { spec: { replicas } }, contentType: 'application/merge-patch+json', target: `${kind}/${target.name}` });
-  return { ...target, before: { replicas: current.spec?.replicas ?? 0 }, after: { replicas } };
+  return { name: target.name, namespace: target.namespace, before: { replicas: current.spec?.replicas ?? 0 }, after: { replicas } };
 }
 
 /** Rolling restart via the pod template's restartedAt annotation (`kubectl rollout restart`). */
@@ -57,7 +57,7 @@ export async function restartWorkload(client: KubeIdentityClient, kind: Workload
   const current = await getWorkload(client, kind, target.namespace, target.name);
   const restartedAt = now.toISOString();
   await patchWorkload(client, kind, target, { spec: { template: { metadata: { annotations: { [restartedAtAnnotation]: restartedAt } } } } });
-  return { ...target, before: { restartedAt: current.spec.template.metadata?.annotations?.[restartedAtAnnotation] ?? null }, after: { restartedAt } };
+  return { name: target.name, namespace: target.namespace, before: { restartedAt: current.spec.template.metadata?.annotations?.[restartedAtAnnotation] ?? null }, after: { restartedAt } };
 }
 
 /** The images of a pod template, in container order. */

@@ -18,6 +18,7 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
     host: flags.host ?? config.server.host,
     port: flags.port ?? config.server.port,
     noAuth: flags.noAuth,
+    web: flags.web,
     adminPassword: flags.adminPassword,
     authMode: flags.authMode,
     configPath: flags.configPath,

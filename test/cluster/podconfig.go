@@ -258,6 +258,10 @@ func (pc *podConfig) sync(ctx context.Context, key string) error {
 		}
 		forwards = append(forwards, f)
 	}
+	if _, all := ann[annForward]; !all && len(forwards) > 0 {
+		// Other ports keep the cluster default target.
+		forwards = append(forwards, kwokv1.Forward{Target: &kwokv1.ForwardTarget{Address: "127.0.0.1", Port: int32(pc.c.ports.forward)}})
+	}
 	return pc.upsertPortForward(ctx, owner, forwards)
 }
 

@@ -42,7 +42,7 @@ export interface TestService extends Service {
   namespace: string;
   /** Calls the API over real HTTP; JSON bodies are encoded and parsed. */
   api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  /** A JWT of the `admin` user, logged in at start ('' under noAuth or without an admin password). */
+  /** A JWT of the `admin` user, logged in at start ('' under noAuth or without an admin password); reassign after re-login. */
   adminToken: string;
   /** Logs in over HTTP and returns the token (default: the admin with its password); throws unless 200. */
   login(username?: string, password?: string): Promise<string>;
@@ -94,11 +94,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const createUser: TestService['createUser'] = async (role, userOptions = {}) => {
     const username = userOptions.username ?? uniqueName(role);
     const password = userOptions.password ?? `password-of-${username}`;
-    const created = await api('POST', '/api/admin/users', { token: adminToken, body: { username, password, role, roles: userOptions.roles ?? [] } });
+    const created = await api('POST', '/api/admin/users', { token: testService.adminToken, body: { username, password, role, roles: userOptions.roles ?? [] } });
     if (created.status !== 201) throw new Error(`creating user ${username} failed: ${created.status} ${created.text}`);
     return { username, password, token: await login(username, password) };
   };
-  return {
+  const testService: TestService = {
     ...service,
     dataDir,
     namespace,
@@ -112,4 +112,5 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       if (!options.config?.kubernetes?.namespace) await tryKubectl(clusterKubeconfig(), ['delete', 'namespace', namespace, '--wait=false']);
     },
   };
+  return testService;
 }

@@ -15,6 +15,9 @@ import { metricsRoutes } from './metrics.js';
 import { portForwardRoutes } from './portforward.js';
 import { helmRoutes } from './helm.js';
 import { mcpRoutes } from './mcp.js';
+import { chatRoutes } from './chat.js';
+import { toolRoutes } from './tool.js';
+import { settingsRoutes } from './settings.js';
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: AppDeps): RouteSpec[] {
@@ -34,6 +37,9 @@ export function allRoutes(deps: AppDeps): RouteSpec[] {
     ...portForwardRoutes(deps),
     ...helmRoutes(deps),
     ...mcpRoutes(deps),
+    ...chatRoutes(deps),
+    ...toolRoutes(deps),
+    ...settingsRoutes(deps),
   ];
   return routes;
 }

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { EmitEvent } from '../../agent/agent-events.js';
+import type { Principal } from '../../auth/principal.js';
+import type { AppDeps } from '../../deps.js';
+import { unauthorized } from '../../errors.js';
+import { requestAuditFields } from '../audit-context.js';
+import { startEventStream, type EventStream } from '../event-stream.js';
+import { parseWith } from '../validate.js';
+import { route, type AppContext, type RouteSpec } from '../types.js';
+
+const chatBody = z.object({
+  message: z.string().trim().min(1).max(32_000),
+  context: z
+    .object({
+      namespace: z.union([z.literal(''), z.string().max(63).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')]).optional(),
+      resource: z.string().max(320).regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>').or(z.literal('')).optional(),
+    })
+    .prefault({}),
+  session_id: z.string().min(1).max(128).optional(),
+});
+
+const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
+const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
+
+/** Heartbeat comment interval: keeps proxies from closing an idle stream while a tool waits for approval. */
+export const heartbeatMs = 15_000;
+
+/** The caller; authenticated routes always have one. */
+export function principalOf(context: AppContext): Principal {
+  const principal = context.state.principal;
+  if (!principal) throw unauthorized('authentication required');
+  return principal;
+}
+
+function startHeartbeat(stream: EventStream): () => void {
+  const timer = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * SPEC "AI chat": the agentic chat over SSE and the chat history. Any signed-in role may chat
+ * (a viewer's tool calls are answered `forbidden`); sessions belong to their user.
+ */
+export function chatRoutes(deps: AppDeps): RouteSpec[] {
+  const { chat, userSettings } = deps.pilot;
+  return [
+    route({
+      method: 'POST',
+      path: '/api/chat/agentic',
+      permission: 'authenticated',
+      summary: 'Ask the AI pilot; answers text/event-stream: session, chunk, tool_request, tool_execution, error, stream_end',
+      handler: async (context) => {
+        const body = parseWith(chatBody, context.request.body);
+        const principal = principalOf(context);
+        const session = chat.openSession(principal, body.session_id, body.message);
+        const auditFields = requestAuditFields(context);
+        const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined };
+        deps.audit.record({
+          ...auditFields, action: 'query', resource: `chat/${session.id}`,
+          details: { message: body.message.slice(0, 500), ...chatContext }, decision: 'allow', outcome: 'success',
+        });
+        const stream = startEventStream(context);
+        const emit: EmitEvent = (event) => stream.send(event.event, event.data);
+        emit({ event: 'session', data: { session_id: session.id } });
+        const stopHeartbeat = startHeartbeat(stream);
+        const settings = userSettings.get(principal.username);
+        const turn = chat.runTurn(session.id, {
+          principal, message: body.message, context: chatContext, emit, signal: stream.signal, auditFields,
+          settings: { language: settings.language, beginnerMode: settings.beginner_mode, autoApproveReadonly: settings.auto_approve_readonly },
+        });
+        void turn
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'chat turn failed outside the loop'))
+          .finally(() => {
+            stopHeartbeat();
+            stream.end();
+          });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/chat/history',
+      permission: 'authenticated',
+      summary: "With session_id: the session's messages, tool calls, decisions and results; without: the caller's sessions",
+      handler: async (context) => {
+        const { session_id: sessionId } = parseWith(sessionQuery, context.query, 'query');
+        const principal = principalOf(context);
+        if (sessionId !== undefined) {
+          context.body = chat.history(principal, sessionId);
+          return;
+        }
+        const items = chat.listSessions(principal);
+        context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/chat/history',
+      permission: 'authenticated',
+      summary: 'Delete one of the caller’s chat sessions with its history',
+      handler: async (context) => {
+        const { session_id: sessionId } = parseWith(requiredSessionQuery, context.query, 'query');
+        chat.deleteSession(principalOf(context), sessionId);
+        context.body = { deleted: sessionId };
+      },
+    }),
+  ];
+}

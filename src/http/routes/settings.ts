@@ -1,0 +1,57 @@
+import type { AppDeps } from '../../deps.js';
+import { llmSettingsBodySchema } from '../../settings/llm-settings.js';
+import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
+import { audited } from '../audit-context.js';
+import { parseWith } from '../validate.js';
+import { route, type RouteSpec } from '../types.js';
+import { principalOf } from './chat.js';
+
+/**
+ * SPEC "Settings". `/api/settings` is per user, so every role reads and writes its own (the
+ * global approval rule stays in config: a user's `auto_approve_readonly` can only make their own
+ * chat stricter). `/api/settings/llm`: anyone signed in reads it (never the key); admins change it.
+ */
+export function settingsRoutes(deps: AppDeps): RouteSpec[] {
+  const { userSettings, llm } = deps.pilot;
+  return [
+    route({
+      method: 'GET',
+      path: '/api/settings',
+      permission: 'authenticated',
+      summary: "The caller's settings: language, beginner_mode, auto_approve_readonly",
+      handler: async (context) => {
+        context.body = userSettings.get(principalOf(context).username);
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/settings',
+      permission: 'authenticated',
+      summary: "Change the caller's settings (any subset of the fields)",
+      handler: async (context) => {
+        const changes = parseWith(userSettingsUpdateSchema, context.request.body);
+        context.body = userSettings.update(principalOf(context).username, changes);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/settings/llm',
+      permission: 'authenticated',
+      summary: 'The LLM configuration in use, without the key (api_key_set tells whether one is set)',
+      handler: async (context) => {
+        context.body = llm.view();
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/settings/llm',
+      permission: 'admin',
+      summary: 'Change the LLM provider, model, key (stored mode 0600 or as ${ENV}) and endpoint; used from the next chat turn',
+      handler: async (context) => {
+        const body = parseWith(llmSettingsBodySchema, context.request.body);
+        const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;
+        context.body = await audited(deps, context, `settings/llm`, command, async () => llm.update(body));
+      },
+    }),
+  ];
+}

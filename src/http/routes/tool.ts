@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import { requestAuditFields } from '../audit-context.js';
+import { parseWith } from '../validate.js';
+import { route, type RouteSpec } from '../types.js';
+import { principalOf } from './chat.js';
+
+const approveBody = z.object({ id: z.string().min(1).max(200), approved: z.boolean() });
+const analyzeBody = z.object({
+  command: z.string().max(64 * 1024),
+  /** `bash` (default: a shell line), `kubectl`/`helm` (the arguments after the program), `read_file`, `write_file`. */
+  tool: z.string().min(1).max(200).default('bash'),
+});
+
+/**
+ * SPEC "AI chat" approvals and the command analyzer. Approve: only the chat session's owner or
+ * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject`. Analyze: any role, runs nothing.
+ */
+export function toolRoutes(deps: AppDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/api/tool/approve',
+      permission: 'authenticated',
+      summary: 'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)',
+      handler: async (context) => {
+        const body = parseWith(approveBody, context.request.body);
+        const request = deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
+        deps.audit.record({
+          ...requestAuditFields(context),
+          action: body.approved ? 'approve' : 'reject',
+          resource: `chat/${request.sessionId}`,
+          details: { id: body.id, owner: request.owner },
+          decision: 'allow',
+          outcome: 'success',
+        });
+        context.body = { id: body.id, approved: body.approved, status: body.approved ? 'approved' : 'rejected' };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/tool/analyze',
+      permission: 'authenticated',
+      summary: "Safety report of a command line (class, approval, blocked pattern, warnings); never runs it",
+      handler: async (context) => {
+        const body = parseWith(analyzeBody, context.request.body);
+        context.body = deps.safety.analyzeSync(body.tool, body.command);
+      },
+    }),
+  ];
+}
