@@ -3,6 +3,7 @@ import { parseFlags, usage, UsageError, type Flags } from './cli/flags.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createLogger } from './log.js';
 import { runServe } from './modes/serve.js';
+import { runMcp } from './modes/mcp.js';
 import { version } from './version.js';
 
 /** Composition root: parse flags and config, then start the requested mode. */
@@ -22,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   if (flags.command === 'health') return runHealthCommand(flags.url);
   const config = loadConfig(flags.configPath);
   const logger = createLogger(flags.logLevel);
+  if (flags.mcp) return runMcp(flags, config, logger);
   return runServe(flags, config, logger);
 }
 

@@ -49,7 +49,11 @@ export interface Service {
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const deps = buildCoreDeps(options);
-  const security = await startHttpSecurity(deps, options);
+  const security = await startHttpSecurity(deps, options).catch(async (error: unknown) => {
+    deps.database.close();
+    await deps.kube.close();
+    throw error;
+  });
   registerMcpServerController(deps.controllers, deps.mcp, deps.logger);
   deps.controllers.register(portForwardController(deps));
   await startClusterSide(deps);

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/principal.js';
 import { AppError, isAppError } from '../errors.js';
 import type { LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
-import type { EmitEvent } from './agent-events.js';
-import type { ChatContext, SessionHistory, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
+import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
 import { messagesFromHistory } from './llm-messages.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';

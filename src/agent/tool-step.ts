@@ -75,15 +75,22 @@ export class ToolStep {
       report: analyzed.report,
       autoApproveReadonly: turn.autoApproveReadonly,
     });
+    // The approval is registered before the request is sent, so an instant decision finds it.
+    const decision = plan.action === 'ask' ? this.waitForDecision(turn, call) : undefined;
     this.request(turn, call, analyzed, plan.action === 'ask');
     if (plan.action === 'refuse') {
       turn.machine.fire('tool_refused');
       this.auditExecute(turn, call, analyzed.command, { status: plan.status, result: plan.reason });
       return this.finish(turn, call, { status: plan.status, result: plan.reason });
     }
-    if (plan.action === 'ask' && !(await this.approved(turn, call, analyzed.command))) return;
+    if (decision && !this.approved(turn, call, analyzed.command, await decision)) return;
     if (plan.action === 'run') turn.machine.fire('tool_auto_run');
     await this.execute(turn, call, tool as Tool, analyzed.command);
+  }
+
+  private waitForDecision(turn: ToolTurn, call: LlmToolCall): Promise<ApprovalResult> {
+    turn.machine.fire('approval_needed');
+    return this.deps.approvals.wait({ id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId }, turn.signal);
   }
 
   private request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): void {
@@ -98,10 +105,8 @@ export class ToolStep {
     });
   }
 
-  /** Waits for the decision; false (after recording the cancelled result) unless approved. */
-  private async approved(turn: ToolTurn, call: LlmToolCall, command: string): Promise<boolean> {
-    turn.machine.fire('approval_needed');
-    const decision = await this.deps.approvals.wait({ id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId }, turn.signal);
+  /** Records the decision; false (after recording the cancelled result) unless approved. */
+  private approved(turn: ToolTurn, call: LlmToolCall, command: string, decision: ApprovalResult): boolean {
     if (decision.outcome === 'cancelled') throw new TurnCancelledError();
     turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
     turn.machine.fire(decisionTrigger[decision.outcome]);

@@ -43,9 +43,17 @@ export class PortForwardReconciler implements Reconciler {
       await this.closeTunnel(key);
       return {};
     }
-    const specKey = JSON.stringify(object.spec);
-    if (this.tunnels.get(key)?.specKey !== specKey) await this.closeTunnel(key);
-    if (!this.tunnels.has(key) && object.status?.phase === 'failed' && object.status.observedGeneration === object.metadata.generation) return {};
+    if (this.tunnels.get(key)?.specKey !== JSON.stringify(object.spec)) await this.closeTunnel(key);
+    if (!this.tunnels.has(key) && this.failedForGood(object)) return {};
+    return this.converge(key, object);
+  }
+
+  /** A failed forward stays failed until its spec changes (a new generation). */
+  private failedForGood(object: PortForward): boolean {
+    return object.status?.phase === 'failed' && object.status.observedGeneration === object.metadata.generation;
+  }
+
+  private async converge(key: string, object: PortForward): Promise<Result> {
     const client = this.kube.forIdentity(object.metadata.annotations?.[identityAnnotation] || undefined);
     const podProblem = await this.checkPod(client, object);
     if (podProblem) {

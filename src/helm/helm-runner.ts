@@ -42,7 +42,7 @@ export function helmFailure(stderr: string): AppError {
   const message = stderr.replace(/^Error:\s*/m, '').trim() || 'helm failed';
   const details = { message };
   if (/forbidden/i.test(message)) return new AppError('FORBIDDEN', message, details);
-  if (/not found|no such|doesn't exist|does not exist|no repositories/i.test(message)) return new AppError('NOT_FOUND', message, details);
+  if (/not found|no such|doesn't exist|does not exist|no repositories|has no \d+ version/i.test(message)) return new AppError('NOT_FOUND', message, details);
   if (/cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision/i.test(message)) {
     return new AppError('VALIDATION_ERROR', message, details);
   }

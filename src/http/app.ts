@@ -5,7 +5,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { AppDeps } from '../deps.js';
-import { decide, refusal, type GrantCheck } from '../rbac/authorize.js';
+import { decide, refusal, type AuthorizationDecision, type GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
 import { staticFiles } from './static-files.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
@@ -56,9 +56,7 @@ function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
-    const namespace = typeof context.query.namespace === 'string' ? context.query.namespace : undefined;
-    let decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
-    if (!decision.allowed && decision.reason !== 'unauthenticated' && (await options.extendsPermission?.(context, spec))) decision = { allowed: true };
+    const decision = await matrixDecision(options, context, spec);
     if (!decision.allowed) {
       if (decision.reason !== 'unauthenticated') auditDenied(deps, context, spec, decision.reason ?? 'role');
       throw refusal(decision, spec.permission);
@@ -66,6 +64,14 @@ function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
     await options.authorizeResource?.(context, spec);
     await spec.handler(context, next);
   };
+}
+
+/** The permission matrix (with access grants), widened where resource-level allow roles extend it. */
+async function matrixDecision(options: AppOptions, context: AppContext, spec: RouteSpec): Promise<AuthorizationDecision> {
+  const namespace = typeof context.query.namespace === 'string' ? context.query.namespace : undefined;
+  const decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
+  if (decision.allowed || decision.reason === 'unauthenticated' || !options.extendsPermission) return decision;
+  return (await options.extendsPermission(context, spec)) ? { allowed: true } : decision;
 }
 
 /** Every 403 on a guarded action is recorded with decision deny. */

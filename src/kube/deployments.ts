@@ -65,7 +65,8 @@ function pickRevision(replicaSets: ReplicaSet[], current: number, revision: numb
 
 /** The pod template of a ReplicaSet without the label the deployment controller adds. */
 function templateOf(replicaSet: ReplicaSet): WorkloadObject['spec']['template'] {
-  const { 'pod-template-hash': _hash, ...labels } = replicaSet.spec.template.metadata?.labels ?? {};
+  const labels = { ...replicaSet.spec.template.metadata?.labels };
+  delete labels['pod-template-hash'];
   return { ...replicaSet.spec.template, metadata: { ...replicaSet.spec.template.metadata, labels } };
 }
 

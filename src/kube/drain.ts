@@ -33,11 +33,19 @@ function classify(pod: PodObject, options: DrainOptions): string | undefined {
   if (pod.metadata.annotations?.[mirrorAnnotation]) return 'skip:mirror pod';
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return undefined;
+  return ownerVerdict(pod, options) ?? localDataVerdict(pod, options);
+}
+
+function ownerVerdict(pod: PodObject, options: DrainOptions): string | undefined {
   const controller = pod.metadata.ownerReferences?.find((owner) => owner.controller);
   if (controller?.kind === 'DaemonSet') return options.ignoreDaemonSets ? 'skip:DaemonSet-managed pod' : 'refuse:DaemonSet-managed pod (use ignoreDaemonSets)';
   if (!controller && !options.force) return 'refuse:not managed by a controller (use force)';
-  if (pod.spec.volumes?.some((volume) => volume.emptyDir !== undefined) && !options.deleteLocalData) return 'refuse:has local data in emptyDir volumes (use deleteLocalData)';
   return undefined;
+}
+
+function localDataVerdict(pod: PodObject, options: DrainOptions): string | undefined {
+  const hasLocalData = pod.spec.volumes?.some((volume) => volume.emptyDir !== undefined) ?? false;
+  return hasLocalData && !options.deleteLocalData ? 'refuse:has local data in emptyDir volumes (use deleteLocalData)' : undefined;
 }
 
 /** Lists the node's pods and sorts them into evict / skip / refuse. */

@@ -13,7 +13,8 @@ describe('quantities', () => {
     expect(parseQuantity('bogus')).toBeNaN();
   });
   it('formats like kubectl top', () => {
-    expect(formatCpu(0.0123)).toBe('13m');
+    expect(formatCpu(0.0123)).toBe('12m');
+    expect(formatCpu(0.500123456)).toBe('500m');
     expect(formatCpu(0.25)).toBe('250m');
     expect(formatMemory(128 * 2 ** 20 + 5)).toBe('128Mi');
   });

@@ -11,9 +11,9 @@ export function parseQuantity(text: string): number {
   return factor === undefined ? Number.NaN : value * factor;
 }
 
-/** CPU cores → `<n>m` (rounded up to a whole millicore, like kubectl top). */
+/** CPU cores → `<n>m` (nearest whole millicore; metrics-server reports nanocores). */
 export function formatCpu(cores: number): string {
-  return `${Math.ceil(Math.round(cores * 1e9) / 1e6)}m`;
+  return `${Math.round(cores * 1e3)}m`;
 }
 
 /** Bytes → `<n>Mi` (whole mebibytes, like kubectl top). */

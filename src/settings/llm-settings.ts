@@ -98,8 +98,9 @@ export class LlmSettings {
     const stored = this.stored();
     const { base } = this.options;
     if (!stored) return base;
-    const { api_key_env: _reference, ...fields } = stored;
-    return { timeout: base.timeout, max_retries: base.max_retries, ...fields, api_key: this.storedKey(stored) };
+    const fields: Partial<StoredLlmSettings> = { ...stored };
+    delete fields.api_key_env;
+    return { timeout: base.timeout, max_retries: base.max_retries, ...(fields as LlmSettingsBody), api_key: this.storedKey(stored) };
   }
 
   private storeKey(apiKey: string | undefined, stored: StoredLlmSettings): void {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashServer, everythingServer, kubernetesMcpServerPath } from '../../src/mcp/client/test-servers.js';
+import { McpConnection } from '../../src/mcp/client/connection.js';
+import { errorResult } from '../../src/mcp/client/tool-result.js';
 import { clusterKubeconfig, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -142,10 +144,21 @@ spec:
     expect(namespaces).toMatchObject({ isError: false, output: expect.stringContaining(service.namespace) });
   });
 
-  it('turns a JSON-RPC error of kubernetes-mcp-server into an isError result', async () => {
+  it('returns tool failures of kubernetes-mcp-server as isError results', async () => {
     const result = await service.deps.mcp.manager.call('pods_get', { name: 42 });
-    expect(result.isError).toBe(true);
-    expect(result.output).toMatch(/pods_get/);
+    expect(result).toMatchObject({ isError: true, output: expect.stringContaining('name parameter must be a string') });
+  });
+
+  it('turns its JSON-RPC -32602 answer to an unknown tool into an isError result', async () => {
+    const definition = { name: 'kube-direct', command: kubernetesMcpServerPath, args: ['--kubeconfig', clusterKubeconfig()], enabled: true, env: {}, source: 'cluster' as const };
+    const connection = await McpConnection.open(definition, { clientVersion: 'test', initializeTimeoutMs: 10_000 }, { toolsChanged: () => undefined, closed: () => undefined });
+    try {
+      const error = await connection.callTool('no_such_tool', {}, { timeoutMs: 5_000 }).then(() => undefined, (rejection: unknown) => rejection);
+      expect(error).toMatchObject({ code: -32602 });
+      expect(errorResult('kube-direct', 'no_such_tool', error)).toMatchObject({ isError: true, output: expect.stringMatching(/kube-direct[\s\S]*no_such_tool/) });
+    } finally {
+      await connection.close();
+    }
   });
 
   it('reports a kubernetes-mcp-server without a kubeconfig as failed with its stderr', async () => {

@@ -34,13 +34,12 @@ function session(socket: WebSocket, input: string[]): Promise<Frame[]> {
   return new Promise((resolve, reject) => {
     socket.on('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
     socket.on('error', reject);
-    socket.on('open', () => {
-      socket.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 }));
-      for (const data of input) socket.send(JSON.stringify({ type: 'input', data }));
-    });
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 })));
     socket.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       frames.push(frame);
+      // Type once the shell has printed its prompt (the first output).
+      if (frames.length === 1 && frame.type === 'output') for (const text of input) socket.send(JSON.stringify({ type: 'input', data: text }));
       if (frame.type === 'exit') resolve(frames);
     });
     socket.on('close', () => resolve(frames));

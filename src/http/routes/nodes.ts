@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
 import { DrainJobs, type DrainEvent, type DrainJob } from '../../kube/drain-jobs.js';
 import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
+import type { KubeIdentityClient } from '../../kube/clients.js';
 import { audited } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema, parseWith } from '../validate.js';
@@ -45,7 +46,7 @@ function streamDrain(context: AppContext, job: DrainJob): void {
 /** SPEC "Nodes": cordon, uncordon, drain (202 + SSE progress), pods on a node. */
 export function nodeRoutes(deps: AppDeps): RouteSpec[] {
   const drains = new DrainJobs(deps.logger);
-  const client = (context: AppContext) => deps.identities.clientFor(context.state.principal);
+  const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   const cordon = (verb: 'cordon' | 'uncordon'): RouteSpec =>
     route({
       method: 'POST',

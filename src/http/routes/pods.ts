@@ -39,8 +39,8 @@ const terminalQuery = z.object({
 });
 
 /** `kubectl exec` as the audit records it (argv shown space-joined). */
-function execLine(namespace: string, pod: string, container: string, command: string[], interactive = false): string {
-  return `kubectl exec ${interactive ? '-it ' : ''}${pod} -n ${namespace} -c ${container} -- ${command.join(' ')}`;
+function execLine(target: { namespace: string; pod: string; container: string; command: string[] }, interactive = false): string {
+  return `kubectl exec ${interactive ? '-it ' : ''}${target.pod} -n ${target.namespace} -c ${target.container} -- ${target.command.join(' ')}`;
 }
 
 async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
@@ -84,7 +84,7 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   const client = deps.identities.clientFor(context.state.principal);
   const container = resolveContainer(await getPod(client, query.namespace, name), query.container);
   const command = query.shell ? [query.shell] : defaultShellCommand;
-  const podSocket = await audited(deps, context, `pod/${name}`, execLine(query.namespace, name, container, command, true), () =>
+  const podSocket = await audited(deps, context, `pod/${name}`, execLine({ namespace: query.namespace, pod: name, container, command }, true), () =>
     openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
   );
   const browser = await acceptWebSocket(context);
@@ -114,7 +114,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
         const client = deps.identities.clientFor(context.state.principal);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
-        const line = execLine(body.namespace, name, container, body.command);
+        const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
         const result = await audited(deps, context, `pod/${name}`, line, () => execInPod(client, { ...body, container, pod: name }, limits));
         context.body = result;
       },

@@ -22,15 +22,16 @@ const activationTimeoutMs = 15_000;
 
 /** The API view of a PortForward object. */
 function view(object: PortForward): Record<string, unknown> {
+  const status = object.status ?? {};
   return {
     id: object.metadata.name,
     namespace: object.spec.namespace,
     pod: object.spec.pod,
     podPort: object.spec.podPort,
-    localPort: object.status?.localPort ?? object.spec.localPort,
-    status: object.status?.phase ?? 'Pending',
-    address: object.status?.address ?? null,
-    message: object.status?.message || null,
+    localPort: status.localPort ?? object.spec.localPort,
+    status: status.phase ?? 'Pending',
+    address: status.address ?? null,
+    message: status.message || null,
     requester: object.spec.requester ?? null,
     createdAt: object.metadata.creationTimestamp ?? null,
   };
@@ -60,11 +61,16 @@ async function createForward(deps: AppDeps, context: AppContext): Promise<Record
   const identity = deps.identities.identityOf(principal);
   await client.create(name, { ...body, requester: principal?.username ?? 'unknown' });
   if (identity) await client.patch(name, { metadata: { annotations: { [identityAnnotation]: identity } } });
-  const object = await waitForPhase(client, name);
-  if (object?.status?.phase === 'active') return { id: name, localPort: object.status.localPort, status: 'active', address: object.status.address };
+  return activationResult(client, name, await waitForPhase(client, name));
+}
+
+/** 201 body for an active forward; a failed or silent one is deleted and reported. */
+async function activationResult(client: ReturnType<typeof portForwardClient>, name: string, object: PortForward | undefined): Promise<Record<string, unknown>> {
+  const status = object?.status ?? {};
+  if (status.phase === 'active') return { id: name, localPort: status.localPort, status: 'active', address: status.address };
   await client.delete(name);
   if (!object) throw new AppError('UNAVAILABLE', 'the port-forward controller did not open the listener in time (is this replica the leader?)', { id: name });
-  throw new AppError('VALIDATION_ERROR', `port forward failed: ${object.status?.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: object.status?.message });
+  throw new AppError('VALIDATION_ERROR', `port forward failed: ${status.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: status.message });
 }
 
 /** SPEC "Port forward": PortForward objects reconciled by the controller. */

@@ -1,0 +1,54 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import type { SafetyAnalyzer } from '../../tools/safety/index.js';
+import { auditedCommand, decide, type ServerPolicy } from './call-gate.js';
+import type { ToolExecutor } from './tool-executor.js';
+import { serverToolSpecs, type ServerToolSpec } from './tool-specs.js';
+
+/** Everything the server mode's tool calls need. */
+export interface ServerModeDeps {
+  analyzer: SafetyAnalyzer;
+  policy: ServerPolicy;
+  executor: ToolExecutor;
+  audit: AuditRecorder;
+  /** Audit user of every call (config `mcp_server.identity`, default `mcp`). */
+  identity: string;
+  version: string;
+}
+
+function textResult(text: string, isError: boolean): CallToolResult {
+  return { content: [{ type: 'text', text: text === '' ? '(no output)' : text }], isError };
+}
+
+/** One call: plan, safety gate, run, audit (`execute`, decision deny for refusals). */
+async function handleCall(deps: ServerModeDeps, spec: ServerToolSpec, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  const plan = spec.plan(args as never);
+  const command = auditedCommand(plan);
+  const entry = { user: deps.identity, action: 'execute' as const, resource: `tool/${spec.name}`, details: { command, tool: spec.name }, source: 'mcp' };
+  const decision = await decide(deps.analyzer, deps.policy, plan);
+  if (!decision.allowed) {
+    deps.audit.record({ ...entry, decision: 'deny', outcome: decision.reason });
+    return textResult(decision.reason, true);
+  }
+  const result = await deps.executor.run(plan, signal);
+  deps.audit.record({ ...entry, decision: 'allow', outcome: result.isError ? `error: ${result.output.slice(0, 500)}` : 'success' });
+  return textResult(result.output, result.isError);
+}
+
+/**
+ * The `--mcp` server: the SDK's McpServer with exactly the server-mode tools. The SDK negotiates the
+ * protocol version (2024-11-05 answered with 2024-11-05), answers unknown methods with -32601, and
+ * turns invalid arguments into `isError` results.
+ */
+export function createPilothouseMcpServer(deps: ServerModeDeps): McpServer {
+  const server = new McpServer({ name: 'pilothouse', version: deps.version }, { capabilities: { tools: {} } });
+  for (const spec of serverToolSpecs) {
+    server.registerTool(
+      spec.name,
+      { description: spec.description, inputSchema: spec.inputShape, annotations: spec.annotations },
+      (args: Record<string, unknown>, extra) => handleCall(deps, spec, args, extra.signal),
+    );
+  }
+  return server;
+}

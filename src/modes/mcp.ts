@@ -1,0 +1,45 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from 'pino';
+import type { Flags } from '../cli/flags.js';
+import type { Config } from '../config/schema.js';
+import { startHttpMcp } from '../mcp/server/http-transport.js';
+import { createPilothouseMcpServer } from '../mcp/server/pilothouse-server.js';
+import { buildServerModeDeps } from '../mcp/server/server-mode.js';
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+/**
+ * `pilothouse --mcp`: the MCP server mode. stdio (default): stdout carries only protocol messages,
+ * logs go to stderr; ends when stdin closes. `--mcp-transport http`: Streamable HTTP on --port at /mcp.
+ */
+export async function runMcp(flags: Flags, config: Config, logger: Logger): Promise<number> {
+  const { deps, database } = buildServerModeDeps({ config, dataDir: flags.dataDir, kubeconfigPath: flags.kubeconfig, context: flags.context, logger });
+  try {
+    if (flags.mcpTransport === 'http') {
+      const running = await startHttpMcp(() => createPilothouseMcpServer(deps), flags.host ?? '127.0.0.1', flags.port ?? config.server.port, logger);
+      logger.info({ url: running.url }, 'mcp server listening');
+      process.stderr.write(`Pilothouse MCP server (Streamable HTTP) on ${running.url}\n`);
+      await untilSignal();
+      await running.close();
+      return 0;
+    }
+    const server = createPilothouseMcpServer(deps);
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+      process.stdin.once('end', resolve);
+    });
+    await server.connect(transport);
+    logger.info({ writes: config.mcp_server.allow_writes, bash: config.mcp_server.bash }, 'mcp server on stdio');
+    await Promise.race([closed, untilSignal()]);
+    await server.close();
+    return 0;
+  } finally {
+    database.close();
+  }
+}

@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
+import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { rootDirectory, toolPath } from '../helpers/paths.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const namespace = useNamespace('helm');
+let service: TestService;
+let repository: Server;
+let repositoryUrl = '';
+const chartDirectory = mkdtempSync(join(tmpdir(), 'pilothouse-charts-'));
+
+/** Packages test/fixtures/charts/demo and serves it as a chart repository on loopback. */
+async function serveChartRepository(): Promise<void> {
+  const helmHome = join(chartDirectory, '.helm');
+  const environment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
+  execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts/demo'), '-d', chartDirectory], { env: environment });
+  repository = createServer((request, response) => {
+    const file = (request.url ?? '/').split('?')[0]!.replace(/^\/+/, '');
+    if (!/^[\w.-]+$/.test(file)) return void response.writeHead(404).end();
+    try {
+      response.end(readFileSync(join(chartDirectory, file)));
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => repository.listen(0, '127.0.0.1', resolve));
+  repositoryUrl = `http://127.0.0.1:${(repository.address() as AddressInfo).port}`;
+  execFileSync(toolPath('helm'), ['repo', 'index', chartDirectory, '--url', repositoryUrl], { env: environment });
+}
+
+const kubectl = (...args: string[]) => runKubectl(clusterKubeconfig(), [...args, '-n', namespace.name]);
+const call = (method: string, path: string, body?: unknown) => service.api(method, path, { body, token: service.adminToken });
+
+beforeAll(async () => {
+  await serveChartRepository();
+  service = await startTestService();
+});
+
+afterAll(async () => {
+  await service?.close();
+  repository?.close();
+  rmSync(chartDirectory, { recursive: true, force: true });
+});
+
+describe('helm releases', () => {
+  it('installs from a repository URL and creates the objects', async () => {
+    const response = await call('POST', '/api/helm/install', { name: 'demo', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, values: { greeting: 'hi there' } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: 'demo', namespace: namespace.name, revision: 1, status: 'deployed', chart: 'demo-0.1.0', appVersion: '1.0.0' });
+    expect(await kubectl('get', 'configmap', 'demo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('hi there');
+  });
+
+  it('lists releases in a namespace and in all namespaces', async () => {
+    const scoped = await call('GET', `/api/helm/releases?namespace=${namespace.name}`);
+    expect(scoped.body.items).toEqual([expect.objectContaining({ name: 'demo', namespace: namespace.name, revision: 1, status: 'deployed', chart: 'demo-0.1.0', appVersion: '1.0.0' })]);
+    const all = await call('GET', '/api/helm/releases');
+    expect(all.body.items.some((item: { name: string; namespace: string }) => item.name === 'demo' && item.namespace === namespace.name)).toBe(true);
+  });
+
+  it('upgrades values, shows details, history, values and manifest', async () => {
+    const upgraded = await call('POST', '/api/helm/upgrade', { name: 'demo', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, values: { greeting: 'upgraded' } });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body.revision).toBe(2);
+    expect(await kubectl('get', 'configmap', 'demo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('upgraded');
+    expect((await call('GET', `/api/helm/releases/demo?namespace=${namespace.name}`)).body).toMatchObject({ name: 'demo', revision: 2, status: 'deployed' });
+    const history = await call('GET', `/api/helm/releases/demo/history?namespace=${namespace.name}`);
+    expect(history.body.items.map((item: { revision: number }) => item.revision)).toEqual([1, 2]);
+    expect((await call('GET', `/api/helm/releases/demo/values?namespace=${namespace.name}`)).body).toEqual({ values: { greeting: 'upgraded' } });
+    expect((await call('GET', `/api/helm/releases/demo/values?namespace=${namespace.name}&all=true`)).body.values).toEqual({ greeting: 'upgraded', replicas: 1 });
+    const manifest = await call('GET', `/api/helm/releases/demo/manifest?namespace=${namespace.name}`);
+    expect(manifest.headers.get('content-type')).toContain('yaml');
+    expect(manifest.text).toContain('name: demo-settings');
+  });
+
+  it('rolls back to the previous revision', async () => {
+    const rolled = await call('POST', '/api/helm/releases/demo/rollback', { namespace: namespace.name });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.revision).toBe(3);
+    expect(await kubectl('get', 'configmap', 'demo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('hi there');
+    expect((await call('POST', '/api/helm/releases/demo/rollback', { namespace: namespace.name, revision: 99 })).status).toBe(404);
+  });
+
+  it("maps helm's errors and rejects bad input before running helm", async () => {
+    const again = await call('POST', '/api/helm/install', { name: 'demo', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, values: {} });
+    expect(again.status).toBe(400);
+    expect(again.body.details.message).toContain('cannot re-use a name');
+    expect((await call('GET', `/api/helm/releases/ghost?namespace=${namespace.name}`)).status).toBe(404);
+    expect((await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: '../../etc', repo: repositoryUrl, values: {} })).status).toBe(400);
+    expect((await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'file:///etc', values: {} })).status).toBe(400);
+    expect((await call('POST', '/api/helm/install', { name: 'Bad_Name', namespace: namespace.name, chart: 'demo', values: {} })).status).toBe(400);
+    const missingChart = await call('POST', '/api/helm/install', { name: 'other', namespace: namespace.name, chart: 'nope', repo: repositoryUrl, values: {} });
+    expect(missingChart.status).toBe(404);
+  });
+
+  it('uninstalls', async () => {
+    const response = await call('DELETE', `/api/helm/releases/demo?namespace=${namespace.name}`);
+    expect(response.body).toEqual({ name: 'demo', namespace: namespace.name, uninstalled: true });
+    expect((await tryKubectl(clusterKubeconfig(), ['get', 'configmap', 'demo-settings', '-n', namespace.name])).code).not.toBe(0);
+    expect((await call('DELETE', `/api/helm/releases/demo?namespace=${namespace.name}`)).status).toBe(404);
+  });
+
+  it('audits installs with the helm command line', async () => {
+    const commands = service.deps.audit.query({ action: 'execute', limit: 100, offset: 0 }).items.map((entry) => entry.details.command);
+    expect(commands).toContain(`helm install demo demo -n ${namespace.name} --repo ${repositoryUrl} --values -`);
+    expect(commands).toContain(`helm uninstall demo -n ${namespace.name}`);
+  });
+});
+
+describe('helm repositories', () => {
+  it('adds, lists, updates, searches and removes a repository (state in the data dir)', async () => {
+    expect((await call('GET', '/api/helm/repositories')).body).toEqual({ items: [] });
+    expect((await call('POST', '/api/helm/repositories', { name: 'local', url: repositoryUrl })).status).toBe(201);
+    expect((await call('GET', '/api/helm/repositories')).body.items).toEqual([{ name: 'local', url: repositoryUrl }]);
+    expect((await call('POST', '/api/helm/repositories/update', {})).body).toEqual({ updated: ['local'] });
+    const search = await call('GET', '/api/helm/charts?keyword=demo');
+    expect(search.body.items).toEqual([expect.objectContaining({ name: 'local/demo', version: '0.1.0', appVersion: '1.0.0' })]);
+    const installed = await call('POST', '/api/helm/install', { name: 'from-repo', namespace: namespace.name, chart: 'local/demo', values: {} });
+    expect(installed.status).toBe(201);
+    expect(readFileSync(join(service.dataDir, 'helm', 'config', 'repositories.yaml'), 'utf8')).toContain('local');
+    expect((await call('DELETE', '/api/helm/repositories/local')).body).toEqual({ name: 'local', removed: true });
+    expect((await call('DELETE', '/api/helm/repositories/local')).status).toBe(404);
+  });
+
+  it('rejects a bad repository URL and reports an unreachable one', async () => {
+    expect((await call('POST', '/api/helm/repositories', { name: 'bad', url: 'not a url' })).status).toBe(400);
+    const unreachable = await call('POST', '/api/helm/repositories', { name: 'gone', url: 'http://127.0.0.1:9/charts' });
+    expect(unreachable.status).toBe(400);
+    expect(unreachable.body.details.message).toBeTruthy();
+  });
+});

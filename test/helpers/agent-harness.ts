@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentLoop, type TurnOutcome } from '../../src/agent/agent-loop.js';
+import type { AgentEvent } from '../../src/agent/agent-events.js';
+import { ApprovalRegistry } from '../../src/agent/approvals.js';
+import { ChatService } from '../../src/agent/chat-service.js';
+import { ManualScheduler } from '../../src/agent/scheduler.js';
+import { AuditLog } from '../../src/audit/audit-log.js';
+import type { Principal } from '../../src/auth/principal.js';
+import { configSchema, type RoleName } from '../../src/config/schema.js';
+import { createLlmProvider } from '../../src/llm/index.js';
+import { createLogger } from '../../src/log.js';
+import { ChatStore } from '../../src/store/chat-store.js';
+import { openDatabase, type Db } from '../../src/store/database.js';
+import { findBinary } from '../../src/tools/binaries.js';
+import { createBashTool } from '../../src/tools/builtin/index.js';
+import { InMemoryToolRegistry } from '../../src/tools/registry.js';
+import { SafetyAnalyzer, safetyOptionsFromConfig } from '../../src/tools/safety/index.js';
+import { startLlmWireServer, type LlmWireServer } from './llm-wire/index.js';
+
+export interface AgentHarnessOptions {
+  maxSteps?: number;
+  approvalTimeoutMs?: number;
+}
+
+export interface TurnOptions {
+  role?: RoleName;
+  username?: string;
+  sessionId?: string;
+  signal?: AbortSignal;
+  autoApproveReadonly?: boolean;
+  /** Called with each event as it is emitted (approve from here). */
+  onEvent?(event: AgentEvent): void;
+}
+
+export interface AgentHarness {
+  wire: LlmWireServer;
+  database: Db;
+  store: ChatStore;
+  chat: ChatService;
+  approvals: ApprovalRegistry;
+  scheduler: ManualScheduler;
+  audit: AuditLog;
+  tools: InMemoryToolRegistry;
+  /** Opens (or creates) a session and runs one turn; returns the events and the outcome. */
+  turn(message: string, options?: TurnOptions): Promise<{ sessionId: string; events: AgentEvent[]; outcome: TurnOutcome }>;
+  principal(role?: RoleName, username?: string): Principal;
+  close(): Promise<void>;
+}
+
+/**
+ * The agent loop wired like production (real SQLite, real bash tool in a sandbox, real safety
+ * analyzer, the real OpenAI SDK) against the scripted LLM wire server; time is a manual scheduler.
+ */
+export async function startAgentHarness(options: AgentHarnessOptions = {}): Promise<AgentHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-agent-'));
+  const wire = await startLlmWireServer();
+  const database = openDatabase(dataDir);
+  const config = configSchema.parse({});
+  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval));
+  const tools = new InMemoryToolRegistry();
+  tools.register(
+    createBashTool({ enabled: true, sandboxRoot: join(dataDir, 'sandboxes'), kubectlPath: findBinary('kubectl'), outputLimit: 64 * 1024, timeoutMs: 10_000 }),
+  );
+  const scheduler = new ManualScheduler();
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? 30_000;
+  const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
+  const audit = new AuditLog(database);
+  const provider = createLlmProvider({ ...config.llm, provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-test', timeout: 5_000, max_retries: 0 });
+  const loop = new AgentLoop({
+    tools, safety, approvals, audit, identityOf: () => undefined, approvalTimeoutMs,
+    llm: { provider: () => provider }, maxSteps: options.maxSteps ?? 20, logger: createLogger('silent'),
+  });
+  const store = new ChatStore(database);
+  const chat = new ChatService(store, loop);
+  const principal = (role: RoleName = 'admin', username = `${role}-tester`): Principal => ({ username, role, roles: [] });
+  return {
+    wire, database, store, chat, approvals, scheduler, audit, tools, principal,
+    async turn(message, turnOptions = {}) {
+      const caller = principal(turnOptions.role, turnOptions.username);
+      const session = chat.openSession(caller, turnOptions.sessionId, message);
+      const events: AgentEvent[] = [];
+      const outcome = await chat.runTurn(session.id, {
+        principal: caller, message, context: { namespace: 'team-a', resource: 'deployment/web' },
+        emit: (event) => {
+          events.push(event);
+          turnOptions.onEvent?.(event);
+        },
+        signal: turnOptions.signal ?? new AbortController().signal,
+        auditFields: { user: caller.username },
+        settings: { language: 'en', beginnerMode: false, autoApproveReadonly: turnOptions.autoApproveReadonly ?? true },
+      });
+      return { sessionId: session.id, events, outcome };
+    },
+    async close() {
+      await wire.close();
+      database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The events of one name, payloads only. */
+export function eventsNamed<Name extends AgentEvent['event']>(events: readonly AgentEvent[], name: Name): Extract<AgentEvent, { event: Name }>['data'][] {
+  return events.filter((event) => event.event === name).map((event) => event.data) as never;
+}

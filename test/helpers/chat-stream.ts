@@ -1,0 +1,69 @@
+import type { TestService } from './service.js';
+
+/** One SSE event of the chat stream, payload parsed. */
+export interface ChatEvent {
+  event: string;
+  data: any;
+}
+
+export interface ChatRun {
+  status: number;
+  headers: Headers;
+  /** Every event in arrival order (empty when the request was refused). */
+  events: ChatEvent[];
+  /** Comment lines (`: ping`, `: stream open`). */
+  comments: string[];
+  /** The JSON error body when the status is not 200. */
+  error?: any;
+  /** Payloads of the events named `name`. */
+  named(name: string): any[];
+}
+
+export interface ChatOptions {
+  token?: string;
+  /** Called for each event as it arrives; `abort()` drops the connection (client disconnect). */
+  onEvent?(event: ChatEvent, abort: () => void): void | Promise<void>;
+}
+
+function parseBlock(block: string, run: ChatRun): ChatEvent | undefined {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) run.comments.push(line.slice(1).trim());
+    else if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).trim());
+  }
+  return data.length ? { event, data: JSON.parse(data.join('\n')) } : undefined;
+}
+
+/** Posts to /api/chat/agentic and reads the SSE stream to its end (or until aborted). */
+export async function chat(service: TestService, body: unknown, options: ChatOptions = {}): Promise<ChatRun> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${service.url}/api/chat/agentic`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+  const events: ChatEvent[] = [];
+  const run: ChatRun = { status: response.status, headers: response.headers, events, comments: [], named: (name) => events.filter((event) => event.event === name).map((event) => event.data) };
+  if (response.status !== 200) {
+    run.error = await response.json();
+    return run;
+  }
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(piece, { stream: true });
+      let boundary: number;
+      while ((boundary = buffer.indexOf('\n\n')) !== -1) {
+        const event = parseBlock(buffer.slice(0, boundary), run);
+        buffer = buffer.slice(boundary + 2);
+        if (!event) continue;
+        events.push(event);
+        await options.onEvent?.(event, () => controller.abort());
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  }
+  return run;
+}
