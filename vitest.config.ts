@@ -22,6 +22,7 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
+          teardownTimeout: 60_000,
           fileParallelism: true,
           maxWorkers: 2,
         },

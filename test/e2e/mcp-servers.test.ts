@@ -8,31 +8,49 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 let service: TestService;
 
+/** A server as GET /api/mcp/servers shows it. */
+interface ShownServer {
+  name: string;
+  source: string;
+  enabled: boolean;
+  env: Record<string, string>;
+  tools: string[];
+  status: { phase: string; message?: string; restarts: number };
+}
+
+/** The status subresource of an MCPServer object. */
+interface WrittenStatus {
+  phase?: string;
+  tools?: string[];
+  message?: string;
+  lastConnected?: string;
+  restarts?: number;
+}
+
 /** The admin's bearer token once the service has authentication (none under --no-auth). */
 function admin(): { token?: string } {
   return { token: (service as TestService & { adminToken?: string }).adminToken };
 }
 
-async function serverRecord(name: string): Promise<any> {
+async function serverRecord(name: string): Promise<ShownServer | undefined> {
   const response = await service.api('GET', '/api/mcp/servers', admin());
   expect(response.status).toBe(200);
-  return response.body.items.find((item: { name: string }) => item.name === name);
+  return (response.body as { items: ShownServer[] }).items.find((item) => item.name === name);
 }
 
-async function waitForPhase(name: string, phase: string): Promise<any> {
-  let found: any;
+async function waitForPhase(name: string, phase: string): Promise<ShownServer | undefined> {
+  let found: ShownServer | undefined;
   await waitFor(async () => (found = await serverRecord(name))?.status.phase === phase);
   return found;
 }
 
-async function objectStatus(name: string): Promise<any> {
+async function objectStatus(name: string): Promise<WrittenStatus> {
   const text = await runKubectl(clusterKubeconfig(), ['get', 'mcpservers.pilothouse.dev', name, '-n', service.namespace, '-o', 'json']);
-  return JSON.parse(text).status ?? {};
+  return (JSON.parse(text) as { status?: WrittenStatus }).status ?? {};
 }
 
 function body(definition: ReturnType<typeof everythingServer>): Record<string, unknown> {
-  const { source: _source, ...rest } = definition;
-  return rest;
+  return Object.fromEntries(Object.entries(definition).filter(([key]) => key !== 'source'));
 }
 
 beforeAll(async () => {
@@ -52,7 +70,7 @@ describe('MCP servers API', () => {
     expect(created.status).toBe(201);
     const record = await waitForPhase('everything', 'connected');
     expect(record).toMatchObject({ source: 'cluster', enabled: true, env: { API_TOKEN: '********' } });
-    expect(record.tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
+    expect(record?.tools).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum']));
     expect(JSON.stringify(record)).not.toContain('secret-value');
     await waitFor(async () => (await objectStatus('everything')).phase === 'connected');
     const status = await objectStatus('everything');
@@ -64,8 +82,8 @@ describe('MCP servers API', () => {
 
   it('lists config-file servers with their source', async () => {
     const record = await waitForPhase('from-config', 'connected');
-    expect(record.source).toBe('config');
-    expect(record.tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
+    expect(record?.source).toBe('config');
+    expect(record?.tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
   });
 
   it('rejects a duplicate name and an invalid body with 400', async () => {
@@ -117,7 +135,7 @@ describe('MCP servers API', () => {
     await service.deps.mcp.manager.call('crash', {});
     await waitFor(async () => {
       const status = await objectStatus('crashy');
-      return status.restarts >= 1 && status.phase === 'connected';
+      return (status.restarts ?? 0) >= 1 && status.phase === 'connected';
     });
     expect(messages).toContainEqual(expect.stringMatching(/server exited; stderr: [\s\S]*crashing on request[\s\S]*restarting in 1s/));
   });

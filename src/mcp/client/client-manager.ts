@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { ToolRegistry, ToolResult } from '../../tools/types.js';
+import type { McpConnection } from './connection.js';
+import type { McpRegistryTool } from './registry-tool.js';
 import { NameClashError, ToolNotFoundError } from './errors.js';
 import { sameLaunch, type ServerDefinition, type ServerView } from './server-definition.js';
 import { ServerSupervisor, type SupervisorOptions } from './supervisor.js';
@@ -109,9 +111,7 @@ export class McpClientManager {
    * connected server advertises the tool.
    */
   async call(registryName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<ToolResult> {
-    const bound = this.bindings.find(registryName);
-    const connection = bound ? this.supervisors.get(bound.server)?.connection : undefined;
-    if (!bound || !connection?.tools.some((tool) => tool.name === bound.toolName)) throw new ToolNotFoundError(registryName);
+    const { bound, connection } = this.advertised(registryName);
     try {
       const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs ?? 60_000;
       const result = await connection.callTool(bound.toolName, args, { timeoutMs, signal: options.signal });
@@ -119,6 +119,14 @@ export class McpClientManager {
     } catch (error) {
       return errorResult(bound.server, bound.toolName, error);
     }
+  }
+
+  /** The bound tool and its live connection; ToolNotFoundError unless a connected server advertises it. */
+  private advertised(registryName: string): { bound: McpRegistryTool; connection: McpConnection } {
+    const bound = this.bindings.find(registryName);
+    const connection = bound ? this.supervisors.get(bound.server)?.connection : undefined;
+    if (!bound || !connection?.tools.some((tool) => tool.name === bound.toolName)) throw new ToolNotFoundError(registryName);
+    return { bound, connection };
   }
 
   /** Stops every child. */

@@ -50,13 +50,19 @@ export class McpConnection {
   private relisting?: Promise<void>;
   private relistAgain = false;
 
+  private readonly client: Client;
+  private readonly transport: StdioClientTransport;
+  private readonly tail: StderrTail;
+
   private constructor(
-    private readonly client: Client,
-    private readonly transport: StdioClientTransport,
-    private readonly tail: StderrTail,
+    parts: { client: Client; transport: StdioClientTransport; tail: StderrTail },
     private readonly options: ConnectionOptions,
     private readonly events: ConnectionEvents,
-  ) {}
+  ) {
+    this.client = parts.client;
+    this.transport = parts.transport;
+    this.tail = parts.tail;
+  }
 
   /** Spawns and handshakes; rejects (with the stderr tail in the message) when the child fails or times out. */
   static async open(definition: ServerDefinition, options: ConnectionOptions, events: ConnectionEvents): Promise<McpConnection> {
@@ -64,7 +70,7 @@ export class McpConnection {
     const tail = new StderrTail();
     transport.stderr?.on('data', (chunk: Buffer) => tail.append(chunk));
     const client = new Client({ name: 'pilothouse', version: options.clientVersion }, { capabilities: {} });
-    const connection = new McpConnection(client, transport, tail, options, events);
+    const connection = new McpConnection({ client, transport, tail }, options, events);
     try {
       await connection.handshake();
       return connection;

@@ -24,15 +24,18 @@ export function isListedReadOnly(readonlyTools: ReadonlySet<string>, server: str
 export class McpRegistryTool implements Tool {
   readonly definition: ToolDefinition;
 
+  readonly server: string;
+  readonly tool: McpTool;
+
   constructor(
-    readonly server: string,
-    readonly tool: McpTool,
-    registryName: string,
-    readOnly: boolean,
+    binding: { server: string; tool: McpTool; registryName: string; readOnly: boolean },
     private readonly runner: McpToolRunner,
   ) {
+    const { server, tool, readOnly } = binding;
+    this.server = server;
+    this.tool = tool;
     this.definition = {
-      name: registryName,
+      name: binding.registryName,
       description: tool.description ?? `Tool "${tool.name}" of MCP server "${server}"`,
       inputSchema: tool.inputSchema as JsonObjectSchema,
       type: 'mcp',

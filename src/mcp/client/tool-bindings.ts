@@ -52,7 +52,7 @@ export class ToolBindings {
       return [];
     }
     const readOnly = isListedReadOnly(this.readonlyTools, server, tool.name);
-    const registryTool = new McpRegistryTool(server, tool, name, readOnly, this.runner);
+    const registryTool = new McpRegistryTool({ server, tool, registryName: name, readOnly }, this.runner);
     this.registry.register(registryTool);
     return [registryTool];
   }
