@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // (test/e2e) that share one real cluster started by test/helpers/global-setup.ts.
 export default defineConfig({
   test: {
+    teardownTimeout: 60_000,
     reporters: process.env.CI ? ['default', 'junit'] : ['default'],
     outputFile: { junit: '.cache/junit.xml' },
     projects: [
@@ -22,7 +23,6 @@ export default defineConfig({
           globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
-          teardownTimeout: 60_000,
           fileParallelism: true,
           maxWorkers: 2,
         },

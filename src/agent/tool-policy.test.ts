@@ -7,7 +7,7 @@ import { planToolCall, type PolicyInput } from './tool-policy.js';
 
 const safety = new SafetyAnalyzer(safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval));
 
-function tool(type: Tool['definition']['type'], name = type, server?: string): Tool {
+function tool(type: Tool['definition']['type'], name: string = type, server?: string): Tool {
   return {
     definition: { name, description: name, inputSchema: { type: 'object' }, type, readOnly: false, destructive: true, server },
     commandLine: (args) => (type === 'mcp' ? `mcp ${server} ${name} ${JSON.stringify(args)}` : `${type} ${String(args.command ?? args.path)}`),

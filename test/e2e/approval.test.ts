@@ -4,6 +4,7 @@ import { chat, type ChatEvent } from '../helpers/chat-stream.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import type { AuditEntry } from '../../src/audit/types.js';
 
 const namespace = useNamespace('approve');
 let service: TestService;
@@ -44,15 +45,15 @@ beforeEach(() => wire.reset());
 describe('approvals', () => {
   it('runs a write after the owner approves it, audited as approve and execute', async () => {
     wire.script([{ toolCalls: [kubectl(`create configmap approved-cm -n ${namespace.name}`)] }, { text: ['Created.'] }]);
-    const responses: any[] = [];
+    const responses: unknown[] = [];
     const run = await chat(service, { message: 'Create approved-cm', context: { namespace: namespace.name } }, { token: user.token, onEvent: decider(user.token, true, responses) });
     const [request] = run.named('tool_request');
     expect(request).toMatchObject({ tool: 'kubectl', type: 'write', requires_approval: true, blocked: false });
-    expect(responses).toEqual([{ status: 200, body: { id: request.id, approved: true, status: 'approved' } }]);
+    expect(responses).toEqual([{ status: 200, body: { id: request?.id, approved: true, status: 'approved' } }]);
     expect(run.named('tool_execution')[0]).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('approved-cm') });
     expect(await configMapExists('approved-cm')).toBe(true);
     const approvals = await service.api('GET', '/api/audit?action=approve&limit=100', { token: service.adminToken });
-    expect(approvals.body.items.find((entry: any) => entry.details.id === request.id)).toMatchObject({ user: user.username, decision: 'allow' });
+    expect(approvals.body.items.find((entry: AuditEntry) => entry.details.id === request.id)).toMatchObject({ user: user.username, decision: 'allow' });
     const again = await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: request.id, approved: true } });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('VALIDATION_ERROR');
@@ -66,7 +67,7 @@ describe('approvals', () => {
     expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
     expect(await configMapExists('rejected-cm')).toBe(false);
     const rejects = await service.api('GET', '/api/audit?action=reject&limit=100', { token: service.adminToken });
-    expect(rejects.body.items.some((entry: any) => entry.details.id === run.named('tool_request')[0].id)).toBe(true);
+    expect(rejects.body.items.some((entry: AuditEntry) => entry.details.id === run.named('tool_request')[0].id)).toBe(true);
   });
 
   it('answers 404 for unknown ids and for another user’s call, 400 for a bad body; an admin may decide', async () => {
@@ -102,7 +103,7 @@ describe('refusals', () => {
     expect(run.named('tool_execution')[0]).toMatchObject({ status: 'forbidden', result: expect.stringMatching(/^Forbidden: role viewer/) });
     expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
     const denied = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });
-    expect(denied.body.items.find((entry: any) => entry.details.id === run.named('tool_request')[0].id)).toMatchObject({ decision: 'deny', outcome: 'forbidden' });
+    expect(denied.body.items.find((entry: AuditEntry) => entry.details.id === run.named('tool_request')[0].id)).toMatchObject({ decision: 'deny', outcome: 'forbidden' });
   });
 
   it('refuses deletes for role user, and runs them for an admin after approval', async () => {

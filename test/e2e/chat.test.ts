@@ -105,7 +105,7 @@ describe('POST /api/chat/agentic', () => {
     });
     expect(eventNames(run)).toEqual(['session', 'tool_request']);
     const id = run.named('tool_request')[0].id;
-    let history: any;
+    let history: { messages: { reason?: string; tool_calls?: unknown[] }[] } = { messages: [] };
     await expect
       .poll(async () => (history = (await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken })).body).messages.at(-1)?.reason, { timeout: 10_000 })
       .toBe('cancelled');

@@ -83,7 +83,7 @@ describe('GET/PUT /api/settings/llm', () => {
     expect(wire.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-very-secret-key');
 
     const audit = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });
-    const entry = audit.body.items.find((item: any) => item.resource === 'settings/llm');
+    const entry = audit.body.items.find((item: { resource: string }) => item.resource === 'settings/llm');
     expect(JSON.stringify(entry)).not.toContain('sk-very-secret-key');
   });
 

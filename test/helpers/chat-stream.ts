@@ -1,10 +1,10 @@
+import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { TestService } from './service.js';
 
-/** One SSE event of the chat stream, payload parsed. */
-export interface ChatEvent {
-  event: string;
-  data: any;
-}
+/** One SSE event of the chat stream, payload parsed (typed by the service's event union). */
+export type ChatEvent = AgentEvent;
+type EventName = AgentEvent['event'];
+type PayloadOf<Name extends EventName> = Extract<AgentEvent, { event: Name }>['data'];
 
 export interface ChatRun {
   status: number;
@@ -14,9 +14,9 @@ export interface ChatRun {
   /** Comment lines (`: ping`, `: stream open`). */
   comments: string[];
   /** The JSON error body when the status is not 200. */
-  error?: any;
+  error?: { error: string; code: string; details: Record<string, unknown> };
   /** Payloads of the events named `name`. */
-  named(name: string): any[];
+  named<Name extends EventName>(name: Name): PayloadOf<Name>[];
 }
 
 export interface ChatOptions {
@@ -33,7 +33,7 @@ function parseBlock(block: string, run: ChatRun): ChatEvent | undefined {
     else if (line.startsWith('event:')) event = line.slice(6).trim();
     else if (line.startsWith('data:')) data.push(line.slice(5).trim());
   }
-  return data.length ? { event, data: JSON.parse(data.join('\n')) } : undefined;
+  return data.length ? ({ event, data: JSON.parse(data.join('\n')) } as ChatEvent) : undefined;
 }
 
 /** Posts to /api/chat/agentic and reads the SSE stream to its end (or until aborted). */
@@ -43,27 +43,34 @@ export async function chat(service: TestService, body: unknown, options: ChatOpt
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   const response = await fetch(`${service.url}/api/chat/agentic`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
   const events: ChatEvent[] = [];
-  const run: ChatRun = { status: response.status, headers: response.headers, events, comments: [], named: (name) => events.filter((event) => event.event === name).map((event) => event.data) };
+  const run: ChatRun = { status: response.status, headers: response.headers, events, comments: [], named: (name) => events.filter((event) => event.event === name).map((event) => event.data) as never };
   if (response.status !== 200) {
     run.error = await response.json();
     return run;
   }
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(piece, { stream: true });
-      let boundary: number;
-      while ((boundary = buffer.indexOf('\n\n')) !== -1) {
-        const event = parseBlock(buffer.slice(0, boundary), run);
-        buffer = buffer.slice(boundary + 2);
-        if (!event) continue;
-        events.push(event);
-        await options.onEvent?.(event, () => controller.abort());
-      }
+    for await (const block of sseBlocks(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      const event = parseBlock(block, run);
+      if (!event) continue;
+      events.push(event);
+      await options.onEvent?.(event, () => controller.abort());
     }
   } catch (error) {
     if (!controller.signal.aborted) throw error;
   }
   return run;
+}
+
+/** The blank-line separated blocks of an SSE body. */
+async function* sseBlocks(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const piece of body) {
+    buffer += decoder.decode(piece, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf('\n\n')) !== -1) {
+      yield buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+    }
+  }
 }

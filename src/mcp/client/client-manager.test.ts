@@ -78,11 +78,18 @@ describe('McpClientManager with server-everything', () => {
 
   it('prefixes tool names that clash with built-ins or other servers', async () => {
     const { manager, registry } = startManager();
+    registry.register({
+      definition: { name: 'get-sum', description: 'a built-in of the same name', inputSchema: { type: 'object' }, type: 'bash', readOnly: true, destructive: false },
+      commandLine: () => 'get-sum',
+      run: async () => ({ output: 'built-in', isError: false }),
+    });
     await manager.apply(everythingServer('first'));
     await waitFor(() => phaseOf(manager, 'first') === 'connected');
     await manager.apply(everythingServer('second'));
     await waitFor(() => phaseOf(manager, 'second') === 'connected');
     expect(registry.get('echo')!.definition.server).toBe('first');
+    expect(registry.get('get-sum')!.definition.type).toBe('bash');
+    expect(registry.get('first__get-sum')!.definition).toMatchObject({ server: 'first', type: 'mcp' });
     expect(registry.get('second__echo')!.definition).toMatchObject({ server: 'second', type: 'mcp' });
     expect(manager.resolve('second__echo')).toEqual({ server: 'second', tool: 'echo' });
     expect((await manager.call('second__echo', { message: 'x' })).output).toBe('Echo: x');
