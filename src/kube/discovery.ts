@@ -120,7 +120,12 @@ export class Discovery {
         (!group || type.group === group) &&
         (type.plural === base || type.singular === base || type.shortNames.includes(base ?? '') || type.kind.toLowerCase() === base),
     );
-    // Prefer the core group and built-ins, like kubectl's priority for ambiguous names.
-    return matches.find((type) => type.group === '') ?? matches.find((type) => !type.group.includes('.')) ?? matches[0];
+    // Prefer the core group and built-ins (like kubectl's priority for ambiguous names), then our own kinds.
+    return (
+      matches.find((type) => type.group === '') ??
+      matches.find((type) => !type.group.includes('.')) ??
+      matches.find((type) => type.group === 'pilothouse.dev') ??
+      matches[0]
+    );
   }
 }

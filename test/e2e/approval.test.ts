@@ -47,10 +47,10 @@ describe('approvals', () => {
     wire.script([{ toolCalls: [kubectl(`create configmap approved-cm -n ${namespace.name}`)] }, { text: ['Created.'] }]);
     const responses: unknown[] = [];
     const run = await chat(service, { message: 'Create approved-cm', context: { namespace: namespace.name } }, { token: user.token, onEvent: decider(user.token, true, responses) });
-    const [request] = run.named('tool_request');
+    const request = run.nth('tool_request');
     expect(request).toMatchObject({ tool: 'kubectl', type: 'write', requires_approval: true, blocked: false });
     expect(responses).toEqual([{ status: 200, body: { id: request?.id, approved: true, status: 'approved' } }]);
-    expect(run.named('tool_execution')[0]).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('approved-cm') });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('approved-cm') });
     expect(await configMapExists('approved-cm')).toBe(true);
     const approvals = await service.api('GET', '/api/audit?action=approve&limit=100', { token: service.adminToken });
     expect(approvals.body.items.find((entry: AuditEntry) => entry.details.id === request.id)).toMatchObject({ user: user.username, decision: 'allow' });
@@ -62,12 +62,12 @@ describe('approvals', () => {
   it('sends a cancelled result on rejection and the loop goes on; nothing runs', async () => {
     wire.script([{ toolCalls: [kubectl(`create configmap rejected-cm -n ${namespace.name}`)] }, { text: ['Fine, I did not create it.'] }]);
     const run = await chat(service, { message: 'Create rejected-cm', context: {} }, { token: user.token, onEvent: decider(user.token, false) });
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'rejected', result: expect.stringMatching(/^Cancelled: the user rejected/) });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'rejected', result: expect.stringMatching(/^Cancelled: the user rejected/) });
     expect(run.named('chunk').map((chunk) => chunk.content).join('')).toBe('Fine, I did not create it.');
-    expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
+    expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     expect(await configMapExists('rejected-cm')).toBe(false);
     const rejects = await service.api('GET', '/api/audit?action=reject&limit=100', { token: service.adminToken });
-    expect(rejects.body.items.some((entry: AuditEntry) => entry.details.id === run.named('tool_request')[0].id)).toBe(true);
+    expect(rejects.body.items.some((entry: AuditEntry) => entry.details.id === run.nth('tool_request', 0).id)).toBe(true);
   });
 
   it('answers 404 for unknown ids and for another user’s call, 400 for a bad body; an admin may decide', async () => {
@@ -84,7 +84,7 @@ describe('approvals', () => {
       },
     });
     expect(statuses).toEqual([404, 200]);
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'executed' });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'executed' });
   });
 });
 
@@ -92,31 +92,31 @@ describe('refusals', () => {
   it('blocks a blocked pattern for everyone without asking', async () => {
     wire.script([{ toolCalls: [kubectl('delete namespace kube-system')] }, { text: ['That is blocked.'] }]);
     const run = await chat(service, { message: 'Delete kube-system', context: {} }, { token: service.adminToken });
-    expect(run.named('tool_request')[0]).toMatchObject({ blocked: true, type: 'dangerous', requires_approval: false });
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'blocked', result: expect.stringMatching(/^Blocked/) });
+    expect(run.nth('tool_request', 0)).toMatchObject({ blocked: true, type: 'dangerous', requires_approval: false });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'blocked', result: expect.stringMatching(/^Blocked/) });
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'namespace', 'kube-system'])).code).toBe(0);
   });
 
   it('answers every tool call of a viewer with forbidden, audited as a denied execute', async () => {
     wire.script([{ toolCalls: [kubectl(`get configmaps -n ${namespace.name}`)] }, { text: ['I cannot look, but usually...'] }]);
     const run = await chat(service, { message: 'List configmaps', context: {} }, { token: viewer.token });
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'forbidden', result: expect.stringMatching(/^Forbidden: role viewer/) });
-    expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'forbidden', result: expect.stringMatching(/^Forbidden: role viewer/) });
+    expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     const denied = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });
-    expect(denied.body.items.find((entry: AuditEntry) => entry.details.id === run.named('tool_request')[0].id)).toMatchObject({ decision: 'deny', outcome: 'forbidden' });
+    expect(denied.body.items.find((entry: AuditEntry) => entry.details.id === run.nth('tool_request', 0).id)).toMatchObject({ decision: 'deny', outcome: 'forbidden' });
   });
 
   it('refuses deletes for role user, and runs them for an admin after approval', async () => {
     wire.script([{ toolCalls: [kubectl(`delete configmap keep-me -n ${namespace.name}`)] }, { text: ['Not allowed.'] }]);
     const refused = await chat(service, { message: 'Delete keep-me', context: {} }, { token: user.token, onEvent: decider(user.token, true) });
-    expect(refused.named('tool_request')[0]).toMatchObject({ type: 'dangerous', requires_approval: false });
-    expect(refused.named('tool_execution')[0]).toMatchObject({ status: 'forbidden', result: expect.stringContaining('role user may not') });
+    expect(refused.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requires_approval: false });
+    expect(refused.nth('tool_execution', 0)).toMatchObject({ status: 'forbidden', result: expect.stringContaining('role user may not') });
     expect(await configMapExists('keep-me')).toBe(true);
 
     wire.script([{ toolCalls: [kubectl(`delete configmap keep-me -n ${namespace.name}`)] }, { text: ['Deleted.'] }]);
     const allowed = await chat(service, { message: 'Delete keep-me', context: {} }, { token: service.adminToken, onEvent: decider(service.adminToken, true) });
-    expect(allowed.named('tool_request')[0]).toMatchObject({ type: 'dangerous', requires_approval: true, warnings: expect.any(Array) });
-    expect(allowed.named('tool_execution')[0]).toMatchObject({ status: 'executed' });
+    expect(allowed.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requires_approval: true, warnings: expect.any(Array) });
+    expect(allowed.nth('tool_execution', 0)).toMatchObject({ status: 'executed' });
     expect(await configMapExists('keep-me')).toBe(false);
   });
 });
@@ -142,15 +142,15 @@ describe('approval timeout and impersonation (service with a 1s approval wait)',
   it('cancels a call nobody decides with status timeout, and the loop goes on', async () => {
     wire.script([{ toolCalls: [kubectl(`create configmap late-cm -n ${namespace.name}`)] }, { text: ['No answer, so I did nothing.'] }]);
     const run = await chat(short, { message: 'Create late-cm', context: {} }, { token: shortUser.token });
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'timeout', result: expect.stringMatching(/^Cancelled: no approval within 1s/) });
-    expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'timeout', result: expect.stringMatching(/^Cancelled: no approval within 1s/) });
+    expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     expect(await configMapExists('late-cm')).toBe(false);
   });
 
   it('runs tool commands as the caller’s impersonated identity', async () => {
     wire.script([{ toolCalls: [kubectl(`get configmaps -n ${namespace.name}`)] }, { text: ['Forbidden by the cluster.'] }]);
     const run = await chat(short, { message: 'List', context: {} }, { token: shortUser.token });
-    const [execution] = run.named('tool_execution');
+    const execution = run.nth('tool_execution');
     expect(execution.status).toBe('error');
     expect(execution.result).toContain(`system:serviceaccount:${namespace.name}:nobody`);
   });

@@ -37,9 +37,9 @@ describe('POST /api/chat/agentic', () => {
     expect(run.headers.get('content-type')).toContain('text/event-stream');
     expect(run.headers.get('x-accel-buffering')).toBe('no');
     expect(eventNames(run)).toEqual(['session', 'chunk', 'chunk', 'chunk', 'stream_end']);
-    expect(run.named('session')[0].session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(run.nth('session', 0).session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(run.named('chunk').map((chunk) => chunk.content).join('')).toBe('The answer is 42.');
-    expect(run.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
+    expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     const system = (wire.chatRequests()[0]?.body as { messages: { content: string }[] }).messages[0]?.content;
     expect(system).toContain(`Default namespace: ${namespace.name}`);
     expect(system).toContain('configmap/pilot-visible');
@@ -50,9 +50,9 @@ describe('POST /api/chat/agentic', () => {
     wire.script([{ toolCalls: [kubectl(`get configmaps -n ${namespace.name}`)] }, { text: ['There is one configmap.'] }]);
     const run = await chat(service, { message: 'Which configmaps exist?', context: { namespace: namespace.name } }, { token: userToken });
     expect(eventNames(run)).toEqual(['session', 'tool_request', 'tool_execution', 'chunk', 'stream_end']);
-    const [request] = run.named('tool_request');
+    const request = run.nth('tool_request');
     expect(request).toMatchObject({ tool: 'kubectl', command: `kubectl get configmaps -n ${namespace.name}`, type: 'read', requires_approval: false, blocked: false });
-    const [execution] = run.named('tool_execution');
+    const execution = run.nth('tool_execution');
     expect(execution).toMatchObject({ id: request.id, status: 'executed' });
     expect(execution.result).toContain('pilot-visible');
     const followUp = wire.chatRequests()[1]?.body as { messages: { role: string; content: string; tool_call_id?: string }[] };
@@ -76,20 +76,20 @@ describe('POST /api/chat/agentic', () => {
     wire.script([{ text: ['Starting', ' to', ' answer'], failAfterChunks: 1 }]);
     const run = await chat(service, { message: 'Break', context: {} }, { token: userToken });
     expect(eventNames(run)).toEqual(['session', 'chunk', 'error', 'stream_end']);
-    expect(run.named('error')[0]).toMatchObject({ code: 'LLM_ERROR', error: expect.any(String) });
+    expect(run.nth('error', 0)).toMatchObject({ code: 'LLM_ERROR', error: expect.any(String) });
     expect(JSON.stringify(run.events)).not.toContain('sk-chat-test');
-    expect(run.named('stream_end')[0]).toEqual({ complete: false, reason: 'error' });
+    expect(run.nth('stream_end', 0)).toEqual({ complete: false, reason: 'error' });
   });
 
   it('validates the body and refuses someone else’s session', async () => {
     const empty = await chat(service, { message: '', context: {} }, { token: userToken });
     expect(empty.status).toBe(400);
-    expect(empty.error.code).toBe('VALIDATION_ERROR');
+    expect(empty.error?.code).toBe('VALIDATION_ERROR');
     const anonymous = await chat(service, { message: 'hi', context: {} });
     expect(anonymous.status).toBe(401);
     wire.script([{ text: ['mine'] }]);
     const admins = await chat(service, { message: 'admin session', context: {} }, { token: service.adminToken });
-    const stolen = await chat(service, { message: 'hi', context: {}, session_id: admins.named('session')[0].session_id }, { token: userToken });
+    const stolen = await chat(service, { message: 'hi', context: {}, session_id: admins.nth('session', 0).session_id }, { token: userToken });
     expect(stolen.status).toBe(404);
   });
 
@@ -104,7 +104,7 @@ describe('POST /api/chat/agentic', () => {
       },
     });
     expect(eventNames(run)).toEqual(['session', 'tool_request']);
-    const id = run.named('tool_request')[0].id;
+    const id = run.nth('tool_request', 0).id;
     let history: { messages: { reason?: string; tool_calls?: unknown[] }[] } = { messages: [] };
     await expect
       .poll(async () => (history = (await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken })).body).messages.at(-1)?.reason, { timeout: 10_000 })
@@ -115,7 +115,7 @@ describe('POST /api/chat/agentic', () => {
 
     wire.script([{ text: ['Resumed.'] }]);
     const resumed = await chat(service, { message: 'Go on', context: {}, session_id: sessionId }, { token: userToken });
-    expect(resumed.named('stream_end')[0]).toEqual({ complete: true, reason: 'final_answer' });
+    expect(resumed.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     const messages = (wire.chatRequests().at(-1)?.body as { messages: { role: string; content: string }[] }).messages;
     expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(messages[3]?.content).toMatch(/^Cancelled/);
@@ -126,7 +126,7 @@ describe('chat history', () => {
   it('lists the caller’s sessions, shows messages with tool calls and results, hides them from others, deletes', async () => {
     wire.script([{ toolCalls: [kubectl(`get configmap pilot-visible -n ${namespace.name} -o name`)] }, { text: ['Found it.'] }]);
     const run = await chat(service, { message: 'Find pilot-visible please', context: { namespace: namespace.name } }, { token: userToken });
-    const sessionId = run.named('session')[0].session_id;
+    const sessionId = run.nth('session', 0).session_id;
 
     const list = await service.api('GET', '/api/chat/history', { token: userToken });
     expect(list.status).toBe(200);
@@ -155,7 +155,7 @@ describe('chat history', () => {
   it('audits each chat message as query and each tool run as execute with the command', async () => {
     wire.script([{ toolCalls: [kubectl(`get configmaps -n ${namespace.name} -o name`)] }, { text: ['ok'] }]);
     const run = await chat(service, { message: 'audit me', context: {} }, { token: userToken });
-    const sessionId = run.named('session')[0].session_id;
+    const sessionId = run.nth('session', 0).session_id;
     const queries = await service.api('GET', '/api/audit?action=query&limit=100', { token: service.adminToken });
     expect(queries.body.items.find((entry: { resource: string }) => entry.resource === `chat/${sessionId}`)).toMatchObject({ action: 'query', details: { message: 'audit me' } });
     const executions = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });

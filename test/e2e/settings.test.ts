@@ -51,8 +51,8 @@ describe('GET/PUT /api/settings (per user)', () => {
         if (event.event === 'tool_request') await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: true } });
       },
     });
-    expect(run.named('tool_request')[0]).toMatchObject({ type: 'read', requires_approval: true });
-    expect(run.named('tool_execution')[0]).toMatchObject({ status: 'executed', result: expect.stringContaining('kube-system') });
+    expect(run.nth('tool_request', 0)).toMatchObject({ type: 'read', requires_approval: true });
+    expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'executed', result: expect.stringContaining('kube-system') });
     await service.api('PUT', '/api/settings', { token: user.token, body: { auto_approve_readonly: true } });
   });
 });
@@ -79,7 +79,7 @@ describe('GET/PUT /api/settings/llm', () => {
 
     wire.script([{ text: ['from the new provider'] }]);
     const run = await chat(service, { message: 'hello', context: {} }, { token: user.token });
-    expect(run.named('chunk')[0]).toEqual({ content: 'from the new provider' });
+    expect(run.nth('chunk', 0)).toEqual({ content: 'from the new provider' });
     expect(wire.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-very-secret-key');
 
     const audit = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });

@@ -17,6 +17,8 @@ export interface ChatRun {
   error?: { error: string; code: string; details: Record<string, unknown> };
   /** Payloads of the events named `name`. */
   named<Name extends EventName>(name: Name): PayloadOf<Name>[];
+  /** The payload of the `index`th event named `name`; throws when there is none. */
+  nth<Name extends EventName>(name: Name, index?: number): PayloadOf<Name>;
 }
 
 export interface ChatOptions {
@@ -43,9 +45,15 @@ export async function chat(service: TestService, body: unknown, options: ChatOpt
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   const response = await fetch(`${service.url}/api/chat/agentic`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
   const events: ChatEvent[] = [];
-  const run: ChatRun = { status: response.status, headers: response.headers, events, comments: [], named: (name) => events.filter((event) => event.event === name).map((event) => event.data) as never };
+  const named: ChatRun['named'] = (name) => events.filter((event) => event.event === name).map((event) => event.data) as never;
+  const nth: ChatRun['nth'] = (name, index = 0) => {
+    const found = named(name)[index];
+    if (found === undefined) throw new Error(`no ${name} event #${index} in ${JSON.stringify(events)}`);
+    return found;
+  };
+  const run: ChatRun = { status: response.status, headers: response.headers, events, comments: [], named, nth };
   if (response.status !== 200) {
-    run.error = await response.json();
+    run.error = (await response.json()) as ChatRun['error'];
     return run;
   }
   try {
