@@ -111,7 +111,7 @@ describe('POST /api/chat/agentic', () => {
       .toBe('cancelled');
     const approve = await service.api('POST', '/api/tool/approve', { token: userToken, body: { id, approved: true } });
     expect(approve.status).toBe(400);
-    expect(history.messages[1].tool_calls[0]).toMatchObject({ id, type: 'write', requires_approval: true });
+    expect(history.messages[1]?.tool_calls?.[0]).toMatchObject({ id, type: 'write', requires_approval: true });
 
     wire.script([{ text: ['Resumed.'] }]);
     const resumed = await chat(service, { message: 'Go on', context: {}, session_id: sessionId }, { token: userToken });

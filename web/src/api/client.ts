@@ -1,0 +1,146 @@
+import { ApiError, errorFromResponse, isAbort, networkError } from './errors';
+import type { Session } from './types';
+
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+type SessionStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** Why the session went away: the user logged out, or the service refused the token (401). */
+export type SessionEnd = 'logout' | 'expired';
+type Listener = (session: Session | null, ended?: SessionEnd) => void;
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON-encoded request body. */
+  body?: unknown;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+export interface ClientOptions {
+  fetch?: Fetch;
+  storage?: SessionStorageLike;
+  baseUrl?: string;
+}
+
+const storageKey = 'pilothouse.session';
+export const refreshedTokenHeader = 'X-Refreshed-Token';
+export const tokenExpiresHeader = 'X-Token-Expires-At';
+
+/** `path?query` with empty values left out. */
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+function readStored(storage: SessionStorageLike | undefined): Session | null {
+  try {
+    const parsed = JSON.parse(storage?.getItem(storageKey) ?? 'null') as Session | null;
+    return parsed && typeof parsed.token === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one way the UI talks to the service: bearer token on every call, token kept in
+ * sessionStorage and replaced when the service hands out a refreshed one, 401 ends the session,
+ * non-2xx answers thrown as ApiError with the contract body `{error, code, details}`.
+ */
+export class ApiClient {
+  private session: Session | null;
+  private readonly listeners = new Set<Listener>();
+  private readonly fetcher: Fetch;
+  private readonly storage: SessionStorageLike | undefined;
+  private readonly baseUrl: string;
+
+  constructor(options: ClientOptions = {}) {
+    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.storage = options.storage;
+    this.baseUrl = options.baseUrl ?? '';
+    this.session = readStored(this.storage);
+  }
+
+  get current(): Session | null {
+    return this.session;
+  }
+
+  /** Called with the new session (or null and why) whenever it changes. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async login(username: string, password: string): Promise<Session> {
+    const body = username.trim() ? { username: username.trim(), password } : { password };
+    const session = await this.json<Session>('POST', '/api/auth/login', { body });
+    this.setSession(session);
+    return session;
+  }
+
+  /** Ends the session on the service (best effort) and locally. */
+  async logout(): Promise<void> {
+    try {
+      if (this.session) await this.request('POST', '/api/auth/logout');
+    } catch {
+      // the local session ends anyway
+    }
+    this.setSession(null, 'logout');
+  }
+
+  /** Sends a request; resolves with the 2xx response, otherwise throws ApiError. */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    const sentToken = this.session?.token;
+    if (sentToken) headers.Authorization = `Bearer ${sentToken}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetcher(this.baseUrl + withQuery(path, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      throw isAbort(error) ? error : networkError(error);
+    }
+    this.takeRefreshedToken(response);
+    if (response.ok) return response;
+    const failure = await errorFromResponse(response);
+    if (response.status === 401 && sentToken && sentToken === this.session?.token) this.setSession(null, 'expired');
+    throw failure;
+  }
+
+  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.request(method, path, options);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async text(path: string, options: RequestOptions = {}): Promise<string> {
+    const response = await this.request('GET', path, { accept: 'text/plain, */*', ...options });
+    return response.text();
+  }
+
+  private takeRefreshedToken(response: Response): void {
+    const token = response.headers.get(refreshedTokenHeader);
+    if (!token || !this.session) return;
+    const expiresAt = response.headers.get(tokenExpiresHeader) ?? this.session.expires_at;
+    this.setSession({ ...this.session, token, expires_at: expiresAt });
+  }
+
+  private setSession(session: Session | null, ended?: SessionEnd): void {
+    this.session = session;
+    if (session) this.storage?.setItem(storageKey, JSON.stringify(session));
+    else this.storage?.removeItem(storageKey);
+    for (const listener of this.listeners) listener(session, ended);
+  }
+}
+
+export { ApiError };
