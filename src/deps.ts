@@ -17,6 +17,7 @@ import type { ToolRegistry } from './tools/types.js';
 import type { McpServers } from './mcp/mcp-servers.js';
 import type { SafetyAnalyzer } from './tools/safety/index.js';
 import type { Pilot } from './agent/pilot.js';
+import type { AccessRequests } from './access/access-requests.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -59,5 +60,7 @@ export interface AppDeps {
   safety: SafetyAnalyzer;
   /** The AI pilot: LLM settings, chat sessions and the agent loop, approvals, user settings (src/agent/pilot.ts). */
   pilot: Pilot;
+  /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix (src/access/). */
+  accessRequests: AccessRequests;
   version: string;
 }

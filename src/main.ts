@@ -2,8 +2,6 @@ import { runHealthCommand } from './cli/health-command.js';
 import { parseFlags, usage, UsageError, type Flags } from './cli/flags.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createLogger } from './log.js';
-import { runServe } from './modes/serve.js';
-import { runMcp } from './modes/mcp.js';
 import { version } from './version.js';
 
 /** Composition root: parse flags and config, then start the requested mode. */
@@ -23,8 +21,9 @@ async function main(argv: string[]): Promise<number> {
   if (flags.command === 'health') return runHealthCommand(flags.url);
   const config = loadConfig(flags.configPath);
   const logger = createLogger(flags.logLevel);
-  if (flags.mcp) return runMcp(flags, config, logger);
-  return runServe(flags, config, logger);
+  // Modes are imported lazily so `--mcp` and `health` start without loading the web server.
+  if (flags.mcp) return (await import('./modes/mcp.js')).runMcp(flags, config, logger);
+  return (await import('./modes/serve.js')).runServe(flags, config, logger);
 }
 
 main(process.argv.slice(2)).then(

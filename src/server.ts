@@ -27,6 +27,7 @@ import { systemClock, type Clock } from './auth/clock.js';
 import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 import { withPilot } from './agent/pilot.js';
+import { AccessRequests } from './access/access-requests.js';
 
 export interface CoreOptions {
   config: Config;
@@ -52,6 +53,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   const metrics = new Metrics(() => caches.sizes());
   const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
   const ownClient = kube.forIdentity(undefined);
+  const discovery = new Discovery(ownClient.rest);
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const tools = new InMemoryToolRegistry();
   const builtins = createBuiltinTools({
@@ -68,7 +70,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     security: buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger, clock }),
     clock,
     kube,
-    discovery: new Discovery(ownClient.rest),
+    discovery,
     caches,
     identities: new RoleIdentityResolver(config, kube, kubectlPath),
     metrics,
@@ -82,6 +84,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     terminalTickets: new TerminalTickets(),
     tools,
     mcp,
+    accessRequests: new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger }),
     version,
   });
 }

@@ -11,6 +11,7 @@ import { startClusterSide } from './controllers/bootstrap.js';
 import { registerMcpServerController } from './controllers/mcp-server-reconciler.js';
 import { startConfiguredServers } from './mcp/mcp-servers.js';
 import { portForwardController } from './controllers/port-forward-controller.js';
+import { registerAccessRequestController } from './controllers/access-request-controller.js';
 
 /** The built web UI (web/dist), relative to the package root (works from src/ and dist/). */
 const webRoot = fileURLToPath(new URL('../web/dist', import.meta.url));
@@ -56,14 +57,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   registerMcpServerController(deps.controllers, deps.mcp, deps.logger);
   deps.controllers.register(portForwardController(deps));
+  registerAccessRequestController(deps.controllers, deps.accessRequests.store, deps.clock, deps.logger);
   await startClusterSide(deps);
+  deps.accessRequests.start();
   await startConfiguredServers(deps.mcp, options.config, deps.logger);
   const server = await startHttpServer(deps, {
     host: options.host,
     port: options.port,
     routes: allRoutes(deps),
     authenticator: security.authenticator,
-    grantCheck: () => false,
+    grantCheck: deps.accessRequests.grantCheck,
     extend: { ...security.appOptions, staticRoot: options.web ? webRoot : undefined },
   });
   return {
@@ -74,6 +77,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await server.close();
       security.stop();
       await deps.controllers.stop();
+      deps.accessRequests.stop();
       await deps.mcp.manager.close();
       deps.caches.close();
       await deps.kube.close();

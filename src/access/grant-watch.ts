@@ -31,19 +31,24 @@ export class GrantWatch {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        const { items, resourceVersion } = await this.client.list();
-        this.index.replace(items);
+        await this.listAndWatch(signal);
         failures = 0;
-        for await (const event of this.client.watch(resourceVersion, signal)) {
-          if (event.type === 'ERROR') break;
-          this.index.apply(event);
-        }
       } catch (error) {
         if (signal.aborted) return;
         failures += 1;
         this.logger.debug({ error: String(error), failures }, 'access request watch failed');
         await delay(Math.min(30_000, 500 * 2 ** failures), undefined, { signal }).catch(() => undefined);
       }
+    }
+  }
+
+  /** One list, then watch events until the watch ends (an ERROR event ends it early). */
+  private async listAndWatch(signal: AbortSignal): Promise<void> {
+    const { items, resourceVersion } = await this.client.list();
+    this.index.replace(items);
+    for await (const event of this.client.watch(resourceVersion, signal)) {
+      if (event.type === 'ERROR') return;
+      this.index.apply(event);
     }
   }
 }

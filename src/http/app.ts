@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps.js';
 import { decide, refusal, type AuthorizationDecision, type GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
 import { staticFiles } from './static-files.js';
+import { grantTarget } from '../access/grant-target.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 
 export interface AppOptions {
@@ -68,8 +69,7 @@ function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
 
 /** The permission matrix (with access grants), widened where resource-level allow roles extend it. */
 async function matrixDecision(options: AppOptions, context: AppContext, spec: RouteSpec): Promise<AuthorizationDecision> {
-  const namespace = typeof context.query.namespace === 'string' ? context.query.namespace : undefined;
-  const decision = decide(context.state.principal, spec.permission, options.grantCheck, { resourceKind: spec.resourceKind, namespace });
+  const decision = decide(context.state.principal, spec.permission, options.grantCheck, grantTarget(context, spec));
   if (decision.allowed || decision.reason === 'unauthenticated' || !options.extendsPermission) return decision;
   return (await options.extendsPermission(context, spec)) ? { allowed: true } : decision;
 }

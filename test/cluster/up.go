@@ -323,6 +323,9 @@ func (c *cluster) kwokArgs(config string) []string {
 		"--cidr=10.244.0.0/16",
 		"--node-lease-duration-seconds=40",
 		"--enable-crds=" + strings.Join(kwokEnableCRDs, ","),
+		// kwok logs every pod/node patch at INFO and a WARN per scrape for
+		// nodes without pods; keep its log small unless asked (--v >= 1).
+		"--v=" + map[bool]string{true: "ERROR", false: "INFO"}[c.verbosity == 0],
 	}
 }
 

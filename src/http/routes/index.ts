@@ -18,6 +18,7 @@ import { mcpRoutes } from './mcp.js';
 import { chatRoutes } from './chat.js';
 import { toolRoutes } from './tool.js';
 import { settingsRoutes } from './settings.js';
+import { accessRequestRoutes } from './access-requests.js';
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: AppDeps): RouteSpec[] {
@@ -40,6 +41,7 @@ export function allRoutes(deps: AppDeps): RouteSpec[] {
     ...chatRoutes(deps),
     ...toolRoutes(deps),
     ...settingsRoutes(deps),
+    ...accessRequestRoutes(deps),
   ];
   return routes;
 }
