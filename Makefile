@@ -66,7 +66,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools
 	npx vitest run --project e2e
 
-test: deps build cluster-build tools typecheck
+test: deps build cluster-build tools typecheck lint
 	npx vitest run
 
 bench: deps build

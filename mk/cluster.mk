@@ -5,6 +5,7 @@
 #   make cluster         start it in the background (idempotent); kubeconfig: .cluster/kubeconfig
 #   make cluster-down    stop it
 #   make cluster-status  exit 0 if running and healthy
+#   make cluster-smoke   check nodes/pods/logs/exec/port-forward/top/RBAC on it (~30 s)
 #   make tools           build .tools/bin/kubectl (1.36) and .tools/bin/helm
 #
 # All variables are prefixed CLUSTER_ / TOOLS_.
@@ -28,7 +29,7 @@ TOOLS_VERSION_LDFLAGS = $(foreach pkg,k8s.io/component-base/version k8s.io/clien
   -X $(pkg).gitVersion=$(1) -X $(pkg).gitMajor=$(word 2,$(subst ., ,$(1:v%=x.%))) \
   -X $(pkg).gitMinor=$(word 3,$(subst ., ,$(1:v%=x.%))) -X $(pkg).gitTreeState=clean)
 
-.PHONY: cluster-build cluster cluster-down cluster-status tools
+.PHONY: cluster-build cluster cluster-down cluster-status cluster-smoke tools
 
 # Always invoke go build: it is a no-op (a few seconds) when nothing changed.
 cluster-build:
@@ -43,6 +44,9 @@ cluster-down:
 
 cluster-status:
 	@$(CLUSTER_SRC)/hack/cluster.sh status $(CLUSTER_DIR)
+
+cluster-smoke: cluster $(TOOLS_BIN)/kubectl
+	@KUBECONFIG=$(CLUSTER_KUBECONFIG) KUBECTL=$(TOOLS_BIN)/kubectl $(CLUSTER_SRC)/hack/smoke.sh
 
 tools: $(TOOLS_BIN)/kubectl $(TOOLS_BIN)/helm
 

@@ -77,13 +77,10 @@ export function parseFlags(argv: string[], environment: NodeJS.ProcessEnv = proc
     throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
   }
   const { values, positionals } = parsed;
-  const command = commandOf(positionals, values);
   const paths = defaultPaths(environment);
   return {
-    command,
-    web: values.web ?? false,
-    mcp: values.mcp ?? false,
-    mcpTransport: oneOf('--mcp-transport', values['mcp-transport'], ['stdio', 'http'] as const) ?? 'stdio',
+    command: commandOf(positionals, values),
+    ...modeFlags(values),
     port: parsePort(values.port),
     host: values.host,
     configPath: values.config ?? paths.config,
@@ -92,9 +89,20 @@ export function parseFlags(argv: string[], environment: NodeJS.ProcessEnv = proc
     dataDir: values['data-dir'] ?? paths.data,
     authMode: oneOf('--auth-mode', values['auth-mode'], ['local', 'token', 'ldap', 'oidc'] as const),
     adminPassword: values['admin-password'],
-    noAuth: values['no-auth'] ?? false,
     logLevel: oneOf('--log-level', values['log-level'], ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const) ?? 'info',
     url: values.url ?? 'http://127.0.0.1:8080',
+  };
+}
+
+type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>['values'];
+
+/** The boolean mode switches and the MCP transport. */
+function modeFlags(values: ParsedValues): Pick<Flags, 'web' | 'mcp' | 'mcpTransport' | 'noAuth'> {
+  return {
+    web: values.web ?? false,
+    mcp: values.mcp ?? false,
+    mcpTransport: oneOf('--mcp-transport', values['mcp-transport'], ['stdio', 'http'] as const) ?? 'stdio',
+    noAuth: values['no-auth'] ?? false,
   };
 }
 

@@ -35,24 +35,34 @@ export class Controller<T extends AnyObject> {
     this.queue.stop();
   }
 
+  /** Lists, queues every key (vanished ones too, for cleanup) and returns the list's resourceVersion. */
+  private async relist(): Promise<string> {
+    const { items, resourceVersion } = await this.client.list();
+    const names = new Set(items.map((item) => item.metadata.name));
+    for (const name of [...this.known, ...names]) this.queue.add(name);
+    this.known = names;
+    return resourceVersion;
+  }
+
+  /** Queues the key of every watch event until the watch ends. */
+  private async watch(resourceVersion: string, signal: AbortSignal): Promise<void> {
+    for await (const event of this.client.watch(resourceVersion, signal)) {
+      if (event.type === 'ERROR') return;
+      if (event.type === 'BOOKMARK') continue;
+      const name = event.object.metadata.name;
+      if (event.type === 'DELETED') this.known.delete(name);
+      else this.known.add(name);
+      this.queue.add(name);
+    }
+  }
+
   private async run(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        const { items, resourceVersion } = await this.client.list();
-        const names = new Set(items.map((item) => item.metadata.name));
-        // Keys that vanished while we were not watching still need a pass (cleanup).
-        for (const name of [...this.known, ...names]) this.queue.add(name);
-        this.known = names;
+        const resourceVersion = await this.relist();
         failures = 0;
-        for await (const event of this.client.watch(resourceVersion, signal)) {
-          if (event.type === 'ERROR') break;
-          if (event.type === 'BOOKMARK') continue;
-          const name = event.object.metadata.name;
-          if (event.type === 'DELETED') this.known.delete(name);
-          else this.known.add(name);
-          this.queue.add(name);
-        }
+        await this.watch(resourceVersion, signal);
       } catch (error) {
         if (signal.aborted) return;
         failures += 1;

@@ -30,14 +30,20 @@ export class LeaderElector {
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
+  private readonly namespace: string;
+  private readonly leaseName: string;
+  private readonly timing: { leaseDurationSeconds: number; retryPeriodMs: number };
+
   constructor(
     private readonly rest: RestClient,
-    private readonly namespace: string,
-    private readonly leaseName: string,
+    lease: { namespace: string; name: string; leaseDurationSeconds?: number; retryPeriodMs?: number },
     private readonly callbacks: LeaderCallbacks,
     private readonly logger: Logger,
-    private readonly timing = { leaseDurationSeconds: 15, retryPeriodMs: 2000 },
-  ) {}
+  ) {
+    this.namespace = lease.namespace;
+    this.leaseName = lease.name;
+    this.timing = { leaseDurationSeconds: lease.leaseDurationSeconds ?? 15, retryPeriodMs: lease.retryPeriodMs ?? 2000 };
+  }
 
   get isLeader(): boolean {
     return this.leading;

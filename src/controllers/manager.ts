@@ -45,8 +45,7 @@ export class ControllerManager {
     if (!this.options.leaderElection) return this.startAll();
     this.elector = new LeaderElector(
       this.rest,
-      this.options.namespace,
-      this.options.leaseName ?? 'pilothouse-controller',
+      { namespace: this.options.namespace, name: this.options.leaseName ?? 'pilothouse-controller' },
       { onStartedLeading: () => this.startAll(), onStoppedLeading: () => this.stopAll() },
       this.logger,
     );

@@ -26,7 +26,16 @@ export const metadataSchema = z.object({
 });
 
 /** Builds the object schema of a kind from its spec and status schemas. */
-export function objectSchema<Spec extends z.ZodType, Status extends z.ZodType>(spec: Spec, status: Status) {
+export function objectSchema<Spec extends z.ZodType, Status extends z.ZodType>(
+  spec: Spec,
+  status: Status,
+): z.ZodObject<{
+  apiVersion: z.ZodOptional<z.ZodString>;
+  kind: z.ZodOptional<z.ZodString>;
+  metadata: typeof metadataSchema;
+  spec: Spec;
+  status: z.ZodOptional<Status>;
+}> {
   return z.object({
     apiVersion: z.string().optional(),
     kind: z.string().optional(),

@@ -16,10 +16,10 @@ export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user'
 export async function audited<T>(
   deps: AppDeps,
   context: AppContext,
-  resource: string,
-  command: string,
+  target: { resource: string; command: string },
   action: () => Promise<T>,
 ): Promise<T> {
+  const { resource, command } = target;
   try {
     const result = await action();
     deps.audit.record({ ...requestAuditFields(context), action: 'execute', resource, details: { command }, decision: 'allow', outcome: 'success' });

@@ -19,6 +19,23 @@ const fallbackPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <body><h1>Pilothouse</h1><p>The API is running. The web UI bundle (web/dist) is not built in this installation;
 run <code>make build</code> to build it.</p><p>API description: <a href="/api/openapi.json">/api/openapi.json</a></p></body></html>`;
 
+/** The file under `root` a URL path names, or undefined (missing, a folder, or outside root). */
+function resolveFile(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  const candidate = normalize(join(root, decoded));
+  const inside = candidate.startsWith(root.endsWith(sep) ? root : root + sep);
+  return inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
+}
+
+function isApiRequest(context: AppContext): boolean {
+  return (context.method !== 'GET' && context.method !== 'HEAD') || context.path.startsWith('/api/') || context.path === '/metrics';
+}
+
 /**
  * Serves the built web UI (`-web`): files from `root`, and index.html for client-side routes.
  * Never serves anything under /api/ or /metrics, and never leaves `root` (path traversal).
@@ -26,12 +43,8 @@ run <code>make build</code> to build it.</p><p>API description: <a href="/api/op
 export function staticFiles(root: string) {
   const index = join(root, 'index.html');
   return async (context: AppContext, next: Next): Promise<void> => {
-    if ((context.method !== 'GET' && context.method !== 'HEAD') || context.path.startsWith('/api/') || context.path === '/metrics') {
-      return next();
-    }
-    const candidate = normalize(join(root, decodeURIComponent(context.path)));
-    const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
-    const file = inside && existsSync(candidate) && statSync(candidate).isFile() ? candidate : index;
+    if (isApiRequest(context)) return next();
+    const file = resolveFile(root, context.path) ?? index;
     if (!existsSync(file)) {
       context.type = 'text/html; charset=utf-8';
       context.body = fallbackPage;

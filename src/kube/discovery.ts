@@ -29,26 +29,27 @@ interface DiscoveryGroupList {
 const aggregatedAccept =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
 
+function toResourceType(group: string, version: string, resource: DiscoveryResource): ResourceType {
+  return {
+    group,
+    version,
+    kind: resource.responseKind?.kind ?? resource.resource,
+    plural: resource.resource,
+    singular: resource.singularResource ?? resource.resource.replace(/s$/, ''),
+    shortNames: resource.shortNames ?? [],
+    namespaced: resource.scope === 'Namespaced',
+    verbs: resource.verbs ?? [],
+  };
+}
+
 /** Turns an aggregated discovery document into resource types (preferred version first per group). */
 export function parseDiscovery(document: DiscoveryGroupList): ResourceType[] {
-  const types: ResourceType[] = [];
-  for (const group of document.items ?? []) {
-    const groupName = group.metadata?.name ?? '';
+  return (document.items ?? []).flatMap((group) => {
     const preferred = group.versions?.[0];
-    for (const resource of preferred?.resources ?? []) {
-      types.push({
-        group: groupName,
-        version: preferred?.version ?? 'v1',
-        kind: resource.responseKind?.kind ?? resource.resource,
-        plural: resource.resource,
-        singular: resource.singularResource ?? resource.resource.replace(/s$/, ''),
-        shortNames: resource.shortNames ?? [],
-        namespaced: resource.scope === 'Namespaced',
-        verbs: resource.verbs ?? [],
-      });
-    }
-  }
-  return types;
+    if (!preferred) return [];
+    const groupName = group.metadata?.name ?? '';
+    return (preferred.resources ?? []).map((resource) => toResourceType(groupName, preferred.version, resource));
+  });
 }
 
 /** The API path of a collection (namespace optional). */

@@ -62,7 +62,8 @@ export function getObject(client: KubeIdentityClient, type: ResourceType, name: 
 
 /** The object as `kubectl get -o yaml` prints it (managedFields stripped). */
 export function toYaml(object: KubeObject): string {
-  const { managedFields: _managedFields, ...metadata } = object.metadata ?? {};
+  const metadata = { ...object.metadata };
+  delete metadata.managedFields;
   return yaml.dump({ ...object, metadata }, { noRefs: true, lineWidth: -1 });
 }
 

@@ -43,30 +43,27 @@ export class RestClient {
 
   /** Performs a request and returns the raw response (for streams); error statuses are thrown as AppError. */
   async raw(method: string, path: string, options: RestOptions = {}): Promise<Response> {
+    const response = await this.send(method, path, options);
+    if (!response.ok) {
+      const text = await response.text();
+      throw mapKubeError(response.status, safeJson(text), options.target ?? path);
+    }
+    return response;
+  }
+
+  private async send(method: string, path: string, options: RestOptions): Promise<Response> {
     const { headers, dispatcher } = await this.connection();
     headers.Accept = options.accept ?? 'application/json';
     if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
     const started = performance.now();
-    let response: Response;
     try {
-      response = await fetch(this.url(path, options.query), {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
-        signal: options.signal,
-        dispatcher,
-      });
+      return await fetch(this.url(path, options.query), { method, headers, body: encodeBody(options.body), signal: options.signal, dispatcher });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       throw connectionError(error);
     } finally {
       this.observe(method.toLowerCase(), (performance.now() - started) / 1000, 0);
     }
-    if (!response.ok) {
-      const text = await response.text();
-      throw mapKubeError(response.status, safeJson(text), options.target ?? path);
-    }
-    return response;
   }
 
   /** Performs a request and parses the JSON answer. */
@@ -94,6 +91,11 @@ export class RestClient {
     }
     return { headers: { ...options.headers }, dispatcher: this.dispatcher };
   }
+}
+
+function encodeBody(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
 function safeJson(text: string): unknown {

@@ -16,6 +16,16 @@ function rowKey(row: TableRow): string {
 
 class ExpiredError extends Error {}
 
+function watchError(event: WatchEvent): Error {
+  if (event.object.code === 410) return new ExpiredError('resource version expired');
+  return new Error(`watch error ${event.object.code ?? ''}`);
+}
+
+/** The resourceVersion an event carries (bookmarks in metadata, Table rows in their object). */
+function eventVersion(event: WatchEvent): string | undefined {
+  return event.object.metadata?.resourceVersion ?? event.object.rows?.[0]?.object?.metadata?.resourceVersion;
+}
+
 /**
  * A watch-fed cache of one resource type (in one namespace or all), stored in the API
  * server's Table format so every kind, CRDs included, lists with kubectl's columns.
@@ -117,18 +127,13 @@ export class TableCache {
   }
 
   private apply(event: WatchEvent): void {
-    if (event.type === 'ERROR') {
-      if (event.object.code === 410) throw new ExpiredError('resource version expired');
-      throw new Error(`watch error ${event.object.code ?? ''}`);
-    }
-    const version = event.object.metadata?.resourceVersion ?? event.object.rows?.[0]?.object?.metadata?.resourceVersion;
-    if (version) this.resourceVersion = version;
+    if (event.type === 'ERROR') throw watchError(event);
+    this.resourceVersion = eventVersion(event) ?? this.resourceVersion;
     if (event.type === 'BOOKMARK') return;
     if (event.object.columnDefinitions?.length) this.columns = event.object.columnDefinitions;
-    for (const row of event.object.rows ?? []) {
-      if (event.type === 'DELETED') this.rows.delete(rowKey(row));
-      else this.rows.set(rowKey(row), row);
-    }
+    const rows = event.object.rows ?? [];
+    if (event.type === 'DELETED') rows.forEach((row) => this.rows.delete(rowKey(row)));
+    else rows.forEach((row) => this.rows.set(rowKey(row), row));
     this.notify();
   }
 

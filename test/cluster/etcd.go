@@ -25,7 +25,7 @@ func runEtcd(args []string) int {
 	cfg := embed.NewConfig()
 	cfg.Name = "testcluster"
 	cfg.Dir = *dataDir
-	cfg.LogLevel = "error" // "warn" logs every request
+	cfg.LogLevel = "error"   // "warn" logs every request
 	cfg.UnsafeNoFsync = true // test data only: much faster on slow disks
 	cu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", *clientPort))
 	pu, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", *peerPort))

@@ -32,28 +32,28 @@ export function deploymentRoutes(deps: AppDeps): RouteSpec[] {
     action('scale', 'Set replicas: {before: {replicas}, after: {replicas}}', (context) => {
       const body = parseWith(scaleBody, context.request.body);
       const line = `kubectl scale deployment/${body.name} --replicas=${body.replicas} -n ${body.namespace}`;
-      return audited(deps, context, `deployment/${body.name}`, line, () => scaleWorkload(clientOf(deps, context), 'deployments', body, body.replicas));
+      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => scaleWorkload(clientOf(deps, context), 'deployments', body, body.replicas));
     }),
     action('restart', 'Rolling restart: {before: {restartedAt}, after: {restartedAt}}', (context) => {
       const body = parseWith(workloadTarget, context.request.body);
       const line = `kubectl rollout restart deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, `deployment/${body.name}`, line, () => restartWorkload(clientOf(deps, context), 'deployments', body, new Date()));
+      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'deployments', body, new Date()));
     }),
     action('rollback', 'Roll back to a revision (0/absent = previous): {before: {revision, images}, after: {revision, images}}', (context) => {
       const body = parseWith(rollbackBody, context.request.body);
       const revision = body.revision ?? 0;
       const line = `kubectl rollout undo deployment/${body.name}${revision ? ` --to-revision=${revision}` : ''} -n ${body.namespace}`;
-      return audited(deps, context, `deployment/${body.name}`, line, () => rollbackDeployment(clientOf(deps, context), body, revision));
+      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => rollbackDeployment(clientOf(deps, context), body, revision));
     }),
     action('pause', 'Pause rollouts: {before: {paused}, after: {paused}}', (context) => {
       const body = parseWith(workloadTarget, context.request.body);
       const line = `kubectl rollout pause deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, `deployment/${body.name}`, line, () => setPaused(clientOf(deps, context), body, true));
+      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => setPaused(clientOf(deps, context), body, true));
     }),
     action('resume', 'Resume rollouts: {before: {paused}, after: {paused}}', (context) => {
       const body = parseWith(workloadTarget, context.request.body);
       const line = `kubectl rollout resume deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, `deployment/${body.name}`, line, () => setPaused(clientOf(deps, context), body, false));
+      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => setPaused(clientOf(deps, context), body, false));
     }),
     route({
       method: 'GET',

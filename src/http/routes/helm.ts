@@ -107,7 +107,7 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
         const body = parseWith(installBody, context.request.body);
         const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
         context.status = 201;
-        context.body = await audited(deps, context, `helmrelease/${body.name}`, line, () => installRelease(helmFor(deps, context), body, body.createNamespace));
+        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () => installRelease(helmFor(deps, context), body, body.createNamespace));
       },
     }),
     route({
@@ -117,7 +117,7 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'helm upgrade (values replace the previous ones): release details',
       handler: async (context) => {
         const body = parseWith(upgradeBody, context.request.body);
-        context.body = await audited(deps, context, `helmrelease/${body.name}`, chartLine('upgrade', body), () => upgradeRelease(helmFor(deps, context), body));
+        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () => upgradeRelease(helmFor(deps, context), body));
       },
     }),
     route({
@@ -129,7 +129,7 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
         const { name } = parseWith(nameParams, context.params, 'path');
         const body = parseWith(z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }), context.request.body);
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
-        context.body = await audited(deps, context, `helmrelease/${name}`, line, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
+        context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
       },
     }),
     route({
@@ -140,7 +140,7 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const target = releaseTarget(context);
         const line = `helm uninstall ${target.name} -n ${target.namespace}`;
-        context.body = await audited(deps, context, `helmrelease/${target.name}`, line, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
+        context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
       },
     }),
   ];
@@ -165,7 +165,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(z.object({ name: repositoryName, url: repositoryUrl }), context.request.body);
         context.status = 201;
-        context.body = await audited(deps, context, `helmrepository/${body.name}`, `helm repo add ${body.name} ${body.url}`, () => addRepository(helmFor(deps, context), body.name, body.url));
+        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: `helm repo add ${body.name} ${body.url}` }, () => addRepository(helmFor(deps, context), body.name, body.url));
       },
     }),
     route({
@@ -176,7 +176,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(z.object({ names: z.array(repositoryName).default([]) }), context.request.body);
         const line = ['helm repo update', ...body.names].join(' ');
-        context.body = await audited(deps, context, 'helmrepository/*', line, () => updateRepositories(helmFor(deps, context), body.names));
+        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () => updateRepositories(helmFor(deps, context), body.names));
       },
     }),
     route({
@@ -186,7 +186,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'helm repo remove: {name, removed: true}',
       handler: async (context) => {
         const { name } = parseWith(z.object({ name: repositoryName }), context.params, 'path');
-        context.body = await audited(deps, context, `helmrepository/${name}`, `helm repo remove ${name}`, () => removeRepository(helmFor(deps, context), name));
+        context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () => removeRepository(helmFor(deps, context), name));
       },
     }),
     route({

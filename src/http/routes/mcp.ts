@@ -35,7 +35,7 @@ export function mcpRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const server = parseWith(createBody, context.request.body);
         const command = `mcp add ${server.name} -- ${[server.command, ...server.args].join(' ')}`;
-        context.body = await audited(deps, context, `mcpserver/${server.name}`, command, () => catalog.create(server));
+        context.body = await audited(deps, context, { resource: `mcpserver/${server.name}`, command: command }, () => catalog.create(server));
         context.status = 201;
       },
     }),
@@ -48,7 +48,7 @@ export function mcpRoutes(deps: AppDeps): RouteSpec[] {
         const { name } = parseWith(nameParams, context.params, 'path');
         const { enabled } = parseWith(patchBody, context.request.body);
         const command = `mcp ${enabled ? 'enable' : 'disable'} ${name}`;
-        context.body = await audited(deps, context, `mcpserver/${name}`, command, () => catalog.setEnabled(name, enabled));
+        context.body = await audited(deps, context, { resource: `mcpserver/${name}`, command: command }, () => catalog.setEnabled(name, enabled));
       },
     }),
     route({
@@ -58,7 +58,7 @@ export function mcpRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Remove an MCP server (its child is stopped and its tools withdrawn)',
       handler: async (context) => {
         const { name } = parseWith(nameParams, context.params, 'path');
-        await audited(deps, context, `mcpserver/${name}`, `mcp delete ${name}`, () => catalog.delete(name));
+        await audited(deps, context, { resource: `mcpserver/${name}`, command: `mcp delete ${name}` }, () => catalog.delete(name));
         context.body = { deleted: name };
       },
     }),

@@ -56,7 +56,7 @@ export function nodeRoutes(deps: AppDeps): RouteSpec[] {
       summary: `kubectl ${verb}: {name, before: {unschedulable}, after: {unschedulable}}`,
       handler: async (context) => {
         const { name } = parseWith(nodeBody, context.request.body);
-        context.body = await audited(deps, context, `node/${name}`, `kubectl ${verb} ${name}`, () => setUnschedulable(client(context), name, verb === 'cordon'));
+        context.body = await audited(deps, context, { resource: `node/${name}`, command: `kubectl ${verb} ${name}` }, () => setUnschedulable(client(context), name, verb === 'cordon'));
       },
     });
   return [
@@ -71,7 +71,7 @@ export function nodeRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(drainBody, context.request.body);
         const identity = client(context);
-        const job = await audited(deps, context, `node/${body.name}`, drainLine(body), async () => {
+        const job = await audited(deps, context, { resource: `node/${body.name}`, command: drainLine(body) }, async () => {
           await getNode(identity, body.name);
           return drains.start(identity, body.name, body, context.state.principal?.username ?? 'unknown');
         });

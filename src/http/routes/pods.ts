@@ -84,7 +84,7 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   const client = deps.identities.clientFor(context.state.principal);
   const container = resolveContainer(await getPod(client, query.namespace, name), query.container);
   const command = query.shell ? [query.shell] : defaultShellCommand;
-  const podSocket = await audited(deps, context, `pod/${name}`, execLine({ namespace: query.namespace, pod: name, container, command }, true), () =>
+  const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
     openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
   );
   const browser = await acceptWebSocket(context);
@@ -115,7 +115,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
         const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
-        const result = await audited(deps, context, `pod/${name}`, line, () => execInPod(client, { ...body, container, pod: name }, limits));
+        const result = await audited(deps, context, { resource: `pod/${name}`, command: line }, () => execInPod(client, { ...body, container, pod: name }, limits));
         context.body = result;
       },
     }),

@@ -85,7 +85,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(createBody, context.request.body);
         const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}`;
-        context.body = await audited(deps, context, `pod/${body.pod}`, line, () => createForward(deps, context));
+        context.body = await audited(deps, context, { resource: `pod/${body.pod}`, command: line }, () => createForward(deps, context));
         context.status = 201;
       },
     }),
@@ -110,7 +110,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);
         const line = `kill port-forward ${id} (kubectl port-forward pod/${object.spec.pod} -n ${object.spec.namespace})`;
-        await audited(deps, context, `portforward/${id}`, line, () => client.delete(id));
+        await audited(deps, context, { resource: `portforward/${id}`, command: line }, () => client.delete(id));
         context.body = { id, status: 'stopped' };
       },
     }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { maskSecretData, requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject } from '../../kube/resources.js';
 import type { ResourceType } from '../../kube/discovery.js';
+import type { KubeIdentityClient } from '../../kube/clients.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { audited } from '../audit-context.js';
@@ -35,7 +36,7 @@ async function resolveTarget(deps: AppDeps, context: AppContext): Promise<Object
 
 /** SPEC "Cluster resources": list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: AppDeps): RouteSpec[] {
-  const client = (context: AppContext) => deps.identities.clientFor(context.state.principal);
+  const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   return [
     route({
       method: 'GET',
@@ -106,7 +107,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
-        context.body = await audited(deps, context, `${target.type.kind.toLowerCase()}/${target.name}`, kubectlLine('delete', target), () =>
+        context.body = await audited(deps, context, { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('delete', target) }, () =>
           deleteObject(client(context), target.type, target.name, target.namespace),
         );
       },

@@ -50,7 +50,7 @@ export function settingsRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(llmSettingsBodySchema, context.request.body);
         const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;
-        context.body = await audited(deps, context, `settings/llm`, command, async () => llm.update(body));
+        context.body = await audited(deps, context, { resource: `settings/llm`, command: command }, async () => llm.update(body));
       },
     }),
   ];

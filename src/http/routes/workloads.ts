@@ -37,7 +37,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(scaleBody, context.request.body);
         const line = `kubectl scale statefulset/${body.name} --replicas=${body.replicas} -n ${body.namespace}`;
-        return audited(deps, context, `statefulset/${body.name}`, line, () => scaleWorkload(clientOf(deps, context), 'statefulsets', body, body.replicas));
+        return audited(deps, context, { resource: `statefulset/${body.name}`, command: line }, () => scaleWorkload(clientOf(deps, context), 'statefulsets', body, body.replicas));
       },
     }),
     action({
@@ -47,7 +47,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(workloadTarget, context.request.body);
         const line = `kubectl rollout restart statefulset/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, `statefulset/${body.name}`, line, () => restartWorkload(clientOf(deps, context), 'statefulsets', body, new Date()));
+        return audited(deps, context, { resource: `statefulset/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'statefulsets', body, new Date()));
       },
     }),
     action({
@@ -57,7 +57,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(workloadTarget, context.request.body);
         const line = `kubectl rollout restart daemonset/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, `daemonset/${body.name}`, line, () => restartWorkload(clientOf(deps, context), 'daemonsets', body, new Date()));
+        return audited(deps, context, { resource: `daemonset/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'daemonsets', body, new Date()));
       },
     }),
     action({
@@ -67,7 +67,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(workloadTarget, context.request.body);
         const line = `kubectl create job --from=cronjob/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, `cronjob/${body.name}`, line, () => triggerCronJob(clientOf(deps, context), body));
+        return audited(deps, context, { resource: `cronjob/${body.name}`, command: line }, () => triggerCronJob(clientOf(deps, context), body));
       },
     }),
     action({
@@ -77,7 +77,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(suspendBody, context.request.body);
         const line = `kubectl patch cronjob/${body.name} -n ${body.namespace} -p '{"spec":{"suspend":${body.suspend}}}'`;
-        return audited(deps, context, `cronjob/${body.name}`, line, () => suspendCronJob(clientOf(deps, context), body, body.suspend));
+        return audited(deps, context, { resource: `cronjob/${body.name}`, command: line }, () => suspendCronJob(clientOf(deps, context), body, body.suspend));
       },
     }),
   ];

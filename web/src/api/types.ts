@@ -110,5 +110,5 @@ export interface RevisionItem {
   images: string[];
   createdAt: string;
   current: boolean;
-  changeCause?: string;
+  changeCause?: string | null;
 }

@@ -162,6 +162,7 @@ export const en = {
   'users.locked': 'locked',
   'users.lock': 'Lock',
   'users.unlock': 'Unlock',
+  'users.unlocked': 'unlocked',
   'users.create': 'Create user',
   'users.password': 'Password',
   'users.created.done': 'User {username} created.',

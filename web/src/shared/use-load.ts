@@ -14,10 +14,14 @@ export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const loadedKey = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     const controller = new AbortController();
-    setState((previous) => ({ data: generation > 0 ? previous.data : undefined, error: undefined, loading: true }));
+    const sameKey = loadedKey.current === key;
+    loadedKey.current = key;
+    // A reload of the same thing keeps showing the old data until the new answer arrives.
+    setState((previous) => ({ data: sameKey ? previous.data : undefined, error: undefined, loading: true }));
     loadRef.current(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false }),
       (error: unknown) => !controller.signal.aborted && !isAbort(error) && setState({ data: undefined, error, loading: false }),

@@ -1,0 +1,42 @@
+import { useCallback, type ReactNode } from 'react';
+import type { ApiClient } from '../api/client';
+import type { Language } from '../api/types';
+import { LoginPage } from '../features/auth/LoginPage';
+import { useSession } from '../features/auth/use-session';
+import { SettingsProvider } from '../features/settings/settings-context';
+import { dictionaries, I18nProvider } from '../i18n';
+import { ApiProvider } from './api-context';
+import { Shell } from './Shell';
+import { useStoredState } from './stored-state';
+
+function Root(): ReactNode {
+  const { session, ended } = useSession();
+  const [stored, setStored] = useStoredState('pilothouse.language', 'en');
+  const language: Language = stored in dictionaries ? (stored as Language) : 'en';
+  const onLanguage = useCallback((next: Language) => setStored(next), [setStored]);
+  document.documentElement.lang = language;
+
+  if (!session) {
+    return (
+      <I18nProvider language={language}>
+        <LoginPage expired={ended === 'expired'} />
+      </I18nProvider>
+    );
+  }
+  return (
+    <SettingsProvider key={session.username} onLanguage={onLanguage}>
+      <I18nProvider language={language}>
+        <Shell session={session} />
+      </I18nProvider>
+    </SettingsProvider>
+  );
+}
+
+/** The whole web UI over one API client. */
+export function App({ client }: { client: ApiClient }): ReactNode {
+  return (
+    <ApiProvider client={client}>
+      <Root />
+    </ApiProvider>
+  );
+}

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { Session } from '../api/types';
+import { AuditPage } from '../features/admin/AuditPage';
+import { UsersPage } from '../features/admin/UsersPage';
+import { ChatPanel } from '../features/chat/ChatPanel';
+import { Header } from '../features/layout/Header';
+import { Nav } from '../features/layout/Nav';
+import { kindOf } from '../features/resources/columns';
+import { ResourcePage } from '../features/resources/ResourcePage';
+import type { ResourceTarget } from '../features/resources/target';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { useT } from '../i18n';
+import { useRoute, type Route } from './router';
+import { useStoredState } from './stored-state';
+
+function Page({ route, namespace, selected, onSelect }: { route: Route; namespace: string; selected: ResourceTarget | null; onSelect: (target: ResourceTarget | null) => void }): ReactNode {
+  switch (route.page) {
+    case 'resources':
+      return <ResourcePage resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
+    case 'audit':
+      return <AuditPage />;
+    case 'users':
+      return <UsersPage />;
+    case 'settings':
+      return <SettingsPage />;
+  }
+}
+
+/** The signed-in layout: header, navigation, the page, the AI pilot. */
+export function Shell({ session }: { session: Session }): ReactNode {
+  const t = useT();
+  const route = useRoute();
+  const [namespace, setNamespace] = useStoredState('pilothouse.namespace', '');
+  const [chatOpen, setChatOpen] = useStoredState('pilothouse.chatOpen', 'true');
+  const [selected, setSelected] = useState<ResourceTarget | null>(null);
+
+  const routeKind = route.page === 'resources' ? route.kind : '';
+  useEffect(() => setSelected(null), [routeKind, namespace]);
+  const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
+
+  const open = selected && selected.resource === routeKind ? selected : null;
+  const chatContext = { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
+
+  return (
+    <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <Header session={session} namespace={namespace} onNamespace={setNamespace} />
+      <Nav route={route} role={session.role} />
+      <main id="main" className="main" tabIndex={-1}>
+        <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
+      </main>
+      <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import type { AuditEntry, ListResponse } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { Spinner } from '../../shared/Spinner';
+import { formatTime } from '../../shared/time';
+import { useLoad } from '../../shared/use-load';
+
+const pageSize = 50;
+const actions = ['login', 'logout', 'query', 'approve', 'reject', 'execute', 'access_request', 'lock'];
+
+function detailsText(details: Record<string, unknown>): string {
+  if (typeof details.command === 'string') return details.command;
+  const text = JSON.stringify(details);
+  return text === '{}' ? '' : text;
+}
+
+/** `GET /api/audit` with action/user filters and paging (admins). */
+export function AuditPage(): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const [draft, setDraft] = useState({ action: '', user: '' });
+  const [filters, setFilters] = useState({ action: '', user: '' });
+  const [offset, setOffset] = useState(0);
+  const load = useCallback(
+    (signal: AbortSignal) => client.json<ListResponse<AuditEntry>>('GET', '/api/audit', { query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() }, signal }),
+    [client, offset, filters],
+  );
+  const audit = useLoad(`${offset}|${filters.action}|${filters.user}`, load);
+  const total = audit.data?.total ?? 0;
+  const items = audit.data?.items ?? [];
+
+  const apply = (event: FormEvent): void => {
+    event.preventDefault();
+    setOffset(0);
+    setFilters(draft);
+  };
+
+  return (
+    <section className="page" aria-labelledby="audit-title">
+      <div className="toolbar">
+        <h1 id="audit-title">{t('audit.title')}</h1>
+        {audit.loading && <Spinner label={t('common.loading')} />}
+      </div>
+      <form className="filters" onSubmit={apply}>
+        <label className="inline-field">
+          <span>{t('audit.action')}</span>
+          <select value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value })}>
+            <option value="">{t('audit.anyAction')}</option>
+            {actions.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('audit.user')}</span>
+          <input value={draft.user} onChange={(event) => setDraft({ ...draft, user: event.target.value })} />
+        </label>
+        <button type="submit" className="primary">
+          {t('audit.apply')}
+        </button>
+      </form>
+      <ErrorNotice error={audit.error} />
+      {audit.data && items.length === 0 && <p className="muted pad">{t('audit.empty')}</p>}
+      {items.length > 0 && (
+        <div className="table-wrap">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('audit.time')}</th>
+                <th scope="col">{t('audit.user')}</th>
+                <th scope="col">{t('audit.action')}</th>
+                <th scope="col">{t('audit.resource')}</th>
+                <th scope="col">{t('audit.decision')}</th>
+                <th scope="col">{t('audit.outcome')}</th>
+                <th scope="col">{t('audit.details')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((entry) => (
+                <tr key={entry.id}>
+                  <td className="nowrap">{formatTime(entry.timestamp)}</td>
+                  <td>{entry.user}</td>
+                  <td>{entry.action}</td>
+                  <td className="mono">{entry.resource}</td>
+                  <td className={entry.decision === 'deny' ? 'tone-bad' : 'tone-good'}>{entry.decision}</td>
+                  <td>{entry.outcome ?? ''}</td>
+                  <td className="mono details-cell">{detailsText(entry.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="pager">
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
+          {t('audit.previous')}
+        </button>
+        <span className="muted">{total > 0 ? t('audit.page', { from: offset + 1, to: Math.min(offset + pageSize, total), total }) : ''}</span>
+        <button type="button" disabled={offset + pageSize >= total} onClick={() => setOffset(offset + pageSize)}>
+          {t('audit.next')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+
+/** Sign-in form: `POST /api/auth/login` with `{username, password}` (`{password}` alone signs in admin). */
+export function LoginPage({ expired }: { expired: boolean }): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await client.login(username, password);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="login">
+      <form className="login-card" onSubmit={(event) => void submit(event)} aria-labelledby="login-heading">
+        <div className="brand brand-large" aria-hidden="true">
+          <span className="brand-mark">⎈</span> Pilothouse
+        </div>
+        <h1 id="login-heading">{t('login.heading')}</h1>
+        {expired && !error && (
+          <p className="notice" role="status">
+            {t('login.expired')}
+          </p>
+        )}
+        <ErrorNotice error={error} />
+        <label className="field">
+          <span>{t('login.username')}</span>
+          <input name="username" autoComplete="username" value={username} onChange={(event) => setUsername(event.target.value)} placeholder="admin" autoFocus />
+          <small>{t('login.usernameHint')}</small>
+        </label>
+        <label className="field">
+          <span>{t('login.password')}</span>
+          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+        </label>
+        <button type="submit" className="primary wide" disabled={busy || !password}>
+          {busy ? t('login.busy') : t('login.submit')}
+        </button>
+      </form>
+    </main>
+  );
+}

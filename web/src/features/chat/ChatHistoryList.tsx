@@ -1,0 +1,47 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import type { ChatSessionSummary, ListResponse } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { formatTime } from '../../shared/time';
+import { useLoad } from '../../shared/use-load';
+
+/** The caller's chat sessions (`GET /api/chat/history`); pick one to continue it, or delete it. */
+export function ChatHistoryList({ current, onPick }: { current?: string; onPick: (id: string) => void }): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const load = useCallback((signal: AbortSignal) => client.json<ListResponse<ChatSessionSummary>>('GET', '/api/chat/history', { signal }), [client]);
+  const sessions = useLoad('sessions', load);
+  const [error, setError] = useState<unknown>();
+
+  const remove = async (id: string): Promise<void> => {
+    try {
+      await client.request('DELETE', '/api/chat/history', { query: { session_id: id } });
+      sessions.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  const items = sessions.data?.items ?? [];
+  return (
+    <div className="chat-history">
+      <ErrorNotice error={sessions.error ?? error} compact />
+      {sessions.loading && !sessions.data && <p className="muted">{t('common.loading')}</p>}
+      {sessions.data && items.length === 0 && <p className="muted">{t('chat.historyEmpty')}</p>}
+      <ul>
+        {items.map((item) => (
+          <li key={item.id} className={item.id === current ? 'current' : undefined}>
+            <button type="button" className="history-item" onClick={() => onPick(item.id)}>
+              <span className="history-title">{item.title || item.id}</span>
+              <span className="muted small">{formatTime(item.updated_at)}</span>
+            </button>
+            <button type="button" className="icon-button" aria-label={t('chat.deleteSession', { title: item.title })} title={t('chat.deleteSession', { title: item.title })} onClick={() => void remove(item.id)}>
+              🗑
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

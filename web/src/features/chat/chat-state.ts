@@ -1,0 +1,163 @@
+import type { ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '../../api/types';
+
+/** A tool call card: the request, the user's decision and the result. */
+export interface ToolEntry {
+  kind: 'tool';
+  key: string;
+  id: string;
+  tool: string;
+  command: string;
+  type: CommandClass;
+  requiresApproval: boolean;
+  blocked: boolean;
+  warnings: string[];
+  decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
+  /** Set while the approve/reject request runs. */
+  deciding?: boolean;
+  decisionError?: string;
+  status?: ToolStatus;
+  result?: string;
+}
+
+export type ChatEntry =
+  | { kind: 'user'; key: string; content: string; context?: { namespace?: string; resource?: string } }
+  | { kind: 'assistant'; key: string; content: string }
+  | ToolEntry
+  | { kind: 'error'; key: string; error: string; code: string }
+  | { kind: 'end'; key: string; reason: TurnEndReason };
+
+export interface ChatState {
+  sessionId?: string;
+  entries: ChatEntry[];
+  streaming: boolean;
+  nextKey: number;
+}
+
+export type ChatAction =
+  | { type: 'send'; message: string; context: { namespace?: string; resource?: string } }
+  | { type: 'event'; event: string; data: unknown }
+  | { type: 'deciding'; id: string }
+  | { type: 'decided'; id: string; approved: boolean; error?: string }
+  | { type: 'failed'; error: string; code: string }
+  | { type: 'finished' }
+  | { type: 'load'; history: ChatHistory }
+  | { type: 'reset' };
+
+export const initialChat: ChatState = { entries: [], streaming: false, nextKey: 1 };
+
+type EntryInput = ChatEntry extends infer Entry ? (Entry extends ChatEntry ? Omit<Entry, 'key'> : never) : never;
+
+function push(state: ChatState, entry: EntryInput): ChatState {
+  return { ...state, entries: [...state.entries, { ...entry, key: `e${state.nextKey}` } as ChatEntry], nextKey: state.nextKey + 1 };
+}
+
+function updateTool(state: ChatState, id: string, change: (entry: ToolEntry) => ToolEntry): ChatState {
+  return { ...state, entries: state.entries.map((entry) => (entry.kind === 'tool' && entry.id === id ? change(entry) : entry)) };
+}
+
+type Payload = Record<string, unknown>;
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function appendChunk(state: ChatState, content: string): ChatState {
+  const last = state.entries[state.entries.length - 1];
+  if (last?.kind !== 'assistant') return push(state, { kind: 'assistant', content });
+  return { ...state, entries: [...state.entries.slice(0, -1), { ...last, content: last.content + content }] };
+}
+
+function toolRequest(state: ChatState, data: Payload): ChatState {
+  const entry: Omit<ToolEntry, 'key'> = {
+    kind: 'tool',
+    id: text(data.id),
+    tool: text(data.tool),
+    command: text(data.command),
+    type: (text(data.type) || 'unknown') as CommandClass,
+    requiresApproval: data.requires_approval === true,
+    blocked: data.blocked === true,
+    warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
+  };
+  if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id)) return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
+  return push(state, entry);
+}
+
+function streamEnd(state: ChatState, data: Payload): ChatState {
+  const reason = text(data.reason) as TurnEndReason;
+  const ended = { ...state, streaming: false };
+  const lastIsError = state.entries[state.entries.length - 1]?.kind === 'error';
+  if (!reason || reason === 'final_answer' || (reason === 'error' && lastIsError)) return ended;
+  return push(ended, { kind: 'end', reason });
+}
+
+/** Applies one SSE event of `POST /api/chat/agentic`. Unknown events are ignored. */
+export function applyEvent(state: ChatState, event: string, data: Payload): ChatState {
+  switch (event) {
+    case 'session':
+      return { ...state, sessionId: text(data.session_id) || state.sessionId };
+    case 'chunk':
+      return appendChunk(state, text(data.content));
+    case 'tool_request':
+      return toolRequest(state, data);
+    case 'tool_execution':
+      return updateTool(state, text(data.id), (entry) => ({ ...entry, result: text(data.result), status: (text(data.status) || 'executed') as ToolStatus }));
+    case 'error':
+      return push(state, { kind: 'error', error: text(data.error), code: text(data.code) });
+    case 'stream_end':
+      return streamEnd(state, data);
+    default:
+      return state;
+  }
+}
+
+function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
+  return {
+    kind: 'tool',
+    id: call.id,
+    tool: call.tool,
+    command: call.command ?? JSON.stringify(call.arguments),
+    type: call.type ?? 'unknown',
+    requiresApproval: call.requires_approval ?? false,
+    blocked: call.blocked ?? false,
+    warnings: call.warnings ?? [],
+    decision: call.decision,
+    status: call.status,
+    result: call.result,
+  };
+}
+
+function addMessage(state: ChatState, message: MessageView): ChatState {
+  if (message.role === 'user') return push(state, { kind: 'user', content: message.content, context: message.context });
+  if (message.role === 'assistant') {
+    const withText = message.content ? push(state, { kind: 'assistant', content: message.content }) : state;
+    return message.tool_calls.reduce((next, call) => push(next, toolFromView(call)), withText);
+  }
+  if (message.error) return push(state, { kind: 'error', error: message.error.message, code: message.error.code });
+  return message.reason === 'final_answer' ? state : push(state, { kind: 'end', reason: message.reason });
+}
+
+/** Reducer of the chat panel: the live stream, decisions, and loading a stored session. */
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'send':
+      return push({ ...state, streaming: true }, { kind: 'user', content: action.message, context: action.context });
+    case 'event':
+      return applyEvent(state, action.event, (action.data ?? {}) as Payload);
+    case 'deciding':
+      return updateTool(state, action.id, (entry) => ({ ...entry, deciding: true, decisionError: undefined }));
+    case 'decided':
+      return updateTool(state, action.id, (entry) =>
+        action.error ? { ...entry, deciding: false, decisionError: action.error } : { ...entry, deciding: false, decision: action.approved ? 'approved' : 'rejected' },
+      );
+    case 'failed':
+      return push({ ...state, streaming: false }, { kind: 'error', error: action.error, code: action.code });
+    case 'finished':
+      return state.streaming ? { ...state, streaming: false } : state;
+    case 'load':
+      return action.history.messages.reduce(addMessage, { ...initialChat, sessionId: action.history.session.id });
+    case 'reset':
+      return initialChat;
+  }
+}
+
+/** Whether a tool card still waits for the user's decision. */
+export function awaitingDecision(entry: ToolEntry, streaming: boolean): boolean {
+  return streaming && entry.requiresApproval && !entry.blocked && !entry.decision && !entry.status;
+}

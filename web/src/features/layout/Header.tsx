@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { Session } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { HealthIndicator } from './HealthIndicator';
+import { NamespaceSelect } from './NamespaceSelect';
+
+interface HeaderProps {
+  session: Session;
+  namespace: string;
+  onNamespace: (namespace: string) => void;
+}
+
+/** Top bar: brand, cluster health, namespace, the user and role, log out. */
+export function Header({ session, namespace, onNamespace }: HeaderProps): ReactNode {
+  const client = useApi();
+  const t = useT();
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          ⎈
+        </span>{' '}
+        {t('app.title')}
+      </div>
+      <HealthIndicator />
+      <NamespaceSelect value={namespace} onChange={onNamespace} />
+      <div className="topbar-spacer" />
+      <div className="user" aria-label={`${session.username} (${session.role})`}>
+        <span className="user-name">{session.username}</span> <span className={`role role-${session.role}`}>{session.role}</span>
+      </div>
+      <button type="button" className="topbar-button" onClick={() => void client.logout()}>
+        {t('header.logout')}
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,86 @@
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useApi } from '../../app/api-context';
+import { useT, type MessageKey } from '../../i18n';
+import { DeleteButton } from './DeleteButton';
+import { DeploymentHistoryTab, DeploymentScaleTab } from './DeploymentTabs';
+import { LogsTab } from './LogsTab';
+import type { ResourceTarget } from './target';
+import { TextTab } from './TextTab';
+
+type TabName = 'yaml' | 'describe' | 'logs' | 'scale' | 'history';
+
+function tabsFor(resource: string): TabName[] {
+  if (resource === 'pods') return ['yaml', 'describe', 'logs'];
+  if (resource === 'deployments') return ['yaml', 'describe', 'scale', 'history'];
+  return ['yaml', 'describe'];
+}
+
+function TabBody({ tab, target }: { tab: TabName; target: ResourceTarget }): ReactNode {
+  switch (tab) {
+    case 'yaml':
+      return <TextTab target={target} suffix="/yaml" />;
+    case 'describe':
+      return <TextTab target={target} suffix="/describe" />;
+    case 'logs':
+      return <LogsTab target={target} />;
+    case 'scale':
+      return <DeploymentScaleTab target={target} />;
+    case 'history':
+      return <DeploymentHistoryTab target={target} />;
+  }
+}
+
+/** Detail drawer of one object: tabs (arrow keys move between them), Delete for admins. */
+export function ResourceDrawer({ target, onClose, onDeleted }: { target: ResourceTarget; onClose: () => void; onDeleted: () => void }): ReactNode {
+  const t = useT();
+  const role = useApi().current?.role;
+  const tabs = tabsFor(target.resource);
+  const [tab, setTab] = useState<TabName>('yaml');
+  const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
+
+  const onTabKey = (event: KeyboardEvent): void => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length] ?? 'yaml';
+    setTab(next);
+    tabRefs.current.get(next)?.focus();
+  };
+
+  return (
+    <aside className="drawer" aria-labelledby="drawer-title" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+      <header className="drawer-header">
+        <div className="drawer-title">
+          <span className="muted small">{target.resource}{target.namespace ? ` · ${target.namespace}` : ''}</span>
+          <h2 id="drawer-title">{target.name}</h2>
+        </div>
+        {role === 'admin' && <DeleteButton target={target} onDeleted={onDeleted} />}
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t('drawer.close')} title={t('drawer.close')}>
+          ✕
+        </button>
+      </header>
+      <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onTabKey}>
+        {tabs.map((name) => (
+          <button
+            key={name}
+            ref={(element) => {
+              if (element) tabRefs.current.set(name, element);
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`panel-${name}`}
+            tabIndex={tab === name ? 0 : -1}
+            onClick={() => setTab(name)}
+          >
+            {t(`tab.${name}` as MessageKey)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
+        <TabBody tab={tab} target={target} />
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,68 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { ListResponse, ResourceItem } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { Spinner } from '../../shared/Spinner';
+import { formatClock } from '../../shared/time';
+import { usePolling } from '../../shared/use-polling';
+import { columnsOf, matchesFilter } from './columns';
+import { kindLabel } from './kinds';
+import { ResourceDrawer } from './ResourceDrawer';
+import { ResourceTable } from './ResourceTable';
+import type { ResourceTarget } from './target';
+
+const refreshMs = 5000;
+
+interface ResourcePageProps {
+  resource: string;
+  namespace: string;
+  selected: ResourceTarget | null;
+  onSelect: (target: ResourceTarget | null) => void;
+}
+
+/** One kind's list: filter box, 5 s background refresh (stale data stays), detail drawer. */
+export function ResourcePage({ resource, namespace, selected, onSelect }: ResourcePageProps): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const [filter, setFilter] = useState('');
+  const load = useCallback(
+    (signal: AbortSignal) => client.json<ListResponse<ResourceItem>>('GET', `/api/k8s/${encodeURIComponent(resource)}`, { query: { namespace }, signal }),
+    [client, resource, namespace],
+  );
+  const list = usePolling(`${resource}|${namespace}`, load, refreshMs);
+  const items = list.data?.items ?? [];
+  const columns = useMemo(() => columnsOf(items), [items]);
+  const shown = useMemo(() => items.filter((item) => matchesFilter(item, columns, filter)), [items, columns, filter]);
+  const title = kindLabel(resource, t);
+
+  return (
+    <div className="resource-page">
+      <section className="list-pane" aria-labelledby="list-title">
+        <div className="toolbar">
+          <h1 id="list-title">{title}</h1>
+          <label className="filter">
+            <span className="visually-hidden">{t('table.filter')}</span>
+            <input type="search" value={filter} placeholder={t('table.filterPlaceholder')} onChange={(event) => setFilter(event.target.value)} />
+          </label>
+          <span className="muted" aria-live="polite">
+            {list.data ? t('table.count', { shown: shown.length, total: items.length }) : ''}
+          </span>
+          <span className="toolbar-status">
+            {list.refreshing && <Spinner label={t('table.refreshing')} />}
+            {list.updatedAt && <span className="muted small">{t('table.updated', { time: formatClock(list.updatedAt) })}</span>}
+          </span>
+        </div>
+        {list.error !== undefined && list.data && <p className="notice notice-warn compact">{t('table.stale', { time: formatClock(list.updatedAt) })}</p>}
+        <ErrorNotice error={list.error} compact={!!list.data} />
+        {list.loading && !list.data && <p className="muted pad">{t('table.loading')}</p>}
+        {list.data && items.length === 0 && <p className="muted pad">{t('table.empty', { kind: title })}</p>}
+        {shown.length > 0 && <ResourceTable resource={resource} columns={columns} items={shown} selected={selected} onOpen={onSelect} caption={title} />}
+      </section>
+      {selected && selected.resource === resource && <ResourceDrawer key={`${selected.namespace}/${selected.name}`} target={selected} onClose={() => onSelect(null)} onDeleted={() => {
+        onSelect(null);
+        list.reload();
+      }} />}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { ResourceItem } from '../../api/types';
+
+/** Columns from the items' keys: name and namespace first, age last, the rest in first-seen order. */
+export function columnsOf(items: readonly ResourceItem[]): string[] {
+  const seen = new Set<string>();
+  for (const item of items) for (const key of Object.keys(item)) seen.add(key);
+  const middle = [...seen].filter((key) => key !== 'name' && key !== 'namespace' && key !== 'age');
+  const head = ['name', ...(seen.has('namespace') ? ['namespace'] : [])];
+  return [...head, ...middle, ...(seen.has('age') ? ['age'] : [])];
+}
+
+/** `nominatedNode` → `NOMINATED NODE` (kubectl's header style). */
+export function columnLabel(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
+}
+
+/** A cell value as text. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (Array.isArray(value)) return value.map(cellText).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Whether every word of `filter` occurs (case-insensitive) in some cell of the item. */
+export function matchesFilter(item: ResourceItem, columns: readonly string[], filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = columns.map((column) => cellText(item[column]).toLowerCase()).join('\u0000');
+  return words.every((word) => text.includes(word));
+}
+
+/** A CSS class for status-like cells, so Running/Failed stand out. */
+export function statusTone(column: string, value: unknown): string | undefined {
+  if (column !== 'status' && column !== 'phase') return undefined;
+  const text = cellText(value).toLowerCase();
+  if (/^(running|active|bound|ready|succeeded|completed)$/.test(text)) return 'tone-good';
+  if (/(fail|error|crash|backoff|evicted|lost|notready|terminating|unknown)/.test(text)) return 'tone-bad';
+  if (/(pending|creating|init)/.test(text)) return 'tone-warn';
+  return undefined;
+}
+
+const singular: Record<string, string> = {
+  pods: 'pod',
+  deployments: 'deployment',
+  statefulsets: 'statefulset',
+  daemonsets: 'daemonset',
+  replicasets: 'replicaset',
+  services: 'service',
+  configmaps: 'configmap',
+  secrets: 'secret',
+  nodes: 'node',
+  namespaces: 'namespace',
+  events: 'event',
+  ingresses: 'ingress',
+  jobs: 'job',
+  cronjobs: 'cronjob',
+  persistentvolumeclaims: 'persistentvolumeclaim',
+  persistentvolumes: 'persistentvolume',
+  serviceaccounts: 'serviceaccount',
+};
+
+/** `pods` → `pod` for the chat context's `<kind>/<name>` (other kinds are sent as typed). */
+export function kindOf(resource: string): string {
+  return singular[resource.toLowerCase()] ?? resource;
+}
