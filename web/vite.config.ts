@@ -6,5 +6,5 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
   server: { proxy: { '/api': { target: process.env.PILOTHOUSE_URL ?? 'http://127.0.0.1:8080', changeOrigin: true } } },
-  test: { include: ['src/**/*.test.ts'], environment: 'node' },
+  test: { include: ['src/**/*.test.ts'], environment: 'node', isolate: false, maxWorkers: 1 },
 });

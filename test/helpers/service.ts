@@ -24,6 +24,8 @@ export interface TestServiceOptions {
   clock?: Clock;
   /** Receives the once-printed generated admin password (instead of stderr). */
   announce?: (text: string) => void;
+  /** `-web`: also serve the built web UI (web/dist). */
+  web?: boolean;
 }
 
 /** Rate limits high enough that tests polling the API never hit them; rate-limit tests set their own. */
@@ -73,6 +75,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     adminPassword: adminPassword ?? undefined,
     clock: options.clock,
     announce: options.announce,
+    web: options.web,
   });
   const api: TestService['api'] = async (method, path, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };

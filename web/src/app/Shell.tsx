@@ -35,7 +35,9 @@ export function Shell({ session }: { session: Session }): ReactNode {
   const [selected, setSelected] = useState<ResourceTarget | null>(null);
 
   const routeKind = route.page === 'resources' ? route.kind : '';
-  useEffect(() => setSelected(null), [routeKind, namespace]);
+  useEffect(() => {
+    setSelected(null);
+  }, [routeKind, namespace]);
   const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
 
   const open = selected && selected.resource === routeKind ? selected : null;

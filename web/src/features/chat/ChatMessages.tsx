@@ -8,7 +8,10 @@ import { ToolCard } from './ToolCard';
 export function ChatMessages({ state, onDecide }: { state: ChatState; onDecide: (id: string, approved: boolean) => void }): ReactNode {
   const t = useT();
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [state.entries]);
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView may return a promise, and an effect must not.
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [state.entries]);
   if (state.entries.length === 0) return <p className="muted chat-empty">{t('chat.empty')}</p>;
   return (
     <div className="chat-messages" role="log" aria-live="polite" aria-relevant="additions text">

@@ -13,7 +13,9 @@ export function SettingsPage(): ReactNode {
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
 
-  useEffect(() => setDraft(settings), [settings]);
+  useEffect(() => {
+    setDraft(settings);
+  }, [settings]);
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+
+// STYLE habit 12: web/ talks to the service only over HTTP, never by importing its sources.
+const sources = import.meta.glob<string>(['./**/*.ts', './**/*.tsx', '!./**/*.test.ts'], { query: '?raw', import: 'default', eager: true });
+
+describe('web/ boundary', () => {
+  it('imports nothing outside web/src except npm packages', () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(10);
+    for (const [file, text] of Object.entries(sources)) {
+      const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g)].map((match) => match[1] ?? match[2] ?? '');
+      for (const specifier of specifiers) {
+        if (!specifier.startsWith('.')) continue;
+        const depth = file.split('/').length - 2;
+        const ups = specifier.split('/').filter((part) => part === '..').length;
+        expect(ups, `${file} imports ${specifier}`).toBeLessThanOrEqual(depth);
+      }
+    }
+  });
+});
