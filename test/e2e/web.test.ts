@@ -38,6 +38,8 @@ describe.skipIf(missing.length > 0)('web UI', () => {
   let wire: LlmWireServer;
   let browser: Browser;
   let viewer: { username: string; password: string };
+  /** Uncaught errors in the page (a React render error blanks the whole app). */
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     wire = await startLlmWireServer();
@@ -61,8 +63,7 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    page.on('pageerror', (error) => console.log('PAGEERROR', error.message, error.stack));
-    page.on('console', (message) => message.type() === 'error' && console.log('CONSOLE', message.text()));
+    page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack ?? ''}`));
     await page.goto(`${service.url}/resources/pods`);
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password').fill(password);
@@ -97,20 +98,21 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     await input.fill('Create a ConfigMap named from-web-ui');
     await input.press('Enter');
     const approve = page.getByRole('button', { name: 'Approve' });
-    await approve.waitFor().finally(async () => { await page.screenshot({ path: '/tmp/debug-ui.png' }); console.log('DEBUG', await page.locator('#chat-panel').innerHTML()); });
+    await approve.waitFor();
     expect(await page.locator('.tool-card .badge-write').count()).toBe(1);
     expect(await page.locator('.tool-card .command').textContent()).toContain('create configmap from-web-ui');
     await approve.click();
     await page.getByRole('log').getByText('Created the ConfigMap.').waitFor();
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'configmap', 'from-web-ui', '-n', namespace.name])).code).toBe(0);
-    const sent = wire.requests.find((request) => JSON.stringify(request.body).includes('Create a ConfigMap named from-web-ui'));
-    expect(JSON.stringify(sent?.body)).toContain('pod/ui-first');
+    const sent = wire.requests.find((request) => JSON.stringify(request.body ?? null).includes('Create a ConfigMap named from-web-ui'));
+    expect(JSON.stringify(sent?.body ?? null)).toContain('pod/ui-first');
 
     await page.screenshot({ path: screenshotPath });
 
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('cell', { name: 'approve', exact: true }).first().waitFor();
     await page.context().close();
+    expect(pageErrors).toEqual([]);
   });
 
   it('shows a viewer the same pods without the Delete button or the admin pages', { timeout: 120_000 }, async () => {
@@ -121,5 +123,6 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
     await page.context().close();
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -1,0 +1,40 @@
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, it } from 'vitest';
+import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
+
+let service: TestService;
+beforeAll(async () => { service = await startTestService({ web: true }); });
+afterAll(async () => { await service?.close(); });
+
+it('visual', { timeout: 120_000 }, async () => {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => console.log('PAGEERROR', error.message));
+  await page.goto(`${service.url}/`);
+  await page.getByLabel('Password').waitFor();
+  await page.screenshot({ path: '/tmp/v-login.png' });
+  await page.getByLabel('Password').fill(testAdminPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Deployments' }).click();
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await page.getByRole('cell', { name: 'login', exact: true }).first().waitFor();
+  await page.screenshot({ path: '/tmp/v-audit.png' });
+  await page.getByRole('link', { name: 'Users' }).click();
+  await page.getByRole('cell', { name: 'admin', exact: true }).first().waitFor();
+  await page.screenshot({ path: '/tmp/v-users.png' });
+  await page.getByRole('link', { name: 'Nodes' }).click();
+  await page.getByRole('table').getByRole('button').first().click();
+  await page.getByRole('tab', { name: 'Describe' }).click();
+  await page.getByRole('tabpanel').locator('pre').waitFor();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.screenshot({ path: '/tmp/v-delete.png' });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByLabel('Language').selectOption('ko');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('link', { name: '디플로이먼트' }).click();
+  await page.getByRole('button', { name: 'AI 파일럿 숨기기' }).click();
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: '/tmp/v-ko.png' });
+  await browser.close();
+});
