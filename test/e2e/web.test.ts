@@ -88,6 +88,8 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     expect(await page.getByRole('tabpanel').locator('pre').textContent()).toContain('kind: Pod');
     await page.getByRole('tab', { name: 'Logs' }).click();
     await page.getByRole('tabpanel').locator('pre').filter({ hasText: 'hello from ui-first' }).waitFor();
+    await page.getByLabel('Follow').check();
+    await page.getByRole('tabpanel').locator('pre').filter({ hasText: 'hello from ui-first' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(1);
 
     // The pilot asks to create a ConfigMap; the card shows the class and waits for the approval.
