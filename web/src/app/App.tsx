@@ -1,4 +1,4 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useEffect, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
 import type { Language } from '../api/types';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -14,7 +14,9 @@ function Root(): ReactNode {
   const [stored, setStored] = useStoredState('pilothouse.language', 'en');
   const language: Language = stored in dictionaries ? (stored as Language) : 'en';
   const onLanguage = useCallback((next: Language) => setStored(next), [setStored]);
-  document.documentElement.lang = language;
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
 
   if (!session) {
     return (

@@ -35,6 +35,10 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
   const columns = useMemo(() => columnsOf(items), [items]);
   const shown = useMemo(() => items.filter((item) => matchesFilter(item, columns, filter)), [items, columns, filter]);
   const title = kindLabel(resource, t);
+  const onDeleted = (): void => {
+    onSelect(null);
+    list.reload();
+  };
 
   return (
     <div className="resource-page">
@@ -59,10 +63,9 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
         {list.data && items.length === 0 && <p className="muted pad">{t('table.empty', { kind: title })}</p>}
         {shown.length > 0 && <ResourceTable resource={resource} columns={columns} items={shown} selected={selected} onOpen={onSelect} caption={title} />}
       </section>
-      {selected && selected.resource === resource && <ResourceDrawer key={`${selected.namespace}/${selected.name}`} target={selected} onClose={() => onSelect(null)} onDeleted={() => {
-        onSelect(null);
-        list.reload();
-      }} />}
+      {selected && selected.resource === resource && (
+        <ResourceDrawer key={`${selected.namespace}/${selected.name}`} target={selected} onClose={() => onSelect(null)} onDeleted={onDeleted} />
+      )}
     </div>
   );
 }
