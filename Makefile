@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web lint typecheck test test-unit test-e2e demo bench clean help
+.PHONY: all node deps build web test-web lint typecheck test test-unit test-e2e demo bench clean help
 
 all: build
 
@@ -47,10 +47,16 @@ node_modules/.package-lock.json: package-lock.json | node
 
 build: deps
 	npx tsc -p tsconfig.build.json
-	@if [ -f web/package.json ]; then $(MAKE) web; fi
+	$(MAKE) --no-print-directory web
 
-web: deps
-	@if [ -f web/package.json ]; then cd web && npm ci --no-audit --no-fund && npm run build; fi
+web: deps web/node_modules/.package-lock.json
+	cd web && npm run build
+web/node_modules/.package-lock.json: web/package-lock.json | node
+	cd web && npm ci --no-audit --no-fund
+	@touch $@
+
+test-web: web
+	cd web && npm test
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
@@ -66,7 +72,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools
 	npx vitest run --project e2e
 
-test: deps build cluster-build tools typecheck lint
+test: deps build cluster-build tools typecheck lint test-web
 	npx vitest run
 
 bench: deps build

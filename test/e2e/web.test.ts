@@ -12,6 +12,8 @@ import { startTestService, testAdminPassword, type TestService } from '../helper
 const webIndex = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
 const missing = [existsSync(webIndex) ? '' : 'web/dist is not built (run `make build`)', existsSync(chromiumPath) ? '' : `${chromiumPath} is missing (apt-get install chromium)`].filter(Boolean);
+// In CI both are installed by .ci/run and `make build`: a missing one is a failure, not a skip.
+if (missing.length && process.env.CI) throw new Error(`web UI test cannot run: ${missing.join('; ')}`);
 if (missing.length) console.warn(`skipping the web UI test: ${missing.join('; ')}`);
 
 const screenshotPath = '/tmp/pilothouse-ui.png';
