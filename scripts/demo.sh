@@ -27,8 +27,9 @@ k apply --server-side --force-conflicts -f crds/ >/dev/null
 k wait --for=condition=Established --timeout=60s crd -l app.kubernetes.io/part-of=pilothouse >/dev/null
 k apply -f config/samples/demo-workloads.yaml >/dev/null
 # A second revision of the storefront, so rollback and history have something to show.
-k -n shop annotate deployment storefront kubernetes.io/change-cause="upgrade to nginx 1.27" --overwrite >/dev/null
+# (The change cause is annotated after the image change: the annotation follows the newest revision.)
 k -n shop set image deployment/storefront web=nginx:1.27 >/dev/null
+k -n shop annotate deployment storefront kubernetes.io/change-cause="upgrade to nginx 1.27" --overwrite >/dev/null
 k apply -f config/samples/demo-pilothouse-objects.yaml >/dev/null
 
 PASSWORD_FILE=$DATA_DIR/admin-password
