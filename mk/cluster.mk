@@ -13,7 +13,7 @@
 CLUSTER_ROOT     := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 TOOLS_BIN        ?= $(CLUSTER_ROOT)/.tools/bin
 TOOLS_GO         ?= $(or $(shell command -v go 2>/dev/null),/usr/local/go/bin/go)
-TOOLS_GOBUILD    ?= -p 2 -trimpath
+TOOLS_GOBUILD    ?= -p 2 -trimpath -buildvcs=false
 TOOLS_HELM_VERSION ?= v3.22.0
 CLUSTER_SRC      := $(CLUSTER_ROOT)/test/cluster
 CLUSTER_BIN      := $(TOOLS_BIN)/testcluster
