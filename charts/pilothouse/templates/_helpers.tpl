@@ -1,0 +1,75 @@
+{{/* Chart name, truncated to 63 characters (DNS label). */}}
+{{- define "pilothouse.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Name of the namespaced objects: the release name when it already contains the chart name
+(`helm install pilothouse ...` gives `pilothouse`), otherwise `<release>-<chart>`.
+*/}}
+{{- define "pilothouse.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Name of cluster-scoped objects: unique per release namespace as well. */}}
+{{- define "pilothouse.clusterName" -}}
+{{- printf "%s-%s" .Release.Namespace (include "pilothouse.fullname" .) }}
+{{- end }}
+
+{{/* ServiceAccount of a mapped role: pilothouse.roleAccount (dict "context" $ "role" "viewer"). */}}
+{{- define "pilothouse.roleAccount" -}}
+{{- printf "%s-%s" (include "pilothouse.fullname" .context | trunc 54 | trimSuffix "-") .role }}
+{{- end }}
+
+{{- define "pilothouse.secretName" -}}
+{{- include "pilothouse.fullname" . }}
+{{- end }}
+
+{{- define "pilothouse.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "pilothouse.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "pilothouse.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "pilothouse.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: pilothouse
+{{- end }}
+
+{{/* The names of the CRDs shipped in crds/, read from the files so they cannot drift. */}}
+{{- define "pilothouse.crdNames" -}}
+{{- range $path, $_ := .Files.Glob "crds/*.yaml" }}
+- {{ (fromYaml ($.Files.Get $path)).metadata.name }}
+{{- end }}
+{{- end }}
+
+{{/* The config file: chart defaults, then `config` values (which win), then the keys the chart owns. */}}
+{{- define "pilothouse.config" -}}
+{{- $mappings := dict }}
+{{- range $role := list "viewer" "user" "admin" }}
+{{- $_ := set $mappings $role (printf "system:serviceaccount:%s:%s" $.Release.Namespace (include "pilothouse.roleAccount" (dict "context" $ "role" $role))) }}
+{{- end }}
+{{- $defaults := dict
+  "authorization" (dict "impersonation" (dict "enabled" true "mappings" $mappings))
+  "metrics" (dict "public" .Values.metrics.public) }}
+{{- $config := merge (deepCopy (.Values.config | default dict)) $defaults }}
+{{- $kubernetes := get $config "kubernetes" | default dict }}
+{{- $_ := set $kubernetes "namespace" .Release.Namespace }}
+{{- $_ := set $config "kubernetes" $kubernetes }}
+{{- $authorization := get $config "authorization" }}
+{{- $jwt := get $authorization "jwt" | default dict }}
+{{- $_ := set $jwt "signing_key" "${JWT_SECRET}" }}
+{{- $_ := set $authorization "jwt" $jwt }}
+{{- toYaml $config }}
+{{- end }}
