@@ -75,8 +75,9 @@ test-e2e: deps build cluster-build tools
 test: deps build cluster-build tools typecheck lint test-web
 	npx vitest run
 
-bench: deps build
-	@for file in bench/*.bench.ts; do echo "== $$file"; node --experimental-strip-types $$file || exit 1; done
+bench: deps build cluster
+	@for file in bench/*.bench.ts; do echo "== $$file"; \
+	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
 
 demo: deps build tools
 	@bash scripts/demo.sh

@@ -54,22 +54,36 @@ app.kubernetes.io/part-of: pilothouse
 {{- end }}
 {{- end }}
 
-{{/* The config file: chart defaults, then `config` values (which win), then the keys the chart owns. */}}
+{{/*
+The config file: the `config` values, completed with the keys the chart owns. Written with
+hasKey/set rather than merge, which would turn a `false` of the values into the default's `true`.
+Your keys win, except kubernetes.namespace (the release namespace), authorization.jwt.signing_key
+(the chart's Secret) and metrics.public (the `metrics.public` value).
+*/}}
 {{- define "pilothouse.config" -}}
-{{- $mappings := dict }}
-{{- range $role := list "viewer" "user" "admin" }}
-{{- $_ := set $mappings $role (printf "system:serviceaccount:%s:%s" $.Release.Namespace (include "pilothouse.roleAccount" (dict "context" $ "role" $role))) }}
-{{- end }}
-{{- $defaults := dict
-  "authorization" (dict "impersonation" (dict "enabled" true "mappings" $mappings))
-  "metrics" (dict "public" .Values.metrics.public) }}
-{{- $config := merge (deepCopy (.Values.config | default dict)) $defaults }}
+{{- $config := deepCopy (.Values.config | default dict) }}
 {{- $kubernetes := get $config "kubernetes" | default dict }}
 {{- $_ := set $kubernetes "namespace" .Release.Namespace }}
 {{- $_ := set $config "kubernetes" $kubernetes }}
-{{- $authorization := get $config "authorization" }}
+{{- $authorization := get $config "authorization" | default dict }}
 {{- $jwt := get $authorization "jwt" | default dict }}
 {{- $_ := set $jwt "signing_key" "${JWT_SECRET}" }}
 {{- $_ := set $authorization "jwt" $jwt }}
+{{- $impersonation := get $authorization "impersonation" | default dict }}
+{{- if not (hasKey $impersonation "enabled") }}
+{{- $_ := set $impersonation "enabled" true }}
+{{- end }}
+{{- $mappings := get $impersonation "mappings" | default dict }}
+{{- range $role := list "viewer" "user" "admin" }}
+{{- if not (hasKey $mappings $role) }}
+{{- $_ := set $mappings $role (printf "system:serviceaccount:%s:%s" $.Release.Namespace (include "pilothouse.roleAccount" (dict "context" $ "role" $role))) }}
+{{- end }}
+{{- end }}
+{{- $_ := set $impersonation "mappings" $mappings }}
+{{- $_ := set $authorization "impersonation" $impersonation }}
+{{- $_ := set $config "authorization" $authorization }}
+{{- $metrics := get $config "metrics" | default dict }}
+{{- $_ := set $metrics "public" .Values.metrics.public }}
+{{- $_ := set $config "metrics" $metrics }}
 {{- toYaml $config }}
 {{- end }}

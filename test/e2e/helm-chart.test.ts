@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as yaml from 'js-yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { rootDirectory, toolPath } from '../helpers/paths.js';
+
+// charts/pilothouse installed with the real helm into the real test cluster. KWOK runs the pod
+// (no image is pulled), so the checks are the objects and what the API server's RBAC allows.
+
+const namespace = useNamespace('helm-chart');
+const chart = join(rootDirectory, 'charts/pilothouse');
+const helmHome = mkdtempSync(join(tmpdir(), 'pilothouse-helm-chart-'));
+const helmEnvironment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
+
+async function helm(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(toolPath('helm'), args, { env: helmEnvironment, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+const cluster = (...args: string[]) => helm(...args, '--kubeconfig', clusterKubeconfig(), '-n', namespace.name);
+const kubectl = (...args: string[]) => runKubectl(clusterKubeconfig(), [...args, '-n', namespace.name]);
+const account = (name: string) => `system:serviceaccount:${namespace.name}:${name}`;
+
+/** `kubectl auth can-i` as `identity`: true for yes, false for no. */
+async function canI(identity: string, ...args: string[]): Promise<boolean> {
+  const result = await tryKubectl(clusterKubeconfig(), ['auth', 'can-i', `--as=${account(identity)}`, ...args]);
+  return result.stdout.trim() === 'yes';
+}
+
+function renderedKinds(manifest: string): string[] {
+  return yaml.loadAll(manifest).flatMap((document) => (document ? [(document as { kind: string }).kind] : []));
+}
+
+afterAll(async () => {
+  await helm('uninstall', 'pilothouse', '--kubeconfig', clusterKubeconfig(), '-n', namespace.name, '--ignore-not-found').catch(() => undefined);
+  rmSync(helmHome, { recursive: true, force: true });
+});
+
+describe('helm chart charts/pilothouse', () => {
+  it('ships the same CRDs as crds/', () => {
+    const files = readdirSync(join(rootDirectory, 'crds')).filter((file) => file.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(readdirSync(join(chart, 'crds')).sort()).toEqual(files.sort());
+    for (const file of files) {
+      expect(readFileSync(join(chart, 'crds', file), 'utf8'), `charts/pilothouse/crds/${file}`).toBe(readFileSync(join(rootDirectory, 'crds', file), 'utf8'));
+    }
+  });
+
+  it('lints and renders with the default values and the optional features', async () => {
+    await helm('lint', '--strict', chart);
+    expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('ServiceMonitor');
+    const options = ['--set', 'persistence.enabled=true', '--set', 'serviceMonitor.enabled=true', '--set', 'replicas=2'];
+    const kinds = renderedKinds(await helm('template', 'pilothouse', chart, ...options));
+    expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'PersistentVolumeClaim', 'ServiceMonitor', 'Service', 'ConfigMap', 'Secret', 'Role', 'ClusterRole']));
+  });
+
+  it('installs: the pod runs and the config file passes the config schema', async () => {
+    await cluster('install', 'pilothouse', chart, '--set', 'adminPassword=chart-test-password');
+    await waitFor(async () => (await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[*].status.phase}')) === 'Running', 60_000);
+    for (const name of ['pilothouse', 'pilothouse-viewer', 'pilothouse-user', 'pilothouse-admin']) await kubectl('get', 'serviceaccount', name);
+    await runKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`]);
+
+    const configFile = await kubectl('get', 'configmap', 'pilothouse', '-o', 'jsonpath={.data.config\\.yaml}');
+    const jwtSecret = Buffer.from(await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}'), 'base64').toString();
+    const config = parseConfig(yaml.load(configFile), { JWT_SECRET: jwtSecret });
+    expect(config.kubernetes.namespace).toBe(namespace.name);
+    expect(config.authorization.jwt.signing_key).toHaveLength(48);
+    expect(config.authorization.impersonation).toEqual({
+      enabled: true,
+      mappings: { viewer: account('pilothouse-viewer'), user: account('pilothouse-user'), admin: account('pilothouse-admin') },
+    });
+    expect(config.metrics.public).toBe(true);
+    expect(await kubectl('get', 'service', 'pilothouse', '-o', 'jsonpath={.metadata.annotations.prometheus\\.io/scrape}')).toBe('true');
+  });
+
+  it('lets Pilothouse impersonate the three role accounts of its namespace only', async () => {
+    expect(await canI('pilothouse', 'impersonate', 'serviceaccounts/pilothouse-viewer', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'impersonate', 'serviceaccounts/pilothouse-admin', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'impersonate', 'serviceaccounts/other', '-n', namespace.name)).toBe(false);
+    expect(await canI('pilothouse', 'impersonate', 'serviceaccounts/pilothouse-viewer', '-n', 'default')).toBe(false);
+    expect(await canI('pilothouse', 'impersonate', 'users/admin')).toBe(false);
+  });
+
+  it('gives the role accounts view, edit and cluster-admin', async () => {
+    expect(await canI('pilothouse-viewer', 'list', 'pods', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse-viewer', 'create', 'deployments', '-n', namespace.name)).toBe(false);
+    expect(await canI('pilothouse-user', 'create', 'deployments', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse-user', 'create', 'clusterroles')).toBe(false);
+    expect(await canI('pilothouse-admin', 'create', 'clusterroles')).toBe(true);
+  });
+
+  it('lets Pilothouse read everything, run its controllers and install only its CRDs', async () => {
+    expect(await canI('pilothouse', 'list', 'pods', '-A')).toBe(true);
+    expect(await canI('pilothouse', 'watch', 'nodes')).toBe(true);
+    expect(await canI('pilothouse', 'create', 'deployments', '-n', namespace.name)).toBe(false);
+    expect(await canI('pilothouse', 'create', 'leases.coordination.k8s.io', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'create', 'leases.coordination.k8s.io', '-n', 'default')).toBe(false);
+    expect(await canI('pilothouse', 'update', 'accessrequests.pilothouse.dev', '--subresource=status', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'update', 'accessrequests.pilothouse.dev', '--subresource=status', '-n', 'default')).toBe(false);
+    expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/accessrequests.pilothouse.dev')).toBe(true);
+    expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/widgets.example.com')).toBe(false);
+  });
+
+  it('impersonates for real with the service account token', async () => {
+    const token = (await kubectl('create', 'token', 'pilothouse', '--duration=10m')).trim();
+    const asPilothouse = (...args: string[]) => tryKubectl(clusterKubeconfig(), ['--token', token, ...args, '-n', namespace.name]);
+    expect((await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'create', 'deployments')).stdout.trim()).toBe('yes');
+    expect((await asPilothouse('--as', account('pilothouse-viewer'), 'auth', 'can-i', 'create', 'deployments')).stdout.trim()).toBe('no');
+    const refused = await asPilothouse('--as', account('default'), 'get', 'pods');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/cannot impersonate/);
+  });
+
+  it('keeps the JWT signing key on upgrade and removes its cluster objects on uninstall', async () => {
+    const before = await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}');
+    await cluster('upgrade', 'pilothouse', chart, '--reuse-values', '--set', 'replicas=2');
+    expect(await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}')).toBe(before);
+    await cluster('uninstall', 'pilothouse', '--wait');
+    expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`])).code).not.toBe(0);
+    expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrolebinding', `${namespace.name}-pilothouse-admin`])).code).not.toBe(0);
+  });
+});
