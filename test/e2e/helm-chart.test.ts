@@ -27,10 +27,16 @@ const cluster = (...args: string[]) => helm(...args, '--kubeconfig', clusterKube
 const kubectl = (...args: string[]) => runKubectl(clusterKubeconfig(), [...args, '-n', namespace.name]);
 const account = (name: string) => `system:serviceaccount:${namespace.name}:${name}`;
 
-/** `kubectl auth can-i` as `identity`: true for yes, false for no. */
+/** The answer of `kubectl auth can-i`: true for yes, false for no; anything else (an error) throws. */
+function answer(result: { stdout: string; stderr: string }): boolean {
+  const text = result.stdout.trim();
+  if (text !== 'yes' && text !== 'no') throw new Error(`kubectl auth can-i gave no answer: ${result.stderr}`);
+  return text === 'yes';
+}
+
+/** `kubectl auth can-i` as the service account `identity` of the release namespace. */
 async function canI(identity: string, ...args: string[]): Promise<boolean> {
-  const result = await tryKubectl(clusterKubeconfig(), ['auth', 'can-i', `--as=${account(identity)}`, ...args]);
-  return result.stdout.trim() === 'yes';
+  return answer(await tryKubectl(clusterKubeconfig(), ['auth', 'can-i', `--as=${account(identity)}`, ...args]));
 }
 
 function renderedKinds(manifest: string): string[] {
@@ -110,8 +116,8 @@ describe('helm chart charts/pilothouse', () => {
   it('impersonates for real with the service account token', async () => {
     const token = (await kubectl('create', 'token', 'pilothouse', '--duration=10m')).trim();
     const asPilothouse = (...args: string[]) => tryKubectl(clusterKubeconfig(), ['--token', token, ...args, '-n', namespace.name]);
-    expect((await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'create', 'deployments')).stdout.trim()).toBe('yes');
-    expect((await asPilothouse('--as', account('pilothouse-viewer'), 'auth', 'can-i', 'create', 'deployments')).stdout.trim()).toBe('no');
+    expect(answer(await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'create', 'deployments'))).toBe(true);
+    expect(answer(await asPilothouse('--as', account('pilothouse-viewer'), 'auth', 'can-i', 'create', 'deployments'))).toBe(false);
     const refused = await asPilothouse('--as', account('default'), 'get', 'pods');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/cannot impersonate/);
