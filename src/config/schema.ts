@@ -100,6 +100,8 @@ export const configSchema = z
         trusted_proxies: z.array(z.string()).default([]),
         cors_origins: z.array(z.string()).default([]),
         body_limit: z.number().int().positive().default(1024 * 1024),
+        /** Interval of SSE heartbeat comments (`: ping`) on long streams. */
+        sse_heartbeat: durationSchema.default(15_000),
       })
       .prefault({}),
     kubernetes: z

@@ -22,8 +22,6 @@ const chatBody = z.object({
 const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
 
-/** Heartbeat comment interval: keeps proxies from closing an idle stream while a tool waits for approval. */
-export const heartbeatMs = 15_000;
 
 /** The caller; authenticated routes always have one. */
 export function principalOf(context: AppContext): Principal {
@@ -32,8 +30,9 @@ export function principalOf(context: AppContext): Principal {
   return principal;
 }
 
-function startHeartbeat(stream: EventStream): () => void {
-  const timer = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+/** Heartbeat comments (config `server.sse_heartbeat`) keep proxies from closing a stream idle while a tool waits for approval. */
+function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
+  const timer = setInterval(() => stream.write(': ping\n\n'), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }
@@ -63,7 +62,7 @@ export function chatRoutes(deps: AppDeps): RouteSpec[] {
         const stream = startEventStream(context);
         const emit: EmitEvent = (event) => stream.send(event.event, event.data);
         emit({ event: 'session', data: { session_id: session.id } });
-        const stopHeartbeat = startHeartbeat(stream);
+        const stopHeartbeat = startHeartbeat(stream, deps.config.server.sse_heartbeat);
         const settings = userSettings.get(principal.username);
         const turn = chat.runTurn(session.id, {
           principal, message: body.message, context: chatContext, emit, signal: stream.signal, auditFields,
