@@ -1,3 +1,4 @@
+import { scrubText } from '../redact.js';
 import type { Db } from '../store/database.js';
 import type { AuditAction, AuditDecision, AuditEntry, AuditInput, AuditRecorder } from './types.js';
 
@@ -25,13 +26,22 @@ interface AuditRow {
   outcome: string | null;
 }
 
-const secretKeys = /pass(word)?|token|secret|api_?key|authorization/i;
-
-/** Removes secret-looking properties from details before they are stored. */
-function scrub(details: Record<string, unknown>): Record<string, unknown> {
+const secretKeys = /pass(word)?|token|secret|api_?key|authorization|signing_?key|credential|cookie|private_?key/i;
+const redacted = '[redacted]';
+/** Redacts secret-looking keys at any depth (objects inside objects and arrays). */
+function scrubValue(value: unknown, depth: number): unknown {
+  if (depth > 8) return redacted;
+  if (typeof value === 'string') return scrubText(value);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(
-    Object.entries(details).map(([key, value]) => [key, secretKeys.test(key) ? '[redacted]' : value]),
+    Object.entries(value).map(([key, inner]) => [key, secretKeys.test(key) ? redacted : scrubValue(inner, depth + 1)]),
   );
+}
+
+/** Removes secret-looking properties from details (at every depth) before they are stored. */
+export function scrub(details: Record<string, unknown>): Record<string, unknown> {
+  return scrubValue(details, 0) as Record<string, unknown>;
 }
 
 function toEntry(row: AuditRow): AuditEntry {
@@ -59,6 +69,7 @@ export class AuditLog implements AuditRecorder {
   record(input: AuditInput): AuditEntry {
     const timestamp = this.clock().toISOString();
     const details = scrub(input.details ?? {});
+    const outcome = input.outcome === undefined ? null : scrubText(input.outcome);
     const result = this.database
       .prepare(
         `INSERT INTO audit (timestamp, user, action, resource, details, decision, source, request_id, outcome)
@@ -73,7 +84,7 @@ export class AuditLog implements AuditRecorder {
         input.decision,
         input.source ?? null,
         input.requestId ?? null,
-        input.outcome ?? null,
+        outcome,
       );
     return {
       id: Number(result.lastInsertRowid),
@@ -85,7 +96,7 @@ export class AuditLog implements AuditRecorder {
       decision: input.decision,
       source: input.source ?? null,
       requestId: input.requestId ?? null,
-      outcome: input.outcome ?? null,
+      outcome,
     };
   }
 

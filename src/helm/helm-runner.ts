@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.js';
+import { scrubToolMessage } from '../redact.js';
 
 /** How to run helm for one caller: binary, state directory, cluster connection and identity. */
 export interface HelmInvocation {
@@ -61,11 +62,14 @@ export function runHelm(invocation: HelmInvocation, args: string[], stdin?: stri
     const stderr: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run helm', { reason: error.message })));
+    const privatePaths = [invocation.kubeconfigPath, invocation.homeDirectory, invocation.helmPath];
+    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run helm', { reason: scrubToolMessage(error.message, privatePaths) })));
     child.on('close', (code) => {
       if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
-      reject(helmFailure(Buffer.concat(stderr).toString('utf8')));
+      reject(helmFailure(scrubToolMessage(Buffer.concat(stderr).toString('utf8'), privatePaths)));
     });
+    // helm may exit before reading its stdin (EPIPE): the exit code and stderr tell the story, never a crash.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(stdin ?? '');
   });
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as yaml from 'js-yaml';
 import { AppError, validation } from '../errors.js';
+import { scrubToolMessage } from '../redact.js';
 import type { CacheManager } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
@@ -120,14 +121,16 @@ export function runKubectl(invocation: KubectlInvocation, args: string[]): Promi
     const stderr: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run kubectl', { reason: error.message })));
+    const privatePaths = [invocation.kubeconfigPath, invocation.kubectlPath];
+    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run kubectl', { reason: scrubToolMessage(error.message, privatePaths) })));
     child.on('close', (code) => {
       if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
-      reject(kubectlFailure(Buffer.concat(stderr).toString('utf8').trim()));
+      reject(kubectlFailure(scrubToolMessage(Buffer.concat(stderr).toString('utf8').trim(), privatePaths)));
     });
   });
 }
 
+/** Maps kubectl's (already scrubbed) stderr to a contract error. */
 function kubectlFailure(message: string): AppError {
   if (/NotFound|not found/.test(message)) return new AppError('NOT_FOUND', message, { message });
   if (/Forbidden|forbidden/.test(message)) return new AppError('FORBIDDEN', message, { message });

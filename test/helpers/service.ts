@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../../src/config/load.js';
+import { parseConfig, readRawConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type Service } from '../../src/service.js';
@@ -26,6 +26,13 @@ export interface TestServiceOptions {
   announce?: (text: string) => void;
   /** `-web`: also serve the built web UI (web/dist). */
   web?: boolean;
+  /** The cluster to work against (default: the shared test cluster). */
+  kubeconfig?: string;
+  /**
+   * The per-user config file, as `--config`: its document is the base config (`config` replaces
+   * its top-level keys, merging `limits` and `kubernetes`) and the API writes changes of config-file MCP servers to it.
+   */
+  configPath?: string;
 }
 
 /** Rate limits high enough that tests polling the API never hit them; rate-limit tests set their own. */
@@ -52,15 +59,17 @@ export interface TestService extends Service {
   createUser(role: RoleName, options?: { username?: string; password?: string; roles?: string[] }): Promise<{ username: string; password: string; token: string }>;
 }
 
-/** Starts the real service on 127.0.0.1:0 against the shared test cluster with a temp data dir. */
+/** Starts the real service on 127.0.0.1:0 against the shared test cluster (or `kubeconfig`) with a temp data dir. */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pilothouse-data-'));
   const adminPassword = options.adminPassword === undefined ? testAdminPassword : options.adminPassword;
   // Each service gets its own Pilothouse namespace (its CRD objects and leader Lease), so
   // services started by parallel test files never reconcile each other's objects.
   const namespace = options.config?.kubernetes?.namespace ?? uniqueName('ph');
+  const kubeconfig = options.kubeconfig ?? clusterKubeconfig();
+  const fromFile = (options.configPath ? readRawConfig(options.configPath) : {}) as ConfigInput;
   const config = parseConfig(
-    { ...options.config, limits: { ...relaxedLimits, ...options.config?.limits }, kubernetes: { ...options.config?.kubernetes, namespace } },
+    { ...fromFile, ...options.config, limits: { ...relaxedLimits, ...fromFile.limits, ...options.config?.limits }, kubernetes: { ...fromFile.kubernetes, ...options.config?.kubernetes, namespace } },
     process.env,
     'test config',
   );
@@ -68,7 +77,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     dataDir,
-    kubeconfigPath: clusterKubeconfig(),
+    kubeconfigPath: kubeconfig,
+    configPath: options.configPath,
     host: '127.0.0.1',
     port: 0,
     noAuth: options.noAuth ?? false,
@@ -112,7 +122,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     close: async () => {
       await service.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (!options.config?.kubernetes?.namespace) await tryKubectl(clusterKubeconfig(), ['delete', 'namespace', namespace, '--wait=false']);
+      if (!options.config?.kubernetes?.namespace) await tryKubectl(kubeconfig, ['delete', 'namespace', namespace, '--wait=false']);
     },
   };
   return testService;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
-import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
+import { installRelease, listReleases, maskManifestSecrets, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { findBinary } from '../../tools/binaries.js';
 import { audited } from '../audit-context.js';
@@ -79,8 +79,10 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
     }),
     read('/manifest', 'Rendered manifest (text/yaml)', async (context) => {
       const target = releaseTarget(context);
+      const manifest = await releaseManifest(helmFor(deps, context), target.name, target.namespace);
       context.type = 'text/yaml';
-      context.body = await releaseManifest(helmFor(deps, context), target.name, target.namespace);
+      // Viewers never see Secret values; the rendered manifest carries them for every Secret of the chart.
+      context.body = context.state.principal?.role === 'viewer' ? maskManifestSecrets(manifest) : manifest;
     }),
     route({
       method: 'GET',
