@@ -40,11 +40,11 @@ function approver(token: string, statuses: number[]) {
 
 beforeAll(async () => {
   wire = await startLlmWireServer();
-  const { source: _source, ...everything } = everythingServer('everything');
+  const everything = Object.fromEntries(Object.entries(everythingServer('everything')).filter(([key]) => key !== 'source'));
   service = await startTestService({
     config: {
       llm: { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-mcp-chat-test', max_retries: 0 },
-      mcp: { servers: [everything] },
+      mcp: { servers: [everything as never] },
       authorization: { tool_approval: { readonly_mcp_tools: ['everything/echo'] } },
     },
   });

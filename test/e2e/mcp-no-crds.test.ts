@@ -35,8 +35,7 @@ const crdInstalled = async (): Promise<boolean> => (await tryKubectl(cluster.kub
 const serversInFile = (): { name: string; enabled: boolean; command: string; args: string[]; env: Record<string, string> }[] => loadConfig(configPath).mcp.servers;
 
 function body(name: string, env: Record<string, string> = {}): Record<string, unknown> {
-  const { source: _source, ...definition } = everythingServer(name, { env });
-  return definition;
+  return Object.fromEntries(Object.entries(everythingServer(name, { env })).filter(([key]) => key !== 'source'));
 }
 
 async function serverRecord(running: TestService, name: string): Promise<ShownServer | undefined> {
