@@ -1,11 +1,5 @@
+import { requestField } from '../http/request-field.js';
 import type { AppContext, RouteSpec } from '../http/types.js';
-
-/** A string field of the request: path parameter, then query, then JSON body. */
-function requestField(context: AppContext, field: string): string | undefined {
-  const body = context.request.body as Record<string, unknown> | undefined;
-  const candidates = [context.params?.[field], context.query[field], body && typeof body === 'object' ? body[field] : undefined];
-  return candidates.find((value): value is string => typeof value === 'string' && value !== '');
-}
 
 /**
  * What a guarded request targets, for the grant check: the route's resource kind (`:resource`
@@ -13,5 +7,5 @@ function requestField(context: AppContext, field: string): string | undefined {
  */
 export function grantTarget(context: AppContext, spec: RouteSpec): { resourceKind?: string; namespace?: string } {
   const resourceKind = spec.resourceKind === ':resource' ? requestField(context, 'resource') : spec.resourceKind;
-  return { resourceKind, namespace: requestField(context, 'namespace') };
+  return { resourceKind, namespace: requestField(context, 'namespace') ?? spec.defaultNamespace };
 }

@@ -59,11 +59,12 @@ export class UserAdmin {
     return publicUser(this.require(username));
   }
 
-  async create(input: CreateUserInput): Promise<PublicUser> {
+  async create(input: CreateUserInput, actor: Actor): Promise<PublicUser> {
     this.checkRoleNames(input.roles);
     const passwordHash = await hashPassword(input.password);
     const inserted = this.users.insert({ ...input, email: input.email ?? null, passwordHash });
     if (!inserted) throw fieldError('username', `user "${input.username}" already exists`);
+    this.recordChange(actor, input.username, `user create ${input.username} ${changeFlags(input)}`);
     return this.get(input.username);
   }
 
@@ -76,6 +77,7 @@ export class UserAdmin {
     const stored: UserChanges = { role: changes.role, email: changes.email, enabled: changes.enabled, roles: changes.roles };
     if (changes.password !== undefined) stored.passwordHash = await hashPassword(changes.password);
     const updated = this.users.update(username, stored);
+    this.recordChange(actor, username, `user update ${username} ${changeFlags(changes)}`);
     if (changes.password !== undefined || changes.enabled === false) this.endSessions(username, actor);
     return publicUser(updated ?? user);
   }
@@ -86,6 +88,7 @@ export class UserAdmin {
     if (isActiveAdmin(user)) this.keepOneAdmin('username');
     this.sessions.revokeAll(username);
     this.users.delete(username);
+    this.recordChange(actor, username, `user delete ${username}`);
   }
 
   listSessions(username: string): PublicSession[] {
@@ -137,6 +140,11 @@ export class UserAdmin {
     if (unknown.length > 0) throw fieldError('roles', `unknown role ${unknown.map((name) => `"${name}"`).join(', ')} (define it in authorization.roles)`);
   }
 
+  /** User creation, changes and deletion: audited as `execute` with an equivalent command line (no password). */
+  private recordChange(actor: Actor, username: string, command: string): void {
+    this.context.audit.record({ ...actor.audit, action: 'execute', resource: `user/${username}`, decision: 'allow', details: { command: command.trim() }, outcome: 'success' });
+  }
+
   private endSessions(username: string, actor: Actor): number {
     const revoked = this.sessions.revokeAll(username);
     if (revoked > 0) {
@@ -144,6 +152,17 @@ export class UserAdmin {
     }
     return revoked;
   }
+}
+
+/** The changed fields as flags; a new password shows only as `--password [redacted]`. */
+function changeFlags(changes: UpdateUserInput): string {
+  const flags: string[] = [];
+  if (changes.role !== undefined) flags.push(`--role ${changes.role}`);
+  if (changes.roles !== undefined) flags.push(`--roles=${changes.roles.join(',')}`);
+  if (changes.email !== undefined) flags.push(`--email=${changes.email ?? ''}`);
+  if (changes.enabled !== undefined) flags.push(`--enabled=${changes.enabled}`);
+  if (changes.password !== undefined) flags.push('--password [redacted]');
+  return flags.join(' ');
 }
 
 function publicSession(session: SessionRecord): PublicSession {

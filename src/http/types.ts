@@ -30,6 +30,8 @@ export interface RouteSpec {
   permission: Permission;
   /** Resource kind guarded (for resource-level roles); `:resource` means the path parameter. */
   resourceKind?: string;
+  /** The namespace the handler uses when the request names none (authorization decides on it too). */
+  defaultNamespace?: string;
   handler: Handler;
   /** Short description for the OpenAPI document. */
   summary: string;

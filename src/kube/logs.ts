@@ -51,17 +51,21 @@ export async function openLogStream(client: KubeIdentityClient, options: LogOpti
   }
 }
 
-/** Yields complete lines (without the newline) from a streamed body as they arrive. */
-export async function* logLines(response: Response): AsyncGenerator<string> {
+/** The longest line kept in memory: a container printing without newlines is cut into pieces this long. */
+export const maxLogLineLength = 64 * 1024;
+
+/** Yields complete lines (without the newline) from a streamed body as they arrive; over-long lines in pieces. */
+export async function* logLines(response: Pick<Response, 'body'>): AsyncGenerator<string> {
   if (!response.body) return;
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of response.body) {
     buffer += decoder.decode(chunk as Uint8Array, { stream: true });
     let newline = buffer.indexOf('\n');
-    while (newline >= 0) {
-      yield buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
+    while (newline >= 0 || buffer.length >= maxLogLineLength) {
+      const end = newline >= 0 && newline < maxLogLineLength ? newline : maxLogLineLength;
+      yield buffer.slice(0, end);
+      buffer = buffer.slice(end === newline ? end + 1 : end);
       newline = buffer.indexOf('\n');
     }
   }

@@ -1,6 +1,7 @@
 import type { ResourceRole } from '../config/schema.js';
 import { forbidden } from '../errors.js';
 import type { Permission } from '../http/permissions.js';
+import { requestField } from '../http/request-field.js';
 import type { AppContext, RouteSpec } from '../http/types.js';
 import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceTarget, type ResourceVerb } from './resource-roles.js';
 
@@ -19,13 +20,6 @@ export function verbFor(method: RouteSpec['method'], onObject: boolean): Resourc
   if (method === 'PATCH') return 'patch';
   if (method === 'PUT') return 'update';
   return onObject ? 'update' : 'create';
-}
-
-/** A string field of the request: path parameter, then query, then JSON body. */
-function requestField(context: AppContext, field: string): string | undefined {
-  const body = context.request.body as Record<string, unknown> | undefined;
-  const candidates = [context.params?.[field], context.query[field], body && typeof body === 'object' ? body[field] : undefined];
-  return candidates.find((value): value is string => typeof value === 'string' && value !== '');
 }
 
 /** Every name a resource kind goes by, lowercase (resolved through discovery when possible). */
@@ -79,7 +73,7 @@ export class ResourceGuard {
   private async targetOf(context: AppContext, spec: RouteSpec): Promise<ResourceTarget> {
     const kind = spec.resourceKind === ':resource' ? (context.params?.resource ?? '') : (spec.resourceKind ?? '');
     const verb = verbFor(spec.method, requestField(context, 'name') !== undefined);
-    return { names: await this.resolveNames(kind), namespace: requestField(context, 'namespace'), verb };
+    return { names: await this.resolveNames(kind), namespace: requestField(context, 'namespace') ?? spec.defaultNamespace, verb };
   }
 
   private refuse(context: AppContext, spec: RouteSpec, target: ResourceTarget): never {

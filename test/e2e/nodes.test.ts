@@ -77,7 +77,7 @@ async function podCount(node: string): Promise<number> {
 
 interface DrainEvent {
   event: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- SSE payloads checked field by field
+   
   data: Record<string, any>;
 }
 

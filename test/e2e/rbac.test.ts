@@ -21,6 +21,7 @@ beforeAll(async () => {
           { name: 'no-secrets', resources: ['secrets'], namespaces: ['*'], verbs: ['*'], effect: 'deny' },
           { name: 'scale-dev', resources: ['deployments'], namespaces: [dev.name], verbs: ['update'] },
           { name: 'configmaps-everywhere', resources: ['configmaps'], namespaces: [dev.name, prod.name], verbs: ['get', 'list', 'delete'] },
+          { name: 'no-default-pods', resources: ['pods'], namespaces: ['default'], verbs: ['*'], effect: 'deny' },
         ],
       },
     },
@@ -122,6 +123,27 @@ describe('resource-level roles', () => {
     expect((await service.api('GET', '/api/k8s/secrets', { token: viewer.token })).status).toBe(403);
     expect((await service.api('GET', `/api/k8s/secret?namespace=${dev.name}`, { token: viewer.token })).status).toBe(403);
     expect((await service.api('GET', `/api/k8s/configmaps?namespace=${dev.name}`, { token: viewer.token })).status).toBe(200);
+  });
+
+  it('decides on the namespace the handler acts on: a namespace smuggled in the query string is refused', async () => {
+    const user = await service.createUser('user', { roles: ['scale-dev'] });
+    const admin = await service.createUser('admin', { roles: ['no-prod'] });
+    for (const token of [user.token, admin.token]) {
+      const smuggled = await service.api('POST', `/api/deployment/scale?namespace=${dev.name}`, { token, body: { namespace: prod.name, name: 'web', replicas: 3 } });
+      expect(smuggled.status).toBe(400);
+      expect(smuggled.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { namespace: expect.any(String) } } });
+    }
+    const replicas = await runKubectl(clusterKubeconfig(), ['get', 'deployment', 'web', '-n', prod.name, '-o', 'jsonpath={.spec.replicas}']);
+    expect(replicas.trim()).toBe('1');
+  });
+
+  it('applies denies to the namespace a route defaults to when the request names none', async () => {
+    const admin = await service.createUser('admin', { roles: ['no-default-pods'] });
+    const logs = await service.api('GET', '/api/pods/anything/logs', { token: admin.token });
+    expect(logs.status).toBe(403);
+    expect(logs.body).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'resource_role', namespace: 'default' } });
+    const ticket = await service.api('POST', '/api/pods/anything/terminal/ticket', { token: admin.token, body: {} });
+    expect(ticket.status).toBe(403);
   });
 
   it('refuses unknown role names on users with 400 naming the field', async () => {

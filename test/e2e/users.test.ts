@@ -30,6 +30,19 @@ describe('users API', () => {
     expect((await service.api('GET', '/api/admin/users/carol', admin())).status).toBe(404);
   });
 
+  it('audits user creation, changes and deletion as execute, never with the password', async () => {
+    await service.api('POST', '/api/admin/users', { ...admin(), body: { username: 'dave', password: 'dave-password-1', role: 'user' } });
+    await service.api('PATCH', '/api/admin/users/dave', { ...admin(), body: { role: 'admin', password: 'dave-password-2' } });
+    await service.api('DELETE', '/api/admin/users/dave', admin());
+    const audit = service.deps.audit.query({ action: 'execute', limit: 100, offset: 0 }).items.filter((entry) => entry.resource === 'user/dave');
+    expect(audit.map((entry) => [entry.user, entry.decision, entry.details.command])).toEqual([
+      ['admin', 'allow', 'user delete dave'],
+      ['admin', 'allow', 'user update dave --role admin --password [redacted]'],
+      ['admin', 'allow', 'user create dave --role user --roles= --enabled=true --password [redacted]'],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('dave-password');
+  });
+
   it('logs a changed password in and ends the sessions of the old one', async () => {
     const user = await service.createUser('viewer');
     await service.api('PATCH', `/api/admin/users/${user.username}`, { ...admin(), body: { password: 'a-brand-new-password' } });

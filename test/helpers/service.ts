@@ -67,7 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   // services started by parallel test files never reconcile each other's objects.
   const namespace = options.config?.kubernetes?.namespace ?? uniqueName('ph');
   const kubeconfig = options.kubeconfig ?? clusterKubeconfig();
-  const fromFile = (options.configPath ? readRawConfig(options.configPath) : {}) as ConfigInput;
+  const fromFile = (options.configPath ? readRawConfig(options.configPath) : {}) as NonNullable<ConfigInput>;
   const config = parseConfig(
     { ...fromFile, ...options.config, limits: { ...relaxedLimits, ...fromFile.limits, ...options.config?.limits }, kubernetes: { ...fromFile.kubernetes, ...options.config?.kubernetes, namespace } },
     process.env,

@@ -27,7 +27,7 @@ export function adminRoutes(deps: AppDeps): RouteSpec[] {
     } }),
     route({ method: 'POST', path: '/api/admin/users', permission: 'manage_users', summary: 'Create a local user {username, password, role, email?, enabled?, roles?}', handler: async (context) => {
       context.status = 201;
-      context.body = await users.create(parseWith(createUserSchema, context.request.body));
+      context.body = await users.create(parseWith(createUserSchema, context.request.body), actorOf(context));
     } }),
     route({ method: 'GET', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'One user', handler: async (context) => {
       context.body = users.get(usernameParam(context));

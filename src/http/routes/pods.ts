@@ -99,6 +99,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/logs',
       permission: 'view_logs',
       resourceKind: 'pods',
+      defaultNamespace: 'default',
       summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
       handler: (context) => sendLogs(deps, context),
     }),
@@ -124,10 +125,11 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal/ticket',
       permission: 'execute_write',
       resourceKind: 'pods',
+      defaultNamespace: 'default',
       summary: 'One-time ticket (30 s) for the terminal WebSocket: {ticket, expiresAt}',
       handler: async (context) => {
         const { name } = parseWith(podParams, context.params, 'path');
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.default('default') }), { ...(context.request.body as object), ...context.query });
+        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.default('default') }), context.request.body);
         await getPod(deps.identities.clientFor(context.state.principal), namespace, name);
         context.status = 201;
         context.body = deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace, pod: name });
@@ -138,6 +140,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal',
       permission: 'execute_write',
       resourceKind: 'pods',
+      defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
       handler: (context) => openTerminal(deps, context),
     }),

@@ -1,0 +1,31 @@
+import { validation } from '../errors.js';
+import type { AppContext } from './types.js';
+
+const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function bodyField(context: AppContext, field: string): string | undefined {
+  const body = context.request.body as Record<string, unknown> | undefined;
+  return body && typeof body === 'object' ? stringOf(body[field]) : undefined;
+}
+
+/**
+ * A string field of the request as the handler will read it, for authorization decisions
+ * (access grants, resource-level roles): the path parameter, else the JSON body for
+ * POST/PUT/PATCH, else the query string for GET/DELETE. A field given in two places with
+ * different values, or in the query of a request with a body, is refused (400): otherwise the
+ * decision could be taken on one namespace while the handler acts on another.
+ */
+export function requestField(context: AppContext, field: string): string | undefined {
+  const fromPath = stringOf(context.params?.[field]);
+  const fromQuery = stringOf(context.query[field]);
+  const fromBody = bodyField(context, field);
+  const withBody = bodyMethods.has(context.method);
+  if (withBody && fromQuery !== undefined) throw validation(`${field} belongs in the JSON body, not the query string`, { fields: { [field]: 'given in the query string' } });
+  const read = withBody ? fromBody : fromQuery;
+  if (fromPath !== undefined && read !== undefined && read !== fromPath) throw validation(`${field} given twice with different values`, { fields: { [field]: 'conflicting values' } });
+  return fromPath ?? read;
+}
