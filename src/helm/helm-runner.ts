@@ -19,8 +19,10 @@ export interface HelmInvocation {
 /** Environment pointing every piece of Helm state into `homeDirectory`. */
 export function helmEnvironment(homeDirectory: string): NodeJS.ProcessEnv {
   const directories = { HELM_CACHE_HOME: 'cache', HELM_CONFIG_HOME: 'config', HELM_DATA_HOME: 'data' };
-  const environment: NodeJS.ProcessEnv = { ...process.env };
-  delete environment.HELM_NAMESPACE;
+  // Only what helm needs: never the service's own secrets (JWT key, LLM key, LDAP password).
+  const environment: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => passedToHelm.has(name) || /^(HTTPS?|NO|ALL)_PROXY$/i.test(name)),
+  );
   for (const [name, folder] of Object.entries(directories)) {
     const directory = path.join(homeDirectory, folder);
     mkdirSync(directory, { recursive: true });
@@ -28,6 +30,9 @@ export function helmEnvironment(homeDirectory: string): NodeJS.ProcessEnv {
   }
   return environment;
 }
+
+/** Environment variables helm may see (paths, locale, in-cluster discovery, proxies). */
+const passedToHelm = new Set(['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'SSL_CERT_FILE', 'SSL_CERT_DIR']);
 
 /** The cluster arguments every release command carries. */
 export function helmClusterArgs(invocation: HelmInvocation): string[] {

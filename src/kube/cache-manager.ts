@@ -15,6 +15,8 @@ export class CacheManager {
   constructor(
     private readonly logger: Logger,
     private readonly idleMs = 10 * 60_000,
+    /** At most this many caches (watches) at once; the least recently used one is stopped first. */
+    private readonly maxCaches = 256,
   ) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
@@ -30,6 +32,7 @@ export class CacheManager {
     const key = this.key(client, type, scope);
     let cache = this.caches.get(key);
     if (!cache) {
+      this.evictLeastRecentlyUsed();
       cache = new TableCache(client.rest, type, scope, this.logger);
       this.caches.set(key, cache);
     }
@@ -60,6 +63,25 @@ export class CacheManager {
 
   private key(client: KubeIdentityClient, type: ResourceType, namespace: string | undefined): string {
     return [client.identity ?? '', type.group, type.plural, namespace ?? '*'].join('|');
+  }
+
+  /** Keeps the number of watches bounded whatever callers ask for (e.g. many made-up namespaces). */
+  private evictLeastRecentlyUsed(): void {
+    while (this.caches.size >= this.maxCaches) {
+      let oldestKey: string | undefined;
+      let oldest = Infinity;
+      for (const [key, cache] of this.caches) {
+        if (cache.lastUsed < oldest) [oldest, oldestKey] = [cache.lastUsed, key];
+      }
+      if (oldestKey === undefined) return;
+      this.caches.get(oldestKey)?.stop();
+      this.caches.delete(oldestKey);
+    }
+  }
+
+  /** How many caches (and so watches) are running. */
+  get count(): number {
+    return this.caches.size;
   }
 
   private sweep(): void {

@@ -159,3 +159,23 @@ describe('resource API on the real cluster', () => {
     expect(body).toEqual({ status: 'healthy', kubernetes: 'connected', llm: 'unconfigured' });
   });
 });
+
+describe('cache bounds', () => {
+  it('keeps at most maxCaches watches, evicting the least recently used, and still answers', async () => {
+    const { CacheManager } = await import('../../src/kube/cache-manager.js');
+    const { createLogger } = await import('../../src/log.js');
+    const caches = new CacheManager(createLogger('silent'), 60_000, 3);
+    const client = service.deps.kube.forIdentity(undefined);
+    const configmaps = await service.deps.discovery.resolve('configmaps');
+    try {
+      for (const namespace of ['ns-a', 'ns-b', 'ns-c', 'ns-d', 'ns-e', first.name]) {
+        await caches.get(client, configmaps, namespace);
+        expect(caches.count).toBeLessThanOrEqual(3);
+      }
+      const cache = await caches.get(client, configmaps, first.name);
+      expect(cache.snapshot().some((row) => row.object?.metadata?.name === 'settings')).toBe(true);
+    } finally {
+      caches.close();
+    }
+  });
+});
