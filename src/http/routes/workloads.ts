@@ -29,6 +29,18 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
         context.body = await spec.run(context);
       },
     });
+  /** A rolling restart (the `kubectl.kubernetes.io/restartedAt` template annotation). */
+  const restartAction = (kind: 'statefulset' | 'daemonset'): RouteSpec =>
+    action({
+      path: `/api/${kind}/restart`,
+      kind: `${kind}s`,
+      summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
+      run: (context) => {
+        const body = parseWith(workloadTarget, context.request.body);
+        const line = `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`;
+        return audited(deps, context, { resource: `${kind}/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), `${kind}s`, body, new Date()));
+      },
+    });
   return [
     action({
       path: '/api/statefulset/scale',
@@ -40,26 +52,8 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
         return audited(deps, context, { resource: `statefulset/${body.name}`, command: line }, () => scaleWorkload(clientOf(deps, context), 'statefulsets', body, body.replicas));
       },
     }),
-    action({
-      path: '/api/statefulset/restart',
-      kind: 'statefulsets',
-      summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
-      run: (context) => {
-        const body = parseWith(workloadTarget, context.request.body);
-        const line = `kubectl rollout restart statefulset/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `statefulset/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'statefulsets', body, new Date()));
-      },
-    }),
-    action({
-      path: '/api/daemonset/restart',
-      kind: 'daemonsets',
-      summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
-      run: (context) => {
-        const body = parseWith(workloadTarget, context.request.body);
-        const line = `kubectl rollout restart daemonset/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `daemonset/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'daemonsets', body, new Date()));
-      },
-    }),
+    restartAction('statefulset'),
+    restartAction('daemonset'),
     action({
       path: '/api/cronjob/trigger',
       kind: 'cronjobs',
