@@ -34,6 +34,20 @@ function podYaml(name: string, logs: string): string {
   ].join('\n');
 }
 
+function deploymentYaml(name: string): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers:
+      - {name: web, image: nginx:1.25}`;
+}
+
 describe.skipIf(missing.length > 0)('web UI', () => {
   const namespace = useNamespace('webui');
   let service: TestService;
@@ -119,6 +133,60 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('lets a user ask for just-in-time access that an admin approves, then scale', { timeout: 180_000 }, async () => {
+    const kubeconfig = clusterKubeconfig();
+    await applyYaml(kubeconfig, deploymentYaml('ui-web'), namespace.name);
+    const replicas = (): Promise<string> => runKubectl(kubeconfig, ['get', 'deployment', 'ui-web', '-n', namespace.name, '-o', 'jsonpath={.spec.replicas}']);
+    const user = await service.createUser('user');
+
+    // The user tries Scale: approval required, with a "Request access" button.
+    const userPage = await signIn(user.username, user.password);
+    await userPage.getByRole('link', { name: 'Deployments' }).click();
+    await userPage.getByRole('table').getByRole('button', { name: 'ui-web' }).click();
+    await userPage.getByRole('tab', { name: 'Scale' }).click();
+    await userPage.getByLabel('Replicas').fill('3');
+    await userPage.getByRole('button', { name: 'Scale', exact: true }).click();
+    await userPage.getByRole('alert').filter({ hasText: 'needs an approved access request' }).waitFor();
+    await userPage.getByRole('button', { name: 'Request access' }).click();
+    const dialog = userPage.getByRole('dialog', { name: 'Request access' });
+    expect(await dialog.getByLabel('Namespace').inputValue()).toBe(namespace.name);
+    expect(await dialog.getByLabel('Resource kind').inputValue()).toBe('deployments');
+    await dialog.getByLabel('Duration').selectOption('30m');
+    await dialog.getByLabel('Reason').fill('scale ui-web for the web test');
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    await userPage.getByText('Access requested, waiting for an admin').waitFor();
+    expect(await replicas()).toBe('1');
+
+    // The user's own list shows it Pending, with Withdraw.
+    await userPage.getByRole('link', { name: 'Access requests' }).click();
+    const ownRow = userPage.getByRole('row').filter({ hasText: 'scale ui-web for the web test' });
+    await ownRow.getByText('Pending').waitFor();
+    expect(await ownRow.getByRole('button', { name: 'Withdraw' }).count()).toBe(1);
+    expect(await userPage.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    // An admin (second browser context) approves it on the Access requests page.
+    const adminPage = await signIn('admin', testAdminPassword);
+    await adminPage.getByRole('link', { name: 'Access requests' }).click();
+    const row = adminPage.getByRole('row').filter({ hasText: user.username }).filter({ hasText: 'scale ui-web for the web test' });
+    await row.getByText('Pending').waitFor();
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.getByText('Approved').waitFor();
+    expect(await row.getByText(/^until /).count()).toBe(1);
+    await adminPage.context().close();
+
+    // Now the user's Scale works.
+    await ownRow.getByText('Approved').waitFor();
+    await userPage.getByRole('link', { name: 'Deployments' }).click();
+    await userPage.getByRole('table').getByRole('button', { name: 'ui-web' }).click();
+    await userPage.getByRole('tab', { name: 'Scale' }).click();
+    await userPage.getByLabel('Replicas').fill('3');
+    await userPage.getByRole('button', { name: 'Scale', exact: true }).click();
+    await userPage.getByText('Scaled from 1 to 3 replicas.').waitFor();
+    expect(await replicas()).toBe('3');
+    await userPage.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows a viewer the same pods without the Delete button or the admin pages', { timeout: 120_000 }, async () => {
     const page = await signIn(viewer.username, viewer.password);
     await page.getByText(viewer.username, { exact: true }).waitFor();
@@ -126,6 +194,7 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     await page.getByRole('complementary', { name: 'AI pilot' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Access requests' }).count()).toBe(0);
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

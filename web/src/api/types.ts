@@ -112,3 +112,22 @@ export interface RevisionItem {
   current: boolean;
   changeCause?: string | null;
 }
+
+export type AccessPhase = 'Pending' | 'Approved' | 'Denied' | 'Expired';
+
+/** `/api/access-requests` item: a just-in-time access request. */
+export interface AccessRequest {
+  id: string;
+  requester: string;
+  permission: string;
+  namespaces: string[];
+  resources: string[];
+  reason?: string | null;
+  ttl: string;
+  phase: AccessPhase;
+  reviewer?: string | null;
+  reviewedAt?: string | null;
+  expiresAt?: string | null;
+  message?: string | null;
+  createdAt: string;
+}

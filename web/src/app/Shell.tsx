@@ -2,6 +2,8 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { Session } from '../api/types';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
+import { AccessRequestsPage } from '../features/access/AccessRequestsPage';
+import { RequestAccess } from '../features/access/RequestAccess';
 import { ChatPanel } from '../features/chat/ChatPanel';
 import { Header } from '../features/layout/Header';
 import { Nav } from '../features/layout/Nav';
@@ -10,8 +12,11 @@ import { ResourcePage } from '../features/resources/ResourcePage';
 import type { ResourceTarget } from '../features/resources/target';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useT } from '../i18n';
+import { AccessScopeProvider, ApprovalActionProvider, type ApprovalAction } from '../shared/access-context';
 import { useRoute, type Route } from './router';
 import { useStoredState } from './stored-state';
+
+const requestAccess: ApprovalAction = () => <RequestAccess />;
 
 function Page({ route, namespace, selected, onSelect }: { route: Route; namespace: string; selected: ResourceTarget | null; onSelect: (target: ResourceTarget | null) => void }): ReactNode {
   switch (route.page) {
@@ -23,6 +28,8 @@ function Page({ route, namespace, selected, onSelect }: { route: Route; namespac
       return <UsersPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'access':
+      return <AccessRequestsPage />;
   }
 }
 
@@ -48,12 +55,16 @@ export function Shell({ session }: { session: Session }): ReactNode {
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <Header session={session} namespace={namespace} onNamespace={setNamespace} />
-      <Nav route={route} role={session.role} />
-      <main id="main" className="main" tabIndex={-1}>
-        <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
-      </main>
-      <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
+      <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
+        <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
+          <Header session={session} namespace={namespace} onNamespace={setNamespace} />
+          <Nav route={route} role={session.role} />
+          <main id="main" className="main" tabIndex={-1}>
+            <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
+          </main>
+          <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
+        </AccessScopeProvider>
+      </ApprovalActionProvider>
     </div>
   );
 }

@@ -5,6 +5,7 @@ export type Route =
   | { page: 'resources'; kind: string }
   | { page: 'audit' }
   | { page: 'users' }
+  | { page: 'access' }
   | { page: 'settings' };
 
 const kindPattern = /^[a-zA-Z][a-zA-Z0-9.-]*$/;
@@ -14,6 +15,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'admin' && parts[1] === 'audit') return { page: 'audit' };
   if (parts[0] === 'admin' && parts[1] === 'users') return { page: 'users' };
   if (parts[0] === 'settings') return { page: 'settings' };
+  if (parts[0] === 'access-requests') return { page: 'access' };
   if (parts[0] === 'resources' && parts[1] && kindPattern.test(parts[1])) return { page: 'resources', kind: parts[1] };
   return { page: 'resources', kind: 'pods' };
 }
@@ -28,6 +30,8 @@ export function routePath(route: Route): string {
       return '/admin/users';
     case 'settings':
       return '/settings';
+    case 'access':
+      return '/access-requests';
   }
 }
 

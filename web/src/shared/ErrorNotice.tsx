@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/errors';
 import { useT, type Translate } from '../i18n';
+import { useApprovalAction } from './access-context';
 
 /** The text shown for an error: the contract's message, with a hint for access problems. */
 export function errorText(error: unknown, t: Translate): { message: string; hint?: string; code?: string } {
@@ -16,13 +17,16 @@ export function errorText(error: unknown, t: Translate): { message: string; hint
 /** An error from the API shown inline (role alert so screen readers announce it). */
 export function ErrorNotice({ error, onDismiss, compact }: { error: unknown; onDismiss?: () => void; compact?: boolean }): ReactNode {
   const t = useT();
+  const approvalAction = useApprovalAction();
   if (error === undefined || error === null) return null;
   const { message, hint, code } = errorText(error, t);
+  const action = approvalAction && error instanceof ApiError && error.approvalRequired ? approvalAction(error) : null;
   return (
     <div className={compact ? 'notice notice-error compact' : 'notice notice-error'} role="alert">
       <div>
         {code && <span className="notice-code">{code}</span>} {message}
         {hint && <div className="notice-hint">{hint}</div>}
+        {action}
       </div>
       {onDismiss && (
         <button type="button" className="link-button" onClick={onDismiss}>

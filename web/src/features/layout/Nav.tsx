@@ -63,6 +63,13 @@ export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
         </>
       )}
       <ul className="nav-bottom">
+        {role !== 'viewer' && (
+          <li>
+            <Link to={routePath({ page: 'access' })} current={route.page === 'access'}>
+              {t('nav.access')}
+            </Link>
+          </li>
+        )}
         <li>
           <Link to={routePath({ page: 'settings' })} current={route.page === 'settings'}>
             {t('nav.settings')}

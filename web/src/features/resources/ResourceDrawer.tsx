@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useApi } from '../../app/api-context';
 import { useT, type MessageKey } from '../../i18n';
+import { AccessScopeProvider } from '../../shared/access-context';
 import { DeleteButton } from './DeleteButton';
 import { DeploymentHistoryTab, DeploymentScaleTab } from './DeploymentTabs';
 import { LogsTab } from './LogsTab';
@@ -79,7 +80,9 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
-        <TabBody tab={tab} target={target} />
+        <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
+          <TabBody tab={tab} target={target} />
+        </AccessScopeProvider>
       </div>
     </aside>
   );

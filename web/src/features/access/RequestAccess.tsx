@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import type { AccessRequest } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { useAccessScope } from '../../shared/access-context';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { accessRequestBody, ttlChoices } from './access-request';
+
+function RequestAccessDialog({ onDone, onCancel }: { onDone: (request: AccessRequest) => void; onCancel: () => void }): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const scope = useAccessScope();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [fields, setFields] = useState({ namespace: scope.namespace ?? '', resource: scope.resource ?? '', ttl: '1h', reason: '' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      onDone(await client.json<AccessRequest>('POST', '/api/access-requests', { body: accessRequestBody(fields) }));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return createPortal(
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="request-access-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+      onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}
+    >
+      <form onSubmit={(event) => void submit(event)}>
+        <h2 id="request-access-title">{t('access.dialog.title')}</h2>
+        <div className="dialog-body form-stack">
+          <p className="muted small">{t('access.dialog.intro')}</p>
+          <label className="field">
+            <span>{t('access.namespace')}</span>
+            <input value={fields.namespace} placeholder={t('access.all')} onChange={(event) => setFields({ ...fields, namespace: event.target.value })} />
+          </label>
+          <label className="field">
+            <span>{t('access.resource')}</span>
+            <input value={fields.resource} placeholder={t('access.all')} onChange={(event) => setFields({ ...fields, resource: event.target.value })} />
+          </label>
+          <label className="field">
+            <span>{t('access.ttl')}</span>
+            <select value={fields.ttl} onChange={(event) => setFields({ ...fields, ttl: event.target.value })}>
+              {ttlChoices.map((ttl) => (
+                <option key={ttl} value={ttl}>
+                  {ttl}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('access.reason')}</span>
+            <textarea rows={3} maxLength={2000} value={fields.reason} onChange={(event) => setFields({ ...fields, reason: event.target.value })} />
+          </label>
+          <ErrorNotice error={error} compact />
+        </div>
+        <div className="dialog-actions">
+          <button type="button" onClick={onCancel} disabled={busy}>
+            {t('access.cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {t('access.send')}
+          </button>
+        </div>
+      </form>
+    </dialog>,
+    document.body,
+  );
+}
+
+/** "Request access" under an approval_required notice: a dialog that asks for a grant. */
+export function RequestAccess(): ReactNode {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const [requested, setRequested] = useState<AccessRequest | null>(null);
+  if (requested) {
+    return (
+      <p className="notice-hint" role="status">
+        {t('access.requested')}
+      </p>
+    );
+  }
+  return (
+    <div className="notice-action">
+      <button type="button" className="small-button" onClick={() => setOpen(true)}>
+        {t('access.request')}
+      </button>
+      {open && (
+        <RequestAccessDialog
+          onCancel={() => setOpen(false)}
+          onDone={(request) => {
+            setOpen(false);
+            setRequested(request);
+          }}
+        />
+      )}
+    </div>
+  );
+}
