@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import type { AccessPhase, AccessRequest } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT, type MessageKey } from '../../i18n';
@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatTime } from '../../shared/time';
 import { usePolling } from '../../shared/use-polling';
+import { useAction } from '../../shared/use-action';
 
 const phaseClass: Record<AccessPhase, string> = { Pending: 'badge-write', Approved: 'badge-read', Denied: 'badge-dangerous', Expired: 'badge-unknown' };
 
@@ -30,23 +31,8 @@ export function AccessRequestsPage(): ReactNode {
   const admin = me?.role === 'admin';
   const load = useCallback((signal: AbortSignal) => client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests', { signal }), [client]);
   const requests = usePolling('access-requests', load, 5000);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [message, setMessage] = useState('');
 
-  const act = async (action: () => Promise<string>): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    setMessage('');
-    try {
-      setMessage(await action());
-      requests.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, message, act, dismiss } = useAction(() => requests.reload());
   const decide = (request: AccessRequest, verb: 'approve' | 'deny'): void =>
     void act(async () => {
       await client.json('POST', `/api/access-requests/${encodeURIComponent(request.id)}/${verb}`, { body: {} });
@@ -66,7 +52,7 @@ export function AccessRequestsPage(): ReactNode {
         {requests.refreshing && <Spinner label={t('common.loading')} />}
       </div>
       <p className="muted page-intro">{admin ? t('access.intro.admin') : t('access.intro.user')}</p>
-      <ErrorNotice error={error ?? requests.error} onDismiss={error ? () => setError(undefined) : undefined} />
+      <ErrorNotice error={error ?? requests.error} onDismiss={error ? dismiss : undefined} />
       {message && (
         <p className="notice notice-ok" role="status">
           {message}

@@ -5,6 +5,7 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
+import { useAction } from '../../shared/use-action';
 
 const roles: Role[] = ['viewer', 'user', 'admin'];
 const emptyForm = { username: '', password: '', role: 'viewer' as Role, email: '' };
@@ -16,23 +17,8 @@ export function UsersPage(): ReactNode {
   const load = useCallback((signal: AbortSignal) => client.json<ListResponse<User>>('GET', '/api/admin/users', { signal }), [client]);
   const users = useLoad('users', load);
   const [form, setForm] = useState(emptyForm);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [message, setMessage] = useState('');
 
-  const act = async (action: () => Promise<string>): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    setMessage('');
-    try {
-      setMessage(await action());
-      users.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, message, act, dismiss } = useAction(() => users.reload());
 
   const create = (event: FormEvent): void => {
     event.preventDefault();
@@ -55,7 +41,7 @@ export function UsersPage(): ReactNode {
       <div className="toolbar">
         <h1 id="users-title">{t('users.title')}</h1>
       </div>
-      <ErrorNotice error={users.error ?? error} onDismiss={error ? () => setError(undefined) : undefined} />
+      <ErrorNotice error={users.error ?? error} onDismiss={error ? dismiss : undefined} />
       {message && (
         <p className="notice notice-ok" role="status">
           {message}

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
 import { objectPath, targetKey, type ResourceTarget } from './target';
+import { useAction } from '../../shared/use-action';
 
 interface DeploymentObject {
   spec?: { replicas?: number };
@@ -24,24 +25,9 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
   const deployment = useLoad(targetKey(target), load);
   const current = deployment.data?.spec?.replicas;
   const [replicas, setReplicas] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState<unknown>();
   const body = { namespace: target.namespace ?? 'default', name: target.name };
 
-  const act = async (action: () => Promise<string>): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    setMessage('');
-    try {
-      setMessage(await action());
-      deployment.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, message, act } = useAction(() => deployment.reload());
 
   const scale = (event: FormEvent): void => {
     event.preventDefault();
