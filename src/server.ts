@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AuditLog } from './audit/audit-log.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config/schema.js';
+import type { AuthMode } from './cli/flags.js';
 import type { AppDeps } from './deps.js';
 import { createApp } from './http/app.js';
 import { HealthService } from './http/health-service.js';
@@ -39,6 +40,9 @@ export interface CoreOptions {
   clock?: Clock;
   /** The per-user config file (API changes of MCP servers persist there when the CRDs are absent). */
   configPath?: string;
+  /** `--auth-mode` and `--no-auth`: decide the effective auth mode (`deps.security.mode`). */
+  authMode?: AuthMode;
+  noAuth?: boolean;
 }
 
 /** Builds the dependencies every mode shares: store, audit, cluster clients, caches, metrics. */
@@ -67,7 +71,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     logger,
     database,
     audit,
-    security: buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger, clock }),
+    security: buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth }),
     clock,
     kube,
     discovery,

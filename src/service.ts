@@ -27,7 +27,7 @@ export interface ServiceOptions {
   noAuth: boolean;
   adminPassword?: string;
   configPath?: string;
-  /** `--auth-mode`; overrides config `auth.mode` (only `local` is implemented so far). */
+  /** `--auth-mode`; overrides config `auth.mode` (`local` and `token` are implemented). */
   authMode?: AuthMode;
   /** `-web`: serve the web UI bundle (web/dist) besides the API. */
   web?: boolean;

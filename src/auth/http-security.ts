@@ -6,16 +6,15 @@ import { RateLimiter } from '../http/rate-limit.js';
 import type { AppContext } from '../http/types.js';
 import { startRetention, type RetentionSchedule } from '../audit/retention.js';
 import { ResourceGuard, type ResourceNameResolver } from '../rbac/resource-guard.js';
-import type { AuthMode } from '../cli/flags.js';
 import { ensureAdmin } from './admin-bootstrap.js';
 import { NoAuthAuthenticator, type Authenticator } from './authenticator.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
+import { buildTokenAuthenticator } from './token/index.js';
 import type { Next } from 'koa';
 
 export interface HttpSecurityOptions {
+  /** `--no-auth` (the effective mode, with `--auth-mode`, is `deps.security.mode`). */
   noAuth: boolean;
-  /** `--auth-mode`; overrides config `auth.mode`. */
-  authMode?: AuthMode;
   adminPassword?: string;
   /** Where a generated admin password is shown once (stderr by default). */
   announce?: (text: string) => void;
@@ -43,14 +42,19 @@ function resolverOf(deps: AppDeps): ResourceNameResolver {
 }
 
 async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions): Promise<Authenticator> {
-  const mode = options.noAuth ? 'none' : (options.authMode ?? deps.config.auth.mode);
+  const mode = deps.security.mode;
   const announce = options.announce ?? ((text: string) => void process.stderr.write(text));
   if (mode === 'none') {
     deps.logger.warn('authentication is disabled: every request acts as admin "anonymous" (development only)');
     if (options.adminPassword !== undefined) await ensureAdmin(deps.security.users, { ...options, logger: deps.logger, announce });
     return new NoAuthAuthenticator();
   }
-  if (mode !== 'local') throw new Error(`auth mode "${mode}" is not implemented yet (use --auth-mode local)`);
+  if (mode === 'token') {
+    if (options.adminPassword !== undefined) deps.logger.warn('--admin-password is ignored in token mode (callers present Kubernetes tokens)');
+    return buildTokenAuthenticator(deps);
+  }
+  if (mode !== 'local' && mode !== 'ldap') throw new Error(`auth mode "${mode}" is not implemented yet (use --auth-mode local, token or ldap)`);
+  // In ldap mode `admin` stays a local account: the break-glass login when the directory is down.
   await ensureAdmin(deps.security.users, { adminPassword: options.adminPassword, logger: deps.logger, announce });
   return new JwtAuthenticator(deps.security.sessions);
 }

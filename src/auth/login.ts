@@ -1,9 +1,9 @@
 import type { AuditRecorder } from '../audit/types.js';
 import type { RoleName } from '../config/schema.js';
-import { AppError, unauthorized } from '../errors.js';
+import { AppError, isAppError, unauthorized } from '../errors.js';
 import type { FixedWindowCounter } from '../http/rate-window.js';
-import type { UserRecord, UsersStore } from '../store/users-store.js';
-import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import type { UserRecord } from '../store/users-store.js';
+import type { CredentialVerifier } from './credential-verifier.js';
 import { accountRefusal, type SessionManager } from './sessions.js';
 
 /** The account `{password}` alone logs in as. */
@@ -31,31 +31,34 @@ export interface LoginThrottle {
   limit: number;
 }
 
+export interface LoginSettings extends LoginThrottle {
+  /** Checks the credentials: local password hashes, or the LDAP directory (`--auth-mode ldap`). */
+  verifier: CredentialVerifier;
+}
+
 /**
- * Local login. Wrong user and wrong password give the same 401; locked/disabled accounts are
- * named only after a correct password. Failed attempts count toward a per address+username limit.
+ * Password login, checked by the verifier (local password hashes, or the LDAP directory). Wrong
+ * user and wrong password give the same 401; locked/disabled accounts are named only after a
+ * correct password. Failed attempts count toward a per address+username limit.
  */
 export class LoginService {
-  private decoy?: Promise<string>;
-
   constructor(
-    private readonly users: UsersStore,
     private readonly sessions: SessionManager,
     private readonly audit: AuditRecorder,
-    private readonly throttle: LoginThrottle,
+    private readonly settings: LoginSettings,
   ) {}
 
   async login(attempt: LoginAttempt): Promise<LoginResult> {
     const username = attempt.username ?? adminUsername;
     const key = `${attempt.source ?? ''}\u0000${username}`;
-    const window = this.throttle.counter.peek(key, this.throttle.limit);
+    const window = this.settings.counter.peek(key, this.settings.limit);
     if (!window.allowed) {
       this.refuse(attempt, username, 'throttled');
       throw new AppError('RATE_LIMITED', 'too many login attempts; try again later', { retry_after: window.retryAfterSeconds });
     }
-    const user = await this.checkPassword(username, attempt.password);
+    const user = await this.verify(attempt, username, key);
     if (!user) {
-      this.throttle.counter.hit(key, this.throttle.limit);
+      this.settings.counter.hit(key, this.settings.limit);
       this.refuse(attempt, username, 'invalid_credentials');
       throw unauthorized(invalidCredentials);
     }
@@ -64,22 +67,22 @@ export class LoginService {
       this.refuse(attempt, username, refusal);
       throw unauthorized(`account ${refusal}`, { reason: refusal });
     }
-    this.throttle.counter.reset(key);
+    this.settings.counter.reset(key);
     const session = await this.sessions.start(user, attempt);
     this.audit.record({ ...auditFields(attempt, username), decision: 'allow', details: { session_id: session.sessionId }, outcome: 'success' });
     return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), username: user.username, role: user.role };
   }
 
-  /** The user when the password matches; a decoy hash is checked for unknown users so timing reveals nothing. */
-  private async checkPassword(username: string, password: string): Promise<UserRecord | undefined> {
-    const user = this.users.find(username);
-    const hash = user?.source === 'local' ? user.passwordHash : null;
-    if (!hash) {
-      this.decoy ??= hashPassword(generatePassword());
-      await verifyPassword(password, await this.decoy);
-      return undefined;
+  /** The verifier's answer; its refusals (e.g. `no_role_mapping`) are audited and counted like wrong passwords. */
+  private async verify(attempt: LoginAttempt, username: string, key: string): Promise<UserRecord | undefined> {
+    try {
+      return await this.settings.verifier.verify(username, attempt.password);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      this.settings.counter.hit(key, this.settings.limit);
+      this.refuse(attempt, username, typeof error.details.reason === 'string' ? error.details.reason : error.code.toLowerCase());
+      throw error;
     }
-    return (await verifyPassword(password, hash)) ? user : undefined;
   }
 
   private refuse(attempt: LoginAttempt, username: string, reason: string): void {

@@ -14,7 +14,8 @@ const extraRolesSchema = z.array(z.string().min(1)).max(64);
 /** `POST /api/auth/login`: `{password}` logs in the admin; `{username, password}` any local user. */
 export const loginBodySchema = z.object({
   username: z.string().min(1).max(128).optional(),
-  password: z.string().min(1).max(1024),
+  // An empty password is a wrong password (401, audited and counted), never a directory's anonymous bind.
+  password: z.string().max(1024),
 });
 
 /** `POST /api/admin/users`. */

@@ -24,6 +24,18 @@ export const resourceRoleSchema = z.object({
 });
 export type ResourceRole = z.infer<typeof resourceRoleSchema>;
 
+/** One entry of `auth.token.role_mappings`: a Kubernetes user and/or group → base role (first match wins). */
+export const tokenRoleMappingSchema = z
+  .object({
+    user: z.string().min(1).optional(),
+    group: z.string().min(1).optional(),
+    role: z.enum(roleNames),
+    /** Extra resource-level role names (`authorization.roles`) for the matched callers. */
+    roles: z.array(z.string()).default([]),
+  })
+  .refine((mapping) => mapping.user !== undefined || mapping.group !== undefined, { message: 'a role mapping names a user or a group' });
+export type TokenRoleMapping = z.infer<typeof tokenRoleMappingSchema>;
+
 export const mcpServerConfigSchema = z.object({
   name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(63),
   command: z.string().min(1),
@@ -90,6 +102,17 @@ const authorizationSchema = z
   })
   .prefault({});
 
+/** `auth.token`: token mode (Kubernetes bearer tokens checked with a TokenReview; src/auth/token/). */
+const tokenAuthSchema = z
+  .object({
+    audiences: z.array(z.string().min(1)).default([]),
+    cache_ttl: durationSchema.default(60_000),
+    cache_size: z.number().int().positive().default(1000),
+    role_mappings: z.array(tokenRoleMappingSchema).default([]),
+    default_role: z.enum(roleNames).optional(),
+  })
+  .prefault({});
+
 /** The whole configuration file. Every key the contract names has a place here. */
 export const configSchema = z
   .object({
@@ -114,7 +137,7 @@ export const configSchema = z
       })
       .prefault({}),
     auth: z
-      .object({ mode: z.enum(['local', 'token', 'ldap', 'oidc', 'none']).default('local') })
+      .object({ mode: z.enum(['local', 'token', 'ldap', 'oidc', 'none']).default('local'), token: tokenAuthSchema })
       .prefault({}),
     authorization: authorizationSchema,
     ldap: z

@@ -91,6 +91,25 @@ export class UsersStore {
     return result.changes === 1;
   }
 
+  /**
+   * Creates or refreshes an account of a directory (`source`, e.g. `ldap`) at login: role and email
+   * follow the directory; no password hash is kept. A local account of that name is left untouched
+   * and undefined returned.
+   */
+  upsertExternal(user: Pick<UserRecord, 'username' | 'role' | 'email'>, source: string): UserRecord | undefined {
+    const timestamp = this.now();
+    this.database
+      .prepare(
+        `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
+         VALUES (?, NULL, ?, ?, '[]', 1, 0, ?, ?, ?)
+         ON CONFLICT (username) DO UPDATE SET role = excluded.role, email = excluded.email, updated_at = excluded.updated_at
+         WHERE users.source = excluded.source`,
+      )
+      .run(user.username, user.role, user.email, source, timestamp, timestamp);
+    const stored = this.find(user.username);
+    return stored?.source === source ? stored : undefined;
+  }
+
   /** Applies the given changes; returns the updated record or undefined when the user does not exist. */
   update(username: string, changes: UserChanges): UserRecord | undefined {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof UserChanges, unknown][];

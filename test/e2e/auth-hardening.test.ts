@@ -85,6 +85,6 @@ describe('start-up modes', () => {
   });
 
   it('refuses to start with an auth mode that is not implemented yet', async () => {
-    await expect(startTestService({ config: { auth: { mode: 'ldap' } } })).rejects.toThrow(/auth mode "ldap" is not implemented yet/);
+    await expect(startTestService({ config: { auth: { mode: 'oidc' } } })).rejects.toThrow(/auth mode "oidc" is not implemented yet/);
   });
 });

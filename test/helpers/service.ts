@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, readRawConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startService, type Service } from '../../src/service.js';
 import type { Clock } from '../../src/auth/clock.js';
+import type { AuthMode } from '../../src/cli/flags.js';
 import type { RoleName } from '../../src/config/schema.js';
 import { clusterKubeconfig, uniqueName } from './cluster.js';
 import { tryKubectl } from './kubectl.js';
@@ -26,6 +27,10 @@ export interface TestServiceOptions {
   announce?: (text: string) => void;
   /** `-web`: also serve the built web UI (web/dist). */
   web?: boolean;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
+  logger?: Logger;
+  /** `--auth-mode`; in token mode (flag or config `auth.mode`) nobody logs in at start and `adminToken` is ''. */
+  authMode?: AuthMode;
   /** The cluster to work against (default: the shared test cluster). */
   kubeconfig?: string;
   /**
@@ -51,7 +56,7 @@ export interface TestService extends Service {
   namespace: string;
   /** Calls the API over real HTTP; JSON bodies are encoded and parsed. */
   api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  /** A JWT of the `admin` user, logged in at start ('' under noAuth or without an admin password); reassign after re-login. */
+  /** A JWT of the `admin` user, logged in at start ('' under noAuth, token mode or without an admin password); reassign after re-login. */
   adminToken: string;
   /** Logs in over HTTP and returns the token (default: the admin with its password); throws unless 200. */
   login(username?: string, password?: string): Promise<string>;
@@ -75,7 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   );
   const service = await startService({
     config,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     dataDir,
     kubeconfigPath: kubeconfig,
     configPath: options.configPath,
@@ -86,6 +91,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clock: options.clock,
     announce: options.announce,
     web: options.web,
+    authMode: options.authMode,
   });
   const api: TestService['api'] = async (method, path, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };
@@ -103,7 +109,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     if (response.status !== 200) throw new Error(`login of ${username} failed: ${response.status} ${response.text}`);
     return response.body.token;
   };
-  const adminToken = options.noAuth || adminPassword === null ? '' : await login();
+  const tokenMode = (options.authMode ?? config.auth.mode) === 'token';
+  const adminToken = options.noAuth || adminPassword === null || tokenMode ? '' : await login();
   const createUser: TestService['createUser'] = async (role, userOptions = {}) => {
     const username = userOptions.username ?? uniqueName(role);
     const password = userOptions.password ?? `password-of-${username}`;

@@ -12,6 +12,12 @@ function sessionPrincipal(context: AppContext): { sessionId: string; tokenExpire
   return { sessionId: principal.sessionId, tokenExpiresAt: principal.tokenExpiresAt };
 }
 
+/** Login, logout and refresh belong to Pilothouse sessions, which token mode does not use. */
+function refuseInTokenMode(deps: AppDeps, what: string): void {
+  if (deps.security.mode !== 'token') return;
+  throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { auth_mode: 'token' });
+}
+
 /** SPEC "Authentication and administration": login, logout, refresh, and who am I. */
 export function authRoutes(deps: AppDeps): RouteSpec[] {
   const { login, sessions } = deps.security;
@@ -22,6 +28,7 @@ export function authRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'public',
       summary: 'Log in: {password} for the admin or {username, password}; returns {token, expires_at, username, role}',
       handler: async (context) => {
+        refuseInTokenMode(deps, 'login');
         const body = parseWith(loginBodySchema, context.request.body);
         context.body = await login.login({ ...body, source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId });
       },
@@ -32,6 +39,7 @@ export function authRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'End the session of the presented token at once',
       handler: async (context) => {
+        refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
         sessions.revoke(sessionId);
         deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
@@ -44,6 +52,7 @@ export function authRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'New {token, expires_at} when the presented token is inside its refresh window',
       handler: async (context) => {
+        refuseInTokenMode(deps, 'refresh');
         const { tokenExpiresAt } = sessionPrincipal(context);
         if (!sessions.inRefreshWindow(tokenExpiresAt)) {
           const opensAt = new Date(sessions.refreshOpensAt(tokenExpiresAt)).toISOString();

@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import type { AuditRecorder } from '../../audit/types.js';
+import type { Config } from '../../config/schema.js';
+import { unauthorized } from '../../errors.js';
+import type { AppContext } from '../../http/types.js';
+import type { Authenticator } from '../authenticator.js';
+import { bearerToken } from '../jwt-authenticator.js';
+import type { Principal } from '../principal.js';
+import { tokenKey, unverifiedExpiry, type TokenCache } from './token-cache.js';
+import type { KubernetesUser, ReviewResult, TokenReviewer } from './token-review.js';
+import { rolesFor } from './token-roles.js';
+
+/** A cached review outcome: the principal, or why the token is refused. */
+export type TokenOutcome =
+  | { principal: Principal; user: KubernetesUser }
+  | { refusal: { message: string; reason: string; username?: string } };
+
+export interface TokenAuthContext {
+  settings: Config['auth']['token'];
+  audit: AuditRecorder;
+  logger: Logger;
+}
+
+interface RequestOrigin {
+  source?: string;
+  requestId?: string;
+}
+
+/**
+ * Token mode: the caller presents a Kubernetes bearer token; a TokenReview says who it is and
+ * `auth.token.role_mappings` gives the role. Outcomes (also refusals) are cached by the token's
+ * SHA-256 for `auth.token.cache_ttl`; concurrent first uses share one review. The first use within
+ * a cache window is audited as `login` (`details.mode: token`); the token is never logged or stored.
+ */
+export class TokenAuthenticator implements Authenticator {
+  private readonly inFlight = new Map<string, Promise<TokenOutcome>>();
+
+  constructor(
+    private readonly reviewer: TokenReviewer,
+    private readonly cache: TokenCache<TokenOutcome>,
+    private readonly context: TokenAuthContext,
+  ) {}
+
+  async authenticate(context: AppContext): Promise<Principal | undefined> {
+    const token = bearerToken(context);
+    if (!token) return undefined;
+    const key = tokenKey(token);
+    const outcome = this.cache.get(key) ?? (await this.reviewOnce(token, key, { source: context.ip, requestId: context.state.requestId }));
+    if ('refusal' in outcome) {
+      const { message, reason, username } = outcome.refusal;
+      throw unauthorized(message, username ? { reason, username } : { reason });
+    }
+    return outcome.principal;
+  }
+
+  private reviewOnce(token: string, key: string, origin: RequestOrigin): Promise<TokenOutcome> {
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.review(token, key, origin).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async review(token: string, key: string, origin: RequestOrigin): Promise<TokenOutcome> {
+    const outcome = this.outcomeOf(await this.reviewer.review(token));
+    this.cache.set(key, outcome, unverifiedExpiry(token));
+    this.record(outcome, key.slice(0, 16), origin);
+    return outcome;
+  }
+
+  private outcomeOf(result: ReviewResult): TokenOutcome {
+    if (!result.authenticated) {
+      const message = result.reason === 'wrong_audience' ? 'token is not valid for this audience' : 'invalid token';
+      return { refusal: { message, reason: result.reason } };
+    }
+    const { user } = result;
+    const mapped = rolesFor(user, this.context.settings);
+    if (!mapped) return { refusal: { message: `no role mapping for Kubernetes user "${user.username}"`, reason: 'no_role_mapping', username: user.username } };
+    return { principal: { username: user.username, role: mapped.role, roles: mapped.roles }, user };
+  }
+
+  /** One audit row per token and cache window for a known identity; unknown tokens are only logged. */
+  private record(outcome: TokenOutcome, tokenId: string, origin: RequestOrigin): void {
+    const { audit, logger } = this.context;
+    if ('principal' in outcome) {
+      const { principal, user } = outcome;
+      const details = { mode: 'token', role: principal.role, groups: user.groups, token_id: tokenId };
+      audit.record({ user: principal.username, action: 'login', resource: `user/${principal.username}`, details, decision: 'allow', ...origin, outcome: 'success' });
+      return;
+    }
+    const { reason, username } = outcome.refusal;
+    if (username) {
+      const details = { mode: 'token', reason, token_id: tokenId };
+      audit.record({ user: username, action: 'login', resource: `user/${username}`, details, decision: 'deny', ...origin, outcome: `refused: ${reason}` });
+      return;
+    }
+    logger.info({ reason, tokenId, source: origin.source }, 'token refused');
+  }
+}
