@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
@@ -185,6 +185,87 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     expect(await replicas()).toBe('3');
     await userPage.context().close();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('lets an admin see the pods on a node, cordon and uncordon it', { timeout: 120_000 }, async () => {
+    const node = 'kwok-node-1';
+    const kubeconfig = clusterKubeconfig();
+    await applyYaml(kubeconfig, `${podYaml('ui-on-node', 'on a node')}\n  nodeName: ${node}`, namespace.name);
+    const unschedulable = (): Promise<string> => runKubectl(kubeconfig, ['get', 'node', node, '-o', 'jsonpath={.spec.unschedulable}']);
+    const page = await signIn('admin', testAdminPassword);
+    try {
+      await page.getByRole('link', { name: 'Nodes' }).click();
+      await page.getByRole('table').getByRole('button', { name: node }).click();
+      await page.getByRole('tab', { name: 'Pods' }).click();
+      await page.getByRole('tabpanel').getByRole('cell', { name: 'ui-on-node', exact: true }).waitFor();
+
+      await page.getByRole('tab', { name: 'Operations' }).click();
+      const panel = page.getByRole('tabpanel');
+      await panel.getByRole('button', { name: 'Drain…' }).waitFor();
+      await panel.getByRole('button', { name: 'Cordon', exact: true }).click();
+      await panel.getByRole('status').filter({ hasText: /→ unschedulable/ }).waitFor();
+      expect(await unschedulable()).toBe('true');
+      await panel.getByRole('button', { name: 'Uncordon', exact: true }).click();
+      await panel.getByRole('status').filter({ hasText: /→ schedulable$/ }).waitFor();
+      expect(['', 'false']).toContain(await unschedulable());
+    } finally {
+      // Other tests schedule on this node: never leave it cordoned.
+      await tryKubectl(kubeconfig, ['uncordon', node]);
+      await tryKubectl(kubeconfig, ['delete', 'pod', 'ui-on-node', '-n', namespace.name, '--wait=false']);
+    }
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lets an admin drain a node of its own with live progress', { timeout: 120_000 }, async () => {
+    // A tainted KWOK node of this test only, so the drain disturbs no other test.
+    const node = uniqueName('ui-drain');
+    const kubeconfig = clusterKubeconfig();
+    await applyYaml(
+      kubeconfig,
+      `apiVersion: v1
+kind: Node
+metadata:
+  name: ${node}
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {kubernetes.io/hostname: ${node}, type: kwok}
+spec:
+  taints: [{key: pilothouse.dev/web-drain-test, value: "true", effect: NoSchedule}]`,
+    );
+    try {
+      const resources = { cpu: '8', memory: '16Gi', pods: '110' };
+      await runKubectl(kubeconfig, ['patch', 'node', node, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { capacity: resources, allocatable: resources } })]);
+      await applyYaml(kubeconfig, `${podYaml('ui-loose', 'loose pod')}\n  nodeName: ${node}`, namespace.name);
+      await waitFor(async () => (await runKubectl(kubeconfig, ['get', 'pod', 'ui-loose', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+
+      const page = await signIn('admin', testAdminPassword);
+      await page.getByRole('link', { name: 'Nodes' }).click();
+      await page.getByRole('table').getByRole('button', { name: node }).click();
+      await page.getByRole('tab', { name: 'Operations' }).click();
+      const panel = page.getByRole('tabpanel');
+      expect(await panel.getByLabel('Ignore DaemonSet pods').isChecked()).toBe(true);
+
+      // Without force, a pod without a controller is refused, and listed with the reason.
+      await panel.getByRole('button', { name: 'Drain…' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Drain', exact: true }).click();
+      const refused = panel.getByRole('status').filter({ hasText: `Drain of ${node} refused.` });
+      await refused.waitFor();
+      expect(await refused.textContent()).toContain(`${namespace.name}/ui-loose`);
+
+      // With force it is evicted: a progress row with its badge, then the result.
+      await panel.getByLabel(/^Force/).check();
+      await panel.getByRole('button', { name: 'Drain…' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Drain', exact: true }).click();
+      await panel.getByRole('status').filter({ hasText: `Drain of ${node} completed.` }).waitFor();
+      await panel.locator('.drain-pods li').filter({ hasText: `${namespace.name}/ui-loose` }).filter({ hasText: 'evicted' }).waitFor();
+      expect(await panel.locator('progress').getAttribute('value')).toBe('1');
+      expect(await runKubectl(kubeconfig, ['get', 'node', node, '-o', 'jsonpath={.spec.unschedulable}'])).toBe('true');
+      await page.context().close();
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await tryKubectl(kubeconfig, ['delete', 'pod', 'ui-loose', '-n', namespace.name, '--wait=false']);
+      await tryKubectl(kubeconfig, ['delete', 'node', node, '--wait=false']);
+    }
   });
 
   it('shows a viewer the same pods without the Delete button or the admin pages', { timeout: 120_000 }, async () => {

@@ -3,14 +3,16 @@ import { useApi } from '../../app/api-context';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
 import { DeleteButton } from './DeleteButton';
+import { NodeOperationsTab, NodePodsTab } from '../nodes/NodeTabs';
 import { DeploymentHistoryTab, DeploymentScaleTab } from './DeploymentTabs';
 import { LogsTab } from './LogsTab';
 import type { ResourceTarget } from './target';
 import { TextTab } from './TextTab';
 
-type TabName = 'yaml' | 'describe' | 'logs' | 'scale' | 'history';
+type TabName = 'yaml' | 'describe' | 'logs' | 'scale' | 'history' | 'nodePods' | 'nodeOps';
 
-function tabsFor(resource: string): TabName[] {
+function tabsFor(resource: string, admin: boolean): TabName[] {
+  if (resource === 'nodes') return admin ? ['yaml', 'describe', 'nodePods', 'nodeOps'] : ['yaml', 'describe', 'nodePods'];
   if (resource === 'pods') return ['yaml', 'describe', 'logs'];
   if (resource === 'deployments') return ['yaml', 'describe', 'scale', 'history'];
   return ['yaml', 'describe'];
@@ -28,6 +30,10 @@ function TabBody({ tab, target }: { tab: TabName; target: ResourceTarget }): Rea
       return <DeploymentScaleTab target={target} />;
     case 'history':
       return <DeploymentHistoryTab target={target} />;
+    case 'nodePods':
+      return <NodePodsTab target={target} />;
+    case 'nodeOps':
+      return <NodeOperationsTab target={target} />;
   }
 }
 
@@ -35,7 +41,7 @@ function TabBody({ tab, target }: { tab: TabName; target: ResourceTarget }): Rea
 export function ResourceDrawer({ target, onClose, onDeleted }: { target: ResourceTarget; onClose: () => void; onDeleted: () => void }): ReactNode {
   const t = useT();
   const role = useApi().current?.role;
-  const tabs = tabsFor(target.resource);
+  const tabs = tabsFor(target.resource, role === 'admin');
   const [tab, setTab] = useState<TabName>('yaml');
   const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
 
