@@ -2,25 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { deploymentYaml } from '../helpers/manifests.js';
 
 const granted = useNamespace('jit');
 const other = useNamespace('jit-other');
 let service: TestService;
 let user: { username: string; token: string };
-
-function deploymentYaml(name: string): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers:
-      - {name: web, image: nginx:1.25}`;
-}
 
 const scale = (namespace: string, replicas: number, token = user.token) =>
   service.api('POST', '/api/deployment/scale', { token, body: { namespace, name: 'web', replicas } });

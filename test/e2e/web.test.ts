@@ -6,6 +6,7 @@ import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
+import { deploymentYaml } from '../helpers/manifests.js';
 
 // The web UI in a real headless Chromium against the real service (`-web`) and cluster.
 // Needs the built bundle (`make build` builds web/dist) and /usr/bin/chromium (.ci/run installs it).
@@ -32,20 +33,6 @@ function podYaml(name: string, logs: string): string {
     '  - name: app',
     '    image: busybox',
   ].join('\n');
-}
-
-function deploymentYaml(name: string): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers:
-      - {name: web, image: nginx:1.25}`;
 }
 
 describe.skipIf(missing.length > 0)('web UI', () => {
