@@ -25,6 +25,28 @@ export interface ToolDefinition {
   server?: string;
 }
 
+/**
+ * How much a tool call may do through the policy proxy: `read` (ran without an approval: only
+ * get/list/watch, access reviews and server-side dry runs) or `approved` (a human said yes: the
+ * caller's role and the policy decide).
+ */
+export type ToolMode = 'read' | 'approved';
+
+/**
+ * The cluster as one tool call sees it: a kubeconfig that points at a per-call policy proxy and
+ * holds no service credential. Opened before the call runs and closed after it.
+ */
+export interface ToolClusterSession {
+  /** Path of the generated kubeconfig (in a private folder that holds nothing else of the service). */
+  kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+/** Opens per-call proxy sessions (src/kube/policy-proxy); tools never see the service's credentials. */
+export interface ToolClusterGateway {
+  open(request: { principal: Principal; mode: ToolMode; signal?: AbortSignal }): Promise<ToolClusterSession>;
+}
+
 /** The identity and limits a tool runs with. */
 export interface ToolContext {
   principal: Principal;
@@ -32,6 +54,10 @@ export interface ToolContext {
   sessionId?: string;
   /** Cluster identity to impersonate (kubectl `--as`), when impersonation is on. */
   impersonate?: string;
+  /** `read` unless a human approved this call. */
+  mode?: ToolMode;
+  /** The per-call proxy session; when set, tools reach the cluster only through it. */
+  cluster?: ToolClusterSession;
   signal?: AbortSignal;
 }
 
