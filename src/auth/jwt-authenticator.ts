@@ -18,7 +18,8 @@ export function bearerToken(context: AppContext): string | undefined {
 
 /**
  * Local-mode authentication: a JWT issued at login. A request made with a token inside its
- * refresh window gets a fresh token in `X-Refreshed-Token` (+ `X-Token-Expires-At`).
+ * refresh window gets a fresh token in `X-Refreshed-Token` (+ `X-Token-Expires-At`), unless the
+ * session's absolute end (`max_session`) leaves nothing to extend.
  */
 export class JwtAuthenticator implements Authenticator {
   constructor(private readonly sessions: SessionManager) {}
@@ -27,7 +28,7 @@ export class JwtAuthenticator implements Authenticator {
     const token = bearerToken(context);
     if (!token) return undefined;
     const principal = await this.sessions.principalFor(token);
-    if (principal.tokenExpiresAt !== undefined && this.sessions.inRefreshWindow(principal.tokenExpiresAt)) {
+    if (this.sessions.worthRefreshing(principal)) {
       const refreshed = await this.sessions.refresh(principal);
       context.set(refreshedTokenHeader, refreshed.token);
       context.set(tokenExpiresHeader, new Date(refreshed.expiresAt).toISOString());

@@ -12,4 +12,6 @@ export interface Principal {
   readonly sessionId?: string;
   /** Expiry of the presented token (ms since the epoch), when the request carries one. */
   readonly tokenExpiresAt?: number;
+  /** When the session of the JWT ends for good (login + `authorization.jwt.max_session`, ms); refresh never passes it. */
+  readonly sessionEndsAt?: number;
 }

@@ -76,6 +76,8 @@ const authorizationSchema = z
       .object({
         token_duration: durationSchema.default(3_600_000),
         refresh_window: durationSchema.default(900_000),
+        // Absolute session lifetime: refreshing never extends a session past login + max_session.
+        max_session: durationSchema.default(43_200_000).refine((value) => value > 0, 'must be longer than 0'),
         signing_key: z.string().optional(),
       })
       .prefault({}),
@@ -150,6 +152,7 @@ export const configSchema = z
         bind_password: z.string().default(''),
         base_dn: z.string().default(''),
         user_filter: z.string().default('(uid=%s)'),
+        username_attribute: z.string().min(1).default('uid'),
         group_filter: z.string().default('(member=%s)'),
         group_roles: z.record(z.string(), z.enum(roleNames)).default({}),
       })

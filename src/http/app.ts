@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
@@ -7,6 +6,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { AppDeps } from '../deps.js';
 import { decide, refusal, type AuthorizationDecision, type GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
+import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
 import { grantTarget } from '../access/grant-target.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
@@ -36,7 +36,7 @@ const securityHeaders: Record<string, string> = {
 function requestSetup(deps: AppDeps) {
   return async (context: AppContext, next: Next): Promise<void> => {
     const started = performance.now();
-    context.state.requestId = context.get('X-Request-Id') || randomUUID();
+    context.state.requestId = requestIdFrom(context.get('X-Request-Id') || undefined);
     context.set('X-Request-Id', context.state.requestId);
     for (const [name, value] of Object.entries(securityHeaders)) context.set(name, value);
     try {

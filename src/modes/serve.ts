@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
 import type { Flags } from '../cli/flags.js';
+import { authDisabled, listenHost, noAuthBanner } from '../cli/listen-address.js';
 import type { Config } from '../config/schema.js';
 import { startService } from '../service.js';
 
 /** Runs the HTTP API (and web UI with -web) until SIGINT/SIGTERM. Returns the exit code. */
 export async function runServe(flags: Flags, config: Config, logger: Logger): Promise<number> {
-  if (flags.noAuth) {
-    logger.warn('AUTHENTICATION IS DISABLED (--no-auth): every request acts as admin "anonymous". Development only.');
-    process.stderr.write('\n*** WARNING: --no-auth: authentication is OFF, every request is admin. Never use this in production. ***\n\n');
+  const noAuth = authDisabled(flags, config);
+  const host = listenHost(flags, config);
+  if (noAuth) {
+    logger.warn({ host }, 'AUTHENTICATION IS DISABLED (--no-auth or auth.mode: none): every request acts as admin "anonymous". Development only.');
+    process.stderr.write(noAuthBanner);
   }
   const service = await startService({
     config,
@@ -15,9 +18,9 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
     dataDir: flags.dataDir,
     kubeconfigPath: flags.kubeconfig,
     context: flags.context,
-    host: flags.host ?? config.server.host,
+    host,
     port: flags.port ?? config.server.port,
-    noAuth: flags.noAuth,
+    noAuth,
     web: flags.web,
     adminPassword: flags.adminPassword,
     authMode: flags.authMode,

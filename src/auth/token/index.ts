@@ -10,5 +10,5 @@ export function buildTokenAuthenticator(deps: AppDeps): TokenAuthenticator {
   const settings = deps.config.auth.token;
   const reviewer = new TokenReviewer(deps.kube.forIdentity(undefined).rest, settings.audiences, deps.logger);
   const cache = new TokenCache<TokenOutcome>({ ttlMs: settings.cache_ttl, maxEntries: settings.cache_size, clock: deps.clock });
-  return new TokenAuthenticator(reviewer, cache, { settings, audit: deps.audit, logger: deps.logger });
+  return new TokenAuthenticator(reviewer, cache, { settings, users: deps.security.users, audit: deps.audit, logger: deps.logger });
 }

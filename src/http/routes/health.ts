@@ -1,6 +1,12 @@
 import type { AppDeps } from '../../deps.js';
 import { route, type RouteSpec } from '../types.js';
 
+/** Said by the health endpoint whenever authentication is off (`--no-auth` or `auth.mode: none`). */
+const noAuthDetails = {
+  auth: 'disabled',
+  warning: 'authentication is OFF (--no-auth or auth.mode: none): every request acts as admin "anonymous"; development only',
+} as const;
+
 /** GET /api/health: real checks of the cluster and the LLM, cached for a few seconds. */
 export function healthRoutes(deps: AppDeps): RouteSpec[] {
   return [
@@ -8,10 +14,10 @@ export function healthRoutes(deps: AppDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/health',
       permission: 'public',
-      summary: 'Service health: status, kubernetes, llm',
+      summary: 'Service health: status, kubernetes, llm (and details.auth "disabled" when authentication is off)',
       handler: async (context) => {
         const report = await deps.health.report();
-        context.body = report;
+        context.body = deps.security.mode === 'none' ? { ...report, details: noAuthDetails } : report;
       },
     }),
   ];
