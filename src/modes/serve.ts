@@ -12,6 +12,11 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
     logger.warn({ host }, 'AUTHENTICATION IS DISABLED (--no-auth or auth.mode: none): every request acts as admin "anonymous". Development only.');
     process.stderr.write(noAuthBanner);
   }
+  // Listening for the stop signals from the start: a SIGTERM while starting still ends in a clean close.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const service = await startService({
     config,
     logger,
@@ -28,10 +33,7 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
   });
   logger.info({ url: service.url }, 'listening');
   process.stdout.write(`Pilothouse listening on ${service.url}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await service.close();
   return 0;
 }
