@@ -11,7 +11,8 @@ import { tryKubectl } from '../helpers/kubectl.js';
 const program = join(rootDirectory, 'bin', 'pilothouse');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) } });
+  // The timeout turns a command that should have stopped at once but serves instead into a failure, not a hang.
+  const result = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
