@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
-import { permissionMatrix, type Permission } from '../http/permissions.js';
+import { permissionMatrix, type Permission } from './permissions.js';
 
 /** Checks whether a user holds an approved just-in-time grant covering an action (access requests issue). */
 export type GrantCheck = (principal: Principal, action: { permission: Permission; resourceKind?: string; namespace?: string }) => boolean;

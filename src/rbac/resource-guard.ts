@@ -1,6 +1,6 @@
 import type { ResourceRole } from '../config/schema.js';
 import { forbidden } from '../errors.js';
-import type { Permission } from '../http/permissions.js';
+import type { Permission } from './permissions.js';
 import { requestField } from '../http/request-field.js';
 import type { AppContext, RouteSpec } from '../http/types.js';
 import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceTarget, type ResourceVerb } from './resource-roles.js';
