@@ -29,6 +29,8 @@ import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 import { withPilot } from './agent/pilot.js';
 import { AccessRequests } from './access/access-requests.js';
+import { PolicyEngine } from './rbac/policy-engine.js';
+import { PolicyProxyGateway } from './kube/policy-proxy/gateway.js';
 
 export interface CoreOptions {
   config: Config;
@@ -61,10 +63,17 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const tools = new InMemoryToolRegistry();
   const builtins = createBuiltinTools({
-    kubectlPath, kubeconfigPath, kubeContext: context, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
+    kubectlPath, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
     bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes') }, files: { root: config.tools.files.root },
   });
   for (const tool of builtins) tools.register(tool);
+  const identities = new RoleIdentityResolver(config, kube, kubectlPath);
+  const accessRequests = new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger });
+  const policy = new PolicyEngine({
+    definitions: config.authorization.roles, ownNamespace: config.kubernetes.namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck,
+  });
+  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/kube/policy-proxy).
+  const toolCluster = new PolicyProxyGateway({ kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig, identityOf: (principal) => identities.identityOf(principal), policy });
   const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
   return withPilot({
     config,
@@ -76,7 +85,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     kube,
     discovery,
     caches,
-    identities: new RoleIdentityResolver(config, kube, kubectlPath),
+    identities,
     metrics,
     health: new HealthService(ownClient.rest),
     controllers: new ControllerManager(ownClient.rest, logger, {
@@ -88,7 +97,8 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     terminalTickets: new TerminalTickets(),
     tools,
     mcp,
-    accessRequests: new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger }),
+    accessRequests,
+    toolCluster,
     version,
   });
 }

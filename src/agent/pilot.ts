@@ -42,6 +42,7 @@ export function withPilot(core: PilotBase, scheduler: Scheduler = timerScheduler
     approvals,
     audit: core.audit,
     identityOf: (principal) => core.identities.identityOf(principal),
+    cluster: core.toolCluster,
     approvalTimeoutMs,
     llm,
     maxSteps: config.authorization.max_steps,

@@ -6,6 +6,10 @@ import { openDatabase, type Db } from '../../store/database.js';
 import { findBinary } from '../../tools/binaries.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../../tools/safety/index.js';
 import { version } from '../../version.js';
+import { KubeClients, loadKubeConfig } from '../../kube/clients.js';
+import { Discovery } from '../../kube/discovery.js';
+import { PolicyProxyGateway } from '../../kube/policy-proxy/gateway.js';
+import { PolicyEngine } from '../../rbac/policy-engine.js';
 import type { ServerModeDeps } from './pilothouse-server.js';
 import { ToolExecutor } from './tool-executor.js';
 
@@ -28,6 +32,28 @@ export function serverModeIdentity(config: Config): string | undefined {
   return impersonation.mappings[role] ?? impersonation.mappings.viewer ?? 'system:anonymous';
 }
 
+/**
+ * The policy proxy gateway of server mode: the service's kubeconfig (loaded at the first call),
+ * the server-mode identity, and the same PolicyEngine as the web service (no access grants here).
+ */
+function serverModeGateway(options: ServerModeOptions): PolicyProxyGateway {
+  const { config } = options;
+  let kube: KubeClients | undefined;
+  const clients = (): KubeClients => {
+    const connection = { kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig, context: options.context ?? config.kubernetes.context };
+    kube ??= new KubeClients(loadKubeConfig(connection), connection);
+    return kube;
+  };
+  let discovery: Discovery | undefined;
+  const policy = new PolicyEngine({
+    definitions: config.authorization.roles,
+    ownNamespace: config.kubernetes.namespace,
+    resourceTypes: () => (discovery ??= new Discovery(clients().forIdentity(undefined).rest)).all(),
+    grantCheck: () => false,
+  });
+  return new PolicyProxyGateway({ kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig, identityOf: () => serverModeIdentity(config), policy });
+}
+
 /** Builds the server mode's dependencies: audit store in the data dir, safety analyzer, kubectl/bash executor. */
 export function buildServerModeDeps(options: ServerModeOptions): { deps: ServerModeDeps; database: Db } {
   const { config } = options;
@@ -35,8 +61,7 @@ export function buildServerModeDeps(options: ServerModeOptions): { deps: ServerM
   const identity = config.mcp_server.identity;
   const executor = new ToolExecutor({
     kubectlPath: findBinary('kubectl', config.tools.kubectl),
-    kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig,
-    kubeContext: options.context ?? config.kubernetes.context,
+    cluster: serverModeGateway(options),
     impersonate: serverModeIdentity(config),
     outputLimit: config.tools.output_limit,
     timeoutMs: config.tools.timeout,

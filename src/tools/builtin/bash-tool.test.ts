@@ -21,7 +21,6 @@ const bashTool = (overrides: Partial<BashToolOptions> = {}) =>
     enabled: true,
     sandboxRoot,
     kubectlPath: findBinary('kubectl'),
-    kubeconfigPath: '/tmp/pilothouse-test-kubeconfig',
     outputLimit: 64 * 1024,
     timeoutMs: 10_000,
     ...overrides,
@@ -52,10 +51,12 @@ describe('bash tool', () => {
   it('does not pass the service environment on', async () => {
     process.env.PILOTHOUSE_TEST_SECRET = 'very-secret-value';
     try {
-      const result = await run('echo "[$PILOTHOUSE_TEST_SECRET]"; env');
+      const cluster = { kubeconfigPath: '/tmp/pilothouse-test-kubeconfig', refusals: () => [], close: async () => undefined };
+      const result = await run('echo "[$PILOTHOUSE_TEST_SECRET]"; env', { cluster });
       expect(result.output).toContain('[]');
       expect(result.output).not.toContain('very-secret-value');
       expect(result.output).toContain('KUBECONFIG=/tmp/pilothouse-test-kubeconfig');
+      expect((await run('echo "[$KUBECONFIG]"')).output).toBe('[]\n');
     } finally {
       delete process.env.PILOTHOUSE_TEST_SECRET;
     }

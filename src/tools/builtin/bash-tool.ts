@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool, ToolContext, ToolResult } from '../types.js';
+import type { Tool, ToolClusterSession, ToolContext, ToolResult } from '../types.js';
 import { runProcess } from './process-runner.js';
 import { ensureSessionSandbox } from './session-sandbox.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
@@ -11,7 +11,6 @@ export interface BashToolOptions {
   /** Parent of the per-session working folders. */
   sandboxRoot: string;
   kubectlPath: string;
-  kubeconfigPath?: string;
   bashPath?: string;
   outputLimit: number;
   timeoutMs: number;
@@ -21,8 +20,11 @@ const bashInput = z.object({
   command: z.string().describe('A bash command line, run with `bash -c` in a per-session working folder.'),
 });
 
-/** PATH, HOME (the sandbox) and KUBECONFIG only: the service's own environment (secrets) is not passed on. */
-function sandboxEnvironment(options: BashToolOptions, sandbox: string): NodeJS.ProcessEnv {
+/**
+ * PATH, HOME (the sandbox) and KUBECONFIG (the call's policy proxy, when a session is open) only:
+ * the service's own environment (secrets) is not passed on.
+ */
+function sandboxEnvironment(options: BashToolOptions, sandbox: string, cluster: ToolClusterSession | undefined): NodeJS.ProcessEnv {
   const binaries = path.dirname(options.kubectlPath);
   const environment: NodeJS.ProcessEnv = {
     PATH: [binaries, '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter),
@@ -30,7 +32,7 @@ function sandboxEnvironment(options: BashToolOptions, sandbox: string): NodeJS.P
     LANG: 'C.UTF-8',
     TERM: 'dumb',
   };
-  if (options.kubeconfigPath) environment.KUBECONFIG = options.kubeconfigPath;
+  if (cluster) environment.KUBECONFIG = cluster.kubeconfigPath;
   return environment;
 }
 
@@ -64,7 +66,7 @@ export function createBashTool(options: BashToolOptions): Tool {
         file: options.bashPath ?? 'bash',
         args: ['-c', input.value.command],
         cwd: sandbox,
-        environment: sandboxEnvironment(options, sandbox),
+        environment: sandboxEnvironment(options, sandbox, context.cluster),
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,

@@ -3,11 +3,12 @@ import { createBashTool } from './bash-tool.js';
 import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 import { createKubectlTool } from './kubectl-tool.js';
 
-/** Options of the built-in tools (config `tools.*` plus the resolved kubectl binary and kubeconfig). */
+/**
+ * Options of the built-in tools (config `tools.*` plus the resolved kubectl binary). No kubeconfig:
+ * tools reach the cluster only through the per-call policy proxy (`ToolContext.cluster`).
+ */
 export interface BuiltinToolOptions {
   kubectlPath: string;
-  kubeconfigPath?: string;
-  kubeContext?: string;
   /** Output cap in bytes (config `tools.output_limit`, default 64 KiB). */
   outputLimit: number;
   timeoutMs: number;

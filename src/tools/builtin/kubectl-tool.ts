@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { z } from 'zod';
-import type { Tool, ToolContext, ToolResult } from '../types.js';
+import type { Tool, ToolClusterSession, ToolContext, ToolResult } from '../types.js';
 import { splitArguments } from './command-arguments.js';
 import { runProcess } from './process-runner.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
@@ -7,9 +8,6 @@ import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 /** Settings of the kubectl tool. */
 export interface KubectlToolOptions {
   kubectlPath: string;
-  /** Kubeconfig passed as `--kubeconfig`; without it kubectl's own defaults (in-cluster) apply. */
-  kubeconfigPath?: string;
-  kubeContext?: string;
   outputLimit: number;
   timeoutMs: number;
 }
@@ -40,29 +38,27 @@ function argumentsText(command: string): string {
   return command.trim().replace(/^kubectl(\s+|$)/, '');
 }
 
-/** Fixed flags first: kubeconfig, context, impersonation. */
-function connectionFlags(options: KubectlToolOptions, context: ToolContext): string[] {
-  const flags: string[] = [];
-  if (options.kubeconfigPath) flags.push('--kubeconfig', options.kubeconfigPath);
-  if (options.kubeContext) flags.push('--context', options.kubeContext);
-  if (context.impersonate) flags.push('--as', context.impersonate);
-  return flags;
-}
-
-/** A small environment: no service secrets; editors fail at once (`kubectl edit` cannot be used). */
-function kubectlEnvironment(options: KubectlToolOptions): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', KUBE_EDITOR: 'false', EDITOR: 'false' };
-  if (options.kubeconfigPath) environment.KUBECONFIG = options.kubeconfigPath;
-  for (const name of ['KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT']) {
-    if (process.env[name]) environment[name] = process.env[name];
-  }
-  return environment;
+/**
+ * A small environment: no service secrets; the session's kubeconfig only; HOME and the discovery
+ * cache in the session's private folder (deleted with it); editors fail at once (`kubectl edit`).
+ */
+function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
+  const folder = path.dirname(cluster.kubeconfigPath);
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: folder,
+    KUBECONFIG: cluster.kubeconfigPath,
+    KUBECACHEDIR: path.join(folder, 'cache'),
+    KUBE_EDITOR: 'false',
+    EDITOR: 'false',
+  };
 }
 
 /**
  * The `kubectl` tool: runs the real kubectl binary with the arguments split by shell quoting rules,
- * never through a shell. Cluster and identity flags are fixed by configuration (and `--as` when
- * impersonating); the model cannot pass its own.
+ * never through a shell. Its only cluster is the call's policy proxy (`context.cluster`): the
+ * kubeconfig holds the proxy's URL and one-time token, no service credential; without a session it
+ * refuses to run. Cluster and identity flags of the model are refused as well.
  */
 export function createKubectlTool(options: KubectlToolOptions): Tool {
   return {
@@ -87,10 +83,11 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const argv = withoutProgramName(split.argv);
       const flag = identityFlagIn(argv);
       if (flag) return errorResult(`kubectl tool: flag ${flag} is set by the service and cannot be given`);
+      if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
       return runProcess({
         file: options.kubectlPath,
-        args: [...connectionFlags(options, context), ...argv],
-        environment: kubectlEnvironment(options),
+        args: ['--kubeconfig', context.cluster.kubeconfigPath, ...argv],
+        environment: kubectlEnvironment(context.cluster),
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,
