@@ -1,12 +1,13 @@
 import { rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ToolClusterRefusal } from '../../tools/types.js';
 import { admit, type AdmissionContext, type Authorize } from './admission.js';
 import { forwardRequest } from './forward-request.js';
 import { forwardUpgrade } from './forward-upgrade.js';
+import { loopbackCertificate } from './loopback-certificate.js';
 import { writeProxyKubeconfig } from './proxy-kubeconfig.js';
 import { newProxyToken } from './proxy-token.js';
 import { RefusalLog } from './refusal-log.js';
@@ -65,7 +66,8 @@ function listen(server: Server): Promise<number> {
 }
 
 /**
- * Starts the policy proxy of one tool call: HTTP on 127.0.0.1, port 0, a one-time bearer token.
+ * Starts the policy proxy of one tool call: HTTPS on 127.0.0.1, port 0, with a fresh self-signed
+ * certificate (kubectl sends bearer tokens only over TLS) and a one-time bearer token.
  * Every request is parsed into request attributes and decided by `authorize`; a refusal is a
  * Kubernetes `Status` 403 with the policy's reason (kubectl prints it); an allowed request goes to
  * the real API server with the service's credentials, streamed both ways (upgrades included).
@@ -73,14 +75,15 @@ function listen(server: Server): Promise<number> {
 export async function startPolicyProxy(options: PolicyProxyOptions): Promise<PolicyProxy> {
   const context: AdmissionContext = { token: newProxyToken(), authorize: options.authorize, refusals: new RefusalLog() };
   const sockets = new Set<Socket>();
-  const server = createServer({ requestTimeout: 0 }, (request, response) => void handleRequest(options, context)(request, response));
+  const certificate = loopbackCertificate();
+  const server = createServer({ ...certificate, requestTimeout: 0 }, (request, response) => void handleRequest(options, context)(request, response));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void handleUpgrade(options, context)(request, socket, head));
-  server.on('connection', (socket) => {
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const url = `http://127.0.0.1:${await listen(server)}`;
-  const written = await writeProxyKubeconfig(url, context.token, options.folderParent).catch(async (error: unknown) => {
+  const url = `https://127.0.0.1:${await listen(server)}`;
+  const written = await writeProxyKubeconfig({ url, certificate: certificate.cert, token: context.token }, options.folderParent).catch(async (error: unknown) => {
     server.close();
     throw error;
   });
