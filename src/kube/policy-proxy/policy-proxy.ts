@@ -36,6 +36,15 @@ export interface PolicyProxy {
 }
 
 const unavailable = { code: 503, reason: 'ServiceUnavailable', message: 'the policy proxy has no API server credentials' } as const;
+const failed = { code: 503, reason: 'ServiceUnavailable', message: 'the policy proxy could not forward this request' } as const;
+
+/** A handler failure never escapes (it would end the service): the client gets a Status or a closed connection. */
+function failSafe(response: ServerResponse): () => void {
+  return () => {
+    if (!response.headersSent) writeStatus(response, failed);
+    else response.destroy();
+  };
+}
 
 function handleRequest(options: PolicyProxyOptions, context: AdmissionContext) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -76,8 +85,12 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
   const context: AdmissionContext = { token: newProxyToken(), authorize: options.authorize, refusals: new RefusalLog() };
   const sockets = new Set<Socket>();
   const certificate = loopbackCertificate();
-  const server = createServer({ ...certificate, requestTimeout: 0 }, (request, response) => void handleRequest(options, context)(request, response));
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void handleUpgrade(options, context)(request, socket, head));
+  const server = createServer({ ...certificate, requestTimeout: 0 }, (request, response) => {
+    handleRequest(options, context)(request, response).catch(failSafe(response));
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    handleUpgrade(options, context)(request, socket, head).catch(() => socket.destroy());
+  });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
