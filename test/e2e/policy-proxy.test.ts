@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -223,6 +224,24 @@ describe('streaming through the proxy', () => {
     expect(readOnly.isError).toBe(true);
     expect(readOnly.output).not.toContain('sneaky\n');
     expect(readOnly.refusals[0]).toMatchObject({ resource: 'pods/exec', name: 'box', reason: expect.stringContaining('read-only') });
+  });
+
+  it('runs kubectl exec over SPDY too (the upgrade kubectl falls back to)', async () => {
+    const session = await service.deps.toolCluster.open({ principal: principal(), mode: 'approved' });
+    try {
+      const spdy = await new Promise<{ stdout: string; code: number | null }>((resolve, reject) => {
+        const child = spawn(findBinary('kubectl'), ['--kubeconfig', session.kubeconfigPath, 'exec', 'box', '-n', namespace.name, '--', 'echo', 'over-spdy'], {
+          env: { PATH: process.env.PATH, HOME: scratch, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' },
+        });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ stdout, code }));
+      });
+      expect(spdy).toEqual({ stdout: 'over-spdy\n', code: 0 });
+    } finally {
+      await session.close();
+    }
   });
 });
 
