@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '../../auth/principal.js';
-import { createBashTool, createKubectlTool } from '../../tools/builtin/index.js';
+import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
+import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
 import type { Tool, ToolResult } from '../../tools/types.js';
 import { quoteArgument } from './shell-quote.js';
 import { manifestPlaceholder, type CallPlan } from './tool-specs.js';
@@ -26,9 +27,11 @@ export interface ExecutorOptions {
 /** Runs server-mode call plans with the built-in kubectl and bash tools (real binaries, no shell for kubectl). */
 export class ToolExecutor {
   private readonly kubectl: Tool;
+  private readonly sandbox: BashSandbox;
 
   constructor(private readonly options: ExecutorOptions) {
     this.kubectl = createKubectlTool({ ...options });
+    this.sandbox = createBashSandbox({ kubectlPath: options.kubectlPath });
   }
 
   async run(plan: CallPlan, signal?: AbortSignal): Promise<ToolResult> {
@@ -46,7 +49,8 @@ export class ToolExecutor {
 
   private bash(plan: CallPlan, signal?: AbortSignal): Promise<ToolResult> {
     const requested = plan.timeoutSeconds === undefined ? this.options.timeoutMs : plan.timeoutSeconds * 1000;
-    const tool = createBashTool({ ...this.options, enabled: true, timeoutMs: Math.min(requested, this.options.timeoutMs) });
+    const { sandboxRoot, outputLimit } = this.options;
+    const tool = createBashTool({ enabled: true, sandboxRoot, sandbox: this.sandbox, outputLimit, timeoutMs: Math.min(requested, this.options.timeoutMs) });
     return tool.run({ command: plan.command }, this.context(signal));
   }
 
