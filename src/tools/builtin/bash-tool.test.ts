@@ -1,13 +1,15 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOptionalBinary } from '../binaries.js';
 import type { ToolContext } from '../types.js';
-import { sandboxHome } from './bash-sandbox-arguments.js';
+import { bubblewrapArguments, sandboxEnvironment, sandboxHome } from './bash-sandbox-arguments.js';
 import { BubblewrapSandbox } from './bash-sandbox.js';
 import { createBashSandbox } from './bash-sandbox-setup.js';
 import { createBashTool, type BashToolOptions } from './bash-tool.js';
+import { readSystemLayout } from './sandbox-layout.js';
 
 const principal = { username: 'tester', role: 'admin', roles: [] } as const;
 const kubectlPath = findOptionalBinary('kubectl') ?? '/usr/bin/kubectl';
@@ -164,5 +166,19 @@ describe('bash tool in the bubblewrap sandbox', () => {
   it('creates a fresh session folder for a new session id', async () => {
     await mkdir(sandboxRoot, { recursive: true });
     expect((await run('ls -A | wc -l', { sessionId: 'fresh-session' })).output).toBe('0\n');
+  });
+
+  // A service that runs as an ordinary user gets the same sandbox (unprivileged user namespaces).
+  const asRoot = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+  it.runIf(asRoot)('runs the same bubblewrap arguments for a non-root service user (nobody)', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-nobody-'));
+    await chown(home, 65534, 65534);
+    const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true };
+    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')], {
+      env: sandboxEnvironment({}), encoding: 'utf8',
+    });
+    await rm(home, { recursive: true, force: true });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('65534\nmine\n');
   });
 });
