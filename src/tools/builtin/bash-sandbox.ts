@@ -44,7 +44,11 @@ const probeOutputLimit = 4096;
 
 /** The last non-empty line of a failed probe's output (bubblewrap's own message), without runner notes. */
 function reasonOf(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter((line) => line !== '' && line !== '[stderr]' && !line.startsWith('[exit code'));
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && line !== '[stderr]' && !line.startsWith('[exit code'))
+    .map((line) => line.replace(/^\[(.*)\]$/, '$1'));
   return lines.at(-1) ?? 'bubblewrap failed without a message';
 }
 
@@ -114,6 +118,11 @@ export class BubblewrapSandbox implements BashSandbox {
     return this.probed;
   }
 
+  private explain(reason: string): string {
+    if (reason.startsWith('could not start')) return `bubblewrap cannot run here (${this.bwrapPath} not found: install the Debian package bubblewrap)`;
+    return `bubblewrap cannot run here (${reason}); it needs user namespaces`;
+  }
+
   /** Runs `true` in the exact sandbox the tool uses, first with `--disable-userns`, then without (bubblewrap < 0.8). */
   private async detect(): Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }> {
     const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-sandbox-probe-'));
@@ -128,7 +137,7 @@ export class BubblewrapSandbox implements BashSandbox {
         if (!result.isError) return { status: { available: true }, disableUserNamespaces };
         reason = reasonOf(result.output);
       }
-      return { status: { available: false, reason: `bubblewrap cannot run here (${reason}); it needs user namespaces` }, disableUserNamespaces: false };
+      return { status: { available: false, reason: this.explain(reason) }, disableUserNamespaces: false };
     } finally {
       await rm(home, { recursive: true, force: true });
     }

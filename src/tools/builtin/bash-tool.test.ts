@@ -155,6 +155,17 @@ describe('bash tool in the bubblewrap sandbox', () => {
     expect(result.output).not.toContain('hi\n');
   });
 
+  it('stays off with bubblewrap’s own reason where user namespaces are not allowed', async () => {
+    // bubblewrap inside a sandbox that forbids new user namespaces: what a locked-down host looks like.
+    const wrapper = path.join(root, 'bwrap-without-user-namespaces');
+    await writeFile(wrapper, '#!/bin/sh\nexec bwrap --unshare-user --disable-userns --dev-bind / / -- bwrap "$@"\n', { mode: 0o755 });
+    const locked = new BubblewrapSandbox({ bwrapPath: wrapper, binaries: [] });
+    const status = await locked.status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringMatching(/^bubblewrap cannot run here \(bwrap: .*namespace.*\); it needs user namespaces$/) });
+    const result = await run('echo hi', {}, { sandbox: locked });
+    expect(result).toEqual({ output: `bash tool is unavailable: ${status.available ? '' : status.reason}`, isError: true });
+  });
+
   it('runs with impersonation on (the old refusal is gone)', async () => {
     expect(await run('echo hi', { impersonate: 'system:serviceaccount:x:viewer' })).toMatchObject({ isError: false, output: 'hi\n' });
   });
