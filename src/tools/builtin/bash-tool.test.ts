@@ -39,6 +39,9 @@ async function proxyKubeconfig(mode = 0o700): Promise<string> {
   return file;
 }
 
+/** The per-call session the policy proxy hands a tool: here only its kubeconfig file matters. */
+const proxySession = (kubeconfigPath: string) => ({ kubeconfigPath, refusals: () => [], close: async () => undefined });
+
 describe('bash tool in the bubblewrap sandbox', () => {
   it('probes the sandbox as available here', async () => {
     expect(await sandbox.status()).toEqual({ available: true });
@@ -102,15 +105,14 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('uses the proxy kubeconfig as KUBECONFIG, read-only', async () => {
     const kubeconfigPath = await proxyKubeconfig();
-    const cluster = { kubeconfigPath, close: async () => undefined };
-    const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', { cluster });
+    const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', { cluster: proxySession(kubeconfigPath) });
     expect(result.output).toBe(`${kubeconfigPath}\n1\nread-only\n`);
     expect(await readFile(kubeconfigPath, 'utf8')).not.toContain('x\n');
   });
 
   it('refuses a kubeconfig whose folder is not private', async () => {
     const kubeconfigPath = await proxyKubeconfig(0o755);
-    const result = await run('echo ran', { cluster: { kubeconfigPath, close: async () => undefined } });
+    const result = await run('echo ran', { cluster: proxySession(kubeconfigPath) });
     expect(result).toEqual({ output: 'bash tool refused to run: the cluster kubeconfig is not in a private folder', isError: true });
   });
 
