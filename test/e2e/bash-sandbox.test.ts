@@ -154,7 +154,8 @@ describe('bash sandbox (impersonation on)', () => {
     expect(execution.result).toContain("cannot access '/var/run/secrets/kubernetes.io': No such file or directory");
     expect(execution.result).toContain("cannot access '/run/secrets': No such file or directory");
     expect(execution.result).toContain(`${clusterKubeconfig()}: No such file or directory`);
-    expect(execution.result).toContain('[]\nend\n');
+    // KUBECONFIG is the call's proxy kubeconfig once the gateway is wired, and nothing before; never the service's.
+    expect(execution.result).toMatch(toolCluster() ? /^\[\/\S*pilothouse-proxy-\w+\/kubeconfig\]\nend\n/m : /^\[\]\nend\n/m);
     expect(execution.result).not.toContain('client-key-data');
     expect(execution.result).not.toContain('certificate-authority-data');
   });
