@@ -8,7 +8,7 @@ import type { Config } from './config/schema.js';
 import type { AuthMode } from './cli/flags.js';
 import type { AppDeps } from './deps.js';
 import { createApp } from './http/app.js';
-import { HealthService } from './http/health-service.js';
+import { bashSandboxCheck, HealthService } from './http/health-service.js';
 import { Metrics } from './http/metrics.js';
 import type { RouteSpec } from './http/types.js';
 import { CacheManager } from './kube/cache-manager.js';
@@ -17,11 +17,12 @@ import { Discovery } from './kube/discovery.js';
 import { RoleIdentityResolver } from './kube/identities.js';
 import type { GrantCheck } from './rbac/authorize.js';
 import { openDatabase } from './store/database.js';
-import { findBinary } from './tools/binaries.js';
+import { findBinary, findOptionalBinary } from './tools/binaries.js';
 import { version } from './version.js';
 import { ControllerManager } from './controllers/manager.js';
 import { InMemoryToolRegistry } from './tools/registry.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
+import { createBashSandbox, probeBashSandboxAtStart } from './tools/builtin/bash-sandbox-setup.js';
 import { buildMcpServers } from './mcp/mcp-servers.js';
 import { buildSecurityServices } from './auth/security-services.js';
 import { systemClock, type Clock } from './auth/clock.js';
@@ -62,9 +63,13 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   const discovery = new Discovery(ownClient.rest);
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const tools = new InMemoryToolRegistry();
+  const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
+  if (config.tools.bash.enabled) probeBashSandboxAtStart(bashSandbox, logger);
+  const health = new HealthService(ownClient.rest);
+  health.bashSandboxCheck = bashSandboxCheck(config.tools.bash.enabled, bashSandbox);
   const builtins = createBuiltinTools({
     kubectlPath, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
-    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes') }, files: { root: config.tools.files.root },
+    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox }, files: { root: config.tools.files.root },
   });
   for (const tool of builtins) tools.register(tool);
   const identities = new RoleIdentityResolver(config, kube, kubectlPath);
@@ -87,7 +92,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     caches,
     identities,
     metrics,
-    health: new HealthService(ownClient.rest),
+    health,
     controllers: new ControllerManager(ownClient.rest, logger, {
       namespace: config.kubernetes.namespace,
       leaderElection: config.kubernetes.leader_election,

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '../../auth/principal.js';
-import { createBashTool, createKubectlTool } from '../../tools/builtin/index.js';
+import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
+import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
 import { withRefusals } from '../../tools/cluster-refusals.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolContext, ToolResult } from '../../tools/types.js';
 import { quoteArgument } from './shell-quote.js';
@@ -35,9 +36,11 @@ export type ExecutorResult = ToolResult & { refusals: readonly ToolClusterRefusa
  */
 export class ToolExecutor {
   private readonly kubectl: Tool;
+  private readonly sandbox: BashSandbox;
 
   constructor(private readonly options: ExecutorOptions) {
     this.kubectl = createKubectlTool({ ...options });
+    this.sandbox = createBashSandbox({ kubectlPath: options.kubectlPath });
   }
 
   async run(plan: CallPlan, signal?: AbortSignal): Promise<ExecutorResult> {
@@ -55,7 +58,8 @@ export class ToolExecutor {
 
   private bashTool(plan: CallPlan): Tool {
     const requested = plan.timeoutSeconds === undefined ? this.options.timeoutMs : plan.timeoutSeconds * 1000;
-    return createBashTool({ ...this.options, enabled: true, timeoutMs: Math.min(requested, this.options.timeoutMs) });
+    const { sandboxRoot, outputLimit } = this.options;
+    return createBashTool({ enabled: true, sandboxRoot, sandbox: this.sandbox, outputLimit, timeoutMs: Math.min(requested, this.options.timeoutMs) });
   }
 
   private async inSession(tool: Tool, command: string, signal?: AbortSignal): Promise<ExecutorResult> {
