@@ -40,7 +40,8 @@ describe('request-info parsing (the API server rules)', () => {
     }
   });
 
-  it('decodes escaped path segments before deciding', () => {
+  it('decodes the path before splitting it, like the API server (an escaped slash separates)', () => {
+    expect(pick('GET', '/api/v1/namespaces/prod/secrets%2Fdb')).toEqual(['get', '', 'secrets', '', 'prod', 'db', true, false]);
     expect(pick('GET', '/api/v1/namespaces/%6b%75%62%65-system/secrets')).toEqual(['list', '', 'secrets', '', 'kube-system', '', true, false]);
   });
 });

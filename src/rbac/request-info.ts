@@ -9,14 +9,15 @@ const namespaceSubresources = new Set(['status', 'finalize']);
 /** Verbs by HTTP method for requests on one object (collections differ for GET and DELETE). */
 const objectVerbs: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
+/** The path decoded first and split afterwards, as Go's net/http hands it to the API server (`%2F` is a separator). */
 function splitPath(path: string): string[] {
-  return path.split('/').filter((part) => part !== '').map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  });
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // malformed escapes stay as they are; the API server refuses such requests anyway
+  }
+  return decoded.split('/').filter((part) => part !== '');
 }
 
 function nonResource(method: string, path: string): RequestAttributes {
