@@ -18,6 +18,7 @@ import type { McpServers } from './mcp/mcp-servers.js';
 import type { SafetyAnalyzer } from './tools/safety/index.js';
 import type { Pilot } from './agent/pilot.js';
 import type { AccessRequests } from './access/access-requests.js';
+import type { PolicyEngine } from './rbac/policy-engine.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -62,5 +63,7 @@ export interface AppDeps {
   pilot: Pilot;
   /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix (src/access/). */
   accessRequests: AccessRequests;
+  /** The one policy decision (src/rbac/policy.ts) with discovery and grants: every HTTP route, helm action and tool request asks it. */
+  policy: PolicyEngine;
   version: string;
 }

@@ -29,6 +29,7 @@ import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 import { withPilot } from './agent/pilot.js';
 import { AccessRequests } from './access/access-requests.js';
+import { PolicyEngine } from './rbac/policy-engine.js';
 
 export interface CoreOptions {
   config: Config;
@@ -65,6 +66,10 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes') }, files: { root: config.tools.files.root },
   });
   for (const tool of builtins) tools.register(tool);
+  const accessRequests = new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger });
+  const policy = new PolicyEngine({
+    definitions: config.authorization.roles, ownNamespace: config.kubernetes.namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck,
+  });
   const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
   return withPilot({
     config,
@@ -88,7 +93,8 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     terminalTickets: new TerminalTickets(),
     tools,
     mcp,
-    accessRequests: new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger }),
+    accessRequests,
+    policy,
     version,
   });
 }
