@@ -59,7 +59,7 @@ function guarded(options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
 }
 
 /** Every 403 on a guarded action is recorded with decision deny. */
-export function auditDenied(deps: AppDeps, context: AppContext, spec: RouteSpec, reason: string): void {
+export function auditDenied(deps: AppDeps, context: AppContext, spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>, reason: string): void {
   deps.audit.record({
     user: context.state.principal?.username ?? 'unknown',
     action: 'execute',
