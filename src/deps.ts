@@ -18,6 +18,7 @@ import type { McpServers } from './mcp/mcp-servers.js';
 import type { SafetyAnalyzer } from './tools/safety/index.js';
 import type { Pilot } from './agent/pilot.js';
 import type { AccessRequests } from './access/access-requests.js';
+import type { PolicyEngine } from './rbac/policy-engine.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -64,5 +65,7 @@ export interface AppDeps {
   accessRequests: AccessRequests;
   /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster. */
   toolCluster: ToolClusterGateway & { close(): void };
+  /** The one policy decision (src/rbac/policy.ts) with discovery and grants: every HTTP route, helm action and tool request asks it. */
+  policy: PolicyEngine;
   version: string;
 }

@@ -104,6 +104,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     mcp,
     accessRequests,
     toolCluster,
+    policy,
     version,
   });
 }

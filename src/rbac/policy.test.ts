@@ -57,6 +57,8 @@ describe('the one policy decision', () => {
     [user, 'PATCH', '/apis/pilothouse.dev/v1alpha1/namespaces/pilothouse/accessrequests/r/status', 'approved', 'own_namespace'],
     [user, 'DELETE', '/api/v1/namespaces/pilothouse', 'approved', 'own_namespace'],
     [user, 'GET', '/api/v1/namespaces/pilothouse/pods', 'read', 'allow'],
+    [user, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'read', 'own_namespace'],
+    [viewer, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'direct', 'own_namespace'],
     [admin, 'GET', '/api/v1/namespaces/pilothouse/secrets/jwt', 'approved', 'allow'],
     // resource-level roles: deny overrides, in every mode
     [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'read', 'resource_role'],

@@ -102,15 +102,15 @@ function nonResourceDecision(principal: Principal, attributes: RequestAttributes
 /** The own-namespace rule: only admins touch Pilothouse's Secrets, config, Lease, service accounts, pod shells, or write its objects. */
 function ownNamespaceDecision(principal: Principal, attributes: RequestAttributes, permission: Permission, ownNamespace: string): PolicyDecision | undefined {
   if (principal.role === 'admin' || attributes.namespace === '' || attributes.namespace !== ownNamespace) return undefined;
-  const closed = closedInOwnNamespace.has(attributes.resource) || permission === 'execute_write' || permission === 'delete';
+  const closed = closedInOwnNamespace.has(attributes.resource) || permission !== 'view';
   if (!closed) return undefined;
   return deny('own_namespace', `${describeRequest(attributes)} is refused: Pilothouse's own namespace is closed to every role but admin`, permission);
 }
 
-function matrixDecision(principal: Principal, permission: Permission, mode: PolicyMode, facts: PolicyFacts): PolicyDecision {
+function matrixDecision(principal: Principal, permission: Permission, mode: PolicyMode, hasGrant: (permission: Permission) => boolean): PolicyDecision {
   const entry = permissionMatrix[permission][principal.role];
   if (entry === 'yes') return allow(permission);
-  if (entry === 'approval' && (mode === 'approved' || facts.hasGrant(permission))) return allow(permission);
+  if (entry === 'approval' && (mode === 'approved' || hasGrant(permission))) return allow(permission);
   if (entry === 'approval') return deny('approval_required', `role ${principal.role} needs an approved access request to ${permission.replace('_', ' ')}`, permission);
   return deny('role', `role ${principal.role} may not ${permission.replace('_', ' ')}`, permission);
 }
@@ -173,7 +173,17 @@ export function decide(principal: Principal | undefined, attributes: RequestAttr
   }
   const closed = ownNamespaceDecision(principal, attributes, permission, facts.ownNamespace);
   if (closed) return closed;
-  const matrix = matrixDecision(principal, permission, mode, facts);
+  const matrix = matrixDecision(principal, permission, mode, facts.hasGrant);
   const decision = resourceRoleDecision(principal, attributes, matrix, facts);
   return withOwnNamespaceHidden(decision, principal, attributes, facts.ownNamespace);
+}
+
+/**
+ * The matrix alone, for what is no cluster request (chat, users, audit, settings, helm
+ * repositories): the same matrix `decide` applies, with grants standing in for `approval`.
+ */
+export function decidePermission(principal: Principal | undefined, permission: Permission, hasGrant: (permission: Permission) => boolean): PolicyDecision {
+  if (permission === 'public') return allow(permission);
+  if (!principal) return deny('unauthenticated', 'authentication required');
+  return matrixDecision(principal, permission, 'direct', hasGrant);
 }

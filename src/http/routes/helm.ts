@@ -5,7 +5,10 @@ import type { HelmInvocation } from '../../helm/helm-runner.js';
 import { installRelease, listReleases, maskManifestSecrets, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { findBinary } from '../../tools/binaries.js';
+import { renderChart, storedManifest } from '../../helm/rendering.js';
 import { audited } from '../audit-context.js';
+import { authorizeHelmAction } from '../helm-policy.js';
+import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
@@ -57,16 +60,18 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
 
 function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
   const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
-    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', summary, handler });
+    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, handler });
   return [
     route({
       method: 'GET',
       path: '/api/helm/releases',
       permission: 'view',
+      // A release is a Secret in its namespace: listing releases is listing those Secrets.
+      resourceKind: 'secrets',
       summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
       handler: async (context) => {
         const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
-        context.body = { items: await listReleases(helmFor(deps, context), namespace) };
+        context.body = { items: visibleItems(context, await listReleases(helmFor(deps, context), namespace)) };
       },
     }),
     read('', 'Release details (helm status)', async (context) => {
@@ -91,6 +96,7 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Release values (user-supplied; all=true for computed): {values}',
       handler: async (context) => {
         const target = releaseTarget(context);
+        await authorizeHelmAction(deps, context, { action: 'read', namespace: target.namespace });
         const { all } = parseWith(z.object({ all: queryBoolean.default(false) }), { all: context.query.all }, 'query');
         context.body = { values: await releaseValues(helmFor(deps, context), target.name, target.namespace, all) };
       },
@@ -104,9 +110,12 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/install',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm install: release details',
       handler: async (context) => {
         const body = parseWith(installBody, context.request.body);
+        const created = body.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${body.namespace}}\n` : '';
+        await authorizeHelmAction(deps, context, { action: 'install', namespace: body.namespace, manifest: (await renderChart(helmFor(deps, context), body, false)) + created });
         const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
         context.status = 201;
         context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () => installRelease(helmFor(deps, context), body, body.createNamespace));
@@ -116,9 +125,11 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/upgrade',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm upgrade (values replace the previous ones): release details',
       handler: async (context) => {
         const body = parseWith(upgradeBody, context.request.body);
+        await authorizeHelmAction(deps, context, { action: 'upgrade', namespace: body.namespace, manifest: await renderChart(helmFor(deps, context), body, true) });
         context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () => upgradeRelease(helmFor(deps, context), body));
       },
     }),
@@ -126,10 +137,13 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/releases/:name/rollback',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
       handler: async (context) => {
         const { name } = parseWith(nameParams, context.params, 'path');
         const body = parseWith(z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }), context.request.body);
+        const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
+        await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
       },
@@ -138,9 +152,12 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'DELETE',
       path: '/api/helm/releases/:name',
       permission: 'delete',
+      resourceKind: 'secrets',
       summary: 'helm uninstall: {name, namespace, uninstalled: true}',
       handler: async (context) => {
         const target = releaseTarget(context);
+        const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);
+        await authorizeHelmAction(deps, context, { action: 'uninstall', namespace: target.namespace, manifest });
         const line = `helm uninstall ${target.name} -n ${target.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
       },

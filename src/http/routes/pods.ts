@@ -99,6 +99,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/logs',
       permission: 'view_logs',
       resourceKind: 'pods',
+      subresource: 'log',
       defaultNamespace: 'default',
       summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
       handler: (context) => sendLogs(deps, context),
@@ -108,6 +109,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/exec',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       summary: 'Run an argv command in a container: {stdout, stderr, exitCode, truncated?, timedOut?}',
       handler: async (context) => {
         const { name } = parseWith(podParams, context.params, 'path');
@@ -125,6 +127,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal/ticket',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'One-time ticket (30 s) for the terminal WebSocket: {ticket, expiresAt}',
       handler: async (context) => {
@@ -140,6 +143,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
       handler: (context) => openTerminal(deps, context),

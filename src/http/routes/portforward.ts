@@ -81,6 +81,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/portforward',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'portforward',
       summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
       handler: async (context) => {
         const body = parseWith(createBody, context.request.body);

@@ -6,6 +6,7 @@ import type { KubeIdentityClient } from '../../kube/clients.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { audited } from '../audit-context.js';
+import { visibleItems } from '../visible-items.js';
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const objectParams = z.object({ name: objectNameSchema });
@@ -49,8 +50,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
         const { namespace } = parseWith(listQuery, context.query, 'query');
         const type = await resolveType(deps, context);
         const listed = await listResources(deps.caches, client(context), type, namespace);
-        const visible = context.state.namespaceFilter;
-        const items = visible ? listed.filter((item) => visible(item.namespace)) : listed;
+        const items = visibleItems(context, listed);
         context.body = { items, total: items.length };
       },
     }),
