@@ -86,7 +86,7 @@ export async function listReleases(helm: HelmInvocation, namespace?: string): Pr
 }
 
 function sourceArgs(source: ChartSource): string[] {
-  return [source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? ['--version', source.version] : []), '--values', '-'];
+  return [source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? [`--version=${source.version}`] : []), '--values', '-'];
 }
 
 /** `helm install` (values passed on stdin, never as a file of the caller's choosing). */
