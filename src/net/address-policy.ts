@@ -72,6 +72,17 @@ async function forbiddenPairs(endpoints: string[], resolve: Resolver): Promise<S
   return pairs;
 }
 
+/** The URL when its form is acceptable: parseable, https (or http when allowed), no credentials. */
+function parsedUrl(text: string, policy: OutboundUrlPolicy, field: string): URL {
+  if (!URL.canParse(text)) throw validation(`${field} is not a URL`, { field, reason: 'invalid_url' });
+  const url = new URL(text);
+  if (url.protocol !== 'https:' && !(policy.allowHttp && url.protocol === 'http:')) {
+    throw validation(`${field} must be an https URL (${policy.keys.http} allows http)`, { field, reason: 'insecure_url' });
+  }
+  if (url.username || url.password) throw validation(`${field} must not carry credentials`, { field, reason: 'credentials_in_url' });
+  return url;
+}
+
 /**
  * Checks a URL a caller wants the service to fetch: the scheme (https unless `allowHttp`), and every
  * address its host resolves to (DNS is resolved here): never the API server's own endpoint, and no
@@ -79,12 +90,7 @@ async function forbiddenPairs(endpoints: string[], resolve: Resolver): Promise<S
  * the rule and the config key that relaxes it; `field` names the request field in details.
  */
 export async function checkOutboundUrl(text: string, policy: OutboundUrlPolicy, field: string, resolve: Resolver = systemResolver): Promise<void> {
-  if (!URL.canParse(text)) throw validation(`${field} is not a URL`, { field, reason: 'invalid_url' });
-  const url = new URL(text);
-  if (url.protocol !== 'https:' && !(policy.allowHttp && url.protocol === 'http:')) {
-    throw validation(`${field} must be an https URL (${policy.keys.http} allows http)`, { field, reason: 'insecure_url' });
-  }
-  if (url.username || url.password) throw validation(`${field} must not carry credentials`, { field, reason: 'credentials_in_url' });
+  const url = parsedUrl(text, policy, field);
   const addresses = await addressesOf(hostOf(url), resolve);
   const forbidden = await forbiddenPairs(policy.forbiddenEndpoints, resolve);
   if (addresses.some((address) => forbidden.has(`${address}|${portOf(url)}`))) {

@@ -3,12 +3,15 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
-import { installRelease, listReleases, maskManifestSecrets, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
+import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
+import { maskManifest } from '../../kube/secret-masking.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
+import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { helmUrlPolicy } from '../../net/outbound-policies.js';
 import { findBinary } from '../../tools/binaries.js';
 import { audited } from '../audit-context.js';
+import { auditedRead } from '../audit-reads.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
@@ -96,10 +99,11 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
     }),
     read('/manifest', 'Rendered manifest (text/yaml)', async (context) => {
       const target = releaseTarget(context);
-      const manifest = await releaseManifest(helmFor(deps, context), target.name, target.namespace);
+      const read = { resource: `helmrelease/${target.name}`, command: `helm get manifest ${target.name} -n ${target.namespace}`, sensitive: true };
+      const manifest = await auditedRead(deps, context, read, () => releaseManifest(helmFor(deps, context), target.name, target.namespace));
       context.type = 'text/yaml';
-      // Viewers never see Secret values; the rendered manifest carries them for every Secret of the chart.
-      context.body = context.state.principal?.role === 'viewer' ? maskManifestSecrets(manifest) : manifest;
+      // The rendered manifest carries every Secret of the chart: masked by the one rule (src/rbac/secret-visibility.ts).
+      context.body = maskManifest(manifest, secretVisibility(context.state.principal));
     }),
     route({
       method: 'GET',
@@ -109,7 +113,8 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
       handler: async (context) => {
         const target = releaseTarget(context);
         const { all } = parseWith(z.object({ all: queryBoolean.default(false) }), { all: context.query.all }, 'query');
-        context.body = { values: await releaseValues(helmFor(deps, context), target.name, target.namespace, all) };
+        const read = { resource: `helmrelease/${target.name}`, command: `helm get values ${target.name} -n ${target.namespace}${all ? ' --all' : ''}`, sensitive: true };
+        context.body = { values: await auditedRead(deps, context, read, () => releaseValues(helmFor(deps, context), target.name, target.namespace, all)) };
       },
     }),
   ];

@@ -8,6 +8,7 @@ import { logLines, openLogStream, type LogOptions } from '../../kube/logs.js';
 import { getPod, resolveContainer } from '../../kube/pod-target.js';
 import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube/terminal-session.js';
 import { audited } from '../audit-context.js';
+import { auditedRead } from '../audit-reads.js';
 import { startEventStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
@@ -43,13 +44,20 @@ function execLine(target: { namespace: string; pod: string; container: string; c
   return `kubectl exec ${interactive ? '-it ' : ''}${target.pod} -n ${target.namespace} -c ${target.container} -- ${target.command.join(' ')}`;
 }
 
+/** `kubectl logs` as the audit records it. */
+function logsLine(options: LogOptions): string {
+  const flags = [`-n ${options.namespace}`, options.container ? `-c ${options.container}` : '', `--tail=${options.tail}`, options.follow ? '-f' : '', options.previous ? '--previous' : ''];
+  return `kubectl logs ${options.pod} ${flags.filter(Boolean).join(' ')}`;
+}
+
 async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(logQuery, context.query, 'query');
   const options: LogOptions = { ...query, pod: name };
   const abort = new AbortController();
   context.res.once('close', () => abort.abort());
-  const { response } = await openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal);
+  const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
+  const { response } = await auditedRead(deps, context, read, () => openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
   context.req.socket.setTimeout(0);
   context.type = 'text/plain; charset=utf-8';
