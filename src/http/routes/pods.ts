@@ -86,11 +86,13 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(terminalQuery, context.query, 'query');
   const ticket = upgradeTicket(context);
-  if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace)) {
-    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod', { reason: 'ticket_mismatch' });
+  // A ticket opens the terminal of exactly the pod and container it was issued for.
+  const asked = query.container ?? ticket?.container;
+  if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
+    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
   const client = deps.identities.clientFor(context.state.principal);
-  const container = resolveContainer(await getPod(client, query.namespace, name), query.container);
+  const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
   const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
     openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
@@ -134,13 +136,13 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'pods',
       defaultNamespace: 'default',
-      summary: 'One-time ticket (30 s) for the terminal WebSocket: {ticket, expiresAt}',
+      summary: 'One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}',
       handler: async (context) => {
         const { name } = parseWith(podParams, context.params, 'path');
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.default('default') }), context.request.body);
-        await getPod(deps.identities.clientFor(context.state.principal), namespace, name);
+        const body = parseWith(z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() }), context.request.body);
+        const container = resolveContainer(await getPod(deps.identities.clientFor(context.state.principal), body.namespace, name), body.container);
         context.status = 201;
-        context.body = deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace, pod: name });
+        context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
       },
     }),
     route({
