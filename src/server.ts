@@ -132,7 +132,7 @@ export async function startHttpServer(deps: AppDeps, options: HttpServerOptions)
     ...options.extend,
   });
   const server = createServer(app.callback());
-  attachWebSocketUpgrades(server, app.callback(), deps.terminalTickets);
+  attachWebSocketUpgrades(server, app.callback(), deps.terminalTickets, deps.config.server.cors_origins);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -175,6 +175,14 @@ describe('helm chart charts/pilothouse', () => {
     expect(await canI('pilothouse', 'update', 'accessrequests.pilothouse.dev', '--subresource=status', '-n', 'default')).toBe(false);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/accessrequests.pilothouse.dev')).toBe(true);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/widgets.example.com')).toBe(false);
+    // MCPServer objects run commands on Pilothouse's host and PortForwards open its listeners:
+    // of the role identities only the admin one may create them.
+    for (const kind of ['mcpservers.pilothouse.dev', 'portforwards.pilothouse.dev']) {
+      expect(await canI('pilothouse-viewer', 'create', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-user', 'create', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-user', 'patch', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-admin', 'create', kind, '-n', namespace.name), kind).toBe(true);
+    }
   });
 
   it('impersonates for real with the service account token', async () => {

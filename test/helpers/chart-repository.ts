@@ -6,17 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootDirectory, toolPath } from './paths.js';
 
+/** A chart repository on loopback serving packaged charts of test/fixtures/charts. */
 export interface ChartRepository {
+  /** http://127.0.0.1:PORT */
   url: string;
   close(): void;
 }
 
-/** Packages test/fixtures/charts/demo and serves it as a Helm chart repository on loopback. */
-export async function serveDemoChartRepository(): Promise<ChartRepository> {
+/** Packages the named fixture charts and serves them with an index (http, 127.0.0.1). */
+export async function serveFixtureCharts(charts: string[]): Promise<ChartRepository> {
   const directory = mkdtempSync(join(tmpdir(), 'pilothouse-charts-'));
   const helmHome = join(directory, '.helm');
   const environment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
-  execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts/demo'), '-d', directory], { env: environment });
+  for (const chart of charts) execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts', chart), '-d', directory], { env: environment });
   const server = createServer((request, response) => {
     const file = (request.url ?? '/').split('?')[0]!.replace(/^\/+/, '');
     if (!/^[\w.-]+$/.test(file)) return void response.writeHead(404).end();
@@ -36,4 +38,9 @@ export async function serveDemoChartRepository(): Promise<ChartRepository> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** The `demo` fixture chart alone. */
+export function serveDemoChartRepository(): Promise<ChartRepository> {
+  return serveFixtureCharts(['demo']);
 }

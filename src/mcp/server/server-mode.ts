@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AuditLog } from '../../audit/audit-log.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import { buildSecurityServices } from '../../auth/security-services.js';
 import type { Config } from '../../config/schema.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { findBinary } from '../../tools/binaries.js';
@@ -10,6 +12,7 @@ import { KubeClients, loadKubeConfig } from '../../kube/clients.js';
 import { Discovery } from '../../kube/discovery.js';
 import { PolicyProxyGateway } from '../../kube/policy-proxy/gateway.js';
 import { PolicyEngine } from '../../rbac/policy-engine.js';
+import { tokenDigest, type HttpAccessPolicy } from './http-access.js';
 import type { ServerModeDeps } from './pilothouse-server.js';
 import { ToolExecutor } from './tool-executor.js';
 
@@ -77,4 +80,21 @@ export function buildServerModeDeps(options: ServerModeOptions): { deps: ServerM
     version,
   };
   return { deps, database };
+}
+
+/**
+ * Who may use the HTTP transport: the static tokens of `mcp_server.tokens` (`token` from e.g.
+ * `${MCP_TOKEN}`, or its `sha256`), and session tokens of the Pilothouse sharing this data dir
+ * whose role is at least `user` (`admin` when the server may write or run bash).
+ */
+export function buildHttpAccess(options: ServerModeOptions, database: Db, audit: AuditRecorder): HttpAccessPolicy {
+  const { config } = options;
+  const security = buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger: options.logger, clock: Date.now });
+  return {
+    tokens: config.mcp_server.tokens.map((entry) => ({ name: entry.name, sha256: entry.sha256 ? Buffer.from(entry.sha256, 'hex') : tokenDigest(entry.token ?? '') })),
+    sessions: security.sessions,
+    requiredRole: config.mcp_server.allow_writes || config.mcp_server.bash ? 'admin' : 'user',
+    extraHosts: config.mcp_server.allowed_hosts,
+    extraOrigins: config.mcp_server.allowed_origins,
+  };
 }
