@@ -50,6 +50,8 @@ beforeAll(async () => {
   charts = await serveDemoChartRepository();
   service = await startTestService({
     config: {
+      // The fixture repository serves plain http on loopback.
+      helm: { allow_http: true, allow_private_urls: true },
       authorization: {
         roles: [
           { name: 'no-prod-secrets', resources: ['secret'], namespaces: [prod.name], verbs: ['*'], effect: 'deny' },
