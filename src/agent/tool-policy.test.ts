@@ -27,7 +27,7 @@ describe('tool policy', () => {
   it.each([
     ['admin', 'get pods', 'run'],
     ['user', 'get pods', 'run'],
-    ['user', 'apply -f x.yaml', 'ask'],
+    ['user', 'scale deploy web --replicas=2', 'ask'],
     ['admin', 'delete pod web', 'ask'],
     ['admin', 'exec -it web -- sh', 'ask'],
   ] as const)('%s: kubectl %s → %s', (role, command, action) => {

@@ -36,9 +36,10 @@ export class ToolExecutor {
     if (plan.manifest === undefined) return this.kubectl.run({ command: plan.command }, this.context(signal));
     const folder = await mkdtemp(join(tmpdir(), 'pilothouse-apply-'));
     try {
-      const file = join(folder, 'manifest.yaml');
-      await writeFile(file, plan.manifest, { mode: 0o600 });
-      return await this.kubectl.run({ command: plan.command.replace(manifestPlaceholder, quoteArgument(file)) }, this.context(signal));
+      await writeFile(join(folder, 'manifest.yaml'), plan.manifest, { mode: 0o600 });
+      // kubectl runs in the private folder, the only files root it may read from.
+      const kubectl = createKubectlTool({ ...this.options, files: { root: folder } });
+      return await kubectl.run({ command: plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')) }, this.context(signal));
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import { classifyProgram } from './program-classes.js';
 import { classifyRedirect } from './redirect-classes.js';
 import { combineVerdicts, verdict } from './severity.js';
 import { parseErrorMessage, ShellLineParser } from './shell-syntax.js';
+import type { PathContext } from './local-paths.js';
 import type { ShellWord, Verdict } from './types.js';
 import { unwrapCommand, type UnwrapStep, type WrapperInput } from './wrappers.js';
 
@@ -29,10 +30,12 @@ export class LineClassifier {
   private readonly parser = new ShellLineParser();
   private readonly patterns: BlockedPatterns;
   private readonly readonlyPrograms: ReadonlySet<string>;
+  private readonly paths: PathContext;
 
-  constructor(patterns: BlockedPatterns, readonlyPrograms: ReadonlySet<string>) {
+  constructor(patterns: BlockedPatterns, readonlyPrograms: ReadonlySet<string>, paths: PathContext) {
     this.patterns = patterns;
     this.readonlyPrograms = readonlyPrograms;
+    this.paths = paths;
   }
 
   /** Classifies a shell line; unparseable input is dangerous (fail closed). */
@@ -85,6 +88,7 @@ export class LineClassifier {
     const name = program ? programName(program) : '';
     const finding = classifyProgram(name, args, {
       readonlyPrograms: this.readonlyPrograms,
+      paths: this.paths,
       massExecution,
       classifyEach: (each) => this.classifyCommand(each, { pipeFed: false, massExecution: true }, depth + 1).verdict,
     });

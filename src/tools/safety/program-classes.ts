@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { classifyHelm } from './helm-classes.js';
-import { classifyKubectl, kubectlPatternTexts } from './kubectl-classes.js';
+import { classifyKubectl } from './kubectl-classes.js';
+import type { PathContext } from './local-paths.js';
 import { firstOperandIndex, hasFlag, hasShortLetter, type OptionGrammar } from './option-scan.js';
 import { combineVerdicts, verdict } from './severity.js';
 import type { ShellWord, Verdict } from './types.js';
@@ -8,6 +9,8 @@ import type { ShellWord, Verdict } from './types.js';
 /** What the program classifier needs from its caller. */
 export interface ProgramContext {
   readonlyPrograms: ReadonlySet<string>;
+  /** Where local files named by kubectl may be. */
+  paths: PathContext;
   /** The command runs once per input item (`xargs`, `find -exec`). */
   massExecution: boolean;
   /** Classifies a command that the program runs for each item (`find -exec`). */
@@ -121,7 +124,7 @@ function classifyOther(name: string, args: readonly ShellWord[], context: Progra
 
 /** Classifies one simple command whose wrappers (`sudo`, `env`, `xargs`...) are already removed. */
 export function classifyProgram(name: string, args: readonly ShellWord[], context: ProgramContext): ProgramFinding {
-  if (name === 'kubectl') return { verdict: classifyKubectl(args), patternTexts: kubectlPatternTexts(args) };
+  if (name === 'kubectl') return classifyKubectl(args, context.paths);
   if (name === 'helm') return { verdict: classifyHelm(args), patternTexts: [] };
   if (name === 'rm') return classifyRemove(args, context);
   return { verdict: classifyOther(name, args, context), patternTexts: [] };
