@@ -3,7 +3,7 @@ import { argvText, programName } from './option-scan.js';
 import { classifyProgram } from './program-classes.js';
 import { classifyRedirect } from './redirect-classes.js';
 import { combineVerdicts, verdict } from './severity.js';
-import { parseErrorMessage, ShellLineParser } from './shell-syntax.js';
+import { parseErrorMessage, ShellLineParser, type ParsedLine } from './shell-syntax.js';
 import type { PathContext } from './local-paths.js';
 import type { ShellWord, Verdict } from './types.js';
 import { unwrapCommand, type UnwrapStep, type WrapperInput } from './wrappers.js';
@@ -18,6 +18,17 @@ export interface Finding {
 const maximumDepth = 8;
 /** Wrappers stacked deeper than this (`sudo env nice timeout ...`) are not followed: dangerous. */
 const maximumHops = 16;
+
+/** Variables that change which program runs, what it loads or where it connects. */
+const sensitiveVariable = /^(PATH|LD_\w*|KUBE\w*|BASH_ENV|ENV|HOME|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HELM_\w*|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|TMPDIR|EDITOR|VISUAL|PAGER|SSL_\w*|CURL_\w*|https?_proxy|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$/;
+
+/** Environment prefixes (`NAME=value program`), settings of sensitive variables and process substitutions: at least write. */
+function environmentFindings(parsed: ParsedLine): Finding[] {
+  const found: Finding[] = parsed.prefixAssignments.map((name) => ({ verdict: verdict('write', `runs a program with ${name} set (environment prefix)`) }));
+  for (const name of parsed.shellAssignments.filter((item) => sensitiveVariable.test(item))) found.push({ verdict: verdict('write', `sets ${name}`) });
+  if (parsed.processSubstitutions > 0) found.push({ verdict: verdict('write', 'process substitution runs commands with a file of their own') });
+  return found;
+}
 
 function merge(findings: readonly Finding[]): Finding {
   const combined = combineVerdicts(findings.map((finding) => finding.verdict));
@@ -51,7 +62,7 @@ export class LineClassifier {
       const recursions = parsed.recursiveFunctions.map((name) => ({
         verdict: verdict('dangerous', `shell function "${name}" calls itself (possible fork bomb)`),
       }));
-      return merge([lineBlock, ...commands, ...redirects, ...recursions]);
+      return merge([lineBlock, ...commands, ...redirects, ...recursions, ...environmentFindings(parsed)]);
     } catch (error) {
       return merge([lineBlock, { verdict: verdict('dangerous', `could not parse command line: ${parseErrorMessage(error)}`) }]);
     }
@@ -78,7 +89,10 @@ export class LineClassifier {
 
   private classifyStep(step: UnwrapStep, depth: number): Finding {
     if (step.final) return { verdict: step.final };
-    if (step.script !== undefined) return this.classifyLine(step.script, depth + 1);
+    if (step.script !== undefined) {
+      const script = this.classifyLine(step.script, depth + 1);
+      return step.floor === undefined ? script : merge([script, { verdict: verdict(step.floor, ...(step.warning === undefined ? [] : [step.warning])) }]);
+    }
     const warnings = step.warning === undefined ? [] : [step.warning];
     return { verdict: { type: step.floor ?? 'read', warnings } };
   }
