@@ -126,13 +126,13 @@ export function classifyKubectl(args: readonly ShellWord[], context: PathContext
   const texts = kubectlPatternTexts({ ...line, args: line.args.map((arg) => restore(arg, dynamic)) });
   if (!texts) return { verdict: refusal('too many resource type × name combinations to check against the blocked patterns'), patternTexts: [] };
   const patternTexts = texts;
+  const base = baseClass(line);
+  if (base.refusal) return { verdict: base, patternTexts };
   const flags = flagVerdicts(line, context, dynamic);
   const refused = flags.find((found) => found.refusal !== undefined);
   if (refused) return { verdict: refused, patternTexts };
   const positional = checkPositionals(line, context, dynamic.words);
   if (positional.refusal) return { verdict: refusal(positional.refusal), patternTexts };
-  const base = baseClass(line);
-  if (base.refusal) return { verdict: base, patternTexts };
   const changes = base.type === 'write' || base.type === 'dangerous';
   const dryRun = changes && dryRunOf(line) !== 'none';
   const parts = [dryRun ? verdict('read', `dry run (${dryRunOf(line)})`) : base, ...flags, ...dynamicVerdicts(line, dynamic, args)];

@@ -100,6 +100,8 @@ const localFlagChecks: Record<string, FlagRule> = {
   filename: 'filename', kustomize: 'kustomize', output: 'output', 'from-file': 'fromFile', 'from-env-file': 'readPath',
   'patch-file': 'readPath', cert: 'readPath', key: 'readPath', custom: 'readPath', 'output-directory': 'writePath',
   'insecure-skip-tls-verify-backend': { refuse: '--insecure-skip-tls-verify-backend skips TLS verification of the kubelet' },
+  kubeconfig: { refuse: '--kubeconfig chooses the kubeconfig; the service sets it' },
+  edit: { refuse: '--edit opens an editor' },
   ...Object.fromEntries(['enable-helm', 'helm-command', 'helm-api-versions', 'helm-kube-version', 'helm-debug', 'enable-alpha-plugins', 'mount', 'network', 'network-name', 'load-restrictor'].map(kustomizeRefusal)),
 };
 
@@ -112,14 +114,14 @@ const commandFlagRules: Record<string, FlagRule> = {
 
 /** Local flags reviewed as harmless: they shape output, select objects or set fields of the object being changed. */
 const allowedLocalFlags = new Set(`
-  all all-containers all-namespaces all-pods allow-missing-template-keys allowlist-entry annotation annotations api-group
+  aggregation-rule all all-containers all-namespaces all-pods allow-missing-template-keys allowlist-entry annotation annotations api-group
   api-version append-hash arguments-only as-current-user attach audience bound-object-kind bound-object-name
   bound-object-uid cached cascade categories chunk-size class client clusterip cluster-ip clusterrole command
   concurrency container containers copy-to cpu cpu-percent create-annotation current-replicas default-backend
   delete-emptydir-data description detach-keys disable-eviction docker-email docker-password docker-server
-  docker-username dry-run duration env expose external-ip external-name field-manager field-selector follow for force
+  docker-username dry-run duration enable-managedby-label env expose external-ip external-name field-manager field-selector follow for force
   force-conflicts from from-literal global-default grace-period group hard help ignore-daemonsets ignore-errors
-  ignore-not-found image image-pull-policy keep-annotations keep-init-containers keep-labels keep-liveness
+  ignore-not-found image image-pull-policy interactive keep-annotations keep-init-containers keep-labels keep-liveness
   keep-readiness keep-startup keys label-columns labels leave-stdin-open limit-bytes limits list load-balancer-ip
   local max max-log-requests max-unavailable memory merge min min-available minify name name-only namespaced
   namespaces no-headers node-port non-resource-url now openapi-patch output-patch output-watch-events

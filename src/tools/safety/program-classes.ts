@@ -149,16 +149,25 @@ function classifyDiskTool(name: string, args: readonly ShellWord[]): Verdict | u
   return undefined;
 }
 
-function classifyOther(name: string, args: readonly ShellWord[], context: ProgramContext): Verdict {
-  const disk = classifyDiskTool(name, args);
-  if (disk) return disk;
+/** Programs that run code or change what a name runs. */
+function classifyExecutor(name: string, args: readonly ShellWord[]): Verdict | undefined {
+  if (interpreters.has(name) || /^(python|perl|ruby|node|php|lua)[0-9.]*$/.test(name)) return verdict('write', `${name} runs code`);
+  if (name === 'hash' && args.some((word) => /^-[a-zA-Z]*p/.test(word.text))) return verdict('write', 'hash -p sets where a program name leads');
+  return undefined;
+}
+
+function classifyTextTool(name: string, args: readonly ShellWord[], context: ProgramContext): Verdict | undefined {
   if (name === 'find') return classifyFind(args, context);
   if (name === 'tee') return classifyTee(args);
   if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') return classifyAwk(name, args, context);
   if (writesInPlace(name, args)) return verdict('write', `${name} writes files`);
   if (name === 'sed') return classifySed(args, context) ?? verdict('read');
-  if (interpreters.has(name) || /^(python|perl|ruby|node|php|lua)[0-9.]*$/.test(name)) return verdict('write', `${name} runs code`);
-  if (name === 'hash' && args.some((word) => /^-[a-zA-Z]*p/.test(word.text))) return verdict('write', 'hash -p sets where a program name leads');
+  return undefined;
+}
+
+function classifyOther(name: string, args: readonly ShellWord[], context: ProgramContext): Verdict {
+  const special = classifyDiskTool(name, args) ?? classifyTextTool(name, args, context) ?? classifyExecutor(name, args);
+  if (special) return special;
   if (harmlessBuiltins.has(name)) return verdict('read');
   return readOrUnknown(name, context);
 }

@@ -43,17 +43,21 @@ export function sedScriptEffect(script: string): string | undefined {
   let index = 0;
   while (index < script.length) {
     index = skipAddress(script, index);
-    const command = script.charAt(index);
-    if (command === 'e') return 'sed e runs a command';
-    if (command === 'w' || command === 'W') return 'sed w writes a file';
-    if (command === 's' || command === 'y') {
-      const found = substitution(script, index + 1);
-      if (found.effect && command === 's') return found.effect;
-      index = found.next;
-    } else if (lineCommands.has(command)) {
-      const newline = script.indexOf('\n', index);
-      index = newline === -1 ? script.length : newline + 1;
-    } else index += 1;
+    const step = commandStep(script, index);
+    if (step.effect) return step.effect;
+    index = step.next;
   }
   return undefined;
+}
+
+/** One command at `index`: what it does and where the next one starts. */
+function commandStep(script: string, index: number): { next: number; effect?: string } {
+  const command = script.charAt(index);
+  if (command === 'e') return { next: index, effect: 'sed e runs a command' };
+  if (command === 'w' || command === 'W') return { next: index, effect: 'sed w writes a file' };
+  if (command === 's') return substitution(script, index + 1);
+  if (command === 'y') return { next: substitution(script, index + 1).next };
+  if (!lineCommands.has(command)) return { next: index + 1 };
+  const newline = script.indexOf('\n', index);
+  return { next: newline === -1 ? script.length : newline + 1 };
 }
