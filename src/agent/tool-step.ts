@@ -133,7 +133,7 @@ export class ToolStep {
       ...turn.auditFields,
       action: 'execute',
       resource: `tool/${call.name}`,
-      details: { command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status },
+      details: { command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status, ...(refused ? { reason: outcome.result.slice(0, 300) } : {}) },
       decision: refused ? 'deny' : 'allow',
       outcome: outcome.status === 'executed' ? 'success' : outcome.status === 'error' ? `error: ${outcome.result.slice(0, 200)}` : outcome.status,
     });

@@ -16,6 +16,24 @@ export interface Finding {
 
 /** Scripts nested deeper than this (`bash -c "bash -c ..."`) are not followed: dangerous. */
 const maximumDepth = 8;
+/**
+ * Shell lines with more words than this are not parsed (fail closed: dangerous): the shell parser
+ * (mvdan/sh compiled to JavaScript) costs about half a millisecond per syntax node (bench/safety-parser.bench.ts).
+ */
+export const maximumShellWords = 1500;
+
+/** Whitespace-separated words of a line, counted in one pass (an upper bound of the parser's words). */
+function roughWordCount(line: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let index = 0; index < line.length; index += 1) {
+    const blank = line.charCodeAt(index) <= 32;
+    if (!blank && !inWord) count += 1;
+    inWord = !blank;
+  }
+  return count;
+}
+
 /** Wrappers stacked deeper than this (`sudo env nice timeout ...`) are not followed: dangerous. */
 const maximumHops = 16;
 
@@ -53,6 +71,9 @@ export class LineClassifier {
   classifyLine(line: string, depth = 0): Finding {
     const lineBlock: Finding = { verdict: verdict('read'), blockedBy: this.patterns.match(line) };
     if (depth > maximumDepth) return merge([lineBlock, { verdict: verdict('dangerous', 'nested scripts too deep to analyze') }]);
+    if (roughWordCount(line) > maximumShellWords) {
+      return merge([lineBlock, { verdict: verdict('dangerous', `shell line of more than ${maximumShellWords} words is not analyzed`) }]);
+    }
     try {
       const parsed = this.parser.parse(line);
       const commands = parsed.commands.map((command) =>
