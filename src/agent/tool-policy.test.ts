@@ -55,3 +55,16 @@ describe('tool policy', () => {
     expect(analyzeCall(safety, tool('write_file'), { id: 'c', name: 'write_file', arguments: { path: 'a.txt' } }).report.type).toBe('write');
   });
 });
+
+describe('tool policy: refusals of the kubectl grammar', () => {
+  it.each(['user', 'admin'] as const)('refuses a glued --server for %s with the reason, without asking', (role) => {
+    const kubectl = tool('kubectl');
+    const call = { id: 'c', name: 'kubectl', arguments: { command: 'get pods -shttps://host:8443' } };
+    const { report } = analyzeCall(safety, kubectl, call);
+    expect(planToolCall({ role, toolFound: true, toolName: 'kubectl', report, autoApproveReadonly: true })).toEqual({
+      action: 'refuse',
+      status: 'blocked',
+      reason: 'Blocked: --server chooses the API server; the service sets it; it was not run.',
+    });
+  });
+});
