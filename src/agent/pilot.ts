@@ -32,7 +32,7 @@ export type PilotBase = Omit<AppDeps, 'safety' | 'pilot'>;
  */
 export function withPilot(core: PilotBase, scheduler: Scheduler = timerScheduler): AppDeps {
   const { config } = core;
-  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval));
+  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root));
   const settingsStore = new SettingsStore(core.database);
   const llm = new LlmSettings({ base: config.llm, store: settingsStore, keyFile: new ApiKeyFile(core.dataDir), urlPolicy: llmUrlPolicy(config, core.kube.apiServerUrl()) });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;

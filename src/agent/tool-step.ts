@@ -162,6 +162,7 @@ export class ToolStep {
       resource: `tool/${call.name}`,
       details: {
         command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status,
+        ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
         ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
       },
       decision: refused ? 'deny' : 'allow',

@@ -1,13 +1,14 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
 
-/** Validates that each entry is a compilable regular expression. */
+/** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
   patterns.forEach((pattern, index) => {
     try {
-      new RegExp(pattern);
+      RE2JS.compile(pattern);
     } catch {
-      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}"` });
+      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}" (RE2 syntax)` });
     }
   });
 });

@@ -72,7 +72,7 @@ export function buildServerModeDeps(options: ServerModeOptions): { deps: ServerM
     principal: { username: identity, role: config.mcp_server.allow_writes ? 'admin' : 'viewer', roles: [] },
   });
   const deps: ServerModeDeps = {
-    analyzer: new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval)),
+    analyzer: new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root)),
     policy: { allowWrites: config.mcp_server.allow_writes, bash: config.mcp_server.bash },
     executor,
     audit: new AuditLog(database),
