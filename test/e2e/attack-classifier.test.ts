@@ -21,8 +21,12 @@ let wire: LlmWireServer;
 const entries = attackCorpus.filter((entry) => entry.e2e);
 const llmConfig = (): Record<string, unknown> => ({ provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-attack-test', max_retries: 0 });
 
+/** Namespaces the attack lines aim at, plus this file's own (other test files create and delete theirs meanwhile). */
+const watchedNamespaces = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'default', 'prod', namespace.name]);
+
 async function clusterState(): Promise<string> {
-  const namespaces = await runKubectl(clusterKubeconfig(), ['get', 'namespaces', '-o', 'name']);
+  const all = await runKubectl(clusterKubeconfig(), ['get', 'namespaces', '-o', 'name']);
+  const namespaces = all.split('\n').filter((line) => watchedNamespaces.has(line.replace('namespace/', ''))).join('\n');
   const objects = await runKubectl(clusterKubeconfig(), ['get', 'configmaps,pods,secrets', '-n', namespace.name, '-o', 'name']);
   return `${namespaces}\n${objects}`;
 }
