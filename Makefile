@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web test-web lint typecheck test test-unit test-e2e demo bench clean help
+.PHONY: all node deps build web test-web lint typecheck test test-unit test-e2e demo bench clean help kubectl-flags
 
 all: build
 
@@ -81,6 +81,15 @@ bench: deps build cluster
 
 demo: deps build tools
 	@bash scripts/demo.sh
+
+# The kubectl grammar of the safety parser, generated from kubectl's own command tree (flags) and
+# from the test cluster's discovery (built-in resource names); see docs/adr/0013.
+KUBECTL_FLAGS_SRC := $(ROOT)/src/tools/safety
+kubectl-flags: cluster
+	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable > $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new
+	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable -resources -kubeconfig $(CLUSTER_KUBECONFIG) > $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new
+	mv $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts
+	mv $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts
 
 clean:
 	rm -rf dist node_modules .cluster

@@ -13,11 +13,12 @@ import type { ControllerManager } from './controllers/manager.js';
 import type { SecurityServices } from './auth/security-services.js';
 import type { Clock } from './auth/clock.js';
 import type { TerminalTickets } from './http/terminal-tickets.js';
-import type { ToolRegistry } from './tools/types.js';
+import type { ToolClusterGateway, ToolRegistry } from './tools/types.js';
 import type { McpServers } from './mcp/mcp-servers.js';
 import type { SafetyAnalyzer } from './tools/safety/index.js';
 import type { Pilot } from './agent/pilot.js';
 import type { AccessRequests } from './access/access-requests.js';
+import type { PolicyEngine } from './rbac/policy-engine.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
@@ -62,5 +63,9 @@ export interface AppDeps {
   pilot: Pilot;
   /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix (src/access/). */
   accessRequests: AccessRequests;
+  /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster. */
+  toolCluster: ToolClusterGateway & { close(): void };
+  /** The one policy decision (src/rbac/policy.ts) with discovery and grants: every HTTP route, helm action and tool request asks it. */
+  policy: PolicyEngine;
   version: string;
 }

@@ -8,7 +8,7 @@ import type { Config } from './config/schema.js';
 import type { AuthMode } from './cli/flags.js';
 import type { AppDeps } from './deps.js';
 import { createApp } from './http/app.js';
-import { HealthService } from './http/health-service.js';
+import { bashSandboxCheck, HealthService } from './http/health-service.js';
 import { Metrics } from './http/metrics.js';
 import type { RouteSpec } from './http/types.js';
 import { CacheManager } from './kube/cache-manager.js';
@@ -17,11 +17,12 @@ import { Discovery } from './kube/discovery.js';
 import { RoleIdentityResolver } from './kube/identities.js';
 import type { GrantCheck } from './rbac/authorize.js';
 import { openDatabase } from './store/database.js';
-import { findBinary } from './tools/binaries.js';
+import { findBinary, findOptionalBinary } from './tools/binaries.js';
 import { version } from './version.js';
 import { ControllerManager } from './controllers/manager.js';
 import { InMemoryToolRegistry } from './tools/registry.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
+import { createBashSandbox, probeBashSandboxAtStart } from './tools/builtin/bash-sandbox-setup.js';
 import { buildMcpServers } from './mcp/mcp-servers.js';
 import { buildSecurityServices } from './auth/security-services.js';
 import { systemClock, type Clock } from './auth/clock.js';
@@ -29,6 +30,8 @@ import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 import { withPilot } from './agent/pilot.js';
 import { AccessRequests } from './access/access-requests.js';
+import { PolicyEngine } from './rbac/policy-engine.js';
+import { PolicyProxyGateway } from './kube/policy-proxy/gateway.js';
 
 export interface CoreOptions {
   config: Config;
@@ -60,11 +63,22 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   const discovery = new Discovery(ownClient.rest);
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const tools = new InMemoryToolRegistry();
+  const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
+  if (config.tools.bash.enabled) probeBashSandboxAtStart(bashSandbox, logger);
+  const health = new HealthService(ownClient.rest);
+  health.bashSandboxCheck = bashSandboxCheck(config.tools.bash.enabled, bashSandbox);
   const builtins = createBuiltinTools({
-    kubectlPath, kubeconfigPath, kubeContext: context, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
-    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes') }, files: { root: config.tools.files.root },
+    kubectlPath, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
+    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox }, files: { root: config.tools.files.root },
   });
   for (const tool of builtins) tools.register(tool);
+  const identities = new RoleIdentityResolver(config, kube, kubectlPath);
+  const accessRequests = new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger });
+  const policy = new PolicyEngine({
+    definitions: config.authorization.roles, ownNamespace: config.kubernetes.namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck,
+  });
+  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/kube/policy-proxy).
+  const toolCluster = new PolicyProxyGateway({ kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig, identityOf: (principal) => identities.identityOf(principal), policy });
   const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
   return withPilot({
     config,
@@ -76,9 +90,9 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     kube,
     discovery,
     caches,
-    identities: new RoleIdentityResolver(config, kube, kubectlPath),
+    identities,
     metrics,
-    health: new HealthService(ownClient.rest),
+    health,
     controllers: new ControllerManager(ownClient.rest, logger, {
       namespace: config.kubernetes.namespace,
       leaderElection: config.kubernetes.leader_election,
@@ -88,7 +102,9 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
     terminalTickets: new TerminalTickets(),
     tools,
     mcp,
-    accessRequests: new AccessRequests({ rest: ownClient.rest, namespace: config.kubernetes.namespace, discovery, audit, clock, logger }),
+    accessRequests,
+    toolCluster,
+    policy,
     version,
   });
 }
@@ -116,7 +132,7 @@ export async function startHttpServer(deps: AppDeps, options: HttpServerOptions)
     ...options.extend,
   });
   const server = createServer(app.callback());
-  attachWebSocketUpgrades(server, app.callback(), deps.terminalTickets);
+  attachWebSocketUpgrades(server, app.callback(), deps.terminalTickets, deps.config.server.cors_origins);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -80,6 +80,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.accessRequests.stop();
       await deps.mcp.manager.close();
       deps.caches.close();
+      deps.toolCluster.close();
       await deps.kube.close();
       deps.database.close();
     },

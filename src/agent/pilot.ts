@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { ApiKeyFile } from '../settings/api-key-file.js';
+import { llmUrlPolicy } from '../net/outbound-policies.js';
 import { LlmSettings } from '../settings/llm-settings.js';
 import { UserSettings } from '../settings/user-settings.js';
 import { ChatStore } from '../store/chat-store.js';
@@ -31,9 +32,9 @@ export type PilotBase = Omit<AppDeps, 'safety' | 'pilot'>;
  */
 export function withPilot(core: PilotBase, scheduler: Scheduler = timerScheduler): AppDeps {
   const { config } = core;
-  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval));
+  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root));
   const settingsStore = new SettingsStore(core.database);
-  const llm = new LlmSettings({ base: config.llm, store: settingsStore, keyFile: new ApiKeyFile(core.dataDir) });
+  const llm = new LlmSettings({ base: config.llm, store: settingsStore, keyFile: new ApiKeyFile(core.dataDir), urlPolicy: llmUrlPolicy(config, core.kube.apiServerUrl()) });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;
   const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
   const loop = new AgentLoop({
@@ -42,6 +43,7 @@ export function withPilot(core: PilotBase, scheduler: Scheduler = timerScheduler
     approvals,
     audit: core.audit,
     identityOf: (principal) => core.identities.identityOf(principal),
+    cluster: core.toolCluster,
     approvalTimeoutMs,
     llm,
     maxSteps: config.authorization.max_steps,

@@ -1,8 +1,9 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import type { Principal } from '../auth/principal.js';
 import type { LlmToolCall } from '../llm/types.js';
+import { usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
-import type { Tool, ToolRegistry } from '../tools/types.js';
+import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
 import type { EmitEvent } from './agent-events.js';
 import type { ApprovalRegistry, ApprovalResult } from './approvals.js';
@@ -28,6 +29,8 @@ export interface ToolStepDeps {
   identityOf(principal: Principal): string | undefined;
   /** For the cancelled-result text. */
   approvalTimeoutMs: number;
+  /** Opens the per-call policy proxy of kubectl and bash calls (without it they get no cluster). */
+  cluster?: ToolClusterGateway;
 }
 
 /** One turn as tool handling sees it. */
@@ -45,6 +48,8 @@ export interface ToolTurn {
 interface Outcome {
   status: ToolStatus;
   result: string;
+  /** Requests the policy proxy refused during the run. */
+  refusals?: readonly ToolClusterRefusal[];
 }
 
 function decisionOutcome(decision: ApprovalResult, timeoutMs: number): Outcome {
@@ -85,7 +90,8 @@ export class ToolStep {
     }
     if (decision && !this.approved(turn, call, analyzed.command, await decision)) return;
     if (plan.action === 'run') turn.machine.fire('tool_auto_run');
-    await this.execute(turn, call, tool as Tool, analyzed.command);
+    // Only a call a human approved may change anything; every other call runs read-only at the proxy.
+    await this.execute(turn, call, tool as Tool, { command: analyzed.command, mode: decision ? 'approved' : 'read' });
   }
 
   private waitForDecision(turn: ToolTurn, call: LlmToolCall): Promise<ApprovalResult> {
@@ -118,13 +124,34 @@ export class ToolStep {
     return false;
   }
 
-  private async execute(turn: ToolTurn, call: LlmToolCall, tool: Tool, command: string): Promise<void> {
-    const context = { principal: turn.principal, sessionId: turn.history.sessionId, impersonate: this.deps.identityOf(turn.principal), signal: turn.signal };
-    const result = await tool.run(call.arguments, context);
+  private async execute(turn: ToolTurn, call: LlmToolCall, tool: Tool, run: { command: string; mode: ToolMode }): Promise<void> {
+    const context: ToolContext = {
+      principal: turn.principal, sessionId: turn.history.sessionId, impersonate: this.deps.identityOf(turn.principal), mode: run.mode, signal: turn.signal,
+    };
+    const { result, refusals } = await this.runInSession(tool, call, context);
     if (turn.signal.aborted) throw new TurnCancelledError();
-    const outcome: Outcome = { status: result.isError ? 'error' : 'executed', result: result.output };
-    this.auditExecute(turn, call, command, outcome);
+    const outcome: Outcome = { status: result.isError ? 'error' : 'executed', result: result.output, refusals };
+    this.auditExecute(turn, call, run.command, outcome);
     this.finish(turn, call, outcome);
+  }
+
+  /** Runs the tool; kubectl and bash inside a policy proxy session that is closed afterwards (also on error or abort). */
+  private async runInSession(tool: Tool, call: LlmToolCall, context: ToolContext): Promise<{ result: ToolResult; refusals: readonly ToolClusterRefusal[] }> {
+    const gateway = this.deps.cluster;
+    if (!gateway || !usesCluster(tool.definition.type)) return { result: await tool.run(call.arguments, context), refusals: [] };
+    let session: ToolClusterSession;
+    try {
+      session = await gateway.open({ principal: context.principal, mode: context.mode ?? 'read', signal: context.signal });
+    } catch {
+      return { result: { output: 'could not open the cluster session (policy proxy) for this call; the command was not run', isError: true }, refusals: [] };
+    }
+    try {
+      const result = await tool.run(call.arguments, { ...context, cluster: session });
+      const refusals = session.refusals();
+      return { result: withRefusals(result, refusals), refusals };
+    } finally {
+      await session.close();
+    }
   }
 
   private auditExecute(turn: ToolTurn, call: LlmToolCall, command: string, outcome: Outcome): void {
@@ -133,7 +160,11 @@ export class ToolStep {
       ...turn.auditFields,
       action: 'execute',
       resource: `tool/${call.name}`,
-      details: { command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status },
+      details: {
+        command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status,
+        ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
+        ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
+      },
       decision: refused ? 'deny' : 'allow',
       outcome: outcome.status === 'executed' ? 'success' : outcome.status === 'error' ? `error: ${outcome.result.slice(0, 200)}` : outcome.status,
     });

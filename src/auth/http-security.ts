@@ -1,11 +1,10 @@
 import type { AppDeps } from '../deps.js';
-import { auditDenied, type AppOptions } from '../http/app.js';
+import type { AppOptions } from '../http/app.js';
 import { ClientAddressResolver } from '../http/client-address.js';
 import { corsMiddleware } from '../http/cors.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { AppContext } from '../http/types.js';
 import { startRetention, type RetentionSchedule } from '../audit/retention.js';
-import { ResourceGuard, type ResourceNameResolver } from '../rbac/resource-guard.js';
 import { ensureAdmin } from './admin-bootstrap.js';
 import { NoAuthAuthenticator, type Authenticator } from './authenticator.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
@@ -22,24 +21,12 @@ export interface HttpSecurityOptions {
 
 export interface HttpSecurity {
   authenticator: Authenticator;
-  /** Options for createApp: CORS, client address, rate limits, resource-level roles. */
+  /** Options for createApp: CORS, client address, rate limits. */
   appOptions: Partial<AppOptions>;
   stop(): void;
 }
 
 const day = 86_400_000;
-
-function resolverOf(deps: AppDeps): ResourceNameResolver {
-  return async (name) => {
-    try {
-      const type = await deps.discovery.resolve(name);
-      const names = [name, type.plural, type.group ? `${type.plural}.${type.group}` : type.plural, type.singular, type.kind, ...type.shortNames];
-      return names.map((entry) => entry.toLowerCase());
-    } catch {
-      return [name.toLowerCase()];
-    }
-  };
-}
 
 async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions): Promise<Authenticator> {
   const mode = deps.security.mode;
@@ -61,7 +48,8 @@ async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions):
 
 /**
  * Assembles the HTTP security of `startService`: the authenticator for the auth mode, the admin
- * account, CORS, trusted client addresses, rate limits, resource-level roles and audit retention.
+ * account, CORS, trusted client addresses, rate limits and audit retention (authorization: the
+ * one policy, src/http/route-policy.ts).
  */
 export async function startHttpSecurity(deps: AppDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
   const authenticator = await chooseAuthenticator(deps, options);
@@ -75,7 +63,6 @@ export async function startHttpSecurity(deps: AppDeps, options: HttpSecurityOpti
     requestsPerMinute: config.limits.requests_per_minute,
     chatRequestsPerMinute: config.limits.chat_requests_per_minute,
   });
-  const guard = new ResourceGuard(config.authorization.roles, resolverOf(deps), (context, spec, reason) => auditDenied(deps, context, spec, reason));
   const cors = corsMiddleware(config.server.cors_origins);
   const schedules: RetentionSchedule[] = [
     startRetention(() => deps.audit.prune(config.audit.retention_days), 'audit', deps.logger),
@@ -86,8 +73,6 @@ export async function startHttpSecurity(deps: AppDeps, options: HttpSecurityOpti
     appOptions: {
       middlewares: [...(cors ? [cors] : []), clientAddress, limiter.middleware],
       afterAuthenticate: [limiter.afterAuthenticate],
-      authorizeResource: (context, spec) => guard.authorize(context, spec),
-      extendsPermission: (context, spec) => guard.extendsPermission(context, spec),
     },
     stop: () => schedules.forEach((schedule) => schedule.stop()),
   };

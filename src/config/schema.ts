@@ -1,13 +1,14 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
 
-/** Validates that each entry is a compilable regular expression. */
+/** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
   patterns.forEach((pattern, index) => {
     try {
-      new RegExp(pattern);
+      RE2JS.compile(pattern);
     } catch {
-      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}"` });
+      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}" (RE2 syntax)` });
     }
   });
 });
@@ -67,8 +68,10 @@ const llmSchema = z
     region: z.string().optional(),
     timeout: durationSchema.default(60_000),
     max_retries: z.number().int().min(0).max(10).default(2),
+    /** A base URL set through the API may be http and on loopback/link-local addresses (a local Ollama). */
+    allow_private_base_url: z.boolean().default(false),
   })
-  .default({ provider: 'openai', model: 'gpt-4o-mini', timeout: 60_000, max_retries: 2 });
+  .default({ provider: 'openai', model: 'gpt-4o-mini', timeout: 60_000, max_retries: 2, allow_private_base_url: false });
 
 const authorizationSchema = z
   .object({
@@ -112,6 +115,37 @@ const tokenAuthSchema = z
     cache_size: z.number().int().positive().default(1000),
     role_mappings: z.array(tokenRoleMappingSchema).default([]),
     default_role: z.enum(roleNames).optional(),
+  })
+  .prefault({});
+
+/** `mcp_server`: MCP server mode (`--mcp`), its policy and the HTTP transport's access rules. */
+const mcpServerModeSchema = z
+  .object({
+    allow_writes: z.boolean().default(false),
+    bash: z.boolean().default(false),
+    identity: z.string().default('mcp'),
+    /** Static bearer tokens of the HTTP transport: `{name, token}` (e.g. `${MCP_TOKEN}`) or `{name, sha256}` (hex digest). */
+    tokens: z
+      .array(
+        z
+          .object({ name: z.string().min(1), token: z.string().min(16).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
+          .refine((entry) => (entry.token === undefined) !== (entry.sha256 === undefined), { message: 'a token entry has exactly one of token or sha256' }),
+      )
+      .default([]),
+    /** Host header values the HTTP transport answers besides localhost/127.0.0.1/[::1] on its port. */
+    allowed_hosts: z.array(z.string().min(1)).default([]),
+    /** Origin header values accepted besides http://localhost|127.0.0.1|[::1] on its port. */
+    allowed_origins: z.array(z.string().min(1)).default([]),
+  })
+  .prefault({});
+
+/** `helm`: which chart sources the API accepts. */
+const helmSchema = z
+  .object({
+    /** Repository and chart URLs may be http (default: https only). */
+    allow_http: z.boolean().default(false),
+    /** Repository and chart URLs may resolve to loopback, link-local or metadata addresses. */
+    allow_private_urls: z.boolean().default(false),
   })
   .prefault({});
 
@@ -175,14 +209,17 @@ export const configSchema = z
         auto_approve_readonly: z.boolean().default(true),
       })
       .prefault({}),
-    mcp: z.object({ servers: z.array(mcpServerConfigSchema).default([]) }).prefault({}),
-    mcp_server: z
+    mcp: z
       .object({
-        allow_writes: z.boolean().default(false),
-        bash: z.boolean().default(false),
-        identity: z.string().default('mcp'),
+        servers: z.array(mcpServerConfigSchema).default([]),
+        /** Commands MCPServer objects may run (bare program names looked up on PATH). */
+        allowed_commands: z.array(z.string().min(1)).default(['npx', 'uvx', 'node', 'python3']),
+        /** Absolute folders whose programs MCPServer objects may run by absolute path. */
+        allowed_command_dirs: z.array(z.string().startsWith('/')).default([]),
       })
       .prefault({}),
+    mcp_server: mcpServerModeSchema,
+    helm: helmSchema,
     tools: z
       .object({
         kubectl: z.string().optional(),
@@ -202,7 +239,13 @@ export const configSchema = z
         exec_timeout: durationSchema.default(30_000),
       })
       .prefault({}),
-    audit: z.object({ retention_days: z.number().int().positive().default(90) }).prefault({}),
+    audit: z
+      .object({
+        retention_days: z.number().int().positive().default(90),
+        /** Which reads leave an `execute` entry: every object read, only sensitive ones (Secrets, logs, helm values/manifests), none. */
+        include_reads: z.enum(['all', 'sensitive', 'none']).default('sensitive'),
+      })
+      .prefault({}),
     metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
     portforward: z.object({ bind_address: z.string().default('127.0.0.1') }).prefault({}),
   })

@@ -50,8 +50,9 @@ export class CustomClient<T extends AnyObject> {
     return { items, resourceVersion: list.metadata.resourceVersion };
   }
 
-  async create(name: string, spec: unknown, labels: Record<string, string> = {}): Promise<T> {
-    const body = { apiVersion, kind: this.kind.kind, metadata: { name, namespace: this.namespace, labels }, spec };
+  /** Creates the object with its labels and annotations in one call (never patched in afterwards). */
+  async create(name: string, spec: unknown, labels: Record<string, string> = {}, annotations: Record<string, string> = {}): Promise<T> {
+    const body = { apiVersion, kind: this.kind.kind, metadata: { name, namespace: this.namespace, labels, annotations }, spec };
     const object = await this.rest.json<unknown>('POST', this.collectionPath(), { body, target: `${this.kind.plural}/${name}` });
     return this.schema.parse(object);
   }

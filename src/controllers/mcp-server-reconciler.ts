@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { McpServerObject } from '../crds/mcp-server.js';
+import { commandRefusal } from '../mcp/catalog/command-policy.js';
 import { NameClashError } from '../mcp/client/errors.js';
 import type { ServerStatus } from '../mcp/client/server-definition.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
@@ -35,17 +36,28 @@ export class McpServerReconciler implements Reconciler {
       await this.servers.manager.remove(name, 'cluster');
       return {};
     }
+    // The object runs a program on Pilothouse's host: only allow-listed commands ever start.
+    const refusal = commandRefusal(object.spec.command, this.servers.commandPolicy);
+    if (refusal) {
+      await this.servers.manager.remove(name, 'cluster');
+      return this.fail(object, `refused: ${refusal}`);
+    }
     try {
       await this.servers.manager.apply({ name, ...object.spec, source: 'cluster' });
     } catch (error) {
       if (!(error instanceof NameClashError)) throw error;
-      const clash: ServerStatus = { phase: 'failed', tools: [], message: error.message, restarts: 0 };
-      if (differs(object, statusPatch(clash))) await this.servers.objects.patchStatus(name, statusPatch(clash));
-      throw new TerminalError(error.message);
+      return this.fail(object, error.message);
     }
     const view = this.servers.manager.get(name);
     if (view && differs(object, statusPatch(view.status))) await this.servers.objects.patchStatus(name, statusPatch(view.status));
     return {};
+  }
+
+  /** Writes status `failed` with the reason and stops retrying this spec. */
+  private async fail(object: McpServerObject, message: string): Promise<never> {
+    const failed: ServerStatus = { phase: 'failed', tools: [], message, restarts: 0 };
+    if (differs(object, statusPatch(failed))) await this.servers.objects.patchStatus(object.metadata.name, statusPatch(failed));
+    throw new TerminalError(message);
   }
 }
 

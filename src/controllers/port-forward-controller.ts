@@ -3,7 +3,7 @@ import { portForwardKind, portForwardSchema, type PortForward } from '../crds/po
 import { Controller } from './controller.js';
 import { CustomClient } from './custom-client.js';
 import type { Runnable } from './manager.js';
-import { PortForwardReconciler } from './port-forward-reconciler.js';
+import { allowedForwardIdentities, PortForwardReconciler } from './port-forward-reconciler.js';
 
 /** The PortForward client (service identity, Pilothouse namespace). */
 export function portForwardClient(deps: AppDeps): CustomClient<PortForward> {
@@ -13,7 +13,11 @@ export function portForwardClient(deps: AppDeps): CustomClient<PortForward> {
 /** The PortForward controller as a Runnable for the ControllerManager; stopping it closes every listener. */
 export function portForwardController(deps: AppDeps): Runnable {
   const client = portForwardClient(deps);
-  const reconciler = new PortForwardReconciler(client, deps.kube, { bindAddress: deps.config.portforward.bind_address, logger: deps.logger });
+  const reconciler = new PortForwardReconciler(client, deps.kube, {
+    bindAddress: deps.config.portforward.bind_address,
+    logger: deps.logger,
+    identities: allowedForwardIdentities(deps.config.authorization.impersonation),
+  });
   const controller = new Controller(client, reconciler, deps.logger);
   return {
     start: () => controller.start(),

@@ -7,8 +7,19 @@ import { PortForwardTunnel } from '../kube/port-forward-tunnel.js';
 import type { CustomClient } from './custom-client.js';
 import type { Reconciler, Result } from './reconciler.js';
 
-/** Annotation recording the cluster identity (impersonated user) the forward runs as. */
+/** Annotation recording the cluster identity (impersonated user) the forward runs as, set at creation. */
 export const identityAnnotation = 'pilothouse.dev/cluster-identity';
+/** The annotation's value when impersonation is off: the requester's calls run as the service too. */
+export const serviceIdentity = 'pilothouse:service';
+
+/**
+ * The identities a forward may run as: with impersonation, the mapped identities (and the
+ * fail-closed `system:anonymous`); without it, only the service's own (`pilothouse:service`).
+ */
+export function allowedForwardIdentities(impersonation: { enabled: boolean; mappings: Partial<Record<string, string>> }): Set<string> {
+  if (!impersonation.enabled) return new Set([serviceIdentity]);
+  return new Set([...Object.values(impersonation.mappings).filter((value): value is string => Boolean(value)), 'system:anonymous']);
+}
 
 /** How often an active forward re-checks that its pod still exists. */
 const podCheckMs = 5_000;
@@ -34,7 +45,7 @@ export class PortForwardReconciler implements Reconciler {
   constructor(
     private readonly client: CustomClient<PortForward>,
     private readonly kube: KubeClients,
-    private readonly options: { bindAddress: string; logger: Logger },
+    private readonly options: { bindAddress: string; logger: Logger; identities: ReadonlySet<string> },
   ) {}
 
   async reconcile(key: string): Promise<Result> {
@@ -53,8 +64,22 @@ export class PortForwardReconciler implements Reconciler {
     return object.status?.phase === 'failed' && object.status.observedGeneration === object.metadata.generation;
   }
 
+  /** Why the object's identity cannot be used (never run as the service instead); undefined when it can. */
+  private identityProblem(identity: string | undefined): string | undefined {
+    if (!identity) return `refused: no requesting identity (annotation ${identityAnnotation} is set by Pilothouse when it creates a forward)`;
+    if (!this.options.identities.has(identity)) return `refused: identity ${identity} is not one Pilothouse runs forwards as`;
+    return undefined;
+  }
+
   private async converge(key: string, object: PortForward): Promise<Result> {
-    const client = this.kube.forIdentity(object.metadata.annotations?.[identityAnnotation] || undefined);
+    const identity = object.metadata.annotations?.[identityAnnotation];
+    const refusal = this.identityProblem(identity);
+    if (refusal) {
+      await this.closeTunnel(key);
+      await this.writeStatus(object, { phase: 'failed', message: refusal });
+      return {};
+    }
+    const client = this.kube.forIdentity(identity === serviceIdentity ? undefined : identity);
     const podProblem = await this.checkPod(client, object);
     if (podProblem) {
       await this.closeTunnel(key);

@@ -81,7 +81,10 @@ export function runHelm(invocation: HelmInvocation, args: string[], stdin?: stri
 
 /** Runs helm and parses its `-o json` output. */
 export async function runHelmJson<T>(invocation: HelmInvocation, args: string[], stdin?: string): Promise<T> {
-  const output = await runHelm(invocation, [...args, '-o', 'json'], stdin);
+  // Flags go before a `--` (after it helm reads everything as arguments).
+  const end = args.indexOf('--');
+  const withOutput = end === -1 ? [...args, '-o', 'json'] : [...args.slice(0, end), '-o', 'json', ...args.slice(end)];
+  const output = await runHelm(invocation, withOutput, stdin);
   try {
     return JSON.parse(output) as T;
   } catch {

@@ -1,5 +1,3 @@
-import * as yaml from 'js-yaml';
-import { maskSecretData, type KubeObject } from '../kube/resources.js';
 import { helmClusterArgs, runHelm, runHelmJson, type HelmInvocation } from './helm-runner.js';
 
 /** A release as the list shows it. */
@@ -86,7 +84,7 @@ export async function listReleases(helm: HelmInvocation, namespace?: string): Pr
 }
 
 function sourceArgs(source: ChartSource): string[] {
-  return [source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? ['--version', source.version] : []), '--values', '-'];
+  return [source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? [`--version=${source.version}`] : []), '--values', '-'];
 }
 
 /** `helm install` (values passed on stdin, never as a file of the caller's choosing). */
@@ -133,29 +131,6 @@ export async function releaseValues(helm: HelmInvocation, name: string, namespac
 /** `helm get manifest` (YAML text). */
 export function releaseManifest(helm: HelmInvocation, name: string, namespace: string): Promise<string> {
   return runHelm(helm, ['get', 'manifest', name, '-n', namespace, ...helmClusterArgs(helm)]);
-}
-
-/** Masks one manifest document when it is a Secret (its `# Source:` comment kept); other documents unchanged. */
-function maskDocument(document: string): string {
-  if (!/^kind:\s*["']?Secret["']?\s*$/m.test(document)) return document;
-  let parsed: unknown;
-  try {
-    parsed = yaml.load(document);
-  } catch {
-    return '\n# (a Secret that could not be parsed: hidden)\n';
-  }
-  if (!parsed || typeof parsed !== 'object') return document;
-  const comments = document.split('\n').filter((line) => line.startsWith('#')).join('\n');
-  const masked = yaml.dump(maskSecretData(parsed as KubeObject), { noRefs: true, lineWidth: -1 });
-  return `\n${comments ? `${comments}\n` : ''}${masked}`;
-}
-
-/** A rendered manifest with every Secret's `data`/`stringData` values masked (for roles that may not read them). */
-export function maskManifestSecrets(manifest: string): string {
-  return manifest
-    .split(/^---[ \t]*$/m)
-    .map(maskDocument)
-    .join('---');
 }
 
 /** `helm rollback` (revision 0 = the previous one). */

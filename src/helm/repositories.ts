@@ -11,21 +11,24 @@ export async function listRepositories(helm: HelmInvocation): Promise<{ name: st
   }
 }
 
-/** `helm repo add` (fetches the index, so a bad URL fails here). */
+/**
+ * `helm repo add` (fetches the index, so a bad URL fails here). The caller has already checked the
+ * URL and whether an existing name may be repointed; `--force-update` then replaces its entry.
+ */
 export async function addRepository(helm: HelmInvocation, name: string, url: string): Promise<{ name: string; url: string }> {
-  await runHelm(helm, ['repo', 'add', name, url, '--force-update']);
+  await runHelm(helm, ['repo', 'add', '--force-update', '--', name, url]);
   return { name, url };
 }
 
 /** `helm repo remove`. */
 export async function removeRepository(helm: HelmInvocation, name: string): Promise<{ name: string; removed: true }> {
-  await runHelm(helm, ['repo', 'remove', name]);
+  await runHelm(helm, ['repo', 'remove', '--', name]);
   return { name, removed: true };
 }
 
 /** `helm repo update [names...]`. */
 export async function updateRepositories(helm: HelmInvocation, names: string[]): Promise<{ updated: string[] }> {
-  await runHelm(helm, ['repo', 'update', ...names]);
+  await runHelm(helm, ['repo', 'update', '--', ...names]);
   return { updated: names.length > 0 ? names : (await listRepositories(helm)).map((repository) => repository.name) };
 }
 
@@ -34,8 +37,9 @@ export async function searchCharts(helm: HelmInvocation, keyword: string, versio
   const entries = await runHelmJson<{ name: string; version: string; app_version: string; description: string }[]>(helm, [
     'search',
     'repo',
-    ...(keyword ? [keyword] : []),
     ...(versions ? ['--versions'] : []),
+    // After `--` helm reads the keyword as an argument even if it looks like a flag.
+    ...(keyword ? ['--', keyword] : []),
   ]);
   return entries.map((entry) => ({ name: entry.name, version: entry.version, appVersion: entry.app_version, description: entry.description }));
 }

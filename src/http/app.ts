@@ -4,11 +4,11 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { AppDeps } from '../deps.js';
-import { decide, refusal, type AuthorizationDecision, type GrantCheck } from '../rbac/authorize.js';
+import type { GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
 import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
-import { grantTarget } from '../access/grant-target.js';
+import { RoutePolicy } from './route-policy.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 
 export interface AppOptions {
@@ -20,10 +20,6 @@ export interface AppOptions {
   afterAuthenticate?: ((context: AppContext, spec: RouteSpec) => Promise<void> | void)[];
   /** With `-web`: the folder of the built web UI, served for every non-API GET. */
   staticRoot?: string;
-  /** Extra checks after the permission matrix (resource-level roles); throw to refuse. */
-  authorizeResource?: (context: AppContext, spec: RouteSpec) => Promise<void> | void;
-  /** Whether resource-level allow roles grant what the matrix refused (checked only on a refusal). */
-  extendsPermission?: (context: AppContext, spec: RouteSpec) => Promise<boolean>;
 }
 
 const securityHeaders: Record<string, string> = {
@@ -50,32 +46,20 @@ function requestSetup(deps: AppDeps) {
   };
 }
 
-/** Wraps a route's handler with authentication, the permission matrix, the deny audit and resource checks. */
-function guarded(deps: AppDeps, options: AppOptions, spec: RouteSpec) {
+/** Wraps a route's handler with authentication and the one policy (which audits its refusals). */
+function guarded(options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
   return async (context: AppContext, next: Next): Promise<void> => {
     context.state.routeTemplate = spec.path;
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
-    const decision = await matrixDecision(options, context, spec);
-    if (!decision.allowed) {
-      if (decision.reason !== 'unauthenticated') auditDenied(deps, context, spec, decision.reason ?? 'role');
-      throw refusal(decision, spec.permission);
-    }
-    await options.authorizeResource?.(context, spec);
+    await policy.authorize(context, spec);
     await spec.handler(context, next);
   };
 }
 
-/** The permission matrix (with access grants), widened where resource-level allow roles extend it. */
-async function matrixDecision(options: AppOptions, context: AppContext, spec: RouteSpec): Promise<AuthorizationDecision> {
-  const decision = decide(context.state.principal, spec.permission, options.grantCheck, grantTarget(context, spec));
-  if (decision.allowed || decision.reason === 'unauthenticated' || !options.extendsPermission) return decision;
-  return (await options.extendsPermission(context, spec)) ? { allowed: true } : decision;
-}
-
 /** Every 403 on a guarded action is recorded with decision deny. */
-export function auditDenied(deps: AppDeps, context: AppContext, spec: RouteSpec, reason: string): void {
+export function auditDenied(deps: AppDeps, context: AppContext, spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>, reason: string): void {
   deps.audit.record({
     user: context.state.principal?.username ?? 'unknown',
     action: 'execute',
@@ -96,8 +80,9 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn({ err: error }, 'response stream failed');
   });
+  const policy = new RoutePolicy(deps.policy, deps.discovery, options.grantCheck, (context, spec, reason) => auditDenied(deps, context, spec, reason));
   for (const spec of routes) {
-    router.register(spec.path, [spec.method], guarded(deps, options, spec) as never);
+    router.register(spec.path, [spec.method], guarded(options, policy, spec) as never);
   }
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);

@@ -1,18 +1,38 @@
 import type { RestClient } from '../kube/rest-client.js';
+import type { SandboxStatus } from '../tools/builtin/bash-sandbox.js';
+
+/** Whether the bash tool can run: `disabled` by config, or enabled and its sandbox `available` / `unavailable` (with the reason). */
+export interface BashSandboxHealth {
+  status: 'available' | 'unavailable' | 'disabled';
+  reason?: string;
+}
 
 export interface HealthReport {
   status: 'healthy' | 'degraded';
   kubernetes: 'connected' | 'disconnected';
   llm: 'available' | 'unconfigured' | 'unavailable';
+  /** Optional features; they do not change `status` (a bash tool that cannot run is off, not a failure). */
+  details: { bash_sandbox: BashSandboxHealth };
 }
 
 export type LlmCheck = () => Promise<HealthReport['llm']>;
+export type BashSandboxCheck = () => Promise<BashSandboxHealth>;
+
+/** The bash sandbox check for `tools.bash.enabled` and the sandbox's (cached) start probe. */
+export function bashSandboxCheck(enabled: boolean, sandbox: { status(): Promise<SandboxStatus> }): BashSandboxCheck {
+  return async () => {
+    if (!enabled) return { status: 'disabled', reason: 'tools.bash.enabled is false' };
+    const status = await sandbox.status();
+    return status.available ? { status: 'available' } : { status: 'unavailable', reason: status.reason };
+  };
+}
 
 /** Real health checks, cached for `ttlMs` so probes cost nothing. */
 export class HealthService {
   private cached?: { at: number; report: HealthReport };
   private pending?: Promise<HealthReport>;
   llmCheck: LlmCheck = async () => 'unconfigured';
+  bashSandboxCheck: BashSandboxCheck = async () => ({ status: 'disabled' });
 
   constructor(
     private readonly rest: RestClient,
@@ -29,9 +49,13 @@ export class HealthService {
   }
 
   private async check(): Promise<HealthReport> {
-    const [kubernetes, llm] = await Promise.all([this.checkCluster(), this.llmCheck().catch(() => 'unavailable' as const)]);
+    const [kubernetes, llm, bashSandbox] = await Promise.all([
+      this.checkCluster(),
+      this.llmCheck().catch(() => 'unavailable' as const),
+      this.bashSandboxCheck().catch((error: unknown) => ({ status: 'unavailable' as const, reason: (error as Error).message })),
+    ]);
     const status = kubernetes === 'connected' && llm !== 'unavailable' ? 'healthy' : 'degraded';
-    const report: HealthReport = { status, kubernetes, llm };
+    const report: HealthReport = { status, kubernetes, llm, details: { bash_sandbox: bashSandbox } };
     this.cached = { at: this.clock(), report };
     return report;
   }

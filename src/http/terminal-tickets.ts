@@ -6,12 +6,15 @@ export interface TerminalTicket {
   authorization?: string;
   namespace: string;
   pod: string;
+  /** The container the terminal opens in (resolved when the ticket was issued). */
+  container: string;
 }
 
 /**
  * Short-lived one-time tickets for the web terminal: a browser cannot set headers on a
  * WebSocket, and the long-lived JWT must never travel in a URL. A ticket is valid once,
- * for `ttlMs`, for the pod it was issued for; the upgrade re-authenticates its credentials.
+ * for `ttlMs`, for exactly the terminal route, pod and container it was issued for; the upgrade
+ * re-authenticates its credentials.
  */
 export class TerminalTickets {
   private readonly tickets = new Map<string, TerminalTicket & { expiresAt: number }>();
@@ -35,7 +38,7 @@ export class TerminalTickets {
     const entry = this.tickets.get(value);
     this.tickets.delete(value);
     if (!entry || entry.expiresAt < this.clock()) return undefined;
-    return { authorization: entry.authorization, namespace: entry.namespace, pod: entry.pod };
+    return { authorization: entry.authorization, namespace: entry.namespace, pod: entry.pod, container: entry.container };
   }
 
   private sweep(): void {

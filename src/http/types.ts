@@ -11,7 +11,7 @@ export interface RequestState {
   routeTemplate?: string;
   /** The permission the matched route declared. */
   permission?: Permission;
-  /** Set by resource-level roles on lists across all namespaces: false for namespaces to leave out. */
+  /** Set by the policy on lists across all namespaces: false for namespaces the caller may not see. */
   namespaceFilter?: (namespace: string | undefined) => boolean;
 }
 
@@ -32,6 +32,10 @@ export interface RouteSpec {
   resourceKind?: string;
   /** The namespace the handler uses when the request names none (authorization decides on it too). */
   defaultNamespace?: string;
+  /** The Kubernetes subresource the route amounts to (`log`, `exec`, `portforward`). */
+  subresource?: string;
+  /** A list of `resourceKind` across all namespaces whatever `name` says (pods on a node). */
+  listsAllNamespaces?: boolean;
   handler: Handler;
   /** Short description for the OpenAPI document. */
   summary: string;

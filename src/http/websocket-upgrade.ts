@@ -24,18 +24,46 @@ const sockets = new WebSocketServer({
   handleProtocols: (offered) => (offered.has(terminalProtocol) ? terminalProtocol : false),
 });
 
-function rejectUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify({ error: message, code: 'UNAUTHORIZED', details: {} });
-  socket.end(`HTTP/1.1 ${status} Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+interface Refusal {
+  status: 401 | 403;
+  message: string;
+  reason: string;
+}
+
+function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
+  const code = refusal.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+  const body = JSON.stringify({ error: refusal.message, code, details: { reason: refusal.reason } });
+  const statusText = refusal.status === 401 ? 'Unauthorized' : 'Forbidden';
+  socket.end(`HTTP/1.1 ${refusal.status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Cross-site WebSocket hijacking defence: a browser always sends `Origin`; it must be the service's
+ * own (its host equals the request's `Host`) or one of `server.cors_origins`. Clients that are not
+ * browsers send none and are judged by their credentials alone.
+ */
+export function originAllowed(request: IncomingMessage, corsOrigins: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (corsOrigins.includes(origin)) return true;
+  if (!URL.canParse(origin)) return false;
+  const host = request.headers.host;
+  return host !== undefined && new URL(origin).host === host.toLowerCase();
+}
+
+/** The one route a ticket opens: the terminal of its pod, in its namespace (container checked by the route). */
+function ticketFits(url: URL, ticket: TerminalTicket): boolean {
+  return url.pathname === `/api/pods/${ticket.pod}/terminal` && (url.searchParams.get('namespace') ?? 'default') === ticket.namespace;
 }
 
 /** Moves the credentials of a ticket or a `bearer.<token>` subprotocol into the Authorization header. */
-function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): { ticket?: TerminalTicket } | undefined {
+function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): { ticket?: TerminalTicket } | Refusal {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const ticketValue = url.searchParams.get('ticket');
   if (ticketValue) {
     const ticket = tickets.take(ticketValue);
-    if (!ticket) return undefined;
+    if (!ticket) return { status: 401, message: 'terminal ticket unknown, used or expired', reason: 'invalid_ticket' };
+    if (!ticketFits(url, ticket)) return { status: 403, message: 'this terminal ticket was issued for another pod or route', reason: 'ticket_mismatch' };
     if (ticket.authorization) request.headers.authorization = ticket.authorization;
     else delete request.headers.authorization;
     return { ticket };
@@ -49,11 +77,18 @@ function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): {
 /**
  * Routes WebSocket upgrades through the Koa app, so authentication, the permission matrix and
  * the deny audit apply exactly as for plain requests. A route accepts with `acceptWebSocket`.
+ * The `Origin` is checked first ({@link originAllowed}); a ticket opens only its own terminal route.
  */
-export function attachWebSocketUpgrades(server: Server, handle: (request: IncomingMessage, response: ServerResponse) => void, tickets: TerminalTickets): void {
+export function attachWebSocketUpgrades(
+  server: Server,
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+  tickets: TerminalTickets,
+  corsOrigins: readonly string[] = [],
+): void {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!originAllowed(request, corsOrigins)) return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
     const credentials = applyCredentials(request, tickets);
-    if (!credentials) return rejectUpgrade(socket, 401, 'terminal ticket unknown, used or expired');
+    if ('status' in credentials) return rejectUpgrade(socket, credentials);
     pending.set(request, { socket, head, ticket: credentials.ticket });
     const response = new ServerResponse(request);
     response.assignSocket(socket as never);

@@ -36,6 +36,11 @@ export class KubeClients {
     private readonly observe?: CallObserver,
   ) {}
 
+  /** The API server's URL (`https://host:port`), which outbound URLs set through the API may never name. */
+  apiServerUrl(): string | undefined {
+    return this.base.getCurrentCluster()?.server;
+  }
+
   /** The client for `identity` (impersonated via the Impersonate-User header), or the service's own. */
   forIdentity(identity?: string): KubeIdentityClient {
     const key = identity ?? '';

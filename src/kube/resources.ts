@@ -31,14 +31,6 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
   return type.namespaced ? namespace : undefined;
 }
 
-/** Replaces every Secret value with a mask (for roles that may not read secret data). */
-export function maskSecretData(object: KubeObject): KubeObject {
-  if (object.kind !== 'Secret') return object;
-  const mask = (values?: Record<string, string>): Record<string, string> | undefined =>
-    values ? Object.fromEntries(Object.keys(values).map((key) => [key, '******'])) : values;
-  return { ...object, data: mask(object.data), stringData: mask(object.stringData) };
-}
-
 /** Lists from the watch-fed cache; items sorted by namespace then name. */
 export async function listResources(
   caches: CacheManager,

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 
-/** The `llm` section of the configuration file. */
-export type LlmConfig = Config['llm'];
+/** The provider configuration (config `llm` without the API-side policy keys). */
+export type LlmConfig = Omit<Config['llm'], 'allow_private_base_url'>;
 
 /** A tool call requested by the model; `arguments` is always an object. */
 export interface LlmToolCall {

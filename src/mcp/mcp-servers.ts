@@ -5,6 +5,7 @@ import { CustomClient } from '../controllers/custom-client.js';
 import { mcpServerKind, mcpServerSchema, type McpServerObject } from '../crds/mcp-server.js';
 import type { RestClient } from '../kube/rest-client.js';
 import type { ToolRegistry } from '../tools/types.js';
+import type { CommandPolicy } from './catalog/command-policy.js';
 import { ConfigFileServers } from './catalog/config-file-servers.js';
 import { ServerCatalog } from './catalog/server-catalog.js';
 import { McpClientManager } from './client/client-manager.js';
@@ -15,8 +16,10 @@ export interface McpServers {
   manager: McpClientManager;
   /** Backs the `/api/mcp/servers` endpoints. */
   catalog: ServerCatalog;
-  /** MCPServer objects in the Pilothouse namespace (for the reconciler). */
+  /** MCPServer objects in the Pilothouse namespace only (for the reconciler). */
   objects: CustomClient<McpServerObject>;
+  /** What MCPServer objects may run (config `mcp.allowed_commands`, `mcp.allowed_command_dirs`). */
+  commandPolicy: CommandPolicy;
 }
 
 export interface McpServersOptions {
@@ -43,7 +46,8 @@ export function buildMcpServers(options: McpServersOptions): McpServers {
   });
   const objects = new CustomClient(options.rest, mcpServerKind, options.namespace, mcpServerSchema);
   const configFile = options.configPath ? new ConfigFileServers(new ConfigFileStore(options.configPath)) : undefined;
-  return { manager, objects, catalog: new ServerCatalog({ manager, objects, configFile }) };
+  const commandPolicy = { commands: options.config.mcp.allowed_commands, directories: options.config.mcp.allowed_command_dirs };
+  return { manager, objects, commandPolicy, catalog: new ServerCatalog({ manager, objects, configFile }) };
 }
 
 /** Connects the servers of the config file (`mcp.servers`); MCPServer objects come through the reconciler. */

@@ -4,7 +4,7 @@ import type { Flags } from '../cli/flags.js';
 import type { Config } from '../config/schema.js';
 import { startHttpMcp } from '../mcp/server/http-transport.js';
 import { createPilothouseMcpServer } from '../mcp/server/pilothouse-server.js';
-import { buildServerModeDeps } from '../mcp/server/server-mode.js';
+import { buildHttpAccess, buildServerModeDeps } from '../mcp/server/server-mode.js';
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -18,10 +18,14 @@ function untilSignal(): Promise<void> {
  * logs go to stderr; ends when stdin closes. `--mcp-transport http`: Streamable HTTP on --port at /mcp.
  */
 export async function runMcp(flags: Flags, config: Config, logger: Logger): Promise<number> {
-  const { deps, database } = buildServerModeDeps({ config, dataDir: flags.dataDir, kubeconfigPath: flags.kubeconfig, context: flags.context, logger });
+  const options = { config, dataDir: flags.dataDir, kubeconfigPath: flags.kubeconfig, context: flags.context, logger };
+  const { deps, database } = buildServerModeDeps(options);
   try {
     if (flags.mcpTransport === 'http') {
-      const running = await startHttpMcp(() => createPilothouseMcpServer(deps), flags.host ?? '127.0.0.1', flags.port ?? config.server.port, logger);
+      // Loopback unless --host names another address; each call is audited as its caller.
+      const access = buildHttpAccess(options, database, deps.audit);
+      const listen = { host: flags.host ?? '127.0.0.1', port: flags.port ?? config.server.port };
+      const running = await startHttpMcp((caller) => createPilothouseMcpServer({ ...deps, identity: caller }), access, listen, logger);
       logger.info({ url: running.url }, 'mcp server listening');
       process.stderr.write(`Pilothouse MCP server (Streamable HTTP) on ${running.url}\n`);
       await untilSignal();

@@ -1,37 +1,25 @@
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
-import { permissionMatrix, type Permission } from '../http/permissions.js';
+import type { Permission } from './permissions.js';
+import type { PolicyDecision } from './policy.js';
+import type { RequestAttributes } from './request-attributes.js';
 
 /** Checks whether a user holds an approved just-in-time grant covering an action (access requests issue). */
 export type GrantCheck = (principal: Principal, action: { permission: Permission; resourceKind?: string; namespace?: string }) => boolean;
 
-export interface AuthorizationDecision {
-  allowed: boolean;
-  reason?: 'role' | 'approval_required' | 'unauthenticated';
-}
-
-/** The permission-matrix decision for a principal (resource-level roles are applied by the caller). */
-export function decide(
-  principal: Principal | undefined,
-  permission: Permission,
-  hasGrant: GrantCheck,
-  target: { resourceKind?: string; namespace?: string } = {},
-): AuthorizationDecision {
-  if (permission === 'public') return { allowed: true };
-  if (!principal) return { allowed: false, reason: 'unauthenticated' };
-  const entry = permissionMatrix[permission][principal.role];
-  if (entry === 'yes') return { allowed: true };
-  if (entry === 'approval') {
-    return hasGrant(principal, { permission, ...target }) ? { allowed: true } : { allowed: false, reason: 'approval_required' };
+/**
+ * The error for a refused policy decision: 401 without a principal, else 403 FORBIDDEN with
+ * `details.reason` = the decision's code (`role`, `approval_required`, `resource_role`,
+ * `own_namespace`, `discovery_failed`), the permission, and for cluster requests what was refused.
+ */
+export function refusal(decision: PolicyDecision, attributes?: RequestAttributes): AppError {
+  if (decision.code === 'unauthenticated') return new AppError('UNAUTHORIZED', 'authentication required', {});
+  const details: Record<string, unknown> = { reason: decision.code };
+  if (decision.permission) details.permission = decision.permission;
+  if (attributes?.isResourceRequest) {
+    details.verb = attributes.verb;
+    details.resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
+    if (attributes.namespace) details.namespace = attributes.namespace;
   }
-  return { allowed: false, reason: 'role' };
-}
-
-/** The error for a refused decision. */
-export function refusal(decision: AuthorizationDecision, permission: Permission): AppError {
-  if (decision.reason === 'unauthenticated') return new AppError('UNAUTHORIZED', 'authentication required', {});
-  if (decision.reason === 'approval_required') {
-    return new AppError('FORBIDDEN', 'this action needs an approved access request', { reason: 'approval_required', permission });
-  }
-  return new AppError('FORBIDDEN', `your role may not ${permission.replace('_', ' ')}`, { reason: 'role', permission });
+  return new AppError('FORBIDDEN', decision.reason, details);
 }

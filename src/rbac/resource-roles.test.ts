@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resourceRoleSchema } from '../config/schema.js';
 import { deniedNamespaces, effectiveRoles, evaluateRoles } from './resource-roles.js';
-import { verbFor } from './resource-guard.js';
 
 const role = (input: Record<string, unknown>) => resourceRoleSchema.parse(input);
 const pods = ['pods', 'pod', 'po'];
@@ -41,15 +40,5 @@ describe('resource-level roles', () => {
     const viewerRole = role({ name: 'viewer', resources: ['secrets'], effect: 'deny' });
     const applied = effectiveRoles([readDev, noProd, viewerRole], 'viewer', ['read-dev']).map((entry) => entry.name);
     expect(applied).toEqual(['read-dev', 'viewer']);
-  });
-
-  it('derives verbs from the method and whether one object is named', () => {
-    expect(verbFor('GET', false)).toBe('list');
-    expect(verbFor('GET', true)).toBe('get');
-    expect(verbFor('DELETE', true)).toBe('delete');
-    expect(verbFor('POST', true)).toBe('update');
-    expect(verbFor('POST', false)).toBe('create');
-    expect(verbFor('PATCH', true)).toBe('patch');
-    expect(verbFor('PUT', true)).toBe('update');
   });
 });

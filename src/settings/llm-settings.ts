@@ -3,6 +3,7 @@ import { durationSchema } from '../config/duration.js';
 import { llmProviders } from '../config/schema.js';
 import { createLlmProvider } from '../llm/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';
+import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.js';
 import type { SettingsStore } from '../store/settings-store.js';
 import type { ApiKeyFile } from './api-key-file.js';
 
@@ -13,7 +14,7 @@ export const llmSettingsBodySchema = z
   .object({
     provider: z.enum(llmProviders),
     model: z.string().trim().min(1).max(256),
-    /** Omitted: keep the current key; '': remove it; `${NAME}`: read from the environment variable NAME. */
+    /** Omitted: keep the current key; '': remove it; anything else is the key, literally (never `${NAME}`-expanded). */
     api_key: z.string().max(8192).optional(),
     base_url: z.url().optional(),
     azure_endpoint: z.url().optional(),
@@ -26,16 +27,18 @@ export const llmSettingsBodySchema = z
   .strict();
 export type LlmSettingsBody = z.infer<typeof llmSettingsBodySchema>;
 
-/** What is stored under the settings key `llm` (never the key itself). */
+/**
+ * What is stored under the settings key `llm` (never the key itself). `api_key_env` is a field of
+ * older versions, which expanded `${NAME}` keys from the service's environment; it is ignored now.
+ */
 type StoredLlmSettings = Omit<LlmSettingsBody, 'api_key'> & { api_key_env?: string };
 
 /** Where the key in use comes from. */
-export type ApiKeySource = 'file' | 'environment' | 'config' | 'none';
+export type ApiKeySource = 'file' | 'config' | 'none';
 
 /** `GET /api/settings/llm`: the configuration without the key. */
-export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { api_key_set: boolean; api_key_source: ApiKeySource; api_key_env?: string };
+export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { api_key_set: boolean; api_key_source: ApiKeySource };
 
-const environmentReference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const settingsKey = 'llm';
 
 export interface LlmSettingsOptions {
@@ -43,23 +46,21 @@ export interface LlmSettingsOptions {
   base: LlmConfig;
   store: SettingsStore;
   keyFile: ApiKeyFile;
-  environment?: NodeJS.ProcessEnv;
+  /** Rules for `base_url` and `azure_endpoint` set through the API (config `llm.allow_private_base_url`). */
+  urlPolicy: OutboundUrlPolicy;
   providerOptions?: LlmProviderOptions;
 }
 
 /**
  * The LLM configuration in use: config `llm`, replaced as a whole (but for `timeout` and
  * `max_retries` defaults) by settings stored through `PUT /api/settings/llm`. The key is kept in
- * the data dir with mode 0600 or named as `${ENV}`; it is never returned. The provider is rebuilt
- * after each change, so the next chat turn uses it.
+ * the data dir with mode 0600, taken literally (`${ENV}` expansion is for the config file only); it is
+ * never returned. The provider is rebuilt after each change, so the next chat turn uses it.
  */
 export class LlmSettings {
   private cached?: LlmProvider;
-  private readonly environment: NodeJS.ProcessEnv;
 
-  constructor(private readonly options: LlmSettingsOptions) {
-    this.environment = options.environment ?? process.env;
-  }
+  constructor(private readonly options: LlmSettingsOptions) {}
 
   /** The provider of the current configuration. */
   provider(): LlmProvider {
@@ -75,19 +76,20 @@ export class LlmSettings {
 
   view(): LlmSettingsView {
     const { api_key: apiKey, ...config } = this.config();
-    const reference = this.stored()?.api_key_env;
-    const view: LlmSettingsView = { ...config, api_key_set: Boolean(apiKey), api_key_source: apiKey ? this.keySource() : 'none' };
-    if (reference) view.api_key_env = reference;
-    return view;
+    delete (config as { allow_private_base_url?: boolean }).allow_private_base_url;
+    return { ...config, api_key_set: Boolean(apiKey), api_key_source: apiKey ? this.keySource() : 'none' };
   }
 
-  /** Validated body → stored settings (and key file); returns the new view. */
-  update(body: LlmSettingsBody): LlmSettingsView {
+  /**
+   * Validated body → stored settings (and key file); returns the new view. The URLs must pass the
+   * outbound address rules (src/net/address-policy.ts) first: VALIDATION_ERROR otherwise.
+   */
+  async update(body: LlmSettingsBody): Promise<LlmSettingsView> {
+    if (body.base_url) await checkOutboundUrl(body.base_url, this.options.urlPolicy, 'base_url');
+    if (body.azure_endpoint) await checkOutboundUrl(body.azure_endpoint, this.options.urlPolicy, 'azure_endpoint');
     const { api_key: apiKey, ...fields } = body;
-    const previous = this.stored();
     const stored: StoredLlmSettings = { ...fields };
-    if (apiKey === undefined && previous?.api_key_env) stored.api_key_env = previous.api_key_env;
-    this.storeKey(apiKey, stored);
+    this.storeKey(apiKey);
     this.options.store.set(settingsKey, stored);
     this.cached = undefined;
     return this.view();
@@ -103,24 +105,19 @@ export class LlmSettings {
     return { timeout: base.timeout, max_retries: base.max_retries, ...(fields as LlmSettingsBody), api_key: this.storedKey(stored) };
   }
 
-  private storeKey(apiKey: string | undefined, stored: StoredLlmSettings): void {
+  private storeKey(apiKey: string | undefined): void {
     if (apiKey === undefined) return;
-    const reference = environmentReference.exec(apiKey.trim());
-    if (reference) stored.api_key_env = apiKey.trim();
-    if (reference || apiKey === '') this.options.keyFile.remove();
+    if (apiKey === '') this.options.keyFile.remove();
     else this.options.keyFile.write(apiKey);
   }
 
   private storedKey(stored: StoredLlmSettings): string | undefined {
-    const name = stored.api_key_env ? environmentReference.exec(stored.api_key_env)?.[1] : undefined;
-    if (name) return this.environment[name] || undefined;
     return this.options.keyFile.read() ?? (stored.provider === this.options.base.provider ? this.options.base.api_key : undefined);
   }
 
   private keySource(): ApiKeySource {
     const stored = this.stored();
     if (!stored) return 'config';
-    if (stored.api_key_env) return 'environment';
     return this.options.keyFile.read() ? 'file' : 'config';
   }
 

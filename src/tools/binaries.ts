@@ -55,3 +55,12 @@ export function findBinary(name: 'kubectl' | 'helm', override?: string): string 
   if (onPath) return onPath;
   throw new Error(`${name} binary not found: set tools.${name} in the configuration or put ${name} on PATH`);
 }
+
+/** Like findBinary, but undefined instead of an error when the program is not installed. */
+export function findOptionalBinary(name: 'kubectl' | 'helm', override?: string): string | undefined {
+  try {
+    return findBinary(name, override);
+  } catch {
+    return undefined;
+  }
+}

@@ -27,10 +27,22 @@ export interface ToolDefinition {
 
 /**
  * How much a tool call may do through the policy proxy: `read` (ran without an approval: only
- * get/list/watch, access reviews and server-side dry runs) or `approved` (a human said yes: the
- * caller's role and the policy decide).
+ * get/list/watch, access reviews and server-side dry runs), `approved` (a human said yes: the
+ * caller's role and the policy decide) or `direct` (a person's own request, MCP server mode's
+ * write path: the role matrix with grants). The same names as the policy's modes.
  */
-export type ToolMode = 'read' | 'approved';
+export type ToolMode = 'read' | 'approved' | 'direct';
+
+/** A cluster request the policy proxy refused during one tool call (for the result and the audit row). */
+export interface ToolClusterRefusal {
+  verb: string;
+  /** `resource` or `resource/subresource`, or the path of a non-resource URL. */
+  resource: string;
+  namespace: string;
+  name: string;
+  /** The policy's sentence, e.g. "this command ran as read-only and tried to create pods; it needs approval". */
+  reason: string;
+}
 
 /**
  * The cluster as one tool call sees it: a kubeconfig that points at a per-call policy proxy and
@@ -39,6 +51,8 @@ export type ToolMode = 'read' | 'approved';
 export interface ToolClusterSession {
   /** Path of the generated kubeconfig (in a private folder that holds nothing else of the service). */
   kubeconfigPath: string;
+  /** The requests the proxy refused so far (first ones, capped). */
+  refusals(): readonly ToolClusterRefusal[];
   close(): Promise<void>;
 }
 

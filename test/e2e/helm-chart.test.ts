@@ -9,11 +9,14 @@ import { parseConfig } from '../../src/config/load.js';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { rootDirectory, toolPath } from '../helpers/paths.js';
+import { startTestService } from '../helpers/service.js';
 
 // charts/pilothouse installed with the real helm into the real test cluster. KWOK runs the pod
 // (no image is pulled), so the checks are the objects and what the API server's RBAC allows.
 
 const namespace = useNamespace('helm-chart');
+/** The namespace where role `user` may write (`impersonation.user.namespaces`). */
+const work = useNamespace('helm-chart-work');
 const chart = join(rootDirectory, 'charts/pilothouse');
 const helmHome = mkdtempSync(join(tmpdir(), 'pilothouse-helm-chart-'));
 const helmEnvironment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
@@ -64,10 +67,19 @@ describe('helm chart charts/pilothouse', () => {
     const options = ['--set', 'persistence.enabled=true', '--set', 'serviceMonitor.enabled=true', '--set', 'replicas=2'];
     const kinds = renderedKinds(await helm('template', 'pilothouse', chart, ...options));
     expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'PersistentVolumeClaim', 'ServiceMonitor', 'Service', 'ConfigMap', 'Secret', 'Role', 'ClusterRole']));
+    // Without adminPassword the chart generates one into its Secret: it is never printed to the pod's log.
+    const secret = (yaml.loadAll(await helm('template', 'pilothouse', chart)) as { kind?: string; data?: Record<string, string> }[]).find((document) => document?.kind === 'Secret');
+    expect(Buffer.from(secret?.data?.['admin-password'] ?? '', 'base64').toString()).toHaveLength(24);
+  });
+
+  it('refuses cluster-wide write roles for viewer and user, and user writes in its own namespace', async () => {
+    await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.user.clusterRole=edit')).rejects.toThrow(/allowClusterWideWrites/);
+    await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.viewer.clusterRole=cluster-admin')).rejects.toThrow(/allowClusterWideWrites/);
+    await expect(helm('template', 'pilothouse', chart, '-n', 'ph', '--set', 'impersonation.user.namespaces={ph}')).rejects.toThrow(/must not contain the release namespace/);
   });
 
   it('installs: the pod runs and the config file passes the config schema', async () => {
-    await cluster('install', 'pilothouse', chart, '--set', 'adminPassword=chart-test-password');
+    await cluster('install', 'pilothouse', chart, '--set', 'adminPassword=chart-test-password', '--set', `impersonation.user.namespaces={${work.name}}`);
     await waitFor(async () => (await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[*].status.phase}')) === 'Running', 60_000);
     for (const name of ['pilothouse', 'pilothouse-viewer', 'pilothouse-user', 'pilothouse-admin']) await kubectl('get', 'serviceaccount', name);
     await runKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`]);
@@ -93,12 +105,64 @@ describe('helm chart charts/pilothouse', () => {
     expect(await canI('pilothouse', 'impersonate', 'users/admin')).toBe(false);
   });
 
-  it('gives the role accounts view, edit and cluster-admin', async () => {
+  it('gives the role accounts view, edit in the listed namespaces only, and cluster-admin', async () => {
     expect(await canI('pilothouse-viewer', 'list', 'pods', '-n', namespace.name)).toBe(true);
-    expect(await canI('pilothouse-viewer', 'create', 'deployments', '-n', namespace.name)).toBe(false);
-    expect(await canI('pilothouse-user', 'create', 'deployments', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse-viewer', 'create', 'deployments', '-n', work.name)).toBe(false);
+    expect(await canI('pilothouse-user', 'list', 'pods', '-n', 'default')).toBe(true);
+    expect(await canI('pilothouse-user', 'create', 'deployments', '-n', work.name)).toBe(true);
+    expect(await canI('pilothouse-user', 'get', 'secrets', '-n', work.name)).toBe(true);
+    expect(await canI('pilothouse-user', 'create', 'deployments', '-n', 'default')).toBe(false);
     expect(await canI('pilothouse-user', 'create', 'clusterroles')).toBe(false);
     expect(await canI('pilothouse-admin', 'create', 'clusterroles')).toBe(true);
+  });
+
+  it("lets neither viewer nor user climb to admin through Pilothouse's namespace", async () => {
+    const climbs: string[][] = [
+      ['get', 'secrets/pilothouse'],
+      ['list', 'secrets'],
+      ['create', 'pods', '--subresource=exec'],
+      ['create', 'pods', '--subresource=attach'],
+      ['create', 'pods', '--subresource=portforward'],
+      ['create', 'pods'],
+      ['patch', 'deployments/pilothouse'],
+      ['update', 'configmaps/pilothouse'],
+      ['patch', 'mcpservers.pilothouse.dev'],
+      ['update', 'accessrequests.pilothouse.dev', '--subresource=status'],
+      ['update', 'leases.coordination.k8s.io'],
+      ['create', 'serviceaccounts/pilothouse', '--subresource=token'],
+      ['impersonate', 'serviceaccounts/pilothouse-admin'],
+    ];
+    for (const identity of ['pilothouse-viewer', 'pilothouse-user']) {
+      for (const climb of climbs) expect(await canI(identity, ...climb, '-n', namespace.name), `${identity}: ${climb.join(' ')}`).toBe(false);
+      expect(await canI(identity, 'get', 'secrets', '-A'), `${identity}: get secrets -A`).toBe(false);
+      expect(await canI(identity, 'create', 'pods', '--subresource=exec', '-A'), `${identity}: exec -A`).toBe(false);
+    }
+  });
+
+  it("answers 403 to a user's requests for Pilothouse's Secret and pod through the HTTP API, with the chart's identities", async () => {
+    const roles = { viewer: account('pilothouse-viewer'), user: account('pilothouse-user'), admin: account('pilothouse-admin') };
+    const service = await startTestService({ config: { kubernetes: { namespace: namespace.name }, authorization: { impersonation: { enabled: true, mappings: roles } } } });
+    try {
+      const user = await service.createUser('user');
+      const pod = await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[0].metadata.name}');
+      const refusals = [
+        await service.api('GET', `/api/k8s/secrets/pilothouse?namespace=${namespace.name}`, { token: user.token }),
+        await service.api('GET', `/api/k8s/secrets/pilothouse/yaml?namespace=${namespace.name}`, { token: user.token }),
+        await service.api('POST', `/api/pods/${pod}/exec`, { token: user.token, body: { namespace: namespace.name, command: ['cat', '/proc/1/environ'] } }),
+        await service.api('GET', `/api/k8s/configmaps/pilothouse?namespace=${namespace.name}`, { token: user.token }),
+      ];
+      for (const response of refusals) {
+        expect(response.status).toBe(403);
+        expect(response.body.details.reason).toBe('own_namespace');
+        expect(response.text).not.toContain('jwt-secret');
+      }
+      await runKubectl(clusterKubeconfig(), ['create', 'secret', 'generic', 'app', '-n', work.name, '--from-literal=k=v']);
+      expect((await service.api('GET', `/api/k8s/secrets/app?namespace=${work.name}`, { token: user.token })).status).toBe(200);
+      // The cluster refuses the same read to the user identity even where Pilothouse's policy is not asked.
+      expect((await service.api('GET', '/api/k8s/secrets/app?namespace=default', { token: user.token })).status).toBe(403);
+    } finally {
+      await service.close();
+    }
   });
 
   it('lets Pilothouse read everything, run its controllers and install only its CRDs', async () => {
@@ -111,12 +175,21 @@ describe('helm chart charts/pilothouse', () => {
     expect(await canI('pilothouse', 'update', 'accessrequests.pilothouse.dev', '--subresource=status', '-n', 'default')).toBe(false);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/accessrequests.pilothouse.dev')).toBe(true);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/widgets.example.com')).toBe(false);
+    // MCPServer objects run commands on Pilothouse's host and PortForwards open its listeners:
+    // of the role identities only the admin one may create them.
+    for (const kind of ['mcpservers.pilothouse.dev', 'portforwards.pilothouse.dev']) {
+      expect(await canI('pilothouse-viewer', 'create', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-user', 'create', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-user', 'patch', kind, '-n', namespace.name), kind).toBe(false);
+      expect(await canI('pilothouse-admin', 'create', kind, '-n', namespace.name), kind).toBe(true);
+    }
   });
 
   it('impersonates for real with the service account token', async () => {
     const token = (await kubectl('create', 'token', 'pilothouse', '--duration=10m')).trim();
-    const asPilothouse = (...args: string[]) => tryKubectl(clusterKubeconfig(), ['--token', token, ...args, '-n', namespace.name]);
-    expect(answer(await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'create', 'deployments'))).toBe(true);
+    const asPilothouse = (...args: string[]) => tryKubectl(clusterKubeconfig(), ['--token', token, '-n', namespace.name, ...args]);
+    expect(answer(await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'create', 'deployments', '-n', work.name))).toBe(true);
+    expect(answer(await asPilothouse('--as', account('pilothouse-user'), 'auth', 'can-i', 'get', 'secrets'))).toBe(false);
     expect(answer(await asPilothouse('--as', account('pilothouse-viewer'), 'auth', 'can-i', 'create', 'deployments'))).toBe(false);
     const refused = await asPilothouse('--as', account('default'), 'get', 'pods');
     expect(refused.code).not.toBe(0);
@@ -130,5 +203,6 @@ describe('helm chart charts/pilothouse', () => {
     await cluster('uninstall', 'pilothouse', '--wait');
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`])).code).not.toBe(0);
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrolebinding', `${namespace.name}-pilothouse-admin`])).code).not.toBe(0);
+    expect((await tryKubectl(clusterKubeconfig(), ['get', 'rolebinding', `${namespace.name}-pilothouse-user`, '-n', work.name])).code).not.toBe(0);
   });
 });

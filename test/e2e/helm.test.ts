@@ -40,7 +40,8 @@ const call = (method: string, path: string, body?: unknown) => service.api(metho
 
 beforeAll(async () => {
   await serveChartRepository();
-  service = await startTestService();
+  // The fixture repository is http on 127.0.0.1: allowed only with these keys.
+  service = await startTestService({ config: { helm: { allow_http: true, allow_private_urls: true } } });
 });
 
 afterAll(async () => {
@@ -133,5 +134,84 @@ describe('helm repositories', () => {
     const unreachable = await call('POST', '/api/helm/repositories', { name: 'gone', url: 'http://127.0.0.1:9/charts' });
     expect(unreachable.status).toBe(400);
     expect(unreachable.body.details.message).toBeTruthy();
+  });
+});
+
+describe('helm hardening', () => {
+  it('lets only admins add, repoint, update or remove repositories', async () => {
+    const user = await service.createUser('user');
+    for (const [method, path, body] of [
+      ['POST', '/api/helm/repositories', { name: 'mine', url: repositoryUrl }],
+      ['POST', '/api/helm/repositories/update', {}],
+      ['DELETE', '/api/helm/repositories/mine', undefined],
+    ] as const) {
+      const refused = await service.api(method, path, { token: user.token, body });
+      expect(refused.status, path).toBe(403);
+      // role, not approval_required: no access grant can open these routes to a user.
+      expect(refused.body.details.reason, path).toBe('role');
+    }
+  });
+
+  it('never repoints an existing repository name without force: true', async () => {
+    expect((await call('POST', '/api/helm/repositories', { name: 'pinned', url: repositoryUrl })).status).toBe(201);
+    const elsewhere = repositoryUrl.replace('127.0.0.1', 'localhost');
+    const refused = await call('POST', '/api/helm/repositories', { name: 'pinned', url: elsewhere });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.reason).toBe('repository_exists');
+    expect((await call('GET', '/api/helm/repositories')).body.items).toContainEqual({ name: 'pinned', url: repositoryUrl });
+    expect((await call('POST', '/api/helm/repositories', { name: 'pinned', url: repositoryUrl })).status).toBe(201);
+    expect((await call('POST', '/api/helm/repositories', { name: 'pinned', url: elsewhere, force: true })).status).toBe(201);
+    expect((await call('GET', '/api/helm/repositories')).body.items).toContainEqual({ name: 'pinned', url: elsewhere });
+  });
+
+  it('shares one admin-managed repository file with every user', async () => {
+    const viewer = await service.createUser('viewer');
+    const search = await service.api('GET', '/api/helm/charts?keyword=demo', { token: viewer.token });
+    expect(search.body.items).toEqual([expect.objectContaining({ name: 'pinned/demo' })]);
+    expect(readFileSync(join(service.dataDir, 'helm', 'config', 'repositories.yaml'), 'utf8')).toContain('pinned');
+    expect((await call('DELETE', '/api/helm/repositories/pinned')).status).toBe(200);
+  });
+
+  it('never passes a user value starting with "-" to helm as a flag', async () => {
+    for (const keyword of ['--repository-config=/etc/passwd', '-h', '--debug']) {
+      const refused = await call('GET', `/api/helm/charts?keyword=${encodeURIComponent(keyword)}`);
+      expect(refused.status, keyword).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_ERROR');
+    }
+    const version = await call('POST', '/api/helm/install', { name: 'flagged', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, version: '--devel', values: {} });
+    expect(version.status).toBe(400);
+    expect(version.body.details.fields).toHaveProperty('version');
+  });
+
+  it('refuses the API server as a chart source even when private URLs are allowed', async () => {
+    const server = /server:\s*(\S+)/.exec(readFileSync(clusterKubeconfig(), 'utf8'))?.[1] ?? '';
+    const refused = await call('POST', '/api/helm/repositories', { name: 'apiserver', url: `${server}/api` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.reason).toBe('api_server_address');
+  });
+
+  it('by default takes only https URLs that resolve to neither loopback, link-local nor metadata addresses', async () => {
+    const strict = await startTestService();
+    try {
+      const add = (url: string) => strict.api('POST', '/api/helm/repositories', { token: strict.adminToken, body: { name: 'probe', url } });
+      for (const [url, reason] of [
+        [repositoryUrl, 'insecure_url'],
+        [repositoryUrl.replace('http:', 'https:'), 'private_address'],
+        ['https://localhost/charts', 'private_address'],
+        ['https://169.254.169.254/latest/meta-data', 'private_address'],
+        ['https://[fd00:ec2::254]/', 'private_address'],
+        ['https://[::1]/', 'private_address'],
+      ] as const) {
+        const refused = await add(url);
+        expect(refused.status, url).toBe(400);
+        expect(refused.body.details, url).toMatchObject({ field: 'url', reason });
+      }
+      const install = await strict.api('POST', '/api/helm/install', { token: strict.adminToken, body: { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'https://127.0.0.1:1/', values: {} } });
+      expect(install.status).toBe(400);
+      expect(install.body.details).toMatchObject({ field: 'repo', reason: 'private_address' });
+      expect((await strict.api('GET', '/api/helm/repositories', { token: strict.adminToken })).body.items).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,18 +1,37 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
 import { applyYaml } from '../helpers/kubectl.js';
 import { rootDirectory } from '../helpers/paths.js';
-import { pilothouseCommand, serverModeFiles } from './mcp-server-process.js';
+import { pilothouseCommand, serverModeFiles, startHttpServerMode } from './mcp-server-process.js';
 
 const namespace = useNamespace('mcp-outside');
-const files = serverModeFiles({});
+const mcpToken = 'outside-clients-token-0123456789';
+const files = serverModeFiles({ mcp_server: { tokens: [{ name: 'outside', token: mcpToken }] } });
 let launcher: string;
 let httpServer: ChildProcess | undefined;
 let httpUrl: string;
+let tokenProxy: Server | undefined;
+let proxiedUrl: string;
+
+/** The conformance suite sends no Authorization header: a loopback proxy adds the bearer token. */
+async function startTokenProxy(target: URL): Promise<string> {
+  tokenProxy = createServer((incoming, outgoing) => {
+    const headers = { ...incoming.headers, host: target.host, authorization: `Bearer ${mcpToken}` };
+    const forwarded = httpRequest({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => tokenProxy!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(tokenProxy.address() as AddressInfo).port}/mcp`;
+}
 
 interface Outcome {
   code: number | null;
@@ -37,36 +56,22 @@ function runNode(script: string, args: string[], cwd: string, timeoutMs = 120_00
   });
 }
 
-/** Starts `pilothouse --mcp --mcp-transport http --port 0`-like on a free port and resolves with its URL. */
-function startHttpServer(): Promise<{ child: ChildProcess; url: string }> {
-  const { command, args } = pilothouseCommand(files.args(clusterKubeconfig(), ['--mcp-transport', 'http', '--port', '0']));
-  const child = spawn(command, args, { cwd: rootDirectory, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('mcp http server did not start')), 60_000);
-    child.once('exit', (code) => reject(new Error(`mcp http server exited with ${code}`)));
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      const match = /on (http:\/\/\S+\/mcp)$/.exec(line);
-      if (!match?.[1]) return;
-      clearTimeout(timer);
-      resolve({ child, url: match[1] });
-    });
-  });
-}
-
 beforeAll(async () => {
   await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: outside}\ndata: {seen: "yes"}\n`, namespace.name);
   const { command, args } = pilothouseCommand(files.args(clusterKubeconfig()));
   launcher = join(files.dataDir.replace(/\/data$/, ''), 'pilothouse-mcp.sh');
   writeFileSync(launcher, `#!/bin/sh\nexec ${[command, ...args].map((word) => `'${word}'`).join(' ')}\n`);
   chmodSync(launcher, 0o755);
-  const started = await startHttpServer();
+  const started = await startHttpServerMode(files.args(clusterKubeconfig(), ['--mcp-transport', 'http', '--port', '0']));
   httpServer = started.child;
   httpUrl = started.url;
+  proxiedUrl = await startTokenProxy(new URL(httpUrl));
 }, 120_000);
 
 afterAll(async () => {
   httpServer?.removeAllListeners('exit');
   httpServer?.kill('SIGTERM');
+  tokenProxy?.close();
   files.remove();
 });
 
@@ -93,7 +98,7 @@ describe('@modelcontextprotocol/inspector-cli against pilothouse --mcp (stdio)',
   });
 
   it('also drives the Streamable HTTP transport', async () => {
-    const outcome = await inspect([httpUrl, '--transport', 'http', '--method', 'tools/list']);
+    const outcome = await inspect([httpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${mcpToken}`, '--method', 'tools/list']);
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.stdout).toContain('kubectl_describe');
   });
@@ -103,7 +108,7 @@ describe('@modelcontextprotocol/conformance against --mcp-transport http', () =>
   for (const scenario of ['server-initialize', 'ping', 'tools-list']) {
     it(`passes scenario ${scenario}`, async () => {
       // The suite writes results/ into its working folder: the temp folder of this file.
-      const outcome = await runNode('@modelcontextprotocol/conformance/dist/index.js', ['server', '--url', httpUrl, '--scenario', scenario], files.dataDir.replace(/\/data$/, ''));
+      const outcome = await runNode('@modelcontextprotocol/conformance/dist/index.js', ['server', '--url', proxiedUrl, '--scenario', scenario], files.dataDir.replace(/\/data$/, ''));
       expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
       expect(outcome.stdout).not.toMatch(/\bFAIL(ED)?\b/);
     });

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -44,4 +46,20 @@ export async function connectStdio(args: string[], wrap: (transport: Transport) 
   const client = new Client({ name: 'pilothouse-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(wrap(transport), { timeout: 60_000 });
   return { client, stderr: () => stderr, pid: () => transport.pid };
+}
+
+/** Starts `pilothouse --mcp --mcp-transport http` with `args` and resolves with the URL it prints. */
+export function startHttpServerMode(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const { command, args: argv } = pilothouseCommand(args);
+  const child = spawn(command, argv, { cwd: rootDirectory, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('mcp http server did not start')), 60_000);
+    child.once('exit', (code) => reject(new Error(`mcp http server exited with ${code}`)));
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const match = /on (http:\/\/\S+\/mcp)$/.exec(line);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve({ child, url: match[1] });
+    });
+  });
 }

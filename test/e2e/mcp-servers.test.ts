@@ -1,12 +1,16 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashServer, everythingServer, kubernetesMcpServerPath } from '../../src/mcp/client/test-servers.js';
 import { McpConnection } from '../../src/mcp/client/connection.js';
 import { errorResult } from '../../src/mcp/client/tool-result.js';
-import { clusterKubeconfig, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let service: TestService;
+const elsewhere = useNamespace('mcp-elsewhere');
 
 /** A server as GET /api/mcp/servers shows it. */
 interface ShownServer {
@@ -201,13 +205,56 @@ spec:
       `apiVersion: pilothouse.dev/v1alpha1
 kind: MCPServer
 metadata: {name: from-config}
-spec: {command: /bin/false}
+spec: {command: npx, enabled: false}
 `,
       service.namespace,
     );
     await waitFor(async () => (await objectStatus('from-config')).phase === 'failed');
     expect((await objectStatus('from-config')).message).toMatch(/clashes/);
     expect(service.deps.mcp.manager.get('from-config')?.definition.source).toBe('config');
+  });
+
+  it('runs only allow-listed commands: others fail with the reason and never start', async () => {
+    const marker = join(tmpdir(), `pilothouse-mcp-pwned-${process.pid}-${Date.now()}`);
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: shell}
+spec: {command: /bin/sh, args: [-c, "touch ${marker}"]}
+---
+apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: bare}
+spec: {command: bash, args: [-c, "touch ${marker}"]}
+---
+apiVersion: pilothouse.dev/v1alpha1
+kind: MCPServer
+metadata: {name: escape}
+spec: {command: ${dirname(process.execPath)}/../../../../../../../bin/sh, args: [-c, "touch ${marker}"]}
+`,
+      service.namespace,
+    );
+    for (const name of ['shell', 'bare', 'escape']) await waitFor(async () => (await objectStatus(name)).phase === 'failed');
+    expect((await objectStatus('shell')).message).toContain('mcp.allowed_command_dirs');
+    expect((await objectStatus('escape')).message).toContain('mcp.allowed_command_dirs');
+    expect((await objectStatus('bare')).message).toContain('mcp.allowed_commands');
+    expect(existsSync(marker)).toBe(false);
+    expect(service.deps.mcp.manager.get('shell')).toBeUndefined();
+  });
+
+  it('reads MCPServer objects only from its own namespace', async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1\nkind: MCPServer\nmetadata: {name: stranger}\nspec: {command: ${process.execPath}, args: [--version]}\n`,
+      elsewhere.name,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const status = await runKubectl(clusterKubeconfig(), ['get', 'mcpservers.pilothouse.dev', 'stranger', '-n', elsewhere.name, '-o', 'jsonpath={.status}']);
+    expect(status).toBe('');
+    expect(service.deps.mcp.manager.get('stranger')).toBeUndefined();
+    const listed = await service.api('GET', '/api/mcp/servers', admin());
+    expect(listed.body.items.map((item: { name: string }) => item.name)).not.toContain('stranger');
   });
 
   it('disconnects a server whose object is deleted with kubectl', async () => {

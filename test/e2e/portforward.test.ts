@@ -83,3 +83,28 @@ describe('port forward', () => {
     expect((await create({ namespace: namespace.name, pod: 'web', podPort: 80, localPort: 70000 })).status).toBe(400);
   });
 });
+
+describe('the requesting identity of a forward', () => {
+  const kubectl = (...args: string[]) => runKubectl(clusterKubeconfig(), [...args, '-n', service.namespace]);
+  const phaseAndMessage = (name: string) => kubectl('get', 'portforwards.pilothouse.dev', name, '-o', 'jsonpath={.status.phase}|{.status.message}');
+
+  it('is on the object from its creation', async () => {
+    const created = await create({ namespace: namespace.name, pod: 'web', podPort: 80 });
+    expect(created.status).toBe(201);
+    // Impersonation is off in this service: the forward states it runs as the service.
+    expect(await kubectl('get', 'portforwards.pilothouse.dev', created.body.id, '-o', 'jsonpath={.metadata.annotations.pilothouse\\.dev/cluster-identity}')).toBe('pilothouse:service');
+    await service.api('DELETE', `/api/portforward/${created.body.id}`, { token: service.adminToken });
+  });
+
+  it('is required: a PortForward without it, or with an identity Pilothouse never uses, fails and never listens', async () => {
+    const object = (name: string, annotations: string) =>
+      `apiVersion: pilothouse.dev/v1alpha1\nkind: PortForward\nmetadata: {name: ${name}${annotations}}\nspec: {namespace: ${namespace.name}, pod: web, podPort: 80, localPort: 0, requester: intruder}\n`;
+    await applyYaml(clusterKubeconfig(), object('pf-anonymous', ''), service.namespace);
+    await applyYaml(clusterKubeconfig(), object('pf-forged', ', annotations: {pilothouse.dev/cluster-identity: "system:admin"}'), service.namespace);
+    await waitFor(async () => (await phaseAndMessage('pf-anonymous')).startsWith('failed|'));
+    await waitFor(async () => (await phaseAndMessage('pf-forged')).startsWith('failed|'));
+    expect(await phaseAndMessage('pf-anonymous')).toContain('no requesting identity');
+    expect(await phaseAndMessage('pf-forged')).toContain('system:admin');
+    expect(await kubectl('get', 'portforwards.pilothouse.dev', 'pf-anonymous', '-o', 'jsonpath={.status.localPort}')).toBe('');
+  });
+});

@@ -12,7 +12,8 @@ let viewer: { token: string };
 
 beforeAll(async () => {
   wire = await startLlmWireServer();
-  service = await startTestService();
+  // The wire server listens on 127.0.0.1 over http: only allowed with llm.allow_private_base_url.
+  service = await startTestService({ config: { llm: { allow_private_base_url: true } } });
   user = await service.createUser('user');
   viewer = await service.createUser('viewer');
 });
@@ -87,17 +88,41 @@ describe('GET/PUT /api/settings/llm', () => {
     expect(JSON.stringify(entry)).not.toContain('sk-very-secret-key');
   });
 
-  it('takes the key from ${ENV} and keeps the current key when api_key is omitted', async () => {
-    process.env.PILOTHOUSE_TEST_LLM_KEY = 'sk-from-environment';
+  it('takes an api_key set through the API literally: ${NAME} is never read from the service environment', async () => {
     const body = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, max_retries: 0 };
-    await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { ...body, api_key: '${PILOTHOUSE_TEST_LLM_KEY}' } });
-    expect((await service.api('GET', '/api/settings/llm', { token: service.adminToken })).body).toMatchObject({ api_key_set: true, api_key_source: 'environment', api_key_env: '${PILOTHOUSE_TEST_LLM_KEY}' });
+    const saved = await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { ...body, api_key: '${HOME}' } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ api_key_set: true, api_key_source: 'file' });
+    expect(saved.body).not.toHaveProperty('api_key_env');
     await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { ...body, model: 'wire-model-2' } });
-    wire.script([{ text: ['env key'] }]);
+    wire.script([{ text: ['literal key'] }]);
     await chat(service, { message: 'hello', context: {} }, { token: user.token });
     const last = wire.chatRequests().at(-1);
-    expect(last?.headers.authorization).toBe('Bearer sk-from-environment');
+    expect(last?.headers.authorization).toBe('Bearer ${HOME}');
+    expect(last?.headers.authorization).not.toContain(process.env.HOME ?? '/');
     expect((last?.body as { model: string }).model).toBe('wire-model-2');
+  });
+
+  it('refuses a base_url on loopback, link-local or metadata addresses, or over http, unless llm.allow_private_base_url', async () => {
+    const strict = await startTestService();
+    try {
+      const put = (baseUrl: string) => strict.api('PUT', '/api/settings/llm', { token: strict.adminToken, body: { provider: 'openai', model: 'm', api_key: 'k', base_url: baseUrl } });
+      for (const [url, reason] of [
+        [`${wire.url}/v1`, 'insecure_url'],
+        ['https://127.0.0.1:9/v1', 'private_address'],
+        ['https://localhost:9/v1', 'private_address'],
+        ['https://169.254.169.254/latest', 'private_address'],
+        ['https://[fd00:ec2::254]/', 'private_address'],
+        ['https://[::ffff:127.0.0.1]/', 'private_address'],
+      ] as const) {
+        const refused = await put(url);
+        expect(refused.status, url).toBe(400);
+        expect(refused.body, url).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'base_url', reason } });
+      }
+      expect((await strict.api('GET', '/api/settings/llm', { token: strict.adminToken })).body.base_url).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
   });
 
   it('wires the health check to the configured provider', async () => {
@@ -112,7 +137,9 @@ describe('POST /api/tool/analyze', () => {
   it('classifies commands for any role and never runs them', async () => {
     const cases: [Record<string, string>, Record<string, unknown>][] = [
       [{ command: 'get pods -n default', tool: 'kubectl' }, { type: 'read', requiresApproval: false, isReadOnly: true, blocked: false }],
-      [{ command: 'kubectl apply -f x.yaml' }, { type: 'write', requiresApproval: true }],
+      [{ command: 'cat x.yaml | kubectl apply -f -' }, { type: 'write', requiresApproval: true }],
+      // No files root configured: kubectl may name no local file.
+      [{ command: 'kubectl apply -f x.yaml' }, { type: 'dangerous', blocked: true, refusal: expect.stringMatching(/no files root/) }],
       [{ command: 'kubectl get pods -o name | xargs kubectl delete' }, { type: 'dangerous', isDangerous: true }],
       [{ command: 'kubectl exec -it web -- sh' }, { type: 'interactive', isInteractive: true }],
       [{ command: 'terraform plan' }, { type: 'unknown', requiresApproval: true }],

@@ -8,9 +8,10 @@ const namespace = useNamespace('term');
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ config: { server: { cors_origins: ['https://console.example'] } } });
   await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: shell}\nspec:\n  containers:\n  - {name: main, image: busybox}`, namespace.name);
-  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'shell', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+  await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: duo}\nspec:\n  containers:\n  - {name: main, image: busybox}\n  - {name: side, image: busybox}`, namespace.name);
+  for (const pod of ['shell', 'duo']) await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
 });
 
 afterAll(async () => {
@@ -91,5 +92,49 @@ describe('web terminal', () => {
     expect(await refusedStatus(new WebSocket(unknown, ['pilothouse.terminal.v1', `bearer.${service.adminToken}`]))).toBe(404);
     expect(await refusedStatus(new WebSocket(terminalUrl('&shell=sh;rm'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`]))).toBe(400);
     expect((await service.api('POST', `/api/pods/ghost/terminal/ticket`, { body: { namespace: namespace.name }, token: service.adminToken })).status).toBe(404);
+  });
+});
+
+describe('web terminal hardening', () => {
+  /** The handshake status; an accepted socket is closed at once. */
+  const handshake = async (socket: WebSocket): Promise<number> => {
+    const status = await refusedStatus(socket);
+    if (status === 101) socket.close();
+    return status;
+  };
+  const base = () => service.url.replace('http', 'ws');
+  const issue = async (pod: string, container?: string): Promise<string> => {
+    const response = await service.api('POST', `/api/pods/${pod}/terminal/ticket`, { body: { namespace: namespace.name, container }, token: service.adminToken });
+    expect(response.status).toBe(201);
+    return response.body.ticket as string;
+  };
+
+  it('refuses a WebSocket from a foreign Origin, accepts its own origin and configured CORS origins', async () => {
+    const open = (origin: string) => handshake(new WebSocket(terminalUrl('&shell=/bin/sh'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`], { origin }));
+    expect(await open('http://evil.example')).toBe(403);
+    expect(await open(`http://localhost.evil.example:${new URL(service.url).port}`)).toBe(403);
+    expect(await open(service.url)).toBe(101);
+    expect(await open('https://console.example')).toBe(101);
+    const ticketed = new WebSocket(terminalUrl(`&ticket=${await issue('shell')}`), ['pilothouse.terminal.v1'], { origin: 'http://evil.example' });
+    expect(await handshake(ticketed)).toBe(403);
+  });
+
+  it('lets a ticket open only the terminal route of its pod, never another route', async () => {
+    for (const path of [`/api/k8s/secrets?namespace=${namespace.name}`, `/api/pods/shell/logs?namespace=${namespace.name}`, `/api/audit`]) {
+      const value = await issue('shell');
+      const separator = path.includes('?') ? '&' : '?';
+      const status = await handshake(new WebSocket(`${base()}${path}${separator}ticket=${value}&namespace=${namespace.name}`, ['pilothouse.terminal.v1']));
+      expect(status, path).toBe(403);
+    }
+  });
+
+  it('binds a ticket to its container', async () => {
+    const forMain = await issue('duo', 'main');
+    const url = (query: string) => `${base()}/api/pods/duo/terminal?namespace=${namespace.name}${query}`;
+    expect(await handshake(new WebSocket(url(`&ticket=${forMain}&container=side`), ['pilothouse.terminal.v1']))).toBe(403);
+    const forSide = await issue('duo', 'side');
+    const frames = await session(new WebSocket(url(`&ticket=${forSide}&shell=/bin/sh`), ['pilothouse.terminal.v1']), ['exit 3\n']);
+    expect(frames.at(-1)).toEqual({ type: 'exit', code: 3 });
+    expect((await service.api('POST', '/api/pods/duo/terminal/ticket', { body: { namespace: namespace.name, container: 'ghost' }, token: service.adminToken })).status).toBe(404);
   });
 });

@@ -15,6 +15,7 @@ import { ChatStore } from '../../src/store/chat-store.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { findBinary } from '../../src/tools/binaries.js';
 import { createBashTool } from '../../src/tools/builtin/index.js';
+import { createBashSandbox } from '../../src/tools/builtin/bash-sandbox-setup.js';
 import { InMemoryToolRegistry } from '../../src/tools/registry.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../../src/tools/safety/index.js';
 import { startLlmWireServer, type LlmWireServer } from './llm-wire/index.js';
@@ -61,7 +62,9 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval));
   const tools = new InMemoryToolRegistry();
   tools.register(
-    createBashTool({ enabled: true, sandboxRoot: join(dataDir, 'sandboxes'), kubectlPath: findBinary('kubectl'), outputLimit: 64 * 1024, timeoutMs: 10_000 }),
+    createBashTool({
+      enabled: true, sandboxRoot: join(dataDir, 'sandboxes'), sandbox: createBashSandbox({ kubectlPath: findBinary('kubectl') }), outputLimit: 64 * 1024, timeoutMs: 10_000,
+    }),
   );
   const scheduler = new ManualScheduler();
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 30_000;

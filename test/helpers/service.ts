@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseConfig, readRawConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { createLogger, type Logger } from '../../src/log.js';
@@ -10,6 +10,7 @@ import type { AuthMode } from '../../src/cli/flags.js';
 import type { RoleName } from '../../src/config/schema.js';
 import { clusterKubeconfig, uniqueName } from './cluster.js';
 import { tryKubectl } from './kubectl.js';
+import { rootDirectory } from './paths.js';
 
 /** The admin password every test service starts with (unless a test passes its own). */
 export const testAdminPassword = 'admin-password-for-tests';
@@ -39,6 +40,9 @@ export interface TestServiceOptions {
    */
   configPath?: string;
 }
+
+/** MCPServer objects of the tests run node and servers from node_modules by absolute path. */
+const testCommandDirs = [dirname(process.execPath), join(rootDirectory, 'node_modules')];
 
 /** Rate limits high enough that tests polling the API never hit them; rate-limit tests set their own. */
 const relaxedLimits = { requests_per_minute: 100_000, chat_requests_per_minute: 10_000, login_attempts_per_minute: 10_000 };
@@ -74,7 +78,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const kubeconfig = options.kubeconfig ?? clusterKubeconfig();
   const fromFile = (options.configPath ? readRawConfig(options.configPath) : {}) as NonNullable<ConfigInput>;
   const config = parseConfig(
-    { ...fromFile, ...options.config, limits: { ...relaxedLimits, ...fromFile.limits, ...options.config?.limits }, kubernetes: { ...fromFile.kubernetes, ...options.config?.kubernetes, namespace } },
+    {
+      ...fromFile,
+      ...options.config,
+      limits: { ...relaxedLimits, ...fromFile.limits, ...options.config?.limits },
+      kubernetes: { ...fromFile.kubernetes, ...options.config?.kubernetes, namespace },
+      mcp: { allowed_command_dirs: testCommandDirs, ...fromFile.mcp, ...options.config?.mcp },
+    },
     process.env,
     'test config',
   );

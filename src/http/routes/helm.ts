@@ -1,11 +1,20 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
-import { installRelease, listReleases, maskManifestSecrets, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
+import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
+import { maskManifest } from '../../kube/secret-masking.js';
+import { checkOutboundUrl } from '../../net/address-policy.js';
+import { secretVisibility } from '../../rbac/secret-visibility.js';
+import { helmUrlPolicy } from '../../net/outbound-policies.js';
 import { findBinary } from '../../tools/binaries.js';
+import { renderChart, storedManifest } from '../../helm/rendering.js';
 import { audited } from '../audit-context.js';
+import { auditedRead } from '../audit-reads.js';
+import { authorizeHelmAction } from '../helm-policy.js';
+import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
@@ -14,7 +23,9 @@ const releaseName = z.string().max(53).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 
 const chartName = z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a chart name or repo/chart');
 const repositoryUrl = z.url({ protocol: /^https?$/ });
 const repositoryName = z.string().max(63).regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
-const chartVersion = z.string().max(64).regex(/^[A-Za-z0-9.+~^<>=*, -]+$/, 'must be a version or version constraint');
+/** Never starts with "-": a user value is never read by helm as a flag. */
+const chartVersion = z.string().max(64).regex(/^[A-Za-z0-9.+~^<>=*][A-Za-z0-9.+~^<>=*, -]*$/, 'must be a version or version constraint');
+const searchKeyword = z.string().max(200).refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
 const values = z.record(z.string(), z.unknown()).default({});
 
 const installBody = z.object({
@@ -43,6 +54,18 @@ function helmFor(deps: AppDeps, context: AppContext): HelmInvocation {
   };
 }
 
+/** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
+async function checkChartUrl(deps: AppDeps, url: string | undefined, field: string): Promise<void> {
+  if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, deps.kube.apiServerUrl()), field);
+}
+
+/** A repository name in use may be pointed elsewhere only with `force: true` (admins only reach this route). */
+async function checkRepositoryName(helm: HelmInvocation, name: string, url: string, force: boolean): Promise<void> {
+  const existing = (await listRepositories(helm)).find((repository) => repository.name === name);
+  if (!existing || force || existing.url.replace(/\/+$/, '') === url.replace(/\/+$/, '')) return;
+  throw new AppError('VALIDATION_ERROR', `repository ${name} exists with another URL; send force: true to repoint it`, { reason: 'repository_exists', name });
+}
+
 function releaseTarget(context: AppContext): { name: string; namespace: string } {
   const { name } = parseWith(nameParams, context.params, 'path');
   const { namespace } = parseWith(releaseQuery, context.query, 'query');
@@ -57,16 +80,18 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
 
 function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
   const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
-    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', summary, handler });
+    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, handler });
   return [
     route({
       method: 'GET',
       path: '/api/helm/releases',
       permission: 'view',
+      // A release is a Secret in its namespace: listing releases is listing those Secrets.
+      resourceKind: 'secrets',
       summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
       handler: async (context) => {
         const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
-        context.body = { items: await listReleases(helmFor(deps, context), namespace) };
+        context.body = { items: visibleItems(context, await listReleases(helmFor(deps, context), namespace)) };
       },
     }),
     read('', 'Release details (helm status)', async (context) => {
@@ -79,10 +104,11 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
     }),
     read('/manifest', 'Rendered manifest (text/yaml)', async (context) => {
       const target = releaseTarget(context);
-      const manifest = await releaseManifest(helmFor(deps, context), target.name, target.namespace);
+      const read = { resource: `helmrelease/${target.name}`, command: `helm get manifest ${target.name} -n ${target.namespace}`, sensitive: true };
+      const manifest = await auditedRead(deps, context, read, () => releaseManifest(helmFor(deps, context), target.name, target.namespace));
       context.type = 'text/yaml';
-      // Viewers never see Secret values; the rendered manifest carries them for every Secret of the chart.
-      context.body = context.state.principal?.role === 'viewer' ? maskManifestSecrets(manifest) : manifest;
+      // The rendered manifest carries every Secret of the chart: masked by the one rule (src/rbac/secret-visibility.ts).
+      context.body = maskManifest(manifest, secretVisibility(context.state.principal));
     }),
     route({
       method: 'GET',
@@ -91,8 +117,10 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Release values (user-supplied; all=true for computed): {values}',
       handler: async (context) => {
         const target = releaseTarget(context);
+        await authorizeHelmAction(deps, context, { action: 'read', namespace: target.namespace });
         const { all } = parseWith(z.object({ all: queryBoolean.default(false) }), { all: context.query.all }, 'query');
-        context.body = { values: await releaseValues(helmFor(deps, context), target.name, target.namespace, all) };
+        const read = { resource: `helmrelease/${target.name}`, command: `helm get values ${target.name} -n ${target.namespace}${all ? ' --all' : ''}`, sensitive: true };
+        context.body = { values: await auditedRead(deps, context, read, () => releaseValues(helmFor(deps, context), target.name, target.namespace, all)) };
       },
     }),
   ];
@@ -104,9 +132,13 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/install',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm install: release details',
       handler: async (context) => {
         const body = parseWith(installBody, context.request.body);
+        await checkChartUrl(deps, body.repo, 'repo');
+        const created = body.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${body.namespace}}\n` : '';
+        await authorizeHelmAction(deps, context, { action: 'install', namespace: body.namespace, manifest: (await renderChart(helmFor(deps, context), body, false)) + created });
         const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
         context.status = 201;
         context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () => installRelease(helmFor(deps, context), body, body.createNamespace));
@@ -116,9 +148,12 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/upgrade',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm upgrade (values replace the previous ones): release details',
       handler: async (context) => {
         const body = parseWith(upgradeBody, context.request.body);
+        await checkChartUrl(deps, body.repo, 'repo');
+        await authorizeHelmAction(deps, context, { action: 'upgrade', namespace: body.namespace, manifest: await renderChart(helmFor(deps, context), body, true) });
         context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () => upgradeRelease(helmFor(deps, context), body));
       },
     }),
@@ -126,10 +161,13 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/releases/:name/rollback',
       permission: 'execute_write',
+      resourceKind: 'secrets',
       summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
       handler: async (context) => {
         const { name } = parseWith(nameParams, context.params, 'path');
         const body = parseWith(z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }), context.request.body);
+        const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
+        await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
       },
@@ -138,9 +176,12 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
       method: 'DELETE',
       path: '/api/helm/releases/:name',
       permission: 'delete',
+      resourceKind: 'secrets',
       summary: 'helm uninstall: {name, namespace, uninstalled: true}',
       handler: async (context) => {
         const target = releaseTarget(context);
+        const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);
+        await authorizeHelmAction(deps, context, { action: 'uninstall', namespace: target.namespace, manifest });
         const line = `helm uninstall ${target.name} -n ${target.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
       },
@@ -162,18 +203,22 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
     route({
       method: 'POST',
       path: '/api/helm/repositories',
-      permission: 'execute_write',
-      summary: 'helm repo add {name, url}: {name, url}',
+      permission: 'admin',
+      summary: 'helm repo add {name, url, force?} (an existing name is repointed only with force): {name, url}',
       handler: async (context) => {
-        const body = parseWith(z.object({ name: repositoryName, url: repositoryUrl }), context.request.body);
+        const body = parseWith(z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) }), context.request.body);
+        await checkChartUrl(deps, body.url, 'url');
+        const helm = helmFor(deps, context);
+        await checkRepositoryName(helm, body.name, body.url, body.force);
+        const line = `helm repo add ${body.name} ${body.url}${body.force ? ' --force-update' : ''}`;
         context.status = 201;
-        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: `helm repo add ${body.name} ${body.url}` }, () => addRepository(helmFor(deps, context), body.name, body.url));
+        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: line }, () => addRepository(helm, body.name, body.url));
       },
     }),
     route({
       method: 'POST',
       path: '/api/helm/repositories/update',
-      permission: 'execute_write',
+      permission: 'admin',
       summary: 'helm repo update {names?}: {updated: [name]}',
       handler: async (context) => {
         const body = parseWith(z.object({ names: z.array(repositoryName).default([]) }), context.request.body);
@@ -184,7 +229,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
     route({
       method: 'DELETE',
       path: '/api/helm/repositories/:name',
-      permission: 'execute_write',
+      permission: 'admin',
       summary: 'helm repo remove: {name, removed: true}',
       handler: async (context) => {
         const { name } = parseWith(z.object({ name: repositoryName }), context.params, 'path');
@@ -197,7 +242,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
       handler: async (context) => {
-        const query = parseWith(z.object({ keyword: z.string().max(200).default(''), versions: queryBoolean.default(false) }), context.query, 'query');
+        const query = parseWith(z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) }), context.query, 'query');
         context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
       },
     }),

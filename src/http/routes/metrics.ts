@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
 import { namespaceSchema, parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
+import { visibleItems } from '../visible-items.js';
 
 /** SPEC "Metrics": pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
 export function metricsRoutes(deps: AppDeps): RouteSpec[] {
@@ -15,7 +16,8 @@ export function metricsRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Pod usage: {items: [{name, namespace, cpu: "<n>m", memory: "<n>Mi"}]} (all namespaces when absent)',
       handler: async (context) => {
         const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
-        context.body = { items: await podMetrics(deps.identities.clientFor(context.state.principal), namespace) };
+        // Across all namespaces the policy leaves out the namespaces the caller may not see.
+        context.body = { items: visibleItems(context, await podMetrics(deps.identities.clientFor(context.state.principal), namespace)) };
       },
     }),
     route({

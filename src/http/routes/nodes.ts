@@ -8,6 +8,7 @@ import { audited } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
+import { visibleItems } from '../visible-items.js';
 
 const nodeBody = z.object({ name: objectNameSchema });
 const drainBody = nodeBody.extend({
@@ -29,18 +30,37 @@ function drainLine(body: z.infer<typeof drainBody>): string {
   return ['kubectl drain', body.name, ...flags.filter(Boolean)].join(' ');
 }
 
-/** Streams a drain's events (past ones first) until its result. */
-function streamDrain(context: AppContext, job: DrainJob): void {
+type Visible = (namespace: string) => boolean;
+
+/** A drain event without the pods of namespaces the caller may not see (undefined: nothing left to send). */
+function visibleEvent(event: DrainEvent, visible: Visible): DrainEvent | undefined {
+  if (event.type === 'pod') return visible(event.namespace) ? event : undefined;
+  if (event.type !== 'result') return event;
+  const keep = <T extends { namespace: string }>(pods: T[]): T[] => pods.filter((pod) => visible(pod.namespace));
+  return { ...event, failed: keep(event.failed), refused: keep(event.refused), skipped: keep(event.skipped) };
+}
+
+/** Streams a drain's events (past ones first) until its result, showing only pods the caller may see. */
+function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void {
   const stream = startEventStream(context);
   const send = (event: DrainEvent): void => {
-    const { type, ...data } = event;
-    stream.send(type, data);
-    if (type === 'result') stream.end();
+    const shown = visibleEvent(event, visible);
+    if (shown) {
+      const { type, ...data } = shown;
+      stream.send(type, data);
+    }
+    if (event.type === 'result') stream.end();
   };
   for (const event of job.events) send(event);
   if (job.done) return;
   const unsubscribe = job.subscribe(send);
   stream.signal.addEventListener('abort', unsubscribe);
+}
+
+/** Which namespaces' pods the caller may see in a drain's progress (the policy's answer for a pod list). */
+async function podVisibility(deps: AppDeps, context: AppContext): Promise<Visible> {
+  const hidden = await deps.policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
+  return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
 /** SPEC "Nodes": cordon, uncordon, drain (202 + SSE progress), pods on a node. */
@@ -89,7 +109,7 @@ export function nodeRoutes(deps: AppDeps): RouteSpec[] {
         const job = drains.get(String(context.params.id));
         const principal = context.state.principal;
         if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${context.params.id} not found`);
-        streamDrain(context, job);
+        streamDrain(context, job, await podVisibility(deps, context));
       },
     }),
     route({
@@ -97,12 +117,13 @@ export function nodeRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/nodes/:name/pods',
       permission: 'view',
       resourceKind: 'pods',
+      listsAllNamespaces: true,
       summary: 'Pods on a node (pod list items): {items, total}',
       handler: async (context) => {
         const { name } = parseWith(nodeBody, context.params, 'path');
         const identity = client(context);
         await getNode(identity, name);
-        const items = await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), name);
+        const items = visibleItems(context, await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), name));
         context.body = { items, total: items.length };
       },
     }),

@@ -8,6 +8,7 @@ import { logLines, openLogStream, type LogOptions } from '../../kube/logs.js';
 import { getPod, resolveContainer } from '../../kube/pod-target.js';
 import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube/terminal-session.js';
 import { audited } from '../audit-context.js';
+import { auditedRead } from '../audit-reads.js';
 import { startEventStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
@@ -43,13 +44,20 @@ function execLine(target: { namespace: string; pod: string; container: string; c
   return `kubectl exec ${interactive ? '-it ' : ''}${target.pod} -n ${target.namespace} -c ${target.container} -- ${target.command.join(' ')}`;
 }
 
+/** `kubectl logs` as the audit records it. */
+function logsLine(options: LogOptions): string {
+  const flags = [`-n ${options.namespace}`, options.container ? `-c ${options.container}` : '', `--tail=${options.tail}`, options.follow ? '-f' : '', options.previous ? '--previous' : ''];
+  return `kubectl logs ${options.pod} ${flags.filter(Boolean).join(' ')}`;
+}
+
 async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(logQuery, context.query, 'query');
   const options: LogOptions = { ...query, pod: name };
   const abort = new AbortController();
   context.res.once('close', () => abort.abort());
-  const { response } = await openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal);
+  const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
+  const { response } = await auditedRead(deps, context, read, () => openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
   context.req.socket.setTimeout(0);
   context.type = 'text/plain; charset=utf-8';
@@ -78,11 +86,13 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(terminalQuery, context.query, 'query');
   const ticket = upgradeTicket(context);
-  if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace)) {
-    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod', { reason: 'ticket_mismatch' });
+  // A ticket opens the terminal of exactly the pod and container it was issued for.
+  const asked = query.container ?? ticket?.container;
+  if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
+    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
   const client = deps.identities.clientFor(context.state.principal);
-  const container = resolveContainer(await getPod(client, query.namespace, name), query.container);
+  const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
   const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
     openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
@@ -99,6 +109,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/logs',
       permission: 'view_logs',
       resourceKind: 'pods',
+      subresource: 'log',
       defaultNamespace: 'default',
       summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
       handler: (context) => sendLogs(deps, context),
@@ -108,6 +119,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/exec',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       summary: 'Run an argv command in a container: {stdout, stderr, exitCode, truncated?, timedOut?}',
       handler: async (context) => {
         const { name } = parseWith(podParams, context.params, 'path');
@@ -125,14 +137,15 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal/ticket',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       defaultNamespace: 'default',
-      summary: 'One-time ticket (30 s) for the terminal WebSocket: {ticket, expiresAt}',
+      summary: 'One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}',
       handler: async (context) => {
         const { name } = parseWith(podParams, context.params, 'path');
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.default('default') }), context.request.body);
-        await getPod(deps.identities.clientFor(context.state.principal), namespace, name);
+        const body = parseWith(z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() }), context.request.body);
+        const container = resolveContainer(await getPod(deps.identities.clientFor(context.state.principal), body.namespace, name), body.container);
         context.status = 201;
-        context.body = deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace, pod: name });
+        context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
       },
     }),
     route({
@@ -140,6 +153,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/pods/:name/terminal',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
       handler: (context) => openTerminal(deps, context),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { identityAnnotation } from '../../controllers/port-forward-reconciler.js';
+import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
 import { portForwardClient } from '../../controllers/port-forward-controller.js';
 import type { PortForward } from '../../crds/port-forward.js';
 import type { AppDeps } from '../../deps.js';
@@ -58,9 +58,9 @@ async function createForward(deps: AppDeps, context: AppContext): Promise<Record
   await getPod(deps.identities.clientFor(principal), body.namespace, body.pod);
   const client = portForwardClient(deps);
   const name = `pf-${randomBytes(4).toString('hex')}`;
-  const identity = deps.identities.identityOf(principal);
-  await client.create(name, { ...body, requester: principal?.username ?? 'unknown' });
-  if (identity) await client.patch(name, { metadata: { annotations: { [identityAnnotation]: identity } } });
+  // The identity travels with the object from its creation: the reconciler refuses objects without it.
+  const identity = deps.identities.identityOf(principal) ?? serviceIdentity;
+  await client.create(name, { ...body, requester: principal?.username ?? 'unknown' }, {}, { [identityAnnotation]: identity });
   return activationResult(client, name, await waitForPhase(client, name));
 }
 
@@ -81,6 +81,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/portforward',
       permission: 'execute_write',
       resourceKind: 'pods',
+      subresource: 'portforward',
       summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
       handler: async (context) => {
         const body = parseWith(createBody, context.request.body);

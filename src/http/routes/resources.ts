@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
-import { maskSecretData, requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject } from '../../kube/resources.js';
+import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
+import { maskDescribe, maskObject, secretKindOf } from '../../kube/secret-masking.js';
+import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
 import type { KubeIdentityClient } from '../../kube/clients.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { audited } from '../audit-context.js';
+import { visibleItems } from '../visible-items.js';
+import { auditedRead } from '../audit-reads.js';
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const objectParams = z.object({ name: objectNameSchema });
@@ -15,11 +19,6 @@ interface ObjectTarget {
   type: ResourceType;
   name: string;
   namespace: string | undefined;
-}
-
-/** Whether the caller may see Secret values (viewers never do). */
-export function canReadSecretData(context: AppContext): boolean {
-  return context.state.principal?.role !== 'viewer';
 }
 
 async function resolveType(deps: AppDeps, context: AppContext): Promise<ResourceType> {
@@ -32,6 +31,18 @@ async function resolveTarget(deps: AppDeps, context: AppContext): Promise<Object
   const { name } = parseWith(objectParams, { name: context.params.name }, 'path');
   const type = await resolveType(deps, context);
   return { type, name, namespace: requireNamespace(type, namespace) };
+}
+
+/** Whether reading objects of this type reveals secret values (Secrets, MCPServers). */
+function sensitiveType(type: ResourceType): boolean {
+  return secretKindOf({ kind: type.kind, apiVersion: type.group ? `${type.group}/${type.version}` : type.version }) !== undefined;
+}
+
+/** Reads one object (audited per `audit.include_reads`) and masks it for the caller. */
+async function readObject(deps: AppDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
+  const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: `${kubectlLine('get', target)} -o ${output}`, sensitive: sensitiveType(target.type) };
+  const object = await auditedRead(deps, context, read, () => getObject(deps.identities.clientFor(context.state.principal), target.type, target.name, target.namespace));
+  return maskObject(object, secretVisibility(context.state.principal));
 }
 
 /** SPEC "Cluster resources": list, get, yaml, describe, delete for any kind the cluster serves. */
@@ -49,8 +60,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
         const { namespace } = parseWith(listQuery, context.query, 'query');
         const type = await resolveType(deps, context);
         const listed = await listResources(deps.caches, client(context), type, namespace);
-        const visible = context.state.namespaceFilter;
-        const items = visible ? listed.filter((item) => visible(item.namespace)) : listed;
+        const items = visibleItems(context, listed);
         context.body = { items, total: items.length };
       },
     }),
@@ -62,9 +72,7 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'One resource as JSON',
       query: listQuery,
       handler: async (context) => {
-        const target = await resolveTarget(deps, context);
-        const object = await getObject(client(context), target.type, target.name, target.namespace);
-        context.body = canReadSecretData(context) ? object : maskSecretData(object);
+        context.body = await readObject(deps, context, await resolveTarget(deps, context), 'json');
       },
     }),
     route({
@@ -76,10 +84,9 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       produces: 'text/yaml',
       query: listQuery,
       handler: async (context) => {
-        const target = await resolveTarget(deps, context);
-        const object = await getObject(client(context), target.type, target.name, target.namespace);
+        const object = await readObject(deps, context, await resolveTarget(deps, context), 'yaml');
         context.type = 'text/yaml';
-        context.body = toYaml(canReadSecretData(context) ? object : maskSecretData(object));
+        context.body = toYaml(object);
       },
     }),
     route({
@@ -92,10 +99,10 @@ export function resourceRoutes(deps: AppDeps): RouteSpec[] {
       query: listQuery,
       handler: async (context) => {
         const target = await resolveTarget(deps, context);
-        // kubectl describe never prints Secret values, only their sizes, so no masking is needed.
-        const text = await describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace);
+        const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('describe', target), sensitive: sensitiveType(target.type) };
+        const text = await auditedRead(deps, context, read, () => describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace));
         context.type = 'text/plain';
-        context.body = text;
+        context.body = maskDescribe(text, target.type.kind, secretVisibility(context.state.principal));
       },
     }),
     route({

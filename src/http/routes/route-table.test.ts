@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config/load.js';
 import type { AppDeps } from '../../deps.js';
 import { permissionMatrix, permissions } from '../permissions.js';
+import { permissionFor } from '../../rbac/policy.js';
+import { routeAttributes } from '../route-attributes.js';
 import { allRoutes } from './index.js';
 
 /** Stands in for any dependency: route factories only capture deps, they do not call them at build time. */
@@ -58,6 +60,17 @@ describe('the route table', () => {
   it('gives viewers no write, delete or exec route', () => {
     for (const spec of routes.filter((route) => route.method !== 'GET' && route.permission !== 'public' && route.permission !== 'authenticated')) {
       expect(permissionMatrix[spec.permission].viewer, `${spec.method} ${spec.path}`).toBe('no');
+    }
+  });
+
+  it('declares on every resource route the permission the one policy derives from the request it amounts to', () => {
+    const resourceRoutes = routes.filter((spec) => spec.resourceKind);
+    expect(resourceRoutes.length).toBeGreaterThan(20);
+    for (const spec of resourceRoutes) {
+      for (const name of ['', 'object']) {
+        const attributes = routeAttributes(spec, { resource: 'pods', apiGroup: '', name, namespace: 'ns' });
+        expect(permissionFor(attributes), `${spec.method} ${spec.path} (${name || 'collection'})`).toBe(spec.permission);
+      }
     }
   });
 });

@@ -46,7 +46,7 @@ export function settingsRoutes(deps: AppDeps): RouteSpec[] {
       method: 'PUT',
       path: '/api/settings/llm',
       permission: 'admin',
-      summary: 'Change the LLM provider, model, key (stored mode 0600 or as ${ENV}) and endpoint; used from the next chat turn',
+      summary: 'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; used from the next chat turn',
       handler: async (context) => {
         const body = parseWith(llmSettingsBodySchema, context.request.body);
         const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;

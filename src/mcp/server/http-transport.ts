@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
+import { checkHttpAccess, type HttpAccessPolicy } from './http-access.js';
 
 /** The path of the Streamable HTTP endpoint. */
 export const mcpHttpPath = '/mcp';
@@ -13,14 +14,32 @@ export interface RunningHttpMcp {
   close(): Promise<void>;
 }
 
-/** One request: a fresh stateless server + transport (the SDK's stateless Streamable HTTP pattern). */
-async function handle(createMcpServer: () => McpServer, request: IncomingMessage, response: ServerResponse, logger: Logger): Promise<void> {
+/** Builds the MCP server for one request of `caller` (a session's user name or `token:<name>`). */
+export type McpServerFactory = (caller: string) => McpServer;
+
+interface HttpMcpContext {
+  createMcpServer: McpServerFactory;
+  access: HttpAccessPolicy;
+  logger: Logger;
+  port: () => number;
+}
+
+function refuse(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** One request: access check, then a fresh stateless server + transport (the SDK's stateless Streamable HTTP pattern). */
+async function handle(context: HttpMcpContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const { logger } = context;
   const url = new URL(request.url ?? '/', 'http://localhost');
-  if (url.pathname !== mcpHttpPath) {
-    response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: `not found; the MCP endpoint is ${mcpHttpPath}`, code: 'NOT_FOUND' }));
-    return;
+  if (url.pathname !== mcpHttpPath) return refuse(response, 404, { error: `not found; the MCP endpoint is ${mcpHttpPath}`, code: 'NOT_FOUND' });
+  const decision = await checkHttpAccess(request, context.access, context.port());
+  if (!decision.allowed) {
+    const code = decision.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+    logger.warn({ reason: decision.reason }, 'mcp http request refused');
+    return refuse(response, decision.status, { error: decision.message, code, details: { reason: decision.reason } }, decision.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
   }
-  const mcpServer = createMcpServer();
+  const mcpServer = context.createMcpServer(decision.caller);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   response.on('close', () => {
     void transport.close();
@@ -35,9 +54,14 @@ async function handle(createMcpServer: () => McpServer, request: IncomingMessage
   }
 }
 
-/** `--mcp --mcp-transport http`: Streamable HTTP on host:port at `/mcp` (stateless). */
-export async function startHttpMcp(createMcpServer: () => McpServer, host: string, port: number, logger: Logger): Promise<RunningHttpMcp> {
-  const server = createServer((request, response) => void handle(createMcpServer, request, response, logger));
+/**
+ * `--mcp --mcp-transport http`: Streamable HTTP on host:port at `/mcp` (stateless). Every request
+ * needs a bearer token and a `Host` (and `Origin`, when sent) naming this server (http-access.ts).
+ */
+export async function startHttpMcp(createMcpServer: McpServerFactory, access: HttpAccessPolicy, listen: { host: string; port: number }, logger: Logger): Promise<RunningHttpMcp> {
+  const { host, port } = listen;
+  const context: HttpMcpContext = { createMcpServer, access, logger, port: () => (server.address() as AddressInfo).port };
+  const server = createServer((request, response) => void handle(context, request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

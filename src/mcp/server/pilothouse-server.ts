@@ -32,7 +32,8 @@ async function handleCall(deps: ServerModeDeps, spec: ServerToolSpec, args: Reco
     return textResult(decision.reason, true);
   }
   const result = await deps.executor.run(plan, signal);
-  deps.audit.record({ ...entry, decision: 'allow', outcome: result.isError ? `error: ${result.output.slice(0, 500)}` : 'success' });
+  const details = result.refusals.length > 0 ? { ...entry.details, refusals: result.refusals } : entry.details;
+  deps.audit.record({ ...entry, details, decision: 'allow', outcome: result.isError ? `error: ${result.output.slice(0, 500)}` : 'success' });
   return textResult(result.output, result.isError);
 }
 

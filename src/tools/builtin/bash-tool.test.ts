@@ -1,75 +1,128 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findBinary } from '../binaries.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOptionalBinary } from '../binaries.js';
 import type { ToolContext } from '../types.js';
+import { bubblewrapArguments, sandboxEnvironment, sandboxHome } from './bash-sandbox-arguments.js';
+import { BubblewrapSandbox } from './bash-sandbox.js';
+import { createBashSandbox } from './bash-sandbox-setup.js';
 import { createBashTool, type BashToolOptions } from './bash-tool.js';
+import { readSystemLayout } from './sandbox-layout.js';
 
 const principal = { username: 'tester', role: 'admin', roles: [] } as const;
+const kubectlPath = findOptionalBinary('kubectl') ?? '/usr/bin/kubectl';
+const sandbox = createBashSandbox({ kubectlPath });
+let root: string;
 let sandboxRoot: string;
 
-beforeEach(async () => {
-  sandboxRoot = await mkdtemp(path.join(tmpdir(), 'pilothouse-bash-'));
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'pilothouse-bash-'));
+  sandboxRoot = path.join(root, 'sandboxes');
 });
-afterEach(async () => {
-  await rm(sandboxRoot, { recursive: true, force: true });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 const bashTool = (overrides: Partial<BashToolOptions> = {}) =>
-  createBashTool({
-    enabled: true,
-    sandboxRoot,
-    kubectlPath: findBinary('kubectl'),
-    kubeconfigPath: '/tmp/pilothouse-test-kubeconfig',
-    outputLimit: 64 * 1024,
-    timeoutMs: 10_000,
-    ...overrides,
-  });
+  createBashTool({ enabled: true, sandboxRoot, sandbox, outputLimit: 64 * 1024, timeoutMs: 10_000, ...overrides });
 const run = (command: string, context: Partial<ToolContext> = {}, overrides: Partial<BashToolOptions> = {}) =>
   bashTool(overrides).run({ command }, { principal, sessionId: 'session-1', ...context });
 
-describe('bash tool', () => {
+/** A kubeconfig in a private (0700) folder, as the policy proxy hands one out. */
+async function proxyKubeconfig(mode = 0o700): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'pilothouse-proxy-'));
+  await chmod(folder, mode);
+  const file = path.join(folder, 'kubeconfig');
+  await writeFile(file, 'apiVersion: v1\nkind: Config\nclusters: [{name: proxy, cluster: {server: "http://127.0.0.1:9"}}]\n', { mode: 0o600 });
+  return file;
+}
+
+/** The per-call session the policy proxy hands a tool: here only its kubeconfig file matters. */
+const proxySession = (kubeconfigPath: string) => ({ kubeconfigPath, refusals: () => [], close: async () => undefined });
+
+describe('bash tool in the bubblewrap sandbox', () => {
+  it('probes the sandbox as available here', async () => {
+    expect(await sandbox.status()).toEqual({ available: true });
+  });
+
   it('runs a shell line with pipes', async () => {
     expect(await run('printf "b\\na\\n" | sort')).toEqual({ output: 'a\nb\n', isError: false, truncated: false, exitCode: 0 });
     expect(bashTool().commandLine({ command: 'ls | wc -l' })).toBe('ls | wc -l');
     expect(bashTool().definition).toMatchObject({ name: 'bash', type: 'bash', readOnly: false, destructive: true });
   });
 
-  it('works in a private per-session folder that is also HOME', async () => {
-    const result = await run('pwd; echo "$HOME"');
-    const sandbox = path.join(sandboxRoot, 'session-1');
-    expect(result.output).toBe(`${sandbox}\n${sandbox}\n`);
-    expect((await stat(sandbox)).mode & 0o777).toBe(0o700);
-    expect((await run('pwd', { sessionId: undefined })).output.trim()).toBe(path.join(sandboxRoot, 'default'));
+  it('works in the private per-session folder, which is HOME and the only writable place that lasts', async () => {
+    const result = await run('pwd; echo "$HOME"; echo kept > note.txt; touch /usr/x 2>/dev/null || echo usr-read-only');
+    expect(result.output).toBe(`${sandboxHome}\n${sandboxHome}\nusr-read-only\n`);
+    const folder = path.join(sandboxRoot, 'session-1');
+    expect(await readFile(path.join(folder, 'note.txt'), 'utf8')).toBe('kept\n');
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await run('cat note.txt')).output).toBe('kept\n');
   });
 
   it('keeps hostile session ids inside the sandbox root', async () => {
-    const result = await run('pwd', { sessionId: '../../etc' });
-    expect(path.dirname(result.output.trim())).toBe(sandboxRoot);
+    await run('touch escaped', { sessionId: '../../etc' });
+    const folders = await import('node:fs/promises').then(({ readdir }) => readdir(sandboxRoot));
+    expect(folders.every((name) => !name.includes('/') && name !== '..')).toBe(true);
+    expect(folders.length).toBeGreaterThan(0);
   });
 
-  it('does not pass the service environment on', async () => {
+  it('does not show other sessions, the sandbox root or the host paths around it', async () => {
+    await run('echo mine > secret-of-session-2', { sessionId: 'session-2' });
+    const result = await run(`ls /home; ls ${sandboxRoot} ${root} 2>&1; find / '(' -path /usr -o -path /proc ')' -prune -o -name 'secret-of-session-2' -print 2>/dev/null; echo done`);
+    expect(result.output).toContain('pilothouse\n');
+    expect(result.output).toContain('No such file or directory');
+    expect(result.output).not.toContain('secret-of-session-2');
+    expect(result.output).not.toContain('session-2');
+  });
+
+  it('passes none of the service environment on, not even through /proc', async () => {
     process.env.PILOTHOUSE_TEST_SECRET = 'very-secret-value';
     try {
-      const result = await run('echo "[$PILOTHOUSE_TEST_SECRET]"; env');
+      const result = await run('echo "[$PILOTHOUSE_TEST_SECRET]"; env; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n"');
       expect(result.output).toContain('[]');
       expect(result.output).not.toContain('very-secret-value');
-      expect(result.output).toContain('KUBECONFIG=/tmp/pilothouse-test-kubeconfig');
+      expect(result.output).not.toContain('KUBECONFIG');
     } finally {
       delete process.env.PILOTHOUSE_TEST_SECRET;
     }
   });
 
-  it('finds kubectl on PATH', async () => {
-    const result = await run('command -v kubectl');
-    expect(result.output.trim()).toBe(findBinary('kubectl'));
+  it('sees only its own processes (new PID namespace)', async () => {
+    const result = await run('ls /proc | grep -cE "^[0-9]+$"; cat /proc/1/cmdline | tr "\\0" " "');
+    const [count, init] = result.output.split('\n');
+    expect(Number(count)).toBeLessThan(6);
+    expect(init).toContain('bwrap');
+    expect((await run(`test -e /proc/${process.pid}/environ && tr "\\0" "\\n" < /proc/${process.pid}/environ | grep -c PATH || echo none`)).output).not.toContain('very-secret');
+  });
+
+  it('finds kubectl on PATH, and without a proxy session kubectl has no kubeconfig', async () => {
+    const result = await run('command -v kubectl; echo "[${KUBECONFIG:-}]"; ls -A "$HOME/.kube" 2>/dev/null | wc -l');
+    expect(result.output).toBe('/opt/pilothouse/bin/kubectl\n[]\n0\n');
+  });
+
+  it('uses the proxy kubeconfig as KUBECONFIG, read-only', async () => {
+    const kubeconfigPath = await proxyKubeconfig();
+    const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', { cluster: proxySession(kubeconfigPath) });
+    expect(result.output).toBe(`${kubeconfigPath}\n1\nread-only\n`);
+    expect(await readFile(kubeconfigPath, 'utf8')).not.toContain('x\n');
+  });
+
+  it('refuses a kubeconfig whose folder is not private', async () => {
+    const kubeconfigPath = await proxyKubeconfig(0o755);
+    const result = await run('echo ran', { cluster: proxySession(kubeconfigPath) });
+    expect(result).toEqual({ output: 'bash tool refused to run: the cluster kubeconfig is not in a private folder', isError: true });
+  });
+
+  it('hides the config folder, root’s home and the service-account token folder', async () => {
+    const result = await run('for p in /etc/pilothouse /root /var/run/secrets /run/secrets /etc/shadow /etc/ssl/private /var/lib; do test -e $p && echo "visible $p"; done; echo checked');
+    expect(result.output).toBe('checked\n');
   });
 
   it('kills the command and its children on timeout', async () => {
-    const started = Date.now();
     const result = await run('sleep 20 & sleep 20; echo never', {}, { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result).toMatchObject({ isError: true });
     expect(result.output).toContain('[timed out after 300 ms]');
     expect(result.output).not.toContain('never');
@@ -94,12 +147,51 @@ describe('bash tool', () => {
     expect(result.output).toBe('out\n\n[stderr]\noops\n\n[exit code 3]');
   });
 
-  it('refuses to run when disabled or while impersonating', async () => {
+  it('refuses to run when disabled, and names the reason when the sandbox cannot start', async () => {
     expect(await run('echo hi', {}, { enabled: false })).toEqual({ output: 'bash tool is disabled (tools.bash.enabled)', isError: true });
-    expect(await run('echo hi', { impersonate: 'system:serviceaccount:x:viewer' })).toMatchObject({ isError: true });
+    const broken = new BubblewrapSandbox({ bwrapPath: path.join(root, 'no-bwrap-here'), binaries: [] });
+    const status = await broken.status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringContaining('bubblewrap cannot run here') });
+    const result = await run('echo hi', {}, { sandbox: broken });
+    expect(result).toMatchObject({ isError: true, output: expect.stringMatching(/^bash tool is unavailable: bubblewrap cannot run here/) });
+    expect(result.output).not.toContain('hi\n');
+  });
+
+  it('stays off with bubblewrap’s own reason where user namespaces are not allowed', async () => {
+    // bubblewrap inside a sandbox that forbids new user namespaces: what a locked-down host looks like.
+    const wrapper = path.join(root, 'bwrap-without-user-namespaces');
+    await writeFile(wrapper, '#!/bin/sh\nexec bwrap --unshare-user --disable-userns --dev-bind / / -- bwrap "$@"\n', { mode: 0o755 });
+    const locked = new BubblewrapSandbox({ bwrapPath: wrapper, binaries: [] });
+    const status = await locked.status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringMatching(/^bubblewrap cannot run here \(bwrap: .*namespace.*\); it needs user namespaces$/) });
+    const result = await run('echo hi', {}, { sandbox: locked });
+    expect(result).toEqual({ output: `bash tool is unavailable: ${status.available ? '' : status.reason}`, isError: true });
+  });
+
+  it('runs with impersonation on (the old refusal is gone)', async () => {
+    expect(await run('echo hi', { impersonate: 'system:serviceaccount:x:viewer' })).toMatchObject({ isError: false, output: 'hi\n' });
   });
 
   it('rejects bad arguments', async () => {
     expect(await bashTool().run({ command: 42 }, { principal })).toMatchObject({ isError: true, output: expect.stringMatching(/invalid arguments/) });
+  });
+
+  it('creates a fresh session folder for a new session id', async () => {
+    await mkdir(sandboxRoot, { recursive: true });
+    expect((await run('ls -A | wc -l', { sessionId: 'fresh-session' })).output).toBe('0\n');
+  });
+
+  // A service that runs as an ordinary user gets the same sandbox (unprivileged user namespaces).
+  const asRoot = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+  it.runIf(asRoot)('runs the same bubblewrap arguments for a non-root service user (nobody)', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-nobody-'));
+    await chown(home, 65534, 65534);
+    const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true };
+    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')], {
+      env: sandboxEnvironment({}), encoding: 'utf8',
+    });
+    await rm(home, { recursive: true, force: true });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('65534\nmine\n');
   });
 });

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../types.js';
-import { runProcess } from './process-runner.js';
+import type { BashSandbox } from './bash-sandbox.js';
 import { ensureSessionSandbox } from './session-sandbox.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 
@@ -10,9 +9,8 @@ export interface BashToolOptions {
   enabled: boolean;
   /** Parent of the per-session working folders. */
   sandboxRoot: string;
-  kubectlPath: string;
-  kubeconfigPath?: string;
-  bashPath?: string;
+  /** Where every command runs (bubblewrap); it never sees the service's kubeconfig. */
+  sandbox: BashSandbox;
   outputLimit: number;
   timeoutMs: number;
 }
@@ -21,23 +19,11 @@ const bashInput = z.object({
   command: z.string().describe('A bash command line, run with `bash -c` in a per-session working folder.'),
 });
 
-/** PATH, HOME (the sandbox) and KUBECONFIG only: the service's own environment (secrets) is not passed on. */
-function sandboxEnvironment(options: BashToolOptions, sandbox: string): NodeJS.ProcessEnv {
-  const binaries = path.dirname(options.kubectlPath);
-  const environment: NodeJS.ProcessEnv = {
-    PATH: [binaries, '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter),
-    HOME: sandbox,
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-  };
-  if (options.kubeconfigPath) environment.KUBECONFIG = options.kubeconfigPath;
-  return environment;
-}
-
 /**
- * The `bash` tool: `bash -c` in `<sandboxRoot>/<session>` with a minimal environment, a timeout and an
- * output cap. When disabled it answers with an error result (and `createBuiltinTools` leaves it out).
- * While impersonation is on it refuses to run: kubectl inside a shell could not be made to impersonate.
+ * The `bash` tool: `bash -c` inside the sandbox, with the session's private folder as HOME and working
+ * folder, a timeout and an output cap. The cluster is reachable only through the call's proxy
+ * kubeconfig (`context.cluster`); without one the shell has no KUBECONFIG at all. When disabled, or
+ * when the sandbox cannot run here, it answers with an error result naming the reason.
  */
 export function createBashTool(options: BashToolOptions): Tool {
   return {
@@ -56,15 +42,13 @@ export function createBashTool(options: BashToolOptions): Tool {
     },
     async run(args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
       if (!options.enabled) return errorResult('bash tool is disabled (tools.bash.enabled)');
-      if (context.impersonate) return errorResult('bash tool is not available while cluster impersonation is on; use the kubectl tool');
       const input = parseInput(bashInput, args);
       if (!input.ok) return input.result;
-      const sandbox = await ensureSessionSandbox(options.sandboxRoot, context.sessionId);
-      return runProcess({
-        file: options.bashPath ?? 'bash',
-        args: ['-c', input.value.command],
-        cwd: sandbox,
-        environment: sandboxEnvironment(options, sandbox),
+      const home = await ensureSessionSandbox(options.sandboxRoot, context.sessionId);
+      return options.sandbox.run({
+        command: input.value.command,
+        home,
+        kubeconfigPath: context.cluster?.kubeconfigPath,
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,

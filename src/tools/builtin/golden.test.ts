@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createBashSandbox } from './bash-sandbox-setup.js';
 import { createBuiltinTools } from './index.js';
 
 const goldenPath = fileURLToPath(new URL('../../../test/golden/ai-tools.json', import.meta.url));
@@ -15,7 +16,7 @@ describe('AI tool list (golden file)', () => {
       kubectlPath: 'kubectl',
       outputLimit: 65536,
       timeoutMs: 60_000,
-      bash: { enabled: true, sandboxRoot: '/tmp/pilothouse-golden' },
+      bash: { enabled: true, sandboxRoot: '/tmp/pilothouse-golden', sandbox: createBashSandbox({ kubectlPath: 'kubectl' }) },
       files: { root: '/tmp/pilothouse-golden' },
     });
     const definitions = tools.map(({ definition }) => ({

@@ -1,17 +1,20 @@
 import type { Tool } from '../types.js';
+import type { BashSandbox } from './bash-sandbox.js';
 import { createBashTool } from './bash-tool.js';
 import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 import { createKubectlTool } from './kubectl-tool.js';
 
-/** Options of the built-in tools (config `tools.*` plus the resolved kubectl binary and kubeconfig). */
+/**
+ * Options of the built-in tools (config `tools.*` plus the resolved kubectl binary). No kubeconfig:
+ * tools reach the cluster only through the per-call policy proxy (`ToolContext.cluster`).
+ */
 export interface BuiltinToolOptions {
   kubectlPath: string;
-  kubeconfigPath?: string;
-  kubeContext?: string;
   /** Output cap in bytes (config `tools.output_limit`, default 64 KiB). */
   outputLimit: number;
   timeoutMs: number;
-  bash: { enabled: boolean; sandboxRoot: string };
+  /** The bash tool: per-session folders under `sandboxRoot`, every command inside `sandbox`. */
+  bash: { enabled: boolean; sandboxRoot: string; sandbox: BashSandbox };
   /** Without a root the file tools are not offered. */
   files: { root?: string; writeLimit?: number };
 }
@@ -26,7 +29,8 @@ export const defaultWriteLimit = 1024 * 1024;
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
   const tools: Tool[] = [createKubectlTool(options)];
   if (options.bash.enabled) {
-    tools.push(createBashTool({ ...options, enabled: true, sandboxRoot: options.bash.sandboxRoot }));
+    const { sandboxRoot, sandbox } = options.bash;
+    tools.push(createBashTool({ enabled: true, sandboxRoot, sandbox, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs }));
   }
   const root = options.files.root;
   if (root) {
@@ -37,6 +41,7 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
 }
 
 export { createBashTool, type BashToolOptions } from './bash-tool.js';
+export { BubblewrapSandbox, type BashSandbox, type SandboxStatus } from './bash-sandbox.js';
 export { createReadFileTool, createWriteFileTool, type FileToolOptions } from './file-tools.js';
 export { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
 export { splitArguments, type ArgumentsResult } from './command-arguments.js';

@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBinary } from '../binaries.js';
-import type { ToolContext } from '../types.js';
+import type { ToolClusterSession, ToolContext } from '../types.js';
 import { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
 
 // The real kubectl binary; the "cluster" is a plain loopback HTTP server that records what kubectl sends.
-const context: ToolContext = { principal: { username: 'tester', role: 'admin', roles: [] } };
 let folder: string;
 let kubeconfigPath: string;
+/** Stands in for the policy proxy session: only its kubeconfig path matters to the tool. */
+const session = (): ToolClusterSession => ({ kubeconfigPath, refusals: () => [], close: async () => undefined });
+const context = (): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, cluster: session() });
 let server: Server;
 const seenHeaders: IncomingHttpHeaders[] = [];
 
@@ -50,9 +52,9 @@ afterAll(async () => {
 });
 
 const kubectlTool = (overrides: Partial<KubectlToolOptions> = {}) =>
-  createKubectlTool({ kubectlPath: findBinary('kubectl'), kubeconfigPath, outputLimit: 64 * 1024, timeoutMs: 20_000, ...overrides });
+  createKubectlTool({ kubectlPath: findBinary('kubectl'), outputLimit: 64 * 1024, timeoutMs: 20_000, ...overrides });
 const run = (command: string, extra: Partial<ToolContext> = {}, overrides: Partial<KubectlToolOptions> = {}) =>
-  kubectlTool(overrides).run({ command }, { ...context, ...extra });
+  kubectlTool(overrides).run({ command }, { ...context(), ...extra });
 
 describe('kubectl tool', () => {
   it('declares itself and its command line', () => {
@@ -73,17 +75,21 @@ describe('kubectl tool', () => {
     expect(await run('kubectl version --client')).toMatchObject({ isError: false });
   });
 
-  it('passes the configured kubeconfig and context', async () => {
+  it("uses the session's kubeconfig as its only kubeconfig", async () => {
     expect((await run('config current-context')).output.trim()).toBe('first');
-    const minified = await run('config view --minify -o jsonpath={.contexts[0].name}', {}, { kubeContext: 'second' });
-    expect(minified.output.trim()).toBe('second');
+    const environment = await run('config view -o jsonpath={.clusters[0].cluster.server}');
+    expect(environment.output).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('impersonates with --as when the context asks for it', async () => {
+  it('refuses to run without a cluster session', async () => {
+    expect(await run('version --client', { cluster: undefined })).toMatchObject({ isError: true, output: expect.stringMatching(/no cluster session/) });
+  });
+
+  it('never impersonates by itself (the proxy does): no Impersonate-User header, even when the context names an identity', async () => {
     seenHeaders.length = 0;
     await run('get pods --request-timeout=5s', { impersonate: 'system:serviceaccount:pilothouse:viewer' });
     expect(seenHeaders.length).toBeGreaterThan(0);
-    expect(seenHeaders.every((headers) => headers['impersonate-user'] === 'system:serviceaccount:pilothouse:viewer')).toBe(true);
+    expect(seenHeaders.some((headers) => headers['impersonate-user'] !== undefined)).toBe(false);
   });
 
   it('reports a failing command with stderr and exit code', async () => {
@@ -101,10 +107,10 @@ describe('kubectl tool', () => {
     expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/use the bash tool/) });
   });
 
-  it.each(['get pods --as=admin', 'get pods --kubeconfig /etc/k', '--context=other get pods', 'get pods --token abc', '-s http://x get pods'])(
+  it.each(['get pods --as=admin', 'get pods --kubeconfig /etc/k', '--context=other get pods', 'get pods --token abc', '-s http://x get pods', 'get pods -shttp://x', 'get pods --as_group=x'])(
     'refuses identity flags: %s',
     async (command) => {
-      expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/set by the service/) });
+      expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/refused: --(as|as-group|kubeconfig|context|token|server) chooses .*; the service sets it/) });
     },
   );
 

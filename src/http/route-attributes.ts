@@ -1,0 +1,44 @@
+import type { RequestAttributes } from '../rbac/request-attributes.js';
+import type { HttpMethod, RouteSpec } from './types.js';
+
+/** What a request on a resource route names, besides the route itself. */
+export interface RouteTarget {
+  /** The resource (plural, lowercase) and its API group, resolved through discovery. */
+  resource: string;
+  apiGroup: string;
+  /** The object the route acts on ('' for collections). */
+  name: string;
+  /** '' for cluster-scoped kinds and lists across all namespaces. */
+  namespace: string;
+}
+
+/**
+ * The Kubernetes verb of a route. It is about one object when the request names one (a `:name`
+ * path parameter, or `name` in the query or JSON body): GET of a collection is `list`, GET of an
+ * object (or its logs, yaml, describe) `get`, DELETE `delete`, PATCH `patch`, PUT `update`, POST on
+ * an object (scale, restart, exec, cordon, drain...) `update`, POST on a collection `create`.
+ */
+export function verbFor(method: HttpMethod, onObject: boolean): string {
+  if (method === 'GET') return onObject ? 'get' : 'list';
+  if (method === 'DELETE') return 'delete';
+  if (method === 'PATCH') return 'patch';
+  if (method === 'PUT') return 'update';
+  return onObject ? 'update' : 'create';
+}
+
+/** The request attributes a resource route amounts to: what the one policy decides on. */
+export function routeAttributes(spec: Pick<RouteSpec, 'method' | 'path' | 'subresource' | 'listsAllNamespaces'>, target: RouteTarget): RequestAttributes {
+  const name = spec.listsAllNamespaces ? '' : target.name;
+  return {
+    verb: verbFor(spec.method, name !== ''),
+    isResourceRequest: true,
+    path: spec.path,
+    apiGroup: target.apiGroup,
+    apiVersion: '',
+    resource: target.resource,
+    subresource: spec.subresource ?? '',
+    namespace: spec.listsAllNamespaces ? '' : target.namespace,
+    name,
+    dryRun: false,
+  };
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import type { PolicyDecision } from '../../rbac/policy.js';
+import type { RequestAttributes } from '../../rbac/request-attributes.js';
+import { carriesToken } from './proxy-token.js';
+import type { RefusalLog } from './refusal-log.js';
+import { requestTarget, type RequestTarget } from './request-target.js';
+import type { StatusAnswer } from './status.js';
+
+/** Decides one request of a tool call: the policy, bound to the caller and the call's mode. */
+export type Authorize = (attributes: RequestAttributes) => Promise<PolicyDecision>;
+
+export type Admission = { admitted: true; target: RequestTarget } | { admitted: false; answer: StatusAnswer };
+
+/** What admission needs of one proxy. */
+export interface AdmissionContext {
+  token: string;
+  authorize: Authorize;
+  refusals: RefusalLog;
+}
+
+const refused = (code: number, reason: StatusAnswer['reason'], message: string): Admission => ({ admitted: false, answer: { code, reason, message } });
+
+/** The policy's answer, fail closed; an allowed list that must hide namespaces is refused (the proxy cannot filter). */
+async function decisionFor(authorize: Authorize, attributes: RequestAttributes): Promise<PolicyDecision> {
+  let decision: PolicyDecision;
+  try {
+    decision = await authorize(attributes);
+  } catch {
+    return { allowed: false, code: 'discovery_failed', reason: 'the policy could not decide this request; it was refused' };
+  }
+  const hidden = decision.hiddenNamespaces;
+  if (!decision.allowed || !hidden || hidden.size === 0) return decision;
+  const names = [...hidden].sort().join(', ');
+  return { allowed: false, code: 'resource_role', reason: `${attributes.verb} ${attributes.resource} across all namespaces is refused: namespaces ${names} are closed to you; name a namespace (-n)` };
+}
+
+/**
+ * Admits one request: the one-time token (constant time), a canonical target, and the policy.
+ * Refusals are logged for the tool result and answered as the API server would.
+ */
+export async function admit(request: IncomingMessage, context: AdmissionContext): Promise<Admission> {
+  if (!carriesToken(request.headers, context.token)) return refused(401, 'Unauthorized', 'Unauthorized');
+  const target = requestTarget(request.method ?? 'GET', request.url);
+  if (!target) return refused(403, 'Forbidden', 'the policy proxy refuses this request target (absolute URL or encoded slash)');
+  const decision = await decisionFor(context.authorize, target.attributes);
+  if (decision.allowed) return { admitted: true, target };
+  context.refusals.add(target.attributes, decision.reason);
+  return refused(403, 'Forbidden', decision.reason);
+}

@@ -1,0 +1,26 @@
+import type { Config } from '../config/schema.js';
+import type { OutboundUrlPolicy } from './address-policy.js';
+
+/** Helm repository and chart URLs set through the API (config `helm.allow_http`, `helm.allow_private_urls`). */
+export function helmUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+  return {
+    allowHttp: config.helm.allow_http,
+    allowPrivate: config.helm.allow_private_urls,
+    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    keys: { http: 'helm.allow_http', private: 'helm.allow_private_urls' },
+  };
+}
+
+/**
+ * LLM `base_url`/`azure_endpoint` set through the API: https and public addresses only, unless
+ * `llm.allow_private_base_url` (a local runner such as Ollama speaks plain http on loopback).
+ */
+export function llmUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+  const relaxed = config.llm.allow_private_base_url;
+  return {
+    allowHttp: relaxed,
+    allowPrivate: relaxed,
+    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    keys: { http: 'llm.allow_private_base_url', private: 'llm.allow_private_base_url' },
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../auth/principal.js';
+import { resourceRoleSchema, type RoleName } from '../config/schema.js';
+import { decide, type PolicyFacts, type PolicyMode } from './policy.js';
+import { parseRequestInfo } from './request-info.js';
+
+const principal = (role: RoleName, roles: string[] = []): Principal => ({ username: `${role}-1`, role, roles });
+const facts = (overrides: Partial<PolicyFacts> = {}): PolicyFacts => ({
+  definitions: [
+    resourceRoleSchema.parse({ name: 'no-prod-secrets', resources: ['secrets'], namespaces: ['prod'], verbs: ['*'], effect: 'deny' }),
+    resourceRoleSchema.parse({ name: 'dev-deleter', resources: ['pods'], namespaces: ['dev'], verbs: ['delete'] }),
+  ],
+  names: ['secrets', 'secret'],
+  hasGrant: () => false,
+  ownNamespace: 'pilothouse',
+  ...overrides,
+});
+const verdict = (who: Principal, method: string, url: string, mode: PolicyMode, extra: Partial<PolicyFacts> = {}) => {
+  const decision = decide(who, parseRequestInfo(method, url), mode, facts(extra));
+  return decision.allowed ? 'allow' : decision.code;
+};
+
+describe('the one policy decision', () => {
+  const user = principal('user');
+  const admin = principal('admin');
+  const viewer = principal('viewer');
+
+  it.each([
+    // mode read: reads, reviews and dry runs only, whatever the role
+    [admin, 'GET', '/api/v1/namespaces/a/pods', 'read', 'allow'],
+    [admin, 'GET', '/api/v1/namespaces/a/pods/p/log?follow=true', 'read', 'allow'],
+    [admin, 'POST', '/api/v1/namespaces/a/configmaps', 'read', 'read_only'],
+    [admin, 'POST', '/api/v1/namespaces/a/configmaps?dryRun=All', 'read', 'allow'],
+    [admin, 'DELETE', '/api/v1/namespaces/prod', 'read', 'read_only'],
+    [admin, 'POST', '/api/v1/namespaces/a/pods/p/exec', 'read', 'read_only'],
+    [admin, 'GET', '/api/v1/namespaces/a/pods/p/exec', 'read', 'read_only'],
+    [user, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', 'read', 'allow'],
+    [user, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', 'read', 'allow'],
+    [user, 'GET', '/version', 'read', 'allow'],
+    [user, 'GET', '/apis/apps/v1', 'read', 'allow'],
+    [user, 'POST', '/api/v1/namespaces/a/serviceaccounts/default/token', 'read', 'read_only'],
+    // mode approved: the role decides; delete stays admin-only
+    [user, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', 'allow'],
+    [user, 'DELETE', '/api/v1/namespaces/a/pods/p', 'approved', 'role'],
+    [admin, 'DELETE', '/api/v1/namespaces/a/pods/p', 'approved', 'allow'],
+    [viewer, 'GET', '/api/v1/pods', 'approved', 'role'],
+    [viewer, 'GET', '/api/v1/pods', 'read', 'role'],
+    // mode direct: approval entries need a grant
+    [user, 'POST', '/api/v1/namespaces/a/configmaps', 'direct', 'approval_required'],
+    [viewer, 'GET', '/api/v1/pods', 'direct', 'allow'],
+    [viewer, 'PATCH', '/apis/apps/v1/namespaces/a/deployments/d/scale', 'direct', 'role'],
+    // Pilothouse's own namespace is closed to every role but admin
+    [user, 'GET', '/api/v1/namespaces/pilothouse/secrets/jwt', 'read', 'own_namespace'],
+    [user, 'GET', '/api/v1/namespaces/pilothouse/configmaps', 'direct', 'own_namespace'],
+    [user, 'POST', '/api/v1/namespaces/pilothouse/pods/ph-0/exec', 'approved', 'own_namespace'],
+    [user, 'PATCH', '/apis/coordination.k8s.io/v1/namespaces/pilothouse/leases/pilothouse', 'approved', 'own_namespace'],
+    [user, 'PATCH', '/apis/pilothouse.dev/v1alpha1/namespaces/pilothouse/accessrequests/r/status', 'approved', 'own_namespace'],
+    [user, 'DELETE', '/api/v1/namespaces/pilothouse', 'approved', 'own_namespace'],
+    [user, 'GET', '/api/v1/namespaces/pilothouse/pods', 'read', 'allow'],
+    [user, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'read', 'own_namespace'],
+    [viewer, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'direct', 'own_namespace'],
+    [admin, 'GET', '/api/v1/namespaces/pilothouse/secrets/jwt', 'approved', 'allow'],
+    // resource-level roles: deny overrides, in every mode
+    [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'read', 'resource_role'],
+    [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'direct', 'resource_role'],
+    [principal('admin', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'approved', 'resource_role'],
+    [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/dev/secrets/db', 'read', 'allow'],
+    [principal('user', ['dev-deleter']), 'DELETE', '/api/v1/namespaces/dev/pods/p', 'direct', 'allow'],
+    [principal('user', ['dev-deleter']), 'DELETE', '/api/v1/namespaces/prod/pods/p', 'direct', 'role'],
+  ] as const)('%# %s %s %s (%s) → %s', (who, method, url, mode, expected) => {
+    const names = url.includes('/pods') ? ['pods', 'pod', 'po'] : ['secrets', 'secret'];
+    expect(verdict(who, method, url, mode, { names })).toBe(expected);
+  });
+
+  it('fails closed when the names cannot be resolved and resource-level roles apply', () => {
+    expect(verdict(principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/dev/secrets', 'direct', { names: undefined })).toBe('discovery_failed');
+    expect(verdict(user, 'GET', '/api/v1/namespaces/dev/secrets', 'direct', { names: undefined })).toBe('allow');
+  });
+
+  it('lets a grant stand in for approval in direct mode only', () => {
+    expect(verdict(user, 'POST', '/api/v1/namespaces/a/configmaps', 'direct', { hasGrant: () => true })).toBe('allow');
+    expect(verdict(user, 'POST', '/api/v1/namespaces/a/configmaps', 'read', { hasGrant: () => true })).toBe('read_only');
+  });
+
+  it('hides denied namespaces and the own namespace from lists across all namespaces', () => {
+    const decision = decide(principal('user', ['no-prod-secrets']), parseRequestInfo('GET', '/api/v1/secrets'), 'direct', facts());
+    expect(decision.allowed).toBe(true);
+    expect([...(decision.hiddenNamespaces ?? [])].sort()).toEqual(['pilothouse', 'prod']);
+    expect(decide(admin, parseRequestInfo('GET', '/api/v1/secrets'), 'direct', facts()).hiddenNamespaces).toBeUndefined();
+  });
+
+  it('says in words what a read-only call tried to do', () => {
+    const decision = decide(user, parseRequestInfo('POST', '/api/v1/namespaces/x/pods'), 'read', facts());
+    expect(decision.reason).toBe('this command ran as read-only and tried to create pods in namespace x; it needs approval');
+  });
+});

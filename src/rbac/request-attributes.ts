@@ -1,0 +1,28 @@
+/**
+ * What one Kubernetes API request does, in the API server's own terms (k8s.io/apiserver
+ * `authorizer.Attributes`): the input of every authorization decision of Pilothouse.
+ */
+export interface RequestAttributes {
+  /**
+   * Kubernetes verb of a resource request: get, list, watch, create, update, patch, delete,
+   * deletecollection (exec/attach/portforward/proxy: `create` for POST, `get` for GET, like the
+   * API server). Lowercase HTTP method for non-resource URLs.
+   */
+  verb: string;
+  isResourceRequest: boolean;
+  /** The URL path (non-resource URLs are decided by it: /version, /api, /apis, /openapi/..., /healthz). */
+  path: string;
+  /** '' for the core group. */
+  apiGroup: string;
+  apiVersion: string;
+  /** Plural, lowercase. */
+  resource: string;
+  /** '' when none (log, exec, attach, portforward, status, scale, proxy, ...). */
+  subresource: string;
+  /** '' for cluster-scoped or all-namespace requests. */
+  namespace: string;
+  /** '' for collections. */
+  name: string;
+  /** Server-side dry run (query `dryRun=All`): persists nothing. */
+  dryRun: boolean;
+}

@@ -1,0 +1,95 @@
+import type { RequestAttributes } from './request-attributes.js';
+
+/** Path prefixes of resource requests: `/api/v1/...` (core) and `/apis/<group>/<version>/...`. */
+const apiPrefixes = new Set(['api', 'apis']);
+
+/** Subresources of the namespace object itself (`namespaces/<ns>/status` is not a resource named status). */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/** Verbs by HTTP method for requests on one object (collections differ for GET and DELETE). */
+const objectVerbs: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/** The path decoded first and split afterwards, as Go's net/http hands it to the API server (`%2F` is a separator). */
+function splitPath(path: string): string[] {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // malformed escapes stay as they are; the API server refuses such requests anyway
+  }
+  return decoded.split('/').filter((part) => part !== '');
+}
+
+function nonResource(method: string, path: string): RequestAttributes {
+  return {
+    verb: method.toLowerCase(), isResourceRequest: false, path,
+    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', dryRun: false,
+  };
+}
+
+/** `true` for `watch=true|1` (the API server's boolean parsing of the query parameter). */
+function watchRequested(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  return value !== null && ['1', 'true', 't', 'True', 'TRUE'].includes(value);
+}
+
+function verbOf(method: string, parts: readonly string[], query: URLSearchParams, watchPrefix: boolean): string {
+  const verb = objectVerbs[method] ?? method.toLowerCase();
+  // A collection: `resource` (1 part) or `namespaces/ns/resource` handled by the caller as parts.length === 1.
+  if (parts.length === 1) {
+    if (verb === 'get') return watchPrefix || watchRequested(query) ? 'watch' : 'list';
+    if (verb === 'delete') return 'deletecollection';
+  }
+  if (watchPrefix && verb === 'get') return 'watch';
+  return verb;
+}
+
+/** Where a resource request points once the group and version are read: namespace and the remaining parts. */
+function scopeOf(parts: readonly string[]): { namespace: string; rest: string[]; watchPrefix: boolean } {
+  let rest = [...parts];
+  const watchPrefix = rest[0] === 'watch';
+  if (watchPrefix) rest = rest.slice(1);
+  let namespace = '';
+  // `namespaces/<ns>/<resource>...`; but `namespaces/<ns>` alone (and its subresources `status`,
+  // `finalize`) is the namespace object itself, named <ns>.
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    namespace = rest[1] ?? '';
+    if (rest.length >= 3 && !namespaceSubresources.has(rest[2] ?? '')) rest = rest.slice(2);
+  }
+  return { namespace, rest, watchPrefix };
+}
+
+/** Group and version of `/api/<v>/...` or `/apis/<g>/<v>/...`, and the parts after them; undefined for discovery paths. */
+function groupVersionOf(parts: readonly string[]): { apiGroup: string; apiVersion: string; rest: string[] } | undefined {
+  const prefix = parts[0] ?? '';
+  if (!apiPrefixes.has(prefix)) return undefined;
+  const groupParts = prefix === 'api' ? 2 : 3;
+  if (parts.length <= groupParts) return undefined;
+  return { apiGroup: prefix === 'api' ? '' : (parts[1] ?? ''), apiVersion: parts[groupParts - 1] ?? '', rest: parts.slice(groupParts) };
+}
+
+/**
+ * Parses a request like the API server's RequestInfoFactory does: method plus URL (path and
+ * query, absolute or not) into verb, API group and version, resource, subresource, namespace and
+ * name. Anything outside `/api/<v>/...` and `/apis/<g>/<v>/...` is a non-resource request, and so
+ * are the discovery documents `/api`, `/apis`, `/apis/<g>` and `/apis/<g>/<v>`.
+ */
+export function parseRequestInfo(method: string, url: string): RequestAttributes {
+  const parsed = new URL(url, 'http://localhost');
+  const path = parsed.pathname;
+  const upper = method.toUpperCase();
+  const groupVersion = groupVersionOf(splitPath(path));
+  if (!groupVersion) return nonResource(upper, path);
+  const { namespace, rest, watchPrefix } = scopeOf(groupVersion.rest);
+  if (rest.length === 0) return nonResource(upper, path);
+  const resource = (rest[0] ?? '').toLowerCase();
+  const name = rest[1] ?? '';
+  const verb = verbOf(upper, rest.length === 1 ? rest : rest.slice(0, 2), parsed.searchParams, watchPrefix);
+  // The namespace object `namespaces/<ns>` is cluster-scoped: its namespace attribute is its name.
+  const isNamespaceObject = resource === 'namespaces' && rest.length >= 2;
+  return {
+    verb, isResourceRequest: true, path, apiGroup: groupVersion.apiGroup, apiVersion: groupVersion.apiVersion, resource,
+    subresource: (rest[2] ?? '').toLowerCase(), namespace: isNamespaceObject ? name : namespace, name,
+    dryRun: parsed.searchParams.getAll('dryRun').includes('All'),
+  };
+}
