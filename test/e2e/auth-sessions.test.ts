@@ -64,9 +64,9 @@ describe('auth.mode none in the config file', () => {
     try {
       const health = await open.api('GET', '/api/health');
       expect(health.status).toBe(200);
-      expect(health.body.details).toMatchObject({ auth: 'disabled' });
-      expect(health.body.details.warning).toMatch(/authentication is OFF/);
-      expect((await service.api('GET', '/api/health')).body.details).toBeUndefined();
+      expect(health.body.details.auth).toMatchObject({ status: 'disabled' });
+      expect(health.body.details.auth.warning).toMatch(/authentication is OFF/);
+      expect((await service.api('GET', '/api/health')).body.details?.auth).toBeUndefined();
     } finally {
       await open.close();
     }

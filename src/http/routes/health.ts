@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../deps.js';
 import { route, type RouteSpec } from '../types.js';
 
-/** Said by the health endpoint whenever authentication is off (`--no-auth` or `auth.mode: none`). */
-const noAuthDetails = {
-  auth: 'disabled',
+/** Said by the health endpoint (`details.auth`) whenever authentication is off (`--no-auth` or `auth.mode: none`). */
+const authDisabled = {
+  status: 'disabled',
   warning: 'authentication is OFF (--no-auth or auth.mode: none): every request acts as admin "anonymous"; development only',
 } as const;
 
@@ -17,7 +17,7 @@ export function healthRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Service health: status, kubernetes, llm (and details.auth "disabled" when authentication is off)',
       handler: async (context) => {
         const report = await deps.health.report();
-        context.body = deps.security.mode === 'none' ? { ...report, details: noAuthDetails } : report;
+        context.body = deps.security.mode === 'none' ? { ...report, details: { ...report.details, auth: authDisabled } } : report;
       },
     }),
   ];
