@@ -18,7 +18,17 @@ import { useStoredState } from './stored-state';
 
 const requestAccess: ApprovalAction = () => <RequestAccess />;
 
-function Page({ route, namespace, selected, onSelect }: { route: Route; namespace: string; selected: ResourceTarget | null; onSelect: (target: ResourceTarget | null) => void }): ReactNode {
+function Page({
+  route,
+  namespace,
+  selected,
+  onSelect,
+}: {
+  route: Route;
+  namespace: string;
+  selected: ResourceTarget | null;
+  onSelect: (target: ResourceTarget | null) => void;
+}): ReactNode {
   switch (route.page) {
     case 'resources':
       return <ResourcePage resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;

@@ -29,18 +29,21 @@ export function usePolling<T>(key: string, load: (signal: AbortSignal) => Promis
     const controller = new AbortController();
     running.current = controller;
     setState((previous) => ({ ...previous, refreshing: true }));
-    loadRef.current(controller.signal).then(
-      (data) => {
-        if (controller.signal.aborted) return;
-        setState({ data, error: undefined, loading: false, refreshing: false, updatedAt: Date.now() });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted || isAbort(error)) return;
-        setState((previous) => ({ ...previous, error, loading: false, refreshing: false }));
-      },
-    ).finally(() => {
-      if (running.current === controller) running.current = null;
-    });
+    loadRef
+      .current(controller.signal)
+      .then(
+        (data) => {
+          if (controller.signal.aborted) return;
+          setState({ data, error: undefined, loading: false, refreshing: false, updatedAt: Date.now() });
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted || isAbort(error)) return;
+          setState((previous) => ({ ...previous, error, loading: false, refreshing: false }));
+        },
+      )
+      .finally(() => {
+        if (running.current === controller) running.current = null;
+      });
   }, []);
 
   useEffect(() => {

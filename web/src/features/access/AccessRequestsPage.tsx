@@ -96,10 +96,22 @@ export function AccessRequestsPage(): ReactNode {
                     <td className="nowrap">
                       {admin && request.phase === 'Pending' && (
                         <span title={own ? t('access.ownRequest') : undefined}>
-                          <button type="button" className="small-button primary" disabled={busy || own} title={own ? t('access.ownRequest') : undefined} onClick={() => decide(request, 'approve')}>
+                          <button
+                            type="button"
+                            className="small-button primary"
+                            disabled={busy || own}
+                            title={own ? t('access.ownRequest') : undefined}
+                            onClick={() => decide(request, 'approve')}
+                          >
                             {t('access.approve')}
                           </button>{' '}
-                          <button type="button" className="small-button danger" disabled={busy || own} title={own ? t('access.ownRequest') : undefined} onClick={() => decide(request, 'deny')}>
+                          <button
+                            type="button"
+                            className="small-button danger"
+                            disabled={busy || own}
+                            title={own ? t('access.ownRequest') : undefined}
+                            onClick={() => decide(request, 'deny')}
+                          >
                             {t('access.deny')}
                           </button>{' '}
                         </span>

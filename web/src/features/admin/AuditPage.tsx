@@ -24,7 +24,11 @@ export function AuditPage(): ReactNode {
   const [filters, setFilters] = useState({ action: '', user: '' });
   const [offset, setOffset] = useState(0);
   const load = useCallback(
-    (signal: AbortSignal) => client.json<ListResponse<AuditEntry>>('GET', '/api/audit', { query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() }, signal }),
+    (signal: AbortSignal) =>
+      client.json<ListResponse<AuditEntry>>('GET', '/api/audit', {
+        query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() },
+        signal,
+      }),
     [client, offset, filters],
   );
   const audit = useLoad(`${offset}|${filters.action}|${filters.user}`, load);

@@ -90,7 +90,14 @@ export function UsersPage(): ReactNode {
         </label>
         <label className="field">
           <span>{t('users.password')}</span>
-          <input required type="password" minLength={8} autoComplete="new-password" value={form.password} onChange={(event) => setForm({ ...form, password: event.target.value })} />
+          <input
+            required
+            type="password"
+            minLength={8}
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(event) => setForm({ ...form, password: event.target.value })}
+          />
         </label>
         <label className="field">
           <span>{t('users.role')}</span>

@@ -5,7 +5,15 @@ import { Spinner } from '../../shared/Spinner';
 import { awaitingDecision, type ToolEntry } from './chat-state';
 
 /** A tool call: command, safety class, warnings, Approve/Reject while it waits, then its output. */
-export function ToolCard({ entry, streaming, onDecide }: { entry: ToolEntry; streaming: boolean; onDecide: (id: string, approved: boolean) => void }): ReactNode {
+export function ToolCard({
+  entry,
+  streaming,
+  onDecide,
+}: {
+  entry: ToolEntry;
+  streaming: boolean;
+  onDecide: (id: string, approved: boolean) => void;
+}): ReactNode {
   const t = useT();
   const waiting = awaitingDecision(entry, streaming);
   const running = streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';

@@ -75,7 +75,8 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     blocked: data.blocked === true,
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
   };
-  if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id)) return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
+  if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id))
+    return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
   return push(state, entry);
 }
 
@@ -144,7 +145,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return updateTool(state, action.id, (entry) => ({ ...entry, deciding: true, decisionError: undefined }));
     case 'decided':
       return updateTool(state, action.id, (entry) =>
-        action.error ? { ...entry, deciding: false, decisionError: action.error } : { ...entry, deciding: false, decision: action.approved ? 'approved' : 'rejected' },
+        action.error
+          ? { ...entry, deciding: false, decisionError: action.error }
+          : { ...entry, deciding: false, decision: action.approved ? 'approved' : 'rejected' },
       );
     case 'failed':
       return push({ ...state, streaming: false }, { kind: 'error', error: action.error, code: action.code });

@@ -218,7 +218,8 @@ export function NodeOperationsTab({ target }: { target: ResourceTarget }): React
             <ul className="drain-pods" aria-live="polite">
               {progress.pods.map((pod) => (
                 <li key={`${pod.namespace}/${pod.name}`}>
-                  <span className={`badge ${statusBadge[pod.status]}`}>{t(`node.pod.${pod.status}`)}</span> <span className="mono">{`${pod.namespace}/${pod.name}`}</span>
+                  <span className={`badge ${statusBadge[pod.status]}`}>{t(`node.pod.${pod.status}`)}</span>{' '}
+                  <span className="mono">{`${pod.namespace}/${pod.name}`}</span>
                   {pod.reason && <span className="muted small"> — {pod.reason}</span>}
                 </li>
               ))}

@@ -21,7 +21,10 @@ interface ActionResult {
 export function DeploymentScaleTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<DeploymentObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }), [client, target]);
+  const load = useCallback(
+    (signal: AbortSignal) => client.json<DeploymentObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
+    [client, target],
+  );
   const deployment = useLoad(targetKey(target), load);
   const current = deployment.data?.spec?.replicas;
   const [replicas, setReplicas] = useState('');
@@ -49,7 +52,15 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
       <form className="inline-form" onSubmit={scale}>
         <label className="inline-field">
           <span>{t('deploy.replicas')}</span>
-          <input type="number" min={0} max={10000} required value={replicas} placeholder={current === undefined ? '' : String(current)} onChange={(event) => setReplicas(event.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={10000}
+            required
+            value={replicas}
+            placeholder={current === undefined ? '' : String(current)}
+            onChange={(event) => setReplicas(event.target.value)}
+          />
         </label>
         <button type="submit" className="primary" disabled={busy || replicas === ''}>
           {t('deploy.scale')}
@@ -75,7 +86,8 @@ export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): Re
   const client = useApi();
   const t = useT();
   const load = useCallback(
-    (signal: AbortSignal) => client.json<{ items: RevisionItem[] }>('GET', '/api/deployment/history', { query: { namespace: target.namespace, name: target.name }, signal }),
+    (signal: AbortSignal) =>
+      client.json<{ items: RevisionItem[] }>('GET', '/api/deployment/history', { query: { namespace: target.namespace, name: target.name }, signal }),
     [client, target],
   );
   const history = useLoad(`${targetKey(target)}/history`, load);

@@ -21,7 +21,11 @@ function containerNames(pod: PodObject | undefined): string[] {
 }
 
 /** Streams or loads the log text of one container; `follow` reads the body as it grows. */
-function useLogText(target: ResourceTarget, container: string | undefined, follow: boolean): { text: string; error: unknown; streaming: boolean; loading: boolean } {
+function useLogText(
+  target: ResourceTarget,
+  container: string | undefined,
+  follow: boolean,
+): { text: string; error: unknown; streaming: boolean; loading: boolean } {
   const client = useApi();
   const [state, setState] = useState({ text: '', error: undefined as unknown, streaming: false, loading: true });
   useEffect(() => {
@@ -35,7 +39,11 @@ function useLogText(target: ResourceTarget, container: string | undefined, follo
       });
     const query = { namespace: target.namespace, container, tail: tailLines, follow: follow || undefined };
     const run = async (): Promise<void> => {
-      const response = await client.request('GET', `/api/pods/${encodeURIComponent(target.name)}/logs`, { query, signal: controller.signal, accept: 'text/plain' });
+      const response = await client.request('GET', `/api/pods/${encodeURIComponent(target.name)}/logs`, {
+        query,
+        signal: controller.signal,
+        accept: 'text/plain',
+      });
       if (response.body) await readText(response.body, append, controller.signal);
     };
     run().then(
@@ -51,7 +59,10 @@ function useLogText(target: ResourceTarget, container: string | undefined, follo
 export function LogsTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
-  const loadPod = useCallback((signal: AbortSignal) => client.json<PodObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }), [client, target]);
+  const loadPod = useCallback(
+    (signal: AbortSignal) => client.json<PodObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
+    [client, target],
+  );
   const pod = useLoad(targetKey(target), loadPod);
   const containers = containerNames(pod.data);
   const [chosen, setChosen] = useState<string>();

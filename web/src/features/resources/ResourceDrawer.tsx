@@ -58,7 +58,10 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
     <aside className="drawer" aria-labelledby="drawer-title" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <header className="drawer-header">
         <div className="drawer-title">
-          <span className="muted small">{target.resource}{target.namespace ? ` · ${target.namespace}` : ''}</span>
+          <span className="muted small">
+            {target.resource}
+            {target.namespace ? ` · ${target.namespace}` : ''}
+          </span>
           <h2 id="drawer-title">{target.name}</h2>
         </div>
         {role === 'admin' && <DeleteButton target={target} onDeleted={onDeleted} />}

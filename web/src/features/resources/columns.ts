@@ -11,7 +11,10 @@ export function columnsOf(items: readonly ResourceItem[]): string[] {
 
 /** `nominatedNode` → `NOMINATED NODE` (kubectl's header style). */
 export function columnLabel(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toUpperCase();
 }
 
 /** A cell value as text. */

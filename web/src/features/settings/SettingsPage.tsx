@@ -57,7 +57,11 @@ export function SettingsPage(): ReactNode {
             <span>{t('settings.beginner')}</span>
           </label>
           <label className="checkbox-field">
-            <input type="checkbox" checked={draft.auto_approve_readonly} onChange={(event) => setDraft({ ...draft, auto_approve_readonly: event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.auto_approve_readonly}
+              onChange={(event) => setDraft({ ...draft, auto_approve_readonly: event.target.checked })}
+            />
             <span>{t('settings.autoApprove')}</span>
           </label>
           <div>
