@@ -1,7 +1,8 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { RevisionItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
-import { useT } from '../../i18n';
+import { useT, type Translate } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
@@ -81,6 +82,25 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
   );
 }
 
+/** The revision history's columns. */
+function historyColumns(t: Translate): Column<RevisionItem>[] {
+  return [
+    {
+      key: 'revision',
+      header: t('deploy.revision'),
+      cell: (item) => (
+        <>
+          {item.revision} {item.current && <span className="badge badge-read">{t('deploy.currentRevision')}</span>}
+        </>
+      ),
+      sortValue: (item) => item.revision,
+    },
+    { key: 'images', header: t('deploy.images'), cell: (item) => item.images.join(', '), className: 'mono' },
+    { key: 'created', header: t('deploy.created'), cell: (item) => formatTime(item.createdAt), sortValue: (item) => item.createdAt },
+    { key: 'cause', header: t('deploy.cause'), cell: (item) => item.changeCause ?? '' },
+  ];
+}
+
 /** Revision history of a deployment. */
 export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
@@ -97,30 +117,7 @@ export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): Re
       <ErrorNotice error={history.error} />
       {history.loading && <p className="muted">{t('tab.loading')}</p>}
       {history.data && items.length === 0 && <p className="muted">{t('deploy.noHistory')}</p>}
-      {items.length > 0 && (
-        <table className="data-table compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('deploy.revision')}</th>
-              <th scope="col">{t('deploy.images')}</th>
-              <th scope="col">{t('deploy.created')}</th>
-              <th scope="col">{t('deploy.cause')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.revision}>
-                <td>
-                  {item.revision} {item.current && <span className="badge badge-read">{t('deploy.currentRevision')}</span>}
-                </td>
-                <td className="mono">{item.images.join(', ')}</td>
-                <td>{formatTime(item.createdAt)}</td>
-                <td>{item.changeCause ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {items.length > 0 && <DataTable columns={historyColumns(t)} rows={items} rowKey={(item) => String(item.revision)} compact />}
     </div>
   );
 }
