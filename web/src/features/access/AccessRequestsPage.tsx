@@ -6,9 +6,23 @@ import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { usePolling } from '../../shared/use-polling';
-import { useAction } from '../../shared/use-action';
+import { useAction, type ActionState } from '../../shared/use-action';
 import { AccessActions } from './AccessActions';
 import { accessColumns } from './access-columns';
+
+/** The last action's outcome, or the list's load error. */
+function ActionNotices({ action, loadError }: { action: ActionState; loadError: unknown }): ReactNode {
+  return (
+    <>
+      <ErrorNotice error={action.error ?? loadError} onDismiss={action.error ? action.dismiss : undefined} />
+      {action.message && (
+        <p className="notice notice-ok" role="status">
+          {action.message}
+        </p>
+      )}
+    </>
+  );
+}
 
 /** Just-in-time access requests: own requests (Withdraw); for admins all of them (Approve / Deny). */
 export function AccessRequestsPage(): ReactNode {
@@ -19,17 +33,7 @@ export function AccessRequestsPage(): ReactNode {
   const load = useCallback((signal: AbortSignal) => client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests', { signal }), [client]);
   const requests = usePolling('access-requests', load, 5000);
 
-  const { busy, error, message, act, dismiss } = useAction(() => requests.reload());
-  const decide = (request: AccessRequest, verb: 'approve' | 'deny'): void =>
-    void act(async () => {
-      await client.json('POST', `/api/access-requests/${encodeURIComponent(request.id)}/${verb}`, { body: {} });
-      return t(verb === 'approve' ? 'access.approved' : 'access.denied', { requester: request.requester });
-    });
-  const remove = (request: AccessRequest): void =>
-    void act(async () => {
-      await client.json('DELETE', `/api/access-requests/${encodeURIComponent(request.id)}`);
-      return t(request.requester === me?.username ? 'access.withdrawn' : 'access.revoked');
-    });
+  const action = useAction(() => requests.reload());
 
   const items = requests.data?.items ?? [];
   return (
@@ -39,17 +43,12 @@ export function AccessRequestsPage(): ReactNode {
         {requests.refreshing && <Spinner label={t('common.loading')} />}
       </div>
       <p className="muted page-intro">{admin ? t('access.intro.admin') : t('access.intro.user')}</p>
-      <ErrorNotice error={error ?? requests.error} onDismiss={error ? dismiss : undefined} />
-      {message && (
-        <p className="notice notice-ok" role="status">
-          {message}
-        </p>
-      )}
+      <ActionNotices action={action} loadError={requests.error} />
       {requests.data && items.length === 0 && <p className="muted page-intro">{t('access.empty')}</p>}
       {items.length > 0 && (
         <DataTable
           columns={accessColumns(t, admin, (request) => (
-            <AccessActions request={request} me={me?.username} admin={admin} busy={busy} onDecide={decide} onRemove={remove} />
+            <AccessActions request={request} me={me?.username} admin={admin} action={action} />
           ))}
           rows={items}
           rowKey={(request) => request.id}
