@@ -23,7 +23,7 @@ export function needsApproval(report: SafetyReport, autoApproveReadonly: boolean
 }
 
 /**
- * The role rules of tool calls (issue 6 "Roles"), first match wins: an unknown tool fails;
+ * The role rules of tool calls (README "AI pilot", Roles), first match wins: an unknown tool fails;
  * `viewer` may run nothing; blocked patterns refuse for everyone; `user` may not run dangerous
  * commands (delete, drain, rm -rf...) at all, so they are refused without asking; everything
  * else runs at once when it needs no approval, and waits for one otherwise (admin included).
