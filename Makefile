@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web test-web lint typecheck test test-unit test-e2e demo bench clean help kubectl-flags
+.PHONY: all node deps build web test-web lint lint-web format format-check typecheck test test-unit test-e2e demo bench clean help kubectl-flags
 
 all: build
 
@@ -61,8 +61,19 @@ test-web: web
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
-lint: deps
+lint: deps lint-web
 	npx eslint src test
+
+lint-web: deps web/node_modules/.package-lock.json
+	cd web && npm run lint
+
+# Prettier (one config: .prettierrc.json, .prettierignore). src, test and bench join FORMAT_PATHS once the lead reformats them.
+FORMAT_PATHS := web
+format: deps
+	npx prettier --write $(FORMAT_PATHS)
+
+format-check: deps
+	npx prettier --check $(FORMAT_PATHS)
 
 test-unit: deps
 	npx vitest run --project unit
@@ -72,7 +83,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools
 	npx vitest run --project e2e
 
-test: deps build cluster-build tools typecheck lint test-web
+test: deps build cluster-build tools typecheck lint format-check test-web
 	npx vitest run
 
 bench: deps build cluster

@@ -26,7 +26,7 @@ export interface AccessRequestsOptions {
 }
 
 /**
- * Just-in-time access requests (SPEC "Access request"): users ask, admins approve or deny, an
+ * Just-in-time access requests (docs/adr/0007-just-in-time-access-grants.md): users ask, admins approve or deny, an
  * approval lasts for its TTL. AccessRequest objects are the source of truth; an in-memory index
  * fed by a watch answers the synchronous grant check of the permission matrix.
  */

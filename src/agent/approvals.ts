@@ -29,7 +29,7 @@ function mayDecide(principal: Principal, owner: string): boolean {
 }
 
 /**
- * Pending approvals of tool calls (SPEC "AI agent" WaitingForApproval). A wait ends with the
+ * Pending approvals of tool calls (the agent's WaitingForApproval state, docs/adr/0006-agent-loop-from-history.md). A wait ends with the
  * owner's decision, the timeout (`authorization.tool_approval.timeout`) or the turn's cancellation.
  */
 export class ApprovalRegistry {

@@ -11,7 +11,7 @@ import { ApprovalRegistry } from './approvals.js';
 import { ChatService } from './chat-service.js';
 import { timerScheduler, type Scheduler } from './scheduler.js';
 
-/** The AI pilot's services (issue 6), reached as `deps.pilot`. */
+/** The AI pilot's services (README "AI pilot"), reached as `deps.pilot`. */
 export interface Pilot {
   /** The LLM configuration in use and its provider (GET/PUT /api/settings/llm). */
   llm: LlmSettings;

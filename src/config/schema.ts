@@ -53,7 +53,7 @@ export const defaultBlockedPatterns = [
   String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
 ];
 
-/** The LLM provider kinds (SPEC "LLM configuration"): one adapter each in src/llm. */
+/** The LLM provider kinds (README "Configuration reference", `llm`): one adapter each in src/llm. */
 export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
 
 const llmSchema = z

@@ -4,7 +4,7 @@ import type { Permission } from './permissions.js';
 import type { PolicyDecision } from './policy.js';
 import type { RequestAttributes } from './request-attributes.js';
 
-/** Checks whether a user holds an approved just-in-time grant covering an action (access requests issue). */
+/** Checks whether a user holds an approved just-in-time grant covering an action (docs/adr/0007-just-in-time-access-grants.md). */
 export type GrantCheck = (principal: Principal, action: { permission: Permission; resourceKind?: string; namespace?: string }) => boolean;
 
 /**

@@ -24,7 +24,7 @@ function idOf(context: AppContext): string {
   return parseWith(accessRequestIdParams, context.params, 'path').id;
 }
 
-/** SPEC "Access request": just-in-time access (Pending → Approved with a TTL → Expired, or Denied). */
+/** Just-in-time access (docs/adr/0007-just-in-time-access-grants.md): Pending → Approved with a TTL → Expired, or Denied. */
 export function accessRequestRoutes(deps: AppDeps): RouteSpec[] {
   const decide = (decision: Decision, verb: string): RouteSpec =>
     route({

@@ -38,7 +38,7 @@ function publicEntry(entry: AuditEntry): Record<string, unknown> {
   return { ...rest, request_id: requestId };
 }
 
-/** SPEC "Audit": `GET /api/audit`, admin only, newest first, filters combined. */
+/** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
 export function auditRoutes(deps: AppDeps): RouteSpec[] {
   return [
     route({

@@ -18,7 +18,7 @@ function refuseInTokenMode(deps: AppDeps, what: string): void {
   throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { auth_mode: 'token' });
 }
 
-/** SPEC "Authentication and administration": login, logout, refresh, and who am I. */
+/** Authentication (README "Authentication modes"): login, logout, refresh, and who am I. */
 export function authRoutes(deps: AppDeps): RouteSpec[] {
   const { login, sessions } = deps.security;
   return [

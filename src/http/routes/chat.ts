@@ -38,7 +38,7 @@ function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
 }
 
 /**
- * SPEC "AI chat": the agentic chat over SSE and the chat history. Any signed-in role may chat
+ * AI chat (README "AI pilot"): the agentic chat over SSE and the chat history. Any signed-in role may chat
  * (a viewer's tool calls are answered `forbidden`); sessions belong to their user.
  */
 export function chatRoutes(deps: AppDeps): RouteSpec[] {

@@ -15,7 +15,7 @@ export function clientOf(deps: AppDeps, context: AppContext): ReturnType<AppDeps
   return deps.identities.clientFor(context.state.principal);
 }
 
-/** SPEC "Deployments": scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
+/** Deployments: scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
 export function deploymentRoutes(deps: AppDeps): RouteSpec[] {
   const action = (path: string, summary: string, handler: (context: AppContext) => Promise<unknown>): RouteSpec =>
     route({

@@ -249,7 +249,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
   ];
 }
 
-/** SPEC "Helm": releases and repositories through the real helm binary, as the caller's identity. */
+/** Helm: releases and repositories through the real helm binary, as the caller's identity. */
 export function helmRoutes(deps: AppDeps): RouteSpec[] {
   return [...releaseReadRoutes(deps), ...releaseWriteRoutes(deps), ...repositoryRoutes(deps)];
 }

@@ -10,7 +10,7 @@ const patchBody = z.object({ enabled: z.boolean() }).strict();
 const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
 
 /**
- * SPEC "MCP servers": list (env values masked, live status, tool names), add, enable/disable,
+ * MCP servers (README "MCP"): list (env values masked, live status, tool names), add, enable/disable,
  * delete. Starting a server runs a command on the Pilothouse host: changes are admin only and
  * each is audited as `execute` (`mcp add|enable|disable|delete <name>`).
  */

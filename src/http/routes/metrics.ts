@@ -5,7 +5,7 @@ import { namespaceSchema, parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
-/** SPEC "Metrics": pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
+/** Metrics: pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
 export function metricsRoutes(deps: AppDeps): RouteSpec[] {
   return [
     route({

@@ -63,7 +63,7 @@ async function podVisibility(deps: AppDeps, context: AppContext): Promise<Visibl
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
-/** SPEC "Nodes": cordon, uncordon, drain (202 + SSE progress), pods on a node. */
+/** Nodes (docs/adr/0005-cluster-operations-streams.md): cordon, uncordon, drain (202 + SSE progress), pods on a node. */
 export function nodeRoutes(deps: AppDeps): RouteSpec[] {
   const drains = new DrainJobs(deps.logger);
   const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);

@@ -101,7 +101,7 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   bridgeTerminal(browser, podSocket);
 }
 
-/** SPEC "Pods": logs (plain, chunked or SSE), exec, web terminal (WebSocket) and its tickets. */
+/** Pods: logs (plain, chunked or SSE), exec, web terminal (WebSocket) and its tickets. */
 export function podRoutes(deps: AppDeps): RouteSpec[] {
   return [
     route({

@@ -73,7 +73,7 @@ async function activationResult(client: ReturnType<typeof portForwardClient>, na
   throw new AppError('VALIDATION_ERROR', `port forward failed: ${status.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: status.message });
 }
 
-/** SPEC "Port forward": PortForward objects reconciled by the controller. */
+/** Port forwards: PortForward objects reconciled by the controller. */
 export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
   return [
     route({

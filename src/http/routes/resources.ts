@@ -45,7 +45,7 @@ async function readObject(deps: AppDeps, context: AppContext, target: ObjectTarg
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
-/** SPEC "Cluster resources": list, get, yaml, describe, delete for any kind the cluster serves. */
+/** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: AppDeps): RouteSpec[] {
   const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   return [

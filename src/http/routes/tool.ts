@@ -13,7 +13,7 @@ const analyzeBody = z.object({
 });
 
 /**
- * SPEC "AI chat" approvals and the command analyzer. Approve: only the chat session's owner or
+ * Tool call approvals and the command analyzer (README "AI pilot"). Approve: only the chat session's owner or
  * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject`. Analyze: any role, runs nothing.
  */
 export function toolRoutes(deps: AppDeps): RouteSpec[] {
