@@ -1,17 +1,16 @@
 import type { Logger } from 'pino';
 import type { AuditLog } from './audit/audit-log.js';
-import type { Principal } from './auth/principal.js';
+import type { IdentityResolver } from './rbac/identities.js';
 import type { Config } from './config/schema.js';
 import type { CacheManager } from './kube/cache-manager.js';
-import type { KubeClients, KubeIdentityClient } from './kube/clients.js';
+import type { KubeClients } from './kube/clients.js';
 import type { Discovery } from './kube/discovery.js';
-import type { KubectlInvocation } from './kube/resources.js';
 import type { Db } from './store/database.js';
 import type { Metrics } from './http/metrics.js';
 import type { HealthService } from './http/health-service.js';
 import type { ControllerManager } from './controllers/manager.js';
 import type { SecurityServices } from './auth/security-services.js';
-import type { Clock } from './auth/clock.js';
+import type { Clock } from './clock.js';
 import type { TerminalTickets } from './http/terminal-tickets.js';
 import type { ToolClusterGateway, ToolRegistry } from './tools/types.js';
 import type { McpServers } from './mcp/mcp-servers.js';
@@ -20,14 +19,6 @@ import type { Pilot } from './agent/pilot.js';
 import type { AccessRequests } from './access/access-requests.js';
 import type { PolicyEngine } from './rbac/policy-engine.js';
 
-/** Maps a caller to the cluster identity their calls are made with (impersonation). */
-export interface IdentityResolver {
-  /** The impersonated identity for a principal, or undefined for the service's own identity. */
-  identityOf(principal: Principal | undefined): string | undefined;
-  clientFor(principal: Principal | undefined): KubeIdentityClient;
-  /** kubectl settings (binary, kubeconfig, context, `--as`) for a principal. */
-  kubectlFor(principal: Principal | undefined): KubectlInvocation;
-}
 
 /** Everything the HTTP layer needs, built once in main.ts (composition root). */
 export interface AppDeps {

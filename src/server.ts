@@ -14,7 +14,7 @@ import type { RouteSpec } from './http/types.js';
 import { CacheManager } from './kube/cache-manager.js';
 import { KubeClients, loadKubeConfig } from './kube/clients.js';
 import { Discovery } from './kube/discovery.js';
-import { RoleIdentityResolver } from './kube/identities.js';
+import { RoleIdentityResolver } from './rbac/identities.js';
 import type { GrantCheck } from './rbac/authorize.js';
 import { openDatabase } from './store/database.js';
 import { findBinary, findOptionalBinary } from './tools/binaries.js';
@@ -25,13 +25,13 @@ import { createBuiltinTools } from './tools/builtin/index.js';
 import { createBashSandbox, probeBashSandboxAtStart } from './tools/builtin/bash-sandbox-setup.js';
 import { buildMcpServers } from './mcp/mcp-servers.js';
 import { buildSecurityServices } from './auth/security-services.js';
-import { systemClock, type Clock } from './auth/clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { TerminalTickets } from './http/terminal-tickets.js';
 import { attachWebSocketUpgrades } from './http/websocket-upgrade.js';
 import { withPilot } from './agent/pilot.js';
 import { AccessRequests } from './access/access-requests.js';
 import { PolicyEngine } from './rbac/policy-engine.js';
-import { PolicyProxyGateway } from './kube/policy-proxy/gateway.js';
+import { PolicyProxyGateway } from './tools/policy-proxy/gateway.js';
 
 export interface CoreOptions {
   config: Config;
@@ -77,7 +77,7 @@ export function buildCoreDeps(options: CoreOptions): AppDeps {
   const policy = new PolicyEngine({
     definitions: config.authorization.roles, ownNamespace: config.kubernetes.namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck,
   });
-  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/kube/policy-proxy).
+  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/tools/policy-proxy).
   const toolCluster = new PolicyProxyGateway({ kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig, identityOf: (principal) => identities.identityOf(principal), policy });
   const mcp = buildMcpServers({ config, logger, registry: tools, rest: ownClient.rest, namespace: config.kubernetes.namespace, version, configPath: options.configPath });
   return withPilot({

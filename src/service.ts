@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { Clock } from './auth/clock.js';
+import type { Clock } from './clock.js';
 import { startHttpSecurity } from './auth/http-security.js';
 import type { AuthMode } from './cli/flags.js';
 import type { Config } from './config/schema.js';

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
 import type { Config } from '../config/schema.js';
-import { FixedWindowCounter } from '../http/rate-window.js';
+import { FixedWindowCounter } from './rate-window.js';
 import type { Db } from '../store/database.js';
 import { SessionsStore } from '../store/sessions-store.js';
 import { UsersStore } from '../store/users-store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import { configuredAuthMode, credentialVerifierFor } from './ldap-mode.js';
 import { LoginService } from './login.js';
 import { SessionManager } from './sessions.js';

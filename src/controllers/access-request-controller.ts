@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccessRequestStore } from '../access/access-request-store.js';
-import type { Clock } from '../auth/clock.js';
+import type { Clock } from '../clock.js';
 import { AccessRequestReconciler } from './access-request-reconciler.js';
 import { Controller } from './controller.js';
 import type { ControllerManager } from './manager.js';

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { portForwardKind, portForwardSchema, type PortForward } from '../crds/port-forward.js';
 import { Controller } from './controller.js';
-import { CustomClient } from './custom-client.js';
+import { CustomClient } from '../kube/custom-client.js';
 import type { Runnable } from './manager.js';
 import { allowedForwardIdentities, PortForwardReconciler } from './port-forward-reconciler.js';
 

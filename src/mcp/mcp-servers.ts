@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { ConfigFileStore } from '../config/file-store.js';
 import type { Config } from '../config/schema.js';
-import { CustomClient } from '../controllers/custom-client.js';
+import { CustomClient } from '../kube/custom-client.js';
 import { mcpServerKind, mcpServerSchema, type McpServerObject } from '../crds/mcp-server.js';
 import type { RestClient } from '../kube/rest-client.js';
 import type { ToolRegistry } from '../tools/types.js';

@@ -1,7 +1,7 @@
 import type { AccessActor } from '../../access/access-request-audit.js';
 import type { Decision } from '../../access/access-request-review.js';
 import { accessRequestIdParams, createAccessRequestBody, decisionBody, listAccessRequestsQuery } from '../../access/access-request-schemas.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { AppDeps } from '../../deps.js';
 import { unauthorized } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EmitEvent } from '../../agent/agent-events.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { AppDeps } from '../../deps.js';
 import { unauthorized } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';

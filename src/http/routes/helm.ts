@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
 import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
-import { maskManifest } from '../../kube/secret-masking.js';
+import { maskManifest } from '../../rbac/secret-masking.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { helmUrlPolicy } from '../../net/outbound-policies.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
-import { maskDescribe, maskObject, secretKindOf } from '../../kube/secret-masking.js';
+import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
 import type { KubeIdentityClient } from '../../kube/clients.js';

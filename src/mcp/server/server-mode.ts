@@ -10,7 +10,7 @@ import { SafetyAnalyzer, safetyOptionsFromConfig } from '../../tools/safety/inde
 import { version } from '../../version.js';
 import { KubeClients, loadKubeConfig } from '../../kube/clients.js';
 import { Discovery } from '../../kube/discovery.js';
-import { PolicyProxyGateway } from '../../kube/policy-proxy/gateway.js';
+import { PolicyProxyGateway } from '../../tools/policy-proxy/gateway.js';
 import { PolicyEngine } from '../../rbac/policy-engine.js';
 import { tokenDigest, type HttpAccessPolicy } from './http-access.js';
 import type { ServerModeDeps } from './pilothouse-server.js';
