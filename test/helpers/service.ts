@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { parseConfig, readRawConfig } from '../../src/config/load.js';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { createLogger, type Logger } from '../../src/log.js';
-import { startService, type Service } from '../../src/service.js';
+import { startService, type Service } from '../../src/app/service.js';
 import type { Clock } from '../../src/clock.js';
 import type { AuthMode } from '../../src/cli/flags.js';
 import type { RoleName } from '../../src/config/schema.js';

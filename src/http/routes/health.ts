@@ -1,8 +1,13 @@
-import type { AppDeps } from '../../deps.js';
 import { route, type RouteSpec } from '../types.js';
+import type { HealthService } from '../health-service.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HealthRouteDeps {
+  health: HealthService;
+}
 
 /** GET /api/health: real checks of the cluster and the LLM, cached for a few seconds. */
-export function healthRoutes(deps: AppDeps): RouteSpec[] {
+export function healthRoutes(deps: HealthRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',
