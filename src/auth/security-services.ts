@@ -42,7 +42,7 @@ export interface SecurityInputs {
 
 export type AuthModeName = Config['auth']['mode'];
 
-/** Builds the security services (called from the composition root via buildCoreDeps). */
+/** Builds the security services (called from the composition root, src/app/compose.ts). */
 export function buildSecurityServices(inputs: SecurityInputs): SecurityServices {
   const { config, database, audit, clock } = inputs;
   const jwt = config.authorization.jwt;
