@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { AuditLog } from '../audit/audit-log.js';
 import type { AuditRecorder } from '../audit/types.js';
-import { buildSecurityServices } from '../auth/security-services.js';
+import { buildSecurityServices } from './compose-security.js';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { findBinary } from '../tools/binaries.js';

@@ -7,7 +7,7 @@ import { startRetention, type RetentionSchedule } from '../audit/retention.js';
 import { ensureAdmin } from '../auth/admin-bootstrap.js';
 import { NoAuthAuthenticator, type Authenticator } from '../auth/authenticator.js';
 import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
-import { buildTokenAuthenticator, type TokenAuthDeps } from '../auth/token/index.js';
+import { buildTokenAuthenticator, type TokenAuthDeps } from './compose-security.js';
 import type { Next } from 'koa';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SecurityServices } from '../auth/security-services.js';
