@@ -130,6 +130,12 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(folderCycles(arrows)).toEqual([]);
   });
 
+  it('keeps rbac/ pure policy: no Koa and no HTTP types (the HTTP layer hands it plain attributes)', () => {
+    const koa = /\bfrom\s*['"](?:koa|@koa\/[^'"]+)['"]/;
+    const offenders = sourceFiles(join(sourceRoot, 'rbac')).filter((path) => koa.test(readFileSync(path, 'utf8')));
+    expect(offenders.map((path) => relative(sourceRoot, path))).toEqual([]);
+  });
+
   it('keeps the whole composition in src/app: nothing below it imports a composition module', () => {
     const upward = arrows.filter((arrow) => arrow.to === 'app' && !['app', 'modes', 'main'].includes(arrow.from));
     expect(upward.map((arrow) => `${arrow.file} imports ${arrow.target}`)).toEqual([]);
