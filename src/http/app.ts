@@ -9,16 +9,16 @@ import { errorMiddleware } from './error-middleware.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
-import type { AuditLog } from '../audit/audit-log.js';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../kube/discovery.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from 'pino';
+import type { AuditRecorder } from '../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {
-  audit: AuditLog;
+  audit: AuditRecorder;
   config: Config;
   discovery: Discovery;
   logger: Logger;

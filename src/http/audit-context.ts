@@ -1,11 +1,10 @@
 import { AppError } from '../errors.js';
-import type { AuditInput } from '../audit/types.js';
+import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import type { AppContext } from './types.js';
-import type { AuditLog } from '../audit/audit-log.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AuditContextDeps {
-  audit: AuditLog;
+  audit: AuditRecorder;
 }
 
 /** Audit fields taken from the request: user, source address, request id. */

@@ -5,8 +5,8 @@ import { auditDenied } from './app.js';
 import type { AppContext, HttpMethod } from './types.js';
 import type { Discovery } from '../kube/discovery.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
-
 import type { AuditContextDeps } from './audit-context.js';
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HelmPolicyDeps extends AuditContextDeps {
   discovery: Discovery;

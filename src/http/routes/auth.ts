@@ -4,12 +4,12 @@ import { unauthorized, validation } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { parseWith } from '../validate.js';
-import type { AuditLog } from '../../audit/audit-log.js';
 import type { SecurityServices } from '../../auth/security-services.js';
+import type { AuditRecorder } from '../../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AuthRouteDeps {
-  audit: AuditLog;
+  audit: AuditRecorder;
   security: SecurityServices;
 }
 

@@ -7,13 +7,13 @@ import { startEventStream, type EventStream } from '../event-stream.js';
 import { parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { Pilot } from '../../agent/pilot.js';
-import type { AuditLog } from '../../audit/audit-log.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from 'pino';
+import type { AuditRecorder } from '../../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ChatRouteDeps {
-  audit: AuditLog;
+  audit: AuditRecorder;
   config: Config;
   logger: Logger;
   pilot: Pilot;

@@ -4,12 +4,12 @@ import { parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from './chat.js';
 import type { Pilot } from '../../agent/pilot.js';
-import type { AuditLog } from '../../audit/audit-log.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
+import type { AuditRecorder } from '../../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ToolRouteDeps {
-  audit: AuditLog;
+  audit: AuditRecorder;
   pilot: Pilot;
   safety: SafetyAnalyzer;
 }
