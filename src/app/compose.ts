@@ -22,6 +22,7 @@ import { KubeClients, loadKubeConfig } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';
 import { Discovery } from '../kube/discovery.js';
 import { DrainJobs } from '../kube/drain-jobs.js';
+import { HelmInvocations } from '../helm/helm-invocations.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -100,6 +101,8 @@ export interface Services {
   portForwards: CustomClient<PortForward>;
   /** Background node drains and their progress. */
   drains: DrainJobs;
+  /** helm invocations as a caller's cluster identity. */
+  helm: HelmInvocations;
   version: string;
 }
 
@@ -173,6 +176,7 @@ export function composeServices(options: ComposeOptions): Services {
     safety, pilot, accessRequests, toolCluster, policy, version, portForwards,
     webSockets: new WebSocketUpgrades(terminalTickets, config.server.cors_origins),
     drains: new DrainJobs(logger, clock),
+    helm: new HelmInvocations(identities, { helmPath: () => findBinary('helm', config.tools.helm), homeDirectory: join(dataDir, 'helm'), timeoutMs: Math.max(config.tools.timeout, 120_000) }),
   };
 }
 

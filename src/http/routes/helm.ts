@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
@@ -8,7 +7,6 @@ import { maskManifest } from '../../rbac/secret-masking.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { helmUrlPolicy } from '../../net/outbound-policies.js';
-import { findBinary } from '../../tools/binaries.js';
 import { renderChart, storedManifest } from '../../helm/rendering.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
@@ -18,13 +16,12 @@ import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { Config } from '../../config/schema.js';
 import type { KubeClients } from '../../kube/clients.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
+import type { HelmInvocations } from '../../helm/helm-invocations.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
   config: Config;
-  dataDir: string;
-  identities: IdentityResolver;
+  helm: HelmInvocations;
   kube: KubeClients;
 }
 
@@ -53,15 +50,7 @@ const nameParams = z.object({ name: releaseName });
 
 /** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
 function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
-  const kubectl = deps.identities.kubectlFor(context.state.principal);
-  return {
-    helmPath: findBinary('helm', deps.config.tools.helm),
-    homeDirectory: path.join(deps.dataDir, 'helm'),
-    kubeconfigPath: kubectl.kubeconfigPath,
-    context: kubectl.context,
-    impersonate: kubectl.impersonate,
-    timeoutMs: Math.max(deps.config.tools.timeout, 120_000),
-  };
+  return deps.helm.for(context.state.principal);
 }
 
 /** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
