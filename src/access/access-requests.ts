@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
-import type { Clock } from '../auth/clock.js';
-import type { Principal } from '../auth/principal.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../rbac/principal.js';
 import type { AccessRequest } from '../crds/access-request.js';
 import { AppError, forbidden, notFound, validation } from '../errors.js';
 import type { Discovery } from '../kube/discovery.js';

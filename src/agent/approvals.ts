@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import { notFound, validation } from '../errors.js';
 import type { ApprovalOutcome } from './history-entries.js';
 import type { Scheduler } from './scheduler.js';

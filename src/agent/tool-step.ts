@@ -1,5 +1,5 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { LlmToolCall } from '../llm/types.js';
 import { usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';

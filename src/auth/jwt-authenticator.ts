@@ -1,14 +1,13 @@
 import { unauthorized } from '../errors.js';
-import type { AppContext } from '../http/types.js';
-import type { Authenticator } from './authenticator.js';
-import type { Principal } from './principal.js';
+import type { AuthRequest, Authenticator } from './authenticator.js';
+import type { Principal } from '../rbac/principal.js';
 import type { SessionManager } from './sessions.js';
 
 export const refreshedTokenHeader = 'X-Refreshed-Token';
 export const tokenExpiresHeader = 'X-Token-Expires-At';
 
 /** Reads `Authorization: Bearer <token>`; undefined without the header, UNAUTHORIZED for other schemes. */
-export function bearerToken(context: AppContext): string | undefined {
+export function bearerToken(context: AuthRequest): string | undefined {
   const header = context.get('Authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
@@ -24,7 +23,7 @@ export function bearerToken(context: AppContext): string | undefined {
 export class JwtAuthenticator implements Authenticator {
   constructor(private readonly sessions: SessionManager) {}
 
-  async authenticate(context: AppContext): Promise<Principal | undefined> {
+  async authenticate(context: AuthRequest): Promise<Principal | undefined> {
     const token = bearerToken(context);
     if (!token) return undefined;
     const principal = await this.sessions.principalFor(token);

@@ -1,7 +1,7 @@
 import type { AuditRecorder } from '../audit/types.js';
 import type { RoleName } from '../config/schema.js';
 import { AppError, isAppError, unauthorized } from '../errors.js';
-import type { FixedWindowCounter } from '../http/rate-window.js';
+import type { FixedWindowCounter } from './rate-window.js';
 import type { UserRecord } from '../store/users-store.js';
 import type { CredentialVerifier } from './credential-verifier.js';
 import { accountRefusal, type SessionManager } from './sessions.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { unauthorized } from '../errors.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UserRecord, UsersStore } from '../store/users-store.js';
-import type { Clock } from './clock.js';
-import type { Principal } from './principal.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../rbac/principal.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 export interface SessionSettings {

@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { roleNames, type RoleName } from '../config/schema.js';
 import { unauthorized } from '../errors.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 
 const issuer = 'pilothouse';
 const audience = 'pilothouse-api';

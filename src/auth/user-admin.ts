@@ -4,7 +4,7 @@ import type { SessionRecord } from '../store/sessions-store.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UserChanges, UserRecord, UsersStore } from '../store/users-store.js';
 import { hashPassword } from './passwords.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { SessionManager } from './sessions.js';
 import { publicUser, type CreateUserInput, type PublicUser, type UpdateUserInput } from './user-schemas.js';
 

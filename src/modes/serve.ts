@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Flags } from '../cli/flags.js';
 import { authDisabled, listenHost, noAuthBanner } from '../cli/listen-address.js';
 import type { Config } from '../config/schema.js';
-import { startService } from '../service.js';
+import { startService } from '../app/service.js';
 
 /** Runs the HTTP API (and web UI with -web) until SIGINT/SIGTERM. Returns the exit code. */
 export async function runServe(flags: Flags, config: Config, logger: Logger): Promise<number> {

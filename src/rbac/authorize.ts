@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import { AppError } from '../errors.js';
 import type { Permission } from './permissions.js';
 import type { PolicyDecision } from './policy.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/rbac/principal.js';
 import type { RoleName } from '../../src/config/schema.js';
 import { findBinary } from '../../src/tools/binaries.js';
 import { createKubectlTool } from '../../src/tools/builtin/index.js';

@@ -2,10 +2,9 @@ import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
 import type { Config } from '../../config/schema.js';
 import { unauthorized } from '../../errors.js';
-import type { AppContext } from '../../http/types.js';
-import type { Authenticator } from '../authenticator.js';
+import type { AuthRequest, Authenticator } from '../authenticator.js';
 import { bearerToken } from '../jwt-authenticator.js';
-import type { Principal } from '../principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import { accountRefusal } from '../sessions.js';
 import type { UsersStore } from '../../store/users-store.js';
 import { tokenKey, unverifiedExpiry, type TokenCache } from './token-cache.js';
@@ -47,7 +46,7 @@ export class TokenAuthenticator implements Authenticator {
     private readonly context: TokenAuthContext,
   ) {}
 
-  async authenticate(context: AppContext): Promise<Principal | undefined> {
+  async authenticate(context: AuthRequest): Promise<Principal | undefined> {
     const token = bearerToken(context);
     if (!token) return undefined;
     const key = tokenKey(token);

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { auditActions, type AuditEntry } from '../../audit/types.js';
-import type { AppDeps } from '../../deps.js';
 import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
 import { parseWith, queryInteger } from '../validate.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AuditRouteDeps {
+  audit: AuditLog;
+}
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
 const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -39,7 +44,7 @@ function publicEntry(entry: AuditEntry): Record<string, unknown> {
 }
 
 /** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
-export function auditRoutes(deps: AppDeps): RouteSpec[] {
+export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

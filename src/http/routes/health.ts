@@ -1,5 +1,12 @@
-import type { AppDeps } from '../../deps.js';
 import { route, type RouteSpec } from '../types.js';
+import type { HealthService } from '../health-service.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HealthRouteDeps {
+  health: HealthService;
+  /** The effective auth mode (`none` adds `details.auth`). */
+  security: { mode: string };
+}
 
 /** Said by the health endpoint (`details.auth`) whenever authentication is off (`--no-auth` or `auth.mode: none`). */
 const authDisabled = {
@@ -8,7 +15,7 @@ const authDisabled = {
 } as const;
 
 /** GET /api/health: real checks of the cluster and the LLM, cached for a few seconds. */
-export function healthRoutes(deps: AppDeps): RouteSpec[] {
+export function healthRoutes(deps: HealthRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

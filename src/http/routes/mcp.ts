@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
-import type { AppDeps } from '../../deps.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
+import type { McpServers } from '../../mcp/mcp-servers.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface McpRouteDeps extends AuditContextDeps {
+  mcp: McpServers;
+}
 
 const createBody = mcpServerConfigSchema.strict();
 const patchBody = z.object({ enabled: z.boolean() }).strict();
@@ -14,7 +19,7 @@ const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
  * delete. Starting a server runs a command on the Pilothouse host: changes are admin only and
  * each is audited as `execute` (`mcp add|enable|disable|delete <name>`).
  */
-export function mcpRoutes(deps: AppDeps): RouteSpec[] {
+export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
   const catalog = deps.mcp.catalog;
   return [
     route({

@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
 import { namespaceSchema, parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface MetricsRouteDeps {
+  identities: IdentityResolver;
+}
 
 /** Metrics: pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
-export function metricsRoutes(deps: AppDeps): RouteSpec[] {
+export function metricsRoutes(deps: MetricsRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

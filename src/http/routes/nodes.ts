@@ -1,14 +1,26 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
-import { DrainJobs, type DrainEvent, type DrainJob } from '../../kube/drain-jobs.js';
+import type { DrainEvent, DrainJob, DrainJobs } from '../../kube/drain-jobs.js';
 import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
 import type { KubeIdentityClient } from '../../kube/clients.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
+import type { CacheManager } from '../../kube/cache-manager.js';
+import type { Discovery } from '../../kube/discovery.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+import type { PolicyEngine } from '../../rbac/policy-engine.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface NodesRouteDeps extends AuditContextDeps {
+  caches: CacheManager;
+  discovery: Discovery;
+  identities: IdentityResolver;
+  drains: DrainJobs;
+  policy: PolicyEngine;
+}
 
 const nodeBody = z.object({ name: objectNameSchema });
 const drainBody = nodeBody.extend({
@@ -58,14 +70,14 @@ function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void
 }
 
 /** Which namespaces' pods the caller may see in a drain's progress (the policy's answer for a pod list). */
-async function podVisibility(deps: AppDeps, context: AppContext): Promise<Visible> {
+async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise<Visible> {
   const hidden = await deps.policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
 /** Nodes (docs/adr/0005-cluster-operations-streams.md): cordon, uncordon, drain (202 + SSE progress), pods on a node. */
-export function nodeRoutes(deps: AppDeps): RouteSpec[] {
-  const drains = new DrainJobs(deps.logger);
+export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
+  const drains = deps.drains;
   const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   const cordon = (verb: 'cordon' | 'uncordon'): RouteSpec =>
     route({

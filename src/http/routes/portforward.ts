@@ -1,14 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
-import { portForwardClient } from '../../controllers/port-forward-controller.js';
 import type { PortForward } from '../../crds/port-forward.js';
-import type { AppDeps } from '../../deps.js';
 import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+import type { Clock } from '../../clock.js';
+import type { CustomClient } from '../../kube/custom-client.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface PortforwardRouteDeps extends AuditContextDeps {
+  identities: IdentityResolver;
+  /** PortForward objects in the Pilothouse namespace (service identity). */
+  portForwards: CustomClient<PortForward>;
+  /** Decides when the wait for the controller gives up. */
+  clock: Clock;
+}
 
 const createBody = z.object({
   namespace: namespaceSchema,
@@ -42,9 +52,9 @@ function visibleTo(context: AppContext, object: PortForward): boolean {
   return principal?.role === 'admin' || object.spec.requester === principal?.username;
 }
 
-async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: string): Promise<PortForward | undefined> {
-  const deadline = Date.now() + activationTimeoutMs;
-  while (Date.now() < deadline) {
+async function waitForPhase(client: CustomClient<PortForward>, name: string, clock: Clock): Promise<PortForward | undefined> {
+  const deadline = clock() + activationTimeoutMs;
+  while (clock() < deadline) {
     const object = await client.get(name);
     if (object?.status?.phase === 'active' || object?.status?.phase === 'failed') return object;
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -52,20 +62,20 @@ async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: 
   return undefined;
 }
 
-async function createForward(deps: AppDeps, context: AppContext): Promise<Record<string, unknown>> {
+async function createForward(deps: PortforwardRouteDeps, context: AppContext): Promise<Record<string, unknown>> {
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
   await getPod(deps.identities.clientFor(principal), body.namespace, body.pod);
-  const client = portForwardClient(deps);
+  const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The identity travels with the object from its creation: the reconciler refuses objects without it.
   const identity = deps.identities.identityOf(principal) ?? serviceIdentity;
   await client.create(name, { ...body, requester: principal?.username ?? 'unknown' }, {}, { [identityAnnotation]: identity });
-  return activationResult(client, name, await waitForPhase(client, name));
+  return activationResult(client, name, await waitForPhase(client, name, deps.clock));
 }
 
 /** 201 body for an active forward; a failed or silent one is deleted and reported. */
-async function activationResult(client: ReturnType<typeof portForwardClient>, name: string, object: PortForward | undefined): Promise<Record<string, unknown>> {
+async function activationResult(client: CustomClient<PortForward>, name: string, object: PortForward | undefined): Promise<Record<string, unknown>> {
   const status = object?.status ?? {};
   if (status.phase === 'active') return { id: name, localPort: status.localPort, status: 'active', address: status.address };
   await client.delete(name);
@@ -74,7 +84,7 @@ async function activationResult(client: ReturnType<typeof portForwardClient>, na
 }
 
 /** Port forwards: PortForward objects reconciled by the controller. */
-export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
+export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',
@@ -96,7 +106,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
       handler: async (context) => {
-        const { items } = await portForwardClient(deps).list();
+        const { items } = await deps.portForwards.list();
         context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
       },
     }),
@@ -107,7 +117,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Stop a forward and delete its object: {id, status: "stopped"}',
       handler: async (context) => {
         const { id } = parseWith(z.object({ id: objectNameSchema }), context.params, 'path');
-        const client = portForwardClient(deps);
+        const client = deps.portForwards;
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);
         const line = `kill port-forward ${id} (kubectl port-forward pod/${object.spec.pod} -n ${object.spec.namespace})`;

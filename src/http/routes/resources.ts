@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
-import { maskDescribe, maskObject, secretKindOf } from '../../kube/secret-masking.js';
+import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
 import type { KubeIdentityClient } from '../../kube/clients.js';
@@ -9,7 +8,17 @@ import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { audited } from '../audit-context.js';
 import { visibleItems } from '../visible-items.js';
-import { auditedRead } from '../audit-reads.js';
+import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
+import type { CacheManager } from '../../kube/cache-manager.js';
+import type { Discovery } from '../../kube/discovery.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface ResourcesRouteDeps extends AuditReadsDeps {
+  caches: CacheManager;
+  discovery: Discovery;
+  identities: IdentityResolver;
+}
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const objectParams = z.object({ name: objectNameSchema });
@@ -21,12 +30,12 @@ interface ObjectTarget {
   namespace: string | undefined;
 }
 
-async function resolveType(deps: AppDeps, context: AppContext): Promise<ResourceType> {
+async function resolveType(deps: ResourcesRouteDeps, context: AppContext): Promise<ResourceType> {
   const resource = parseWith(resourceParam, context.params.resource, 'resource type');
   return deps.discovery.resolve(resource);
 }
 
-async function resolveTarget(deps: AppDeps, context: AppContext): Promise<ObjectTarget> {
+async function resolveTarget(deps: ResourcesRouteDeps, context: AppContext): Promise<ObjectTarget> {
   const { namespace } = parseWith(listQuery, context.query, 'query');
   const { name } = parseWith(objectParams, { name: context.params.name }, 'path');
   const type = await resolveType(deps, context);
@@ -39,14 +48,14 @@ function sensitiveType(type: ResourceType): boolean {
 }
 
 /** Reads one object (audited per `audit.include_reads`) and masks it for the caller. */
-async function readObject(deps: AppDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
+async function readObject(deps: ResourcesRouteDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
   const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: `${kubectlLine('get', target)} -o ${output}`, sensitive: sensitiveType(target.type) };
   const object = await auditedRead(deps, context, read, () => getObject(deps.identities.clientFor(context.state.principal), target.type, target.name, target.namespace));
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
-export function resourceRoutes(deps: AppDeps): RouteSpec[] {
+export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
   const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   return [
     route({

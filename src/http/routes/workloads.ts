@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
 import { audited } from '../audit-context.js';
 import { parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { clientOf, scaleBody, workloadTarget } from './deployments.js';
+import { clientOf, scaleBody, workloadTarget, type DeploymentsRouteDeps } from './deployments.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export type WorkloadsRouteDeps = DeploymentsRouteDeps;
 
 const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
 
@@ -17,7 +19,7 @@ interface ActionSpec {
 }
 
 /** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
-export function workloadRoutes(deps: AppDeps): RouteSpec[] {
+export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {
   const action = (spec: ActionSpec): RouteSpec =>
     route({
       method: 'POST',
@@ -38,7 +40,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       run: (context) => {
         const body = parseWith(workloadTarget, context.request.body);
         const line = `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `${kind}/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), `${kind}s`, body, new Date()));
+        return audited(deps, context, { resource: `${kind}/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), `${kind}s`, body, new Date(deps.clock())));
       },
     });
   return [

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
 import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
 import { withRefusals } from '../../tools/cluster-refusals.js';

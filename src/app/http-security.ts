@@ -1,15 +1,24 @@
-import type { AppDeps } from '../deps.js';
 import type { AppOptions } from '../http/app.js';
 import { ClientAddressResolver } from '../http/client-address.js';
 import { corsMiddleware } from '../http/cors.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { AppContext } from '../http/types.js';
 import { startRetention, type RetentionSchedule } from '../audit/retention.js';
-import { ensureAdmin } from './admin-bootstrap.js';
-import { NoAuthAuthenticator, type Authenticator } from './authenticator.js';
-import { JwtAuthenticator } from './jwt-authenticator.js';
-import { buildTokenAuthenticator } from './token/index.js';
+import { ensureAdmin } from '../auth/admin-bootstrap.js';
+import { NoAuthAuthenticator, type Authenticator } from '../auth/authenticator.js';
+import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
+import { buildTokenAuthenticator, type TokenAuthDeps } from './compose-security.js';
 import type { Next } from 'koa';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { SecurityServices } from '../auth/security-services.js';
+import type { Logger } from 'pino';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HttpSecurityDeps extends TokenAuthDeps {
+  audit: AuditLog;
+  logger: Logger;
+  security: SecurityServices;
+}
 
 export interface HttpSecurityOptions {
   /** `--no-auth` (the effective mode, with `--auth-mode`, is `deps.security.mode`). */
@@ -28,7 +37,7 @@ export interface HttpSecurity {
 
 const day = 86_400_000;
 
-async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions): Promise<Authenticator> {
+async function chooseAuthenticator(deps: HttpSecurityDeps, options: HttpSecurityOptions): Promise<Authenticator> {
   const mode = deps.security.mode;
   const announce = options.announce ?? ((text: string) => void process.stderr.write(text));
   if (mode === 'none') {
@@ -51,7 +60,7 @@ async function chooseAuthenticator(deps: AppDeps, options: HttpSecurityOptions):
  * account, CORS, trusted client addresses, rate limits and audit retention (authorization: the
  * one policy, src/http/route-policy.ts).
  */
-export async function startHttpSecurity(deps: AppDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
+export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
   const authenticator = await chooseAuthenticator(deps, options);
   const { config, security } = deps;
   const addresses = new ClientAddressResolver(config.server.trusted_proxies);

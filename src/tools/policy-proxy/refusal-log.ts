@@ -1,5 +1,5 @@
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
-import type { ToolClusterRefusal } from '../../tools/types.js';
+import type { ToolClusterRefusal } from '../types.js';
 
 /** The first refusals of one proxy (kubectl retries and lists are bounded by this cap). */
 export class RefusalLog {

@@ -1,8 +1,16 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import type { Config } from '../config/schema.js';
-import type { IdentityResolver } from '../deps.js';
-import type { KubeClients, KubeIdentityClient } from './clients.js';
-import type { KubectlInvocation } from './resources.js';
+import type { KubeClients, KubeIdentityClient } from '../kube/clients.js';
+import type { KubectlInvocation } from '../kube/resources.js';
+
+/** Maps a caller to the cluster identity their calls are made with (impersonation). */
+export interface IdentityResolver {
+  /** The impersonated identity for a principal, or undefined for the service's own identity. */
+  identityOf(principal: Principal | undefined): string | undefined;
+  clientFor(principal: Principal | undefined): KubeIdentityClient;
+  /** kubectl settings (binary, kubeconfig, context, `--as`) for a principal. */
+  kubectlFor(principal: Principal | undefined): KubectlInvocation;
+}
 
 /**
  * Role-based impersonation: with `authorization.impersonation.enabled`, a caller's cluster

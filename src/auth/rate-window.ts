@@ -1,4 +1,4 @@
-import type { Clock } from '../auth/clock.js';
+import type { Clock } from '../clock.js';
 
 /** The state of one key's window after a check. */
 export interface WindowState {

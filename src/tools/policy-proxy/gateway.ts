@@ -1,9 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpsAgent } from 'node:https';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
-import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../../tools/types.js';
+import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
 import { startPolicyProxy } from './policy-proxy.js';
 import { upstreamOf } from './upstream.js';
 

@@ -1,20 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { Clock } from './auth/clock.js';
-import { startHttpSecurity } from './auth/http-security.js';
-import type { AuthMode } from './cli/flags.js';
-import type { Config } from './config/schema.js';
-import type { AppDeps } from './deps.js';
-import { allRoutes } from './http/routes/index.js';
-import { buildCoreDeps, startHttpServer, type RunningServer } from './server.js';
-import { startClusterSide } from './controllers/bootstrap.js';
-import { registerMcpServerController } from './controllers/mcp-server-reconciler.js';
-import { startConfiguredServers } from './mcp/mcp-servers.js';
-import { portForwardController } from './controllers/port-forward-controller.js';
-import { registerAccessRequestController } from './controllers/access-request-controller.js';
+import type { Clock } from '../clock.js';
+import { startHttpSecurity } from './http-security.js';
+import type { AuthMode } from '../cli/flags.js';
+import type { Config } from '../config/schema.js';
+import { allRoutes } from '../http/routes/index.js';
+import { startHttpServer, type RunningServer } from '../http/server.js';
+import { startClusterSide } from '../controllers/bootstrap.js';
+import { startConfiguredServers } from '../mcp/mcp-servers.js';
+import { composeServices, type Services } from './compose.js';
 
 /** The built web UI (web/dist), relative to the package root (works from src/ and dist/). */
-const webRoot = fileURLToPath(new URL('../web/dist', import.meta.url));
+const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export interface ServiceOptions {
   config: Config;
@@ -38,7 +35,8 @@ export interface ServiceOptions {
 }
 
 export interface Service {
-  deps: AppDeps;
+  /** Every composed service (tests reach into them). */
+  deps: Services;
   url: string;
   server: RunningServer;
   close(): Promise<void>;
@@ -49,15 +47,12 @@ export interface Service {
  * integration tests alike, so tests exercise the same wiring as production.
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
-  const deps = buildCoreDeps(options);
+  const deps = composeServices(options);
   const security = await startHttpSecurity(deps, options).catch(async (error: unknown) => {
     deps.database.close();
     await deps.kube.close();
     throw error;
   });
-  registerMcpServerController(deps.controllers, deps.mcp, deps.logger);
-  deps.controllers.register(portForwardController(deps));
-  registerAccessRequestController(deps.controllers, deps.accessRequests.store, deps.clock, deps.logger);
   await startClusterSide(deps);
   deps.accessRequests.start();
   await startConfiguredServers(deps.mcp, options.config, deps.logger);
@@ -67,7 +62,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     routes: allRoutes(deps),
     authenticator: security.authenticator,
     grantCheck: deps.accessRequests.grantCheck,
-    extend: { ...security.appOptions, staticRoot: options.web ? webRoot : undefined },
+    ...security.appOptions,
+    staticRoot: options.web ? webRoot : undefined,
   });
   return {
     deps,

@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { AuditLog } from '../../audit/audit-log.js';
-import type { AuditRecorder } from '../../audit/types.js';
-import { buildSecurityServices } from '../../auth/security-services.js';
-import type { Config } from '../../config/schema.js';
-import { openDatabase, type Db } from '../../store/database.js';
-import { findBinary } from '../../tools/binaries.js';
-import { SafetyAnalyzer, safetyOptionsFromConfig } from '../../tools/safety/index.js';
-import { version } from '../../version.js';
-import { KubeClients, loadKubeConfig } from '../../kube/clients.js';
-import { Discovery } from '../../kube/discovery.js';
-import { PolicyProxyGateway } from '../../kube/policy-proxy/gateway.js';
-import { PolicyEngine } from '../../rbac/policy-engine.js';
-import { tokenDigest, type HttpAccessPolicy } from './http-access.js';
-import type { ServerModeDeps } from './pilothouse-server.js';
-import { ToolExecutor } from './tool-executor.js';
+import { AuditLog } from '../audit/audit-log.js';
+import type { AuditRecorder } from '../audit/types.js';
+import { buildSecurityServices } from './compose-security.js';
+import type { Config } from '../config/schema.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { findBinary } from '../tools/binaries.js';
+import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
+import { version } from '../version.js';
+import { KubeClients, loadKubeConfig } from '../kube/clients.js';
+import { Discovery } from '../kube/discovery.js';
+import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import { PolicyEngine } from '../rbac/policy-engine.js';
+import { tokenDigest, type HttpAccessPolicy } from '../mcp/server/http-access.js';
+import type { ServerModeDeps } from '../mcp/server/pilothouse-server.js';
+import { ToolExecutor } from '../mcp/server/tool-executor.js';
 
 export interface ServerModeOptions {
   config: Config;

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, type Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ToolClusterRefusal } from '../../tools/types.js';
+import type { ToolClusterRefusal } from '../types.js';
 import { admit, type AdmissionContext, type Authorize } from './admission.js';
 import { forwardRequest } from './forward-request.js';
 import { forwardUpgrade } from './forward-upgrade.js';

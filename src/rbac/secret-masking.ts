@@ -1,6 +1,6 @@
 import * as yaml from 'js-yaml';
-import type { SecretVisibility } from '../rbac/secret-visibility.js';
-import type { KubeObject } from './resources.js';
+import type { SecretVisibility } from './secret-visibility.js';
+import type { KubeObject } from '../kube/resources.js';
 
 /** What a masked value reads as. */
 export const maskedValue = '******';

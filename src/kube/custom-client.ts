@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { apiVersion, group, version, type CustomKind } from '../crds/common.js';
-import type { RestClient } from '../kube/rest-client.js';
-import { jsonLines } from '../kube/watch-stream.js';
+import type { RestClient } from './rest-client.js';
+import { jsonLines } from './watch-stream.js';
 
 export interface WatchEvent<T> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
