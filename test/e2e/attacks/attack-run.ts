@@ -32,6 +32,8 @@ export interface AttackCase {
    * which layer should close it. When the hole is closed the test fails, and the marker must go.
    */
   gap?: string | Partial<Record<AttackRole, string>>;
+  /** Runs after the case whatever happened (removes what a case that got through left behind). */
+  cleanup?(world: AttackWorld): void | Promise<void>;
 }
 
 export interface AttackRun {
@@ -68,7 +70,7 @@ export async function runAttackChat(world: AttackWorld, role: AttackRole, call: 
   const audit = (rows.body.items as AuditEntry[]).find((entry) => entry.details.id === request.id);
   if (!audit) throw new Error(`no ${action} audit row for ${request.id}`);
   // ATTACK_LOG=1 prints which layer stopped each case (for the report; tests assert regardless).
-  if (process.env.ATTACK_LOG) console.log(`[attack] ${role} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${firstReason(execution.result)}`);
+  if (process.env.ATTACK_LOG) console.log(`[attack] ${role} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${process.env.ATTACK_LOG === "full" ? execution.result : firstReason(execution.result)}`);
   return { chat: run, request, execution, audit };
 }
 
@@ -135,9 +137,11 @@ export function attackTests(holder: { world: AttackWorld }, cases: readonly Atta
           await expectContained(world, run, expectationOf(attack, role));
           await attack.check?.(run, world, role);
         } catch (error) {
+          await attack.cleanup?.(world);
           await rebaseline(world);
           throw error;
         }
+        await attack.cleanup?.(world);
       };
       if (gap) it.fails(`[GAP: ${gap}] ${title}`, body);
       else it(title, body);

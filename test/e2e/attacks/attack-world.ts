@@ -124,7 +124,7 @@ const digest = (path: string): string => createHash('sha256').update(readFileSyn
 /** SQLite's own files change with every audit row; the session sandboxes appear with the first bash call. */
 const volatile = /^(pilothouse\.db(-wal|-shm|-journal)?|sandboxes)$/;
 
-/** The files an attack must not change: sentinels, the signing key, the listings of the data dir, scratch and working folder; the store opens. */
+/** The files an attack must not change: sentinels, the signing key, the listings of the data dir and scratch; the store opens. */
 export function fileFingerprint(world: Pick<AttackWorld, 'dataDir' | 'scratch' | 'sentinel'>): string[] {
   const listing = (folder: string) => readdirSync(folder).filter((name) => !volatile.test(name)).sort().join(',');
   const database = new Database(join(world.dataDir, 'pilothouse.db'), { readonly: true, fileMustExist: true });
@@ -137,7 +137,7 @@ export function fileFingerprint(world: Pick<AttackWorld, 'dataDir' | 'scratch' |
     database.close();
   }
   return [
-    `data dir: ${listing(world.dataDir)}`, `scratch: ${listing(world.scratch)}`, `working folder: ${listing(process.cwd())}`,
+    `data dir: ${listing(world.dataDir)}`, `scratch: ${listing(world.scratch)}`,
     `sentinel in data dir: ${digest(world.sentinel.dataDir)}`, `sentinel outside: ${digest(world.sentinel.outside)}`,
     `signing key: ${digest(join(world.dataDir, signingKeyFileName))}`, store,
   ];
