@@ -48,10 +48,10 @@ const refusalStatuses = new Set(['blocked', 'forbidden', 'rejected', 'timeout', 
 /** The marker the policy proxy appends for every refused request. */
 export const policyRefusal = '[policy] refused';
 
-/** Sends one chat turn whose model asks for `command` with `tool`; rejects every approval request. */
-export async function runAttackChat(world: AttackWorld, role: AttackRole, call: { tool: string; command: string }): Promise<AttackRun> {
+/** Sends one chat turn whose model asks for `command` with `tool`, as a caller of `role` (or that caller); rejects every approval request. */
+export async function runAttackChat(world: AttackWorld, role: AttackRole | { username: string; token: string }, call: { tool: string; command: string }): Promise<AttackRun> {
   const { service, wire } = world;
-  const caller = world.callers[role];
+  const caller = typeof role === 'string' ? world.callers[role] : role;
   wire.reset();
   wire.script([{ toolCalls: [{ name: call.tool, arguments: { command: call.command } }] }, { text: ['I could not do that.'] }]);
   const run = await chat(service, { message: 'Please do it', context: {} }, {
@@ -70,7 +70,7 @@ export async function runAttackChat(world: AttackWorld, role: AttackRole, call: 
   const audit = (rows.body.items as AuditEntry[]).find((entry) => entry.details.id === request.id);
   if (!audit) throw new Error(`no ${action} audit row for ${request.id}`);
   // ATTACK_LOG=1 prints which layer stopped each case (for the report; tests assert regardless).
-  if (process.env.ATTACK_LOG) console.log(`[attack] ${role} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${process.env.ATTACK_LOG === "full" ? execution.result : firstReason(execution.result)}`);
+  if (process.env.ATTACK_LOG) console.log(`[attack] ${caller.username} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${process.env.ATTACK_LOG === "full" ? execution.result : firstReason(execution.result)}`);
   return { chat: run, request, execution, audit };
 }
 

@@ -56,8 +56,8 @@ export interface AttackWorld {
 }
 
 export interface AttackWorldOptions {
-  /** Extra config (merged over the attack defaults). */
-  config?: ConfigInput;
+  /** Extra config (merged over the attack defaults); a function gets the victim namespace's name. */
+  config?: ConfigInput | ((namespace: string) => ConfigInput);
   /** Impersonation on: `user` and `admin` act as service accounts of the victim namespace (read-only RBAC). */
   impersonation?: boolean;
 }
@@ -156,11 +156,12 @@ function serviceConfig(wire: LlmWireServer, namespace: string, options: AttackWo
   const llm = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: llmKey, max_retries: 0 };
   const identity = (name: string) => `system:serviceaccount:${namespace}:${name}`;
   const impersonation = options.impersonation ? { enabled: true, mappings: { user: identity('ph-user'), admin: identity('ph-admin') } } : undefined;
+  const extra = typeof options.config === 'function' ? options.config(namespace) : options.config;
   return {
-    ...options.config,
+    ...extra,
     llm: llm as never,
     tools: { timeout: '10s', bash: { enabled: true } },
-    authorization: { ...options.config?.authorization, tool_approval: { timeout: '3s' }, ...(impersonation ? { impersonation } : {}) },
+    authorization: { ...extra?.authorization, tool_approval: { timeout: '3s' }, ...(impersonation ? { impersonation } : {}) },
   } as ConfigInput;
 }
 
