@@ -11,6 +11,15 @@ import type { SessionHistory, ToolStatus } from './history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
 import { planToolCall } from './tool-policy.js';
 
+/**
+ * `deny` for calls refused before running and for calls during which the policy proxy refused a
+ * request (even when the process exited cleanly), `allow` otherwise.
+ */
+function auditDecision(outcome: { status: string; refusals?: readonly unknown[] }): 'allow' | 'deny' {
+  if (outcome.status === 'forbidden' || outcome.status === 'blocked') return 'deny';
+  return (outcome.refusals?.length ?? 0) > 0 ? 'deny' : 'allow';
+}
+
 /** Thrown when the turn was cancelled (client gone) while a tool call was handled. */
 export class TurnCancelledError extends Error {
   constructor() {
@@ -165,7 +174,7 @@ export class ToolStep {
         ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
         ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
       },
-      decision: refused ? 'deny' : 'allow',
+      decision: auditDecision(outcome),
       outcome: outcome.status === 'executed' ? 'success' : outcome.status === 'error' ? `error: ${outcome.result.slice(0, 200)}` : outcome.status,
     });
   }

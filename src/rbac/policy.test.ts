@@ -38,6 +38,7 @@ describe('the one policy decision', () => {
     [user, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', 'read', 'allow'],
     [user, 'GET', '/version', 'read', 'allow'],
     [user, 'GET', '/apis/apps/v1', 'read', 'allow'],
+    [user, 'GET', '/api/v1', 'read', 'allow'],
     [user, 'POST', '/api/v1/namespaces/a/serviceaccounts/default/token', 'read', 'read_only'],
     // mode approved: the role decides; delete stays admin-only
     [user, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', 'allow'],

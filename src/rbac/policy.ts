@@ -60,7 +60,7 @@ const interactiveSubresources = new Set(['exec', 'attach', 'portforward', 'proxy
 /** Access reviews every signed-in caller may send (`kubectl auth can-i`, `kubectl auth whoami`). */
 const selfReviews = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);
 /** Non-resource paths anyone signed in may read: discovery, version, OpenAPI, health. */
-const publicPaths = [/^\/api\/?$/, /^\/apis(\/[^/]+){0,2}\/?$/, /^\/version\/?$/, /^\/openapi(\/.*)?$/, /^\/(healthz|livez|readyz)(\/.*)?$/];
+const publicPaths = [/^\/api(\/[^/]+)?\/?$/, /^\/apis(\/[^/]+){0,2}\/?$/, /^\/version\/?$/, /^\/openapi(\/.*)?$/, /^\/(healthz|livez|readyz)(\/.*)?$/];
 /** Resources of Pilothouse's own namespace that only admins may touch at all. */
 const closedInOwnNamespace = new Set(['secrets', 'configmaps', 'leases', 'serviceaccounts']);
 

@@ -43,10 +43,11 @@ const userSwitches: AttackCase[] = [
 ];
 
 const credentialReads: AttackCase[] = [
-  kubectl('config view --raw (issue example): only the call’s own proxy', () => 'config view --raw', {
+  // Refused by the classifier today; were it run, the proxy kubeconfig is all there is to print.
+  kubectl('config view --raw (issue example): refused, or only the call’s own proxy', () => 'config view --raw', {
     expect: 'harmless',
     check: (run, world) => {
-      expect(run.execution.status).toBe('executed');
+      if (run.execution.status !== 'executed') return void expect(run.execution.result).toMatch(/config view|--raw/);
       expect(run.execution.result).toMatch(/server: https:\/\/127\.0\.0\.1:\d+/);
       expect(run.execution.result).not.toContain(world.apiServer);
     },
@@ -70,11 +71,16 @@ const shellSwitches: AttackCase[] = [
   bash('--kubeconfig=<the service kubeconfig> with a delete', (w) => `kubectl --kubeconfig=${w.serviceKubeconfig} delete configmap keep -n ${w.namespace}`),
   bash('--as and --as-group are dropped by the proxy', () => 'kubectl --as=kubernetes-admin --as-group=system:masters auth whoami -o jsonpath={.status.userInfo.username}', {
     expect: 'harmless',
-    check: (run, world, role) => expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}`),
+    check: (run, world, role) => {
+      // Refused by the classifier today (`--as` picks the identity); were it run, the proxy drops the headers.
+      if (run.execution.status === 'blocked') return void expect(run.execution.result).toMatch(/--as/);
+      expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}`);
+    },
   }),
   bash('--as-user-extra is dropped by the proxy', () => 'kubectl --as=kubernetes-admin --as-user-extra=scopes=all auth whoami -o json', {
     expect: 'harmless',
     check: (run, world, role) => {
+      if (run.execution.status === 'blocked') return void expect(run.execution.result).toMatch(/--as/);
       expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}`);
       expect(run.execution.result).not.toContain('scopes');
     },
