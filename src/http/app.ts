@@ -9,6 +9,7 @@ import type { GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
+import { routeInput } from './route-input.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 
 export interface AppOptions {
@@ -47,14 +48,16 @@ function requestSetup(deps: AppDeps) {
 }
 
 /** Wraps a route's handler with authentication and the one policy (which audits its refusals). */
-function guarded(options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
+function guarded(deps: AppDeps, options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
   return async (context: AppContext, next: Next): Promise<void> => {
     context.state.routeTemplate = spec.path;
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
+    const principal = context.state.principal;
+    context.state.cluster = () => deps.identities.clientFor(principal);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
     await policy.authorize(context, spec);
-    await spec.handler(context, next);
+    await spec.handler(context, routeInput(context, spec), next);
   };
 }
 
@@ -82,7 +85,7 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
   });
   const policy = new RoutePolicy(deps.policy, deps.discovery, options.grantCheck, (context, spec, reason) => auditDenied(deps, context, spec, reason));
   for (const spec of routes) {
-    router.register(spec.path, [spec.method], guarded(options, policy, spec) as never);
+    router.register(spec.path, [spec.method], guarded(deps, options, policy, spec) as never);
   }
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);

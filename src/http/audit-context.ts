@@ -14,7 +14,7 @@ export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user'
  * A refusal by the cluster (403) is recorded with decision deny.
  */
 export async function audited<T>(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'audit'>,
   context: AppContext,
   target: { resource: string; command: string },
   action: () => Promise<T>,
