@@ -28,3 +28,78 @@ export const resourceItem = z
   .object({ name: z.string(), namespace: z.string().optional(), age: z.string().optional() })
   .catchall(z.unknown())
   .meta({ id: 'ResourceItem' });
+
+export const role = z.enum(['viewer', 'user', 'admin']).meta({ id: 'Role' });
+export const language = z.enum(['en', 'ko', 'ja', 'zh']).meta({ id: 'Language' });
+export const commandClass = z.enum(['read', 'write', 'dangerous', 'interactive', 'unknown']).meta({ id: 'CommandClass' });
+
+/** `POST /api/auth/login`. */
+export const session = z.object({ token: z.string(), expires_at: z.string(), username: z.string(), role }).meta({ id: 'Session' });
+export const health = z.object({ status: z.string(), kubernetes: z.string(), llm: z.string() }).catchall(z.unknown()).meta({ id: 'Health' });
+
+export const user = z
+  .object({
+    username: z.string(),
+    role,
+    email: z.string().nullable(),
+    roles: z.array(z.string()),
+    enabled: z.boolean(),
+    locked: z.boolean(),
+    source: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'User' });
+
+export const auditEntry = z
+  .object({
+    id: z.number().int(),
+    timestamp: z.string(),
+    user: z.string(),
+    action: z.string(),
+    resource: z.string(),
+    details: anyObject,
+    decision: z.enum(['allow', 'deny']),
+    source: z.string().nullable(),
+    request_id: z.string().nullable(),
+    outcome: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const userSettings = z.object({ language, beginner_mode: z.boolean(), auto_approve_readonly: z.boolean() }).meta({ id: 'UserSettings' });
+
+export const safetyReport = z
+  .object({
+    command: z.string(),
+    type: commandClass,
+    requiresApproval: z.boolean(),
+    isDangerous: z.boolean(),
+    isInteractive: z.boolean(),
+    isReadOnly: z.boolean(),
+    blocked: z.boolean(),
+    blockedBy: z.string().optional(),
+    warnings: z.array(z.string()),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'SafetyReport' });
+
+export const accessPhase = z.enum(['Pending', 'Approved', 'Denied', 'Expired']).meta({ id: 'AccessPhase' });
+export const accessRequest = z
+  .object({
+    id: z.string(),
+    requester: z.string(),
+    permission: z.string(),
+    namespaces: z.array(z.string()),
+    resources: z.array(z.string()),
+    reason: z.string().nullable().optional(),
+    ttl: z.string(),
+    phase: accessPhase,
+    reviewer: z.string().nullable().optional(),
+    reviewedAt: z.string().nullable().optional(),
+    expiresAt: z.string().nullable().optional(),
+    message: z.string().nullable().optional(),
+    createdAt: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'AccessRequest' });

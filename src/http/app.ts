@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
     }) as never,
   );
   app.use(router.routes() as never);
-  app.use(router.allowedMethods() as never);
+  app.use(router.allowedMethods({ throw: true }) as never);
   if (options.staticRoot) app.use(staticFiles(options.staticRoot) as never);
   return app;
 }

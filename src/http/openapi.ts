@@ -51,11 +51,11 @@ function roles(spec: RouteSpec): string {
 
 /** The statuses a route answers with the error body. */
 function errorStatuses(spec: RouteSpec): number[] {
-  const statuses = new Set<number>([429, 500, 503, ...(spec.errors ?? [])]);
-  if (spec.params || spec.query || spec.body || spec.resourceKind) statuses.add(400);
+  // 400: any request may be malformed (a field given twice, in the wrong place, or off its schema).
+  const statuses = new Set<number>([400, 429, 500, 503, ...(spec.errors ?? [])]);
   if (spec.body) statuses.add(413);
   if (spec.permission !== 'public') [401, 403].forEach((status) => statuses.add(status));
-  if (spec.resourceKind) statuses.add(404);
+  if (spec.resourceKind || spec.path.includes(':')) statuses.add(404);
   return [...statuses].sort();
 }
 

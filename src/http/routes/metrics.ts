@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
-import { namespaceSchema, parseWith } from '../validate.js';
+import { namespaceQuery, itemsOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
@@ -14,8 +14,9 @@ export function metricsRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'pods',
       summary: 'Pod usage: {items: [{name, namespace, cpu: "<n>m", memory: "<n>Mi"}]} (all namespaces when absent)',
-      handler: async (context) => {
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
+      query: namespaceQuery,
+      response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() })),
+      handler: async (context, { query: { namespace } }) => {
         // Across all namespaces the policy leaves out the namespaces the caller may not see.
         context.body = { items: visibleItems(context, await podMetrics(deps.identities.clientFor(context.state.principal), namespace)) };
       },
@@ -26,6 +27,7 @@ export function metricsRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'nodes',
       summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent}]} against allocatable',
+      response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown())),
       handler: async (context) => {
         context.body = { items: await nodeMetrics(deps.identities.clientFor(context.state.principal)) };
       },

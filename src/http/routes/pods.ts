@@ -33,6 +33,10 @@ const execBody = z.object({
   command: z.array(z.string().max(32 * 1024)).min(1).max(256),
 });
 
+const ticketBody = z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() });
+const execResult = z.object({ stdout: z.string(), stderr: z.string(), exitCode: z.number().int().nullable(), truncated: z.boolean().optional(), timedOut: z.boolean().optional() }).catchall(z.unknown());
+const logEvents = { line: z.object({ line: z.string() }), end: z.object({ reason: z.string() }), error: z.object({ error: z.string(), code: z.string() }) };
+
 const terminalQuery = z.object({
   namespace: namespaceSchema.default('default'),
   container: containerSchema.optional(),
@@ -74,7 +78,7 @@ function streamEvents(context: AppContext, response: Awaited<ReturnType<typeof o
       for await (const line of logLines(response)) stream.send('line', { line });
       stream.send('end', { reason: 'log ended' });
     } catch (error) {
-      if (!abort.signal.aborted) stream.send('error', { message: error instanceof Error ? error.message : String(error) });
+      if (!abort.signal.aborted) stream.send('error', { error: error instanceof Error ? error.message : String(error), code: 'K8S_ERROR' });
     } finally {
       stream.end();
     }
@@ -111,7 +115,11 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'log',
       defaultNamespace: 'default',
-      summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
+      summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream: events line, end, error)',
+      params: podParams,
+      query: logQuery,
+      produces: 'text/plain',
+      events: logEvents,
       handler: (context) => sendLogs(deps, context),
     }),
     route({
@@ -121,9 +129,10 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'exec',
       summary: 'Run an argv command in a container: {stdout, stderr, exitCode, truncated?, timedOut?}',
-      handler: async (context) => {
-        const { name } = parseWith(podParams, context.params, 'path');
-        const body = parseWith(execBody, context.request.body);
+      params: podParams,
+      body: execBody,
+      response: execResult,
+      handler: async (context, { params: { name }, body }) => {
         const client = deps.identities.clientFor(context.state.principal);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
@@ -140,9 +149,11 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}',
-      handler: async (context) => {
-        const { name } = parseWith(podParams, context.params, 'path');
-        const body = parseWith(z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() }), context.request.body);
+      params: podParams,
+      body: ticketBody,
+      status: 201,
+      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()),
+      handler: async (context, { params: { name }, body }) => {
         const container = resolveContainer(await getPod(deps.identities.clientFor(context.state.principal), body.namespace, name), body.container);
         context.status = 201;
         context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
@@ -156,6 +167,8 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
+      params: podParams,
+      query: terminalQuery,
       handler: (context) => openTerminal(deps, context),
     }),
   ];

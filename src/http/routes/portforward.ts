@@ -9,6 +9,7 @@ import { getPod } from '../../kube/pod-target.js';
 import { audited } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
+import { itemsOf } from '../api-schemas.js';
 
 const createBody = z.object({
   namespace: namespaceSchema,
@@ -16,6 +17,12 @@ const createBody = z.object({
   podPort: z.number().int().min(1).max(65535),
   localPort: z.number().int().min(0).max(65535).default(0),
 });
+
+const forwardView = z
+  .object({ id: z.string(), namespace: z.string(), pod: z.string(), podPort: z.number().int(), localPort: z.number().int().nullable().optional(), status: z.string(), address: z.string().nullable(), message: z.string().nullable(), requester: z.string().nullable(), createdAt: z.string().nullable() })
+  .catchall(z.unknown());
+const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), status: z.literal('active'), address: z.string().optional() });
+const idParams = z.object({ id: objectNameSchema });
 
 /** How long POST waits for the controller to bring the listener up. */
 const activationTimeoutMs = 15_000;
@@ -83,8 +90,10 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'portforward',
       summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
-      handler: async (context) => {
-        const body = parseWith(createBody, context.request.body);
+      body: createBody,
+      status: 201,
+      response: forwardStarted,
+      handler: async (context, { body }) => {
         const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}`;
         context.body = await audited(deps, context, { resource: `pod/${body.pod}`, command: line }, () => createForward(deps, context));
         context.status = 201;
@@ -95,6 +104,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/portforward',
       permission: 'view',
       summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
+      response: itemsOf(forwardView),
       handler: async (context) => {
         const { items } = await portForwardClient(deps).list();
         context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
@@ -105,8 +115,9 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/portforward/:id',
       permission: 'execute_write',
       summary: 'Stop a forward and delete its object: {id, status: "stopped"}',
-      handler: async (context) => {
-        const { id } = parseWith(z.object({ id: objectNameSchema }), context.params, 'path');
+      params: idParams,
+      response: z.object({ id: z.string(), status: z.literal('stopped') }),
+      handler: async (context, { params: { id } }) => {
         const client = portForwardClient(deps);
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);

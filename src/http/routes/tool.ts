@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { requestAuditFields } from '../audit-context.js';
-import { parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
-import { principalOf } from './chat.js';
+import { principalOf } from '../request-state.js';
+import { safetyReport } from '../api-schemas.js';
 
 const approveBody = z.object({ id: z.string().min(1).max(200), approved: z.boolean() });
 const analyzeBody = z.object({
@@ -23,8 +23,10 @@ export function toolRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/tool/approve',
       permission: 'authenticated',
       summary: 'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)',
-      handler: async (context) => {
-        const body = parseWith(approveBody, context.request.body);
+      body: approveBody,
+      response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }),
+      errors: [404],
+      handler: async (context, { body }) => {
         const request = deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
         deps.audit.record({
           ...requestAuditFields(context),
@@ -42,8 +44,9 @@ export function toolRoutes(deps: AppDeps): RouteSpec[] {
       path: '/api/tool/analyze',
       permission: 'authenticated',
       summary: "Safety report of a command line (class, approval, blocked pattern, warnings); never runs it",
-      handler: async (context) => {
-        const body = parseWith(analyzeBody, context.request.body);
+      body: analyzeBody,
+      response: safetyReport,
+      handler: async (context, { body }) => {
         context.body = deps.safety.analyzeSync(body.tool, body.command);
       },
     }),
