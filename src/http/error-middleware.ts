@@ -35,9 +35,8 @@ const knownKoaErrors: Record<number, () => AppError> = {
 function fromKoaError(error: unknown): AppError {
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
   const exposedMessage = (error as { expose?: boolean }).expose ? (error as Error).message : undefined;
-  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body too large', {});
-  if (status === 405 || status === 501) return new AppError('VALIDATION_ERROR', 'method not allowed', { reason: 'method_not_allowed' });
-  if (status === 415) return new AppError('VALIDATION_ERROR', 'unsupported content type; send application/json', {});
+  const known = status === undefined ? undefined : knownKoaErrors[status];
+  if (known) return known();
   if (status && status >= 400 && status < 500) {
     return new AppError('VALIDATION_ERROR', exposedMessage ?? 'invalid request', {});
   }
