@@ -13,9 +13,12 @@ export class SchemaCollector {
     delete rest.$schema;
     for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonObject>)) this.components[id] = relink(definition) as JsonObject;
     const id = z.globalRegistry.get(schema)?.id;
+    const reference = { $ref: `#/components/schemas/${id}` };
     if (id) {
-      this.components[id] = relink(rest) as JsonObject;
-      return { $ref: `#/components/schemas/${id}` };
+      // zod answers a named root either inline or as a reference to its own definition.
+      const body = relink(rest) as JsonObject;
+      if (body.$ref !== reference.$ref) this.components[id] = body;
+      return reference;
     }
     return relink(rest) as JsonObject;
   }

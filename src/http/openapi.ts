@@ -59,30 +59,32 @@ function errorStatuses(spec: RouteSpec): number[] {
   return [...statuses].sort();
 }
 
-/** An SSE answer: `event:` names with their `data:` JSON schemas. */
+/**
+ * An SSE answer, described per event (as OpenAPI 3.2's `itemSchema` does): each event is
+ * `{event: <name>, data: <JSON text>}` whose data's JSON schema is its `contentSchema`.
+ */
 function eventStreamSchema(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const events = Object.entries(spec.events ?? {}).map(([name, data]) => ({
     type: 'object',
     title: name,
-    properties: { event: { const: name }, data: schemas.convert(data) },
+    properties: { event: { const: name }, data: { type: 'string', contentMediaType: 'application/json', contentSchema: schemas.convert(data) } },
     required: ['event', 'data'],
   }));
-  return {
-    type: 'string',
-    description: 'text/event-stream: lines `event: <name>` and `data: <JSON>`; events as listed in x-events (`: ping` comments keep it open)',
-    'x-events': { oneOf: events },
-  };
+  return { description: 'text/event-stream: one object per event (`: ping` comments keep the stream open)', oneOf: events };
 }
 
 function successContent(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const produces = spec.produces ?? 'application/json';
-  if (produces === 'text/event-stream') return { [produces]: { schema: eventStreamSchema(spec, schemas) } };
-  if (produces !== 'application/json') return { [produces]: { schema: { type: 'string' } } };
-  return { [produces]: { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } } };
+  const content: JsonObject = {};
+  if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
+  else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  // Event streams, and plain answers that also stream as SSE when asked (Accept: text/event-stream).
+  if (spec.events) content['text/event-stream'] = { schema: eventStreamSchema(spec, schemas) };
+  return content;
 }
 
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
-  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
   const responses: Record<string, JsonObject> = {
     [String(spec.status ?? 200)]: { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas) },
   };
@@ -121,7 +123,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Json
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         terminalTicket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'One-time terminal ticket (POST /api/pods/{name}/terminal/ticket); or the WebSocket subprotocol `bearer.<token>`' },
       },
-      schemas: { Error: errorSchema, ...sortedKeys(schemas.components) },
+      schemas: { ErrorBody: errorSchema, ...sortedKeys(schemas.components) },
     },
     paths,
   };

@@ -95,7 +95,8 @@ afterAll(async () => {
   await service?.close();
 });
 
-describe.runIf(existsSync(schemathesis))('Schemathesis against the OpenAPI document', () => {
+// Skipped only outside CI when `make schemathesis` has not run; in CI a missing Schemathesis fails.
+describe.runIf(existsSync(schemathesis) || Boolean(process.env.CI))('Schemathesis against the OpenAPI document', () => {
   for (const role of ['admin', 'viewer'] as const) {
     it(`finds no 5xx and no response outside the document as ${role}`, { timeout: 600_000 }, async () => {
       const run = await runSchemathesis(service, role === 'admin' ? service.adminToken : viewerToken);

@@ -30,6 +30,7 @@ export function authRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Log in: {password} for the admin or {username, password}; returns {token, expires_at, username, role}',
       body: loginBodySchema,
       response: session,
+      errors: [401],
       handler: async (context, { body }) => {
         refuseInTokenMode(deps, 'login');
         context.body = await login.login({ ...body, source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId });

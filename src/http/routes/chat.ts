@@ -46,6 +46,7 @@ export function chatRoutes(deps: AppDeps): RouteSpec[] {
       body: chatBody,
       produces: 'text/event-stream',
       events: chatEvents,
+      errors: [404],
       handler: async (context, { body }) => {
         const principal = principalOf(context);
         const session = chat.openSession(principal, body.session_id, body.message);

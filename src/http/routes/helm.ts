@@ -267,6 +267,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
       permission: 'view',
       summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
       query: chartQuery,
+      errors: [404],
       response: itemsOf(anyObject),
       handler: async (context, { query }) => {
         context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };

@@ -102,7 +102,7 @@ export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): Re
                   {item.revision} {item.current && <span className="badge badge-read">{t('deploy.currentRevision')}</span>}
                 </td>
                 <td className="mono">{item.images.join(', ')}</td>
-                <td>{formatTime(item.createdAt)}</td>
+                <td>{item.createdAt ? formatTime(item.createdAt) : ''}</td>
                 <td>{item.changeCause ?? ''}</td>
               </tr>
             ))}
