@@ -10,6 +10,7 @@ import { errorMiddleware } from './error-middleware.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
+import { methodGuard } from './method-guard.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 
 export interface AppOptions {
@@ -102,7 +103,7 @@ export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOption
     }) as never,
   );
   app.use(router.routes() as never);
-  app.use(router.allowedMethods({ throw: true }) as never);
+  app.use(methodGuard(router as never) as never);
   if (options.staticRoot) app.use(staticFiles(options.staticRoot) as never);
   return app;
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { errorCodes } from '../errors.js';
 import { permissionMatrix } from './permissions.js';
 import { SchemaCollector, type JsonObject } from './openapi-schema.js';
@@ -83,6 +84,11 @@ function successContent(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   return content;
 }
 
+/** A body whose fields are all optional may be left out (the route reads it as `{}`). */
+function bodyRequired(body: z.ZodType): boolean {
+  return !body.safeParse({}).success;
+}
+
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
   const responses: Record<string, JsonObject> = {
@@ -96,7 +102,7 @@ function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
     'x-permission': spec.permission,
     security: spec.permission === 'public' ? [] : [{ bearer: [] }],
     parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas)],
-    ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(spec.body) } } } } : {}),
+    ...(spec.body ? { requestBody: { required: bodyRequired(spec.body), content: { 'application/json': { schema: schemas.convert(spec.body) } } } } : {}),
     responses,
   };
 }

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
 import { namespaceQuery, itemsOf } from '../api-schemas.js';
+import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
 /** SPEC "Metrics": pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
-export function metricsRoutes(deps: AppDeps): RouteSpec[] {
+export function metricsRoutes(_deps: AppDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',
@@ -18,7 +19,7 @@ export function metricsRoutes(deps: AppDeps): RouteSpec[] {
       response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() })),
       handler: async (context, { query: { namespace } }) => {
         // Across all namespaces the policy leaves out the namespaces the caller may not see.
-        context.body = { items: visibleItems(context, await podMetrics(deps.identities.clientFor(context.state.principal), namespace)) };
+        context.body = { items: visibleItems(context, await podMetrics(clusterOf(context), namespace)) };
       },
     }),
     route({
@@ -29,7 +30,7 @@ export function metricsRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent}]} against allocatable',
       response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown())),
       handler: async (context) => {
-        context.body = { items: await nodeMetrics(deps.identities.clientFor(context.state.principal)) };
+        context.body = { items: await nodeMetrics(clusterOf(context)) };
       },
     }),
   ];

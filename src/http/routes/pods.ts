@@ -11,6 +11,7 @@ import { audited } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
+import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { acceptWebSocket, upgradeTicket } from '../websocket-upgrade.js';
 
@@ -61,7 +62,7 @@ async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
   const abort = new AbortController();
   context.res.once('close', () => abort.abort());
   const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
-  const { response } = await auditedRead(deps, context, read, () => openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal));
+  const { response } = await auditedRead(deps, context, read, () => openLogStream(clusterOf(context), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
   context.req.socket.setTimeout(0);
   context.type = 'text/plain; charset=utf-8';
@@ -95,7 +96,7 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
     throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
-  const client = deps.identities.clientFor(context.state.principal);
+  const client = clusterOf(context);
   const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
   const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
@@ -133,7 +134,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       body: execBody,
       response: execResult,
       handler: async (context, { params: { name }, body }) => {
-        const client = deps.identities.clientFor(context.state.principal);
+        const client = clusterOf(context);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
         const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
@@ -154,7 +155,7 @@ export function podRoutes(deps: AppDeps): RouteSpec[] {
       status: 201,
       response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()),
       handler: async (context, { params: { name }, body }) => {
-        const container = resolveContainer(await getPod(deps.identities.clientFor(context.state.principal), body.namespace, name), body.container);
+        const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         context.status = 201;
         context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
       },

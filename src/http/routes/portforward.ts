@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
 import { audited } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
+import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { itemsOf } from '../api-schemas.js';
 
@@ -62,7 +63,7 @@ async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: 
 async function createForward(deps: AppDeps, context: AppContext): Promise<Record<string, unknown>> {
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
-  await getPod(deps.identities.clientFor(principal), body.namespace, body.pod);
+  await getPod(clusterOf(context), body.namespace, body.pod);
   const client = portForwardClient(deps);
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The identity travels with the object from its creation: the reconciler refuses objects without it.
