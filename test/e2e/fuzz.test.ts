@@ -86,7 +86,7 @@ function runSchemathesis(service: TestService, token: string): Promise<FuzzRun> 
     '--report', 'ndjson', '--report-ndjson-path', reportPath,
   ];
   return new Promise((resolve) => {
-    const child = spawn(schemathesis, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const child = spawn(schemathesis, args, { cwd: reportDir, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
