@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types test-web lint typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help
+.PHONY: all node deps build web web-types web-types-check test-web lint typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help
 
 all: build
 
@@ -56,6 +56,9 @@ web: deps web/node_modules/.package-lock.json web-types
 TS_RUN := node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings
 web-types: deps web/node_modules/.package-lock.json
 	$(TS_RUN) scripts/web-types.ts
+# Before build regenerates it: a committed file that is stale fails make test.
+web-types-check: deps web/node_modules/.package-lock.json
+	@$(TS_RUN) scripts/web-types.ts --check || { echo 'web/src/api/types.ts is stale: run make web-types and commit it'; exit 1; }
 
 # Schemathesis (PyPI, pinned) in a virtualenv under .tools/schemathesis; test/e2e/fuzz.test.ts runs it.
 SCHEMATHESIS_VERSION := 4.32.5
@@ -89,7 +92,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools schemathesis
 	npx vitest run --project e2e
 
-test: deps build cluster-build tools schemathesis typecheck lint test-web
+test: deps web-types-check build cluster-build tools schemathesis typecheck lint test-web
 	npx vitest run
 
 bench: deps build cluster
