@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types web-types-check test-web lint typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help
+.PHONY: all node deps build web web-types web-types-check test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
 
 all: build
 
@@ -81,8 +81,19 @@ test-web: web
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
-lint: deps
+lint: deps lint-web
 	npx eslint src test
+
+lint-web: deps web/node_modules/.package-lock.json
+	cd web && npm run lint
+
+# Prettier (one config: .prettierrc.json, .prettierignore). src, test and bench join FORMAT_PATHS once the lead reformats them.
+FORMAT_PATHS := web
+format: deps
+	npx prettier --write $(FORMAT_PATHS)
+
+format-check: deps
+	npx prettier --check $(FORMAT_PATHS)
 
 test-unit: deps
 	npx vitest run --project unit
@@ -92,7 +103,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools schemathesis
 	npx vitest run --project e2e
 
-test: deps web-types-check build cluster-build tools schemathesis typecheck lint test-web
+test: deps web-types-check build cluster-build tools schemathesis typecheck lint format-check test-web
 	npx vitest run
 
 bench: deps build cluster
@@ -101,6 +112,15 @@ bench: deps build cluster
 
 demo: deps build tools
 	@bash scripts/demo.sh
+
+# The kubectl grammar of the safety parser, generated from kubectl's own command tree (flags) and
+# from the test cluster's discovery (built-in resource names); see docs/adr/0013.
+KUBECTL_FLAGS_SRC := $(ROOT)/src/tools/safety
+kubectl-flags: cluster
+	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable > $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new
+	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable -resources -kubeconfig $(CLUSTER_KUBECONFIG) > $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new
+	mv $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts
+	mv $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts
 
 clean:
 	rm -rf dist node_modules .cluster

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseConfig } from '../src/config/load.js';
 import { createLogger } from '../src/log.js';
-import { startService } from '../src/service.js';
+import { startService } from '../src/app/service.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');

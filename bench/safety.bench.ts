@@ -15,11 +15,11 @@ registerHooks({
 });
 
 type AnalyzerModule = typeof import('../src/tools/safety/analyzer.js');
-type CorpusModule = typeof import('../src/tools/safety/corpus.js');
+type CorpusModule = typeof import('../test/fixtures/safety/corpus.js');
 type SchemaModule = typeof import('../src/config/schema.js');
 
 const analyzerPath = '../src/tools/safety/analyzer.js';
-const corpusPath = '../src/tools/safety/corpus.js';
+const corpusPath = '../test/fixtures/safety/corpus.js';
 const schemaPath = '../src/config/schema.js';
 const { SafetyAnalyzer, safetyOptionsFromConfig } = (await import(analyzerPath)) as AnalyzerModule;
 const { safetyCorpus } = (await import(corpusPath)) as CorpusModule;

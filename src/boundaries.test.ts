@@ -3,54 +3,141 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
+/**
+ * The layers of src/ (docs/architecture.md): an area may import areas of lower layers, and areas of
+ * its own layer only where {@link sameLayer} allows it. Areas are the top-level folders (or files) of src/.
+ */
+const layers: readonly (readonly string[])[] = [
+  ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
+  ['kube', 'store'],
+  ['rbac'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'controllers'],
+  ['http'],
+  ['app', 'cli'],
+  ['modes'],
+  ['main'],
+];
+const layerNames = ['foundation', 'platform', 'policy', 'areas', 'http', 'composition', 'modes', 'main'];
+
+/** The imports allowed within one layer (importer → imported); every other same-layer import is refused. */
+const sameLayer: Readonly<Record<string, readonly string[]>> = {
+  net: ['config', 'errors'],
+  auth: ['audit'],
+  access: ['audit'],
+  settings: ['llm'],
+  mcp: ['tools', 'audit'],
+  agent: ['tools', 'llm', 'settings', 'audit'],
+  controllers: ['access', 'mcp'],
+  app: ['cli'],
+};
+
 const sourceRoot = dirname(fileURLToPath(import.meta.url));
 
-function filesUnder(folder: string): string[] {
+function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
     const path = join(folder, name);
-    if (statSync(path).isDirectory()) return filesUnder(path);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
     return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
   });
 }
 
-/** The src-relative folders a file imports from (relative imports only). */
-function importedFolders(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)].map((match) => match[1] ?? '');
-  return specifiers.map((specifier) => relative(sourceRoot, resolve(dirname(file), specifier)));
+/** The area of a src-relative path: its top-level folder, or the file name without extension. */
+function areaOf(path: string): string {
+  const [first = ''] = path.split('/');
+  return path.includes('/') ? first : first.replace(/\.(ts|js)$/, '');
 }
 
-function violations(folder: string, forbidden: (target: string) => boolean): string[] {
-  const start = join(sourceRoot, folder);
-  const files = statSync(start).isDirectory() ? filesUnder(start) : [start];
-  return files.flatMap((file) =>
-    importedFolders(file)
-      .filter(forbidden)
-      .map((target) => `${relative(sourceRoot, file)} imports ${target}`),
-  );
+interface Arrow {
+  file: string;
+  target: string;
+  from: string;
+  to: string;
 }
 
-/** Import boundaries (STYLE habit 12), so modules can be reasoned about and reused alone. */
-describe('module boundaries', () => {
-  it('crds/ imports nothing else in src/', () => {
-    expect(violations('crds', (target) => !target.startsWith('crds/'))).toEqual([]);
+/** Every relative import of every source file: `import`, `import type`, `export … from`, `import()`, side-effect imports. */
+function allArrows(): Arrow[] {
+  const pattern = /(?:\b(?:import|export)\b[^'";]*?\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+  return sourceFiles(sourceRoot).flatMap((path) => {
+    const file = relative(sourceRoot, path);
+    return [...readFileSync(path, 'utf8').matchAll(pattern)].map((match) => {
+      const target = relative(sourceRoot, resolve(dirname(path), match[1] ?? ''));
+      return { file, target, from: areaOf(file), to: areaOf(target) };
+    });
+  });
+}
+
+function layerOf(area: string): number {
+  return layers.findIndex((members) => members.includes(area));
+}
+
+/** The rule an arrow breaks, or undefined when it is allowed. */
+function brokenRule(arrow: Arrow): string | undefined {
+  const { from, to } = arrow;
+  if (from === to) return undefined;
+  const [fromLayer, toLayer] = [layerOf(from), layerOf(to)];
+  if (fromLayer < 0) return `${from} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
+  if (toLayer < 0) return `${to} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
+  if (toLayer > fromLayer) return `${from} (${layerNames[fromLayer]}) may not import ${to} (${layerNames[toLayer]}): imports point down only`;
+  if (toLayer === fromLayer && !(sameLayer[from] ?? []).includes(to)) return `${from} may not import ${to}: same layer (${layerNames[fromLayer]}), and the same-layer rules allow ${from} only ${(sameLayer[from] ?? []).join(', ') || 'nothing'}`;
+  return undefined;
+}
+
+/** A file's node in the folder graph: its folder, or for the files directly in src/ the file's area. */
+function folderOf(path: string): string {
+  const folder = dirname(path);
+  return folder === '.' ? areaOf(path) : folder;
+}
+
+/** The cycles of the folder graph (every folder of src/, nested ones too), as `a → b → a`. */
+function folderCycles(arrows: Arrow[]): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const { file, target } of arrows) {
+    const [from, to] = [folderOf(file), folderOf(target)];
+    if (from === to) continue;
+    edges.set(from, (edges.get(from) ?? new Set()).add(to));
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, path: string[]): void => {
+    state.set(node, 'open');
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next, [...path, next]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node, [node]);
+  return cycles;
+}
+
+describe('module boundaries (docs/architecture.md)', () => {
+  const arrows = allArrows();
+
+  it('finds the imports it judges', () => {
+    expect(arrows.length).toBeGreaterThan(500);
+    expect(arrows.some((arrow) => arrow.from === 'app' && arrow.to === 'http')).toBe(true);
   });
 
-  it('errors.ts imports nothing else in src/', () => {
-    expect(violations('errors.ts', () => true)).toEqual([]);
+  it('lets every import point down the layers, or across only where the same-layer rules allow', () => {
+    const broken = arrows.flatMap((arrow) => {
+      const rule = brokenRule(arrow);
+      return rule ? [`${arrow.file} imports ${arrow.target}: ${rule}`] : [];
+    });
+    expect(broken).toEqual([]);
   });
 
-  it('the agent loop and the MCP modules never import each other', () => {
-    expect(violations('agent', (target) => target.startsWith('mcp/'))).toEqual([]);
-    expect(violations('mcp', (target) => target.startsWith('agent/'))).toEqual([]);
+  it('has no cycle between folders', () => {
+    expect(folderCycles(arrows)).toEqual([]);
   });
 
-  it('tools/ (shared by agent and MCP) imports neither', () => {
-    expect(violations('tools', (target) => target.startsWith('agent/') || target.startsWith('mcp/') || target.startsWith('http/'))).toEqual([]);
+  it('keeps rbac/ pure policy: no Koa and no HTTP types (the HTTP layer hands it plain attributes)', () => {
+    const koa = /\bfrom\s*['"](?:koa|@koa\/[^'"]+)['"]/;
+    const offenders = sourceFiles(join(sourceRoot, 'rbac')).filter((path) => koa.test(readFileSync(path, 'utf8')));
+    expect(offenders.map((path) => relative(sourceRoot, path))).toEqual([]);
   });
 
-  it('llm/ and store/ know nothing of HTTP', () => {
-    expect(violations('llm', (target) => target.startsWith('http/'))).toEqual([]);
-    expect(violations('store', (target) => target.startsWith('http/'))).toEqual([]);
+  it('keeps the whole composition in src/app: nothing below it imports a composition module', () => {
+    const upward = arrows.filter((arrow) => arrow.to === 'app' && !['app', 'modes', 'main'].includes(arrow.from));
+    expect(upward.map((arrow) => `${arrow.file} imports ${arrow.target}`)).toEqual([]);
   });
 });

@@ -33,6 +33,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`pilothouse: ${message}\n`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
+    process.exit(error instanceof ConfigError || error instanceof UsageError ? 2 : 1);
   },
 );

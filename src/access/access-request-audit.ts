@@ -1,5 +1,5 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 
 /** Who acts on an access request, with the audit fields of their HTTP request. */
 export interface AccessActor {

@@ -1,5 +1,5 @@
 import type { AuditRecorder } from '../audit/types.js';
-import type { Clock } from '../auth/clock.js';
+import type { Clock } from '../clock.js';
 import type { AccessRequest } from '../crds/access-request.js';
 import { AppError, forbidden, notFound, validation } from '../errors.js';
 import type { AccessRequestStore } from './access-request-store.js';

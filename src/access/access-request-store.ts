@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CustomClient } from '../controllers/custom-client.js';
+import { CustomClient } from '../kube/custom-client.js';
 import { accessRequestKind, accessRequestSchema, type AccessRequest } from '../crds/access-request.js';
 import type { RestClient } from '../kube/rest-client.js';
 import type { AccessSpec } from './grant-rules.js';

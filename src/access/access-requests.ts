@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
-import type { Clock } from '../auth/clock.js';
-import type { Principal } from '../auth/principal.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../rbac/principal.js';
 import type { AccessRequest } from '../crds/access-request.js';
 import { AppError, forbidden, notFound, validation } from '../errors.js';
 import type { Discovery } from '../kube/discovery.js';
@@ -26,7 +26,7 @@ export interface AccessRequestsOptions {
 }
 
 /**
- * Just-in-time access requests (SPEC "Access request"): users ask, admins approve or deny, an
+ * Just-in-time access requests (docs/adr/0007-just-in-time-access-grants.md): users ask, admins approve or deny, an
  * approval lasts for its TTL. AccessRequest objects are the source of truth; an in-memory index
  * fed by a watch answers the synchronous grant check of the permission matrix.
  */

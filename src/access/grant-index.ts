@@ -1,6 +1,6 @@
-import type { Clock } from '../auth/clock.js';
-import type { Principal } from '../auth/principal.js';
-import type { WatchEvent } from '../controllers/custom-client.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../rbac/principal.js';
+import type { WatchEvent } from '../kube/custom-client.js';
 import { accessRequestSchema, type AccessRequest } from '../crds/access-request.js';
 import type { GrantCheck } from '../rbac/authorize.js';
 import { grantCovers, type GrantedAction } from './grant-rules.js';

@@ -1,6 +1,6 @@
 import { parseDuration } from '../config/duration.js';
 import type { AccessRequest } from '../crds/access-request.js';
-import type { Permission } from '../http/permissions.js';
+import type { Permission } from '../rbac/permissions.js';
 
 /** The longest time-to-live a grant may have. */
 export const maxTtlMs = 24 * 3_600_000;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { CustomClient } from '../controllers/custom-client.js';
+import type { CustomClient } from '../kube/custom-client.js';
 import type { AccessRequest } from '../crds/access-request.js';
 import type { GrantIndex } from './grant-index.js';
 

@@ -2,7 +2,7 @@ import type { CommandClass } from '../tools/safety/index.js';
 import type { ToolStatus, TurnEndReason } from './history-entries.js';
 
 /**
- * The SSE events of `POST /api/chat/agentic` (SPEC "SSE events" plus `session`, `error`,
+ * The SSE events of `POST /api/chat/agentic` (README "AI pilot": the contract's events plus `session`, `error`,
  * and the extra properties of `tool_request`, `tool_execution` and `stream_end`).
  */
 export type AgentEvent =

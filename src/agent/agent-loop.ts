@@ -58,7 +58,7 @@ function usedCallIds(entries: readonly StoredHistoryEntry[]): Set<string> {
 }
 
 /**
- * The agent loop (SPEC "AI agent"): a turn appends the user message, then asks the model with the
+ * The agent loop (docs/adr/0006-agent-loop-from-history.md): a turn appends the user message, then asks the model with the
  * registry's tools, handles each tool call in order, and asks again — until a stop condition holds
  * (final answer, step cap, cancellation). It works from the persisted history only, so any
  * session can be resumed by its next message. Never throws: failures end the turn with an

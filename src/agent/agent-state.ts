@@ -19,7 +19,7 @@ export type AgentTrigger =
   | 'turn_complete';
 
 /**
- * The transition table (SPEC "AI agent"). Where the contract leaves the next state open:
+ * The transition table (docs/adr/0006-agent-loop-from-history.md). Where the contract leaves the next state open:
  * after a decision (approved, rejected, timed out) the loop is back in `Running`; a refusal
  * without asking (blocked, forbidden, tool not found) also returns to `Running`; failures and
  * cancellation (client gone) enter `Error`, which returns to `Idle` like `Done`.

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import { notFound, validation } from '../errors.js';
 import type { ApprovalOutcome } from './history-entries.js';
 import type { Scheduler } from './scheduler.js';
@@ -29,7 +29,7 @@ function mayDecide(principal: Principal, owner: string): boolean {
 }
 
 /**
- * Pending approvals of tool calls (SPEC "AI agent" WaitingForApproval). A wait ends with the
+ * Pending approvals of tool calls (the agent's WaitingForApproval state, docs/adr/0006-agent-loop-from-history.md). A wait ends with the
  * owner's decision, the timeout (`authorization.tool_approval.timeout`) or the turn's cancellation.
  */
 export class ApprovalRegistry {

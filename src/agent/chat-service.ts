@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import { notFound, validation } from '../errors.js';
 import type { ChatSessionRecord, ChatStore } from '../store/chat-store.js';
 import type { AgentLoop, TurnOutcome, TurnRequest } from './agent-loop.js';

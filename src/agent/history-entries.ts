@@ -2,7 +2,7 @@ import type { LlmToolCall } from '../llm/types.js';
 import type { ChatStore } from '../store/chat-store.js';
 import type { CommandClass } from '../tools/safety/index.js';
 
-/** What the user is looking at when they ask (SPEC "AI chat" `context`). */
+/** What the user is looking at when they ask (`context` of `POST /api/chat/agentic`, README "AI pilot"). */
 export interface ChatContext {
   namespace?: string;
   /** `<kind>/<name>` */

@@ -27,7 +27,7 @@ describe('tool policy', () => {
   it.each([
     ['admin', 'get pods', 'run'],
     ['user', 'get pods', 'run'],
-    ['user', 'apply -f x.yaml', 'ask'],
+    ['user', 'scale deploy web --replicas=2', 'ask'],
     ['admin', 'delete pod web', 'ask'],
     ['admin', 'exec -it web -- sh', 'ask'],
   ] as const)('%s: kubectl %s → %s', (role, command, action) => {
@@ -53,5 +53,18 @@ describe('tool policy', () => {
     expect(analyzeCall(safety, mcp, { id: 'c', name: 'files__echo', arguments: { message: 'hi' } }).report).toMatchObject({ type: 'unknown', command: 'mcp files echo {"message":"hi"}' });
     expect(analyzeCall(safety, tool('read_file'), { id: 'c', name: 'read_file', arguments: { path: 'a.txt' } }).report.type).toBe('read');
     expect(analyzeCall(safety, tool('write_file'), { id: 'c', name: 'write_file', arguments: { path: 'a.txt' } }).report.type).toBe('write');
+  });
+});
+
+describe('tool policy: refusals of the kubectl grammar', () => {
+  it.each(['user', 'admin'] as const)('refuses a glued --server for %s with the reason, without asking', (role) => {
+    const kubectl = tool('kubectl');
+    const call = { id: 'c', name: 'kubectl', arguments: { command: 'get pods -shttps://host:8443' } };
+    const { report } = analyzeCall(safety, kubectl, call);
+    expect(planToolCall({ role, toolFound: true, toolName: 'kubectl', report, autoApproveReadonly: true })).toEqual({
+      action: 'refuse',
+      status: 'blocked',
+      reason: 'Blocked: --server chooses the API server; the service sets it; it was not run.',
+    });
   });
 });

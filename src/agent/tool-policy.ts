@@ -23,8 +23,9 @@ export function needsApproval(report: SafetyReport, autoApproveReadonly: boolean
 }
 
 /**
- * The role rules of tool calls (issue 6 "Roles"), first match wins: an unknown tool fails;
- * `viewer` may run nothing; blocked patterns refuse for everyone; `user` may not run dangerous
+ * The role rules of tool calls (README "AI pilot", Roles), first match wins: an unknown tool fails;
+ * `viewer` may run nothing; blocked patterns and refusals (a kubectl flag or command off the allowlist,
+ * a file outside the files root) refuse for everyone with their one-line reason; `user` may not run dangerous
  * commands (delete, drain, rm -rf...) at all, so they are refused without asking; everything
  * else runs at once when it needs no approval, and waits for one otherwise (admin included).
  */
@@ -34,7 +35,8 @@ export function planToolCall(input: PolicyInput): ToolPlan {
     return { action: 'refuse', status: 'forbidden', reason: 'Forbidden: role viewer may not run tools; answer from knowledge instead.' };
   }
   if (input.report.blocked) {
-    return { action: 'refuse', status: 'blocked', reason: `Blocked: the command matches the blocked pattern ${input.report.blockedBy ?? ''}; it was not run.` };
+    const why = input.report.blockedBy === undefined ? (input.report.refusal ?? 'the command is refused') : `the command matches the blocked pattern ${input.report.blockedBy}`;
+    return { action: 'refuse', status: 'blocked', reason: `Blocked: ${why}; it was not run.` };
   }
   if (input.role === 'user' && input.report.isDangerous) {
     return {

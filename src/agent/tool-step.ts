@@ -1,5 +1,5 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { LlmToolCall } from '../llm/types.js';
 import { usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
@@ -162,6 +162,7 @@ export class ToolStep {
       resource: `tool/${call.name}`,
       details: {
         command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status,
+        ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
         ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
       },
       decision: refused ? 'deny' : 'allow',

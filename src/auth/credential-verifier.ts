@@ -7,6 +7,8 @@ import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
  * `details.reason` (LoginService audits, counts and rethrows them).
  */
 export interface CredentialVerifier {
+  /** The login name as this verifier compares it: the key of the login throttle and what `verify` gets. */
+  normalizeUsername(username: string): string;
   verify(username: string, password: string): Promise<UserRecord | undefined>;
 }
 
@@ -15,6 +17,11 @@ export class LocalPasswordVerifier implements CredentialVerifier {
   private decoy?: Promise<string>;
 
   constructor(private readonly users: UsersStore) {}
+
+  /** Local usernames are exact (letters, digits, `._@-`): only surrounding spaces go. */
+  normalizeUsername(username: string): string {
+    return username.trim();
+  }
 
   /** A decoy hash is checked for unknown users so timing reveals nothing. */
   async verify(username: string, password: string): Promise<UserRecord | undefined> {

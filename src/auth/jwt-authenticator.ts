@@ -1,14 +1,13 @@
 import { unauthorized } from '../errors.js';
-import type { AppContext } from '../http/types.js';
-import type { Authenticator } from './authenticator.js';
-import type { Principal } from './principal.js';
+import type { AuthRequest, Authenticator } from './authenticator.js';
+import type { Principal } from '../rbac/principal.js';
 import type { SessionManager } from './sessions.js';
 
 export const refreshedTokenHeader = 'X-Refreshed-Token';
 export const tokenExpiresHeader = 'X-Token-Expires-At';
 
 /** Reads `Authorization: Bearer <token>`; undefined without the header, UNAUTHORIZED for other schemes. */
-export function bearerToken(context: AppContext): string | undefined {
+export function bearerToken(context: AuthRequest): string | undefined {
   const header = context.get('Authorization');
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
@@ -18,16 +17,17 @@ export function bearerToken(context: AppContext): string | undefined {
 
 /**
  * Local-mode authentication: a JWT issued at login. A request made with a token inside its
- * refresh window gets a fresh token in `X-Refreshed-Token` (+ `X-Token-Expires-At`).
+ * refresh window gets a fresh token in `X-Refreshed-Token` (+ `X-Token-Expires-At`), unless the
+ * session's absolute end (`max_session`) leaves nothing to extend.
  */
 export class JwtAuthenticator implements Authenticator {
   constructor(private readonly sessions: SessionManager) {}
 
-  async authenticate(context: AppContext): Promise<Principal | undefined> {
+  async authenticate(context: AuthRequest): Promise<Principal | undefined> {
     const token = bearerToken(context);
     if (!token) return undefined;
     const principal = await this.sessions.principalFor(token);
-    if (principal.tokenExpiresAt !== undefined && this.sessions.inRefreshWindow(principal.tokenExpiresAt)) {
+    if (this.sessions.worthRefreshing(principal)) {
       const refreshed = await this.sessions.refresh(principal);
       context.set(refreshedTokenHeader, refreshed.token);
       context.set(tokenExpiresHeader, new Date(refreshed.expiresAt).toISOString());

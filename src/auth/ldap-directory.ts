@@ -7,6 +7,8 @@ export type LdapSettings = Config['ldap'];
 /** A directory user who proved their password. */
 export interface DirectoryIdentity {
   dn: string;
+  /** The entry's own name (`ldap.username_attribute` as the directory returns it): the canonical username. */
+  username: string;
   email: string | null;
   /** Each group the user is a member of: its DN and, when present, its `cn` values. */
   groups: { dn: string; names: string[] }[];
@@ -26,8 +28,10 @@ export class DirectoryRefusal extends Error {
 const connectTimeoutMs = 5000;
 const operationTimeoutMs = 10_000;
 
+/** Attribute names are case-insensitive in LDAP: `sAMAccountName` finds `samaccountname`. */
 function firstString(entry: Entry, attribute: string): string | null {
-  const value = entry[attribute];
+  const key = Object.keys(entry).find((name) => name.toLowerCase() === attribute.toLowerCase());
+  const value = key === undefined ? undefined : entry[key];
   const first = Array.isArray(value) ? value[0] : value;
   if (first === undefined) return null;
   return typeof first === 'string' ? first : first.toString('utf8');
@@ -57,6 +61,7 @@ export class LdapDirectory {
     return `${this.settings.use_ssl ? 'ldaps' : 'ldap'}://${this.settings.host}:${this.settings.port}`;
   }
 
+  /** `username` is the login name as typed (normalised); the identity carries the entry's own spelling. */
   async authenticate(username: string, password: string): Promise<DirectoryIdentity> {
     // An empty password would be an unauthenticated ("anonymous") simple bind that servers accept.
     if (password.length === 0) throw new DirectoryRefusal('invalid_credentials', 'empty password');
@@ -66,7 +71,7 @@ export class LdapDirectory {
       const user = await this.findUser(service, username);
       await this.bindUser(user.dn, password);
       const groups = await this.groupsOf(service, user.dn);
-      return { dn: user.dn, email: firstString(user, 'mail'), groups };
+      return { dn: user.dn, username: firstString(user, this.settings.username_attribute) ?? username, email: firstString(user, 'mail'), groups };
     } finally {
       await service.unbind().catch(() => undefined);
     }
@@ -86,7 +91,7 @@ export class LdapDirectory {
 
   private async findUser(service: Client, username: string): Promise<Entry> {
     const filter = fillFilter(this.settings.user_filter, username);
-    const entries = await this.search(service, filter, ['mail']);
+    const entries = await this.search(service, filter, ['mail', this.settings.username_attribute]);
     if (entries.length !== 1) throw new DirectoryRefusal('invalid_credentials', entries.length === 0 ? 'no such user' : 'ambiguous user');
     return entries[0]!;
   }

@@ -16,6 +16,11 @@ export interface LdapVerifierParts {
   logger: Logger;
 }
 
+/** A login name as a directory's `caseIgnoreMatch` sees it: NFKC, lower case, no surrounding or repeated spaces. */
+export function normalizeDirectoryName(username: string): string {
+  return username.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
 /**
  * `--auth-mode ldap`: every username but the local break-glass `admin` is checked against the
  * directory; the base role comes from `ldap.group_roles`, and the user is kept in the users store
@@ -24,14 +29,23 @@ export interface LdapVerifierParts {
 export class LdapCredentialVerifier implements CredentialVerifier {
   constructor(private readonly parts: LdapVerifierParts) {}
 
+  /** How the directory compares names (RFC 4518 for `caseIgnoreMatch`): NFKC, case-folded, insignificant spaces dropped. */
+  normalizeUsername(username: string): string {
+    return normalizeDirectoryName(username);
+  }
+
+  /**
+   * `username` is normalised; the account is kept under the name the directory returns for the
+   * entry (`ldap.username_attribute`), so every spelling of one login is one identity.
+   */
   async verify(username: string, password: string): Promise<UserRecord | undefined> {
     if (username === adminUsername) return this.parts.local.verify(username, password);
     const identity = await this.parts.directory.authenticate(username, password).catch((error: unknown) => this.refusal(error));
     if (!identity) return undefined;
     const role = roleFromGroups(identity.groups, this.parts.groupRoles);
     if (!role) throw unauthorized('no role is mapped to any of your directory groups', { reason: 'no_role_mapping' });
-    const user = this.parts.users.upsertExternal({ username, role, email: identity.email }, 'ldap');
-    if (!user) this.parts.logger.warn({ username }, 'directory login refused: a local account has this username');
+    const user = this.parts.users.upsertExternal({ username: identity.username, role, email: identity.email }, 'ldap');
+    if (!user) this.parts.logger.warn({ username: identity.username }, 'directory login refused: a local account has this username');
     return user;
   }
 

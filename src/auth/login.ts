@@ -1,7 +1,7 @@
 import type { AuditRecorder } from '../audit/types.js';
 import type { RoleName } from '../config/schema.js';
 import { AppError, isAppError, unauthorized } from '../errors.js';
-import type { FixedWindowCounter } from '../http/rate-window.js';
+import type { FixedWindowCounter } from './rate-window.js';
 import type { UserRecord } from '../store/users-store.js';
 import type { CredentialVerifier } from './credential-verifier.js';
 import { accountRefusal, type SessionManager } from './sessions.js';
@@ -27,7 +27,7 @@ export interface LoginResult {
 
 export interface LoginThrottle {
   counter: FixedWindowCounter;
-  /** Failed attempts allowed per address+username per window. */
+  /** Attempts allowed per address+username per window; a successful login clears the count. */
   limit: number;
 }
 
@@ -39,7 +39,8 @@ export interface LoginSettings extends LoginThrottle {
 /**
  * Password login, checked by the verifier (local password hashes, or the LDAP directory). Wrong
  * user and wrong password give the same 401; locked/disabled accounts are named only after a
- * correct password. Failed attempts count toward a per address+username limit.
+ * correct password. Every attempt counts toward a per address+username limit (the username as the
+ * verifier normalises it) and a successful one clears it.
  */
 export class LoginService {
   constructor(
@@ -49,37 +50,36 @@ export class LoginService {
   ) {}
 
   async login(attempt: LoginAttempt): Promise<LoginResult> {
-    const username = attempt.username ?? adminUsername;
+    const username = this.settings.verifier.normalizeUsername(attempt.username ?? adminUsername);
     const key = `${attempt.source ?? ''}\u0000${username}`;
-    const window = this.settings.counter.peek(key, this.settings.limit);
+    // The attempt is counted before any await, so parallel guesses cannot all pass the check.
+    const window = this.settings.counter.hit(key, this.settings.limit);
     if (!window.allowed) {
       this.refuse(attempt, username, 'throttled');
       throw new AppError('RATE_LIMITED', 'too many login attempts; try again later', { retry_after: window.retryAfterSeconds });
     }
-    const user = await this.verify(attempt, username, key);
+    const user = await this.verify(attempt, username);
     if (!user) {
-      this.settings.counter.hit(key, this.settings.limit);
       this.refuse(attempt, username, 'invalid_credentials');
       throw unauthorized(invalidCredentials);
     }
     const refusal = accountRefusal(user);
     if (refusal) {
-      this.refuse(attempt, username, refusal);
+      this.refuse(attempt, user.username, refusal);
       throw unauthorized(`account ${refusal}`, { reason: refusal });
     }
     this.settings.counter.reset(key);
     const session = await this.sessions.start(user, attempt);
-    this.audit.record({ ...auditFields(attempt, username), decision: 'allow', details: { session_id: session.sessionId }, outcome: 'success' });
+    this.audit.record({ ...auditFields(attempt, user.username), decision: 'allow', details: { session_id: session.sessionId }, outcome: 'success' });
     return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), username: user.username, role: user.role };
   }
 
-  /** The verifier's answer; its refusals (e.g. `no_role_mapping`) are audited and counted like wrong passwords. */
-  private async verify(attempt: LoginAttempt, username: string, key: string): Promise<UserRecord | undefined> {
+  /** The verifier's answer; its refusals (e.g. `no_role_mapping`) are audited (the attempt is already counted). */
+  private async verify(attempt: LoginAttempt, username: string): Promise<UserRecord | undefined> {
     try {
       return await this.settings.verifier.verify(username, attempt.password);
     } catch (error) {
       if (!isAppError(error)) throw error;
-      this.settings.counter.hit(key, this.settings.limit);
       this.refuse(attempt, username, typeof error.details.reason === 'string' ? error.details.reason : error.code.toLowerCase());
       throw error;
     }

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { unauthorized } from '../errors.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UserRecord, UsersStore } from '../store/users-store.js';
-import type { Clock } from './clock.js';
-import type { Principal } from './principal.js';
+import type { Clock } from '../clock.js';
+import type { Principal } from '../rbac/principal.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 
 export interface SessionSettings {
   durationMs: number;
+  /** Absolute session lifetime from login (`authorization.jwt.max_session`). */
+  maxSessionMs: number;
   refreshWindowMs: number;
   clock: Clock;
 }
@@ -44,7 +46,7 @@ export class SessionManager {
   /** Opens a session for a user who has proven who they are, and issues its first token. */
   async start(user: UserRecord, origin: SessionOrigin): Promise<StartedSession> {
     const sessionId = randomUUID();
-    const issued = await this.signer.issue({ username: user.username, role: user.role, sessionId });
+    const issued = await this.signer.issue({ username: user.username, role: user.role, sessionId }, this.settings.clock() + this.settings.maxSessionMs);
     this.sessions.insert({
       id: sessionId,
       username: user.username,
@@ -66,7 +68,8 @@ export class SessionManager {
     if (!user) throw unauthorized('invalid token', { reason: 'unknown_user' });
     const refusal = accountRefusal(user);
     if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal });
-    return { username: user.username, role: user.role, roles: user.roles, sessionId: claims.sid, tokenExpiresAt: claims.exp * 1000 };
+    const sessionEndsAt = Date.parse(session.createdAt) + this.settings.maxSessionMs;
+    return { username: user.username, role: user.role, roles: user.roles, sessionId: claims.sid, tokenExpiresAt: claims.exp * 1000, sessionEndsAt };
   }
 
   /** When refresh becomes possible for a token expiring at `expiresAt` (ms). */
@@ -78,11 +81,24 @@ export class SessionManager {
     return this.settings.clock() >= this.refreshOpensAt(expiresAt);
   }
 
-  /** Issues a new token for the principal's session and extends the session to its expiry. */
+  /** Inside the refresh window and a new token would last longer (the session's end caps every token). */
+  worthRefreshing(principal: Principal): boolean {
+    const { tokenExpiresAt, sessionEndsAt } = principal;
+    if (tokenExpiresAt === undefined || !this.inRefreshWindow(tokenExpiresAt)) return false;
+    return sessionEndsAt === undefined || Math.floor(sessionEndsAt / 1000) * 1000 > tokenExpiresAt;
+  }
+
+  /**
+   * Issues a new token for the principal's session and extends the session to its expiry, never
+   * past login + `max_session`: at or after that point the session is over (UNAUTHORIZED).
+   */
   async refresh(principal: Principal): Promise<IssuedToken> {
-    if (!principal.sessionId) throw unauthorized('no session to refresh', { reason: 'no_session' });
-    const issued = await this.signer.issue({ username: principal.username, role: principal.role, sessionId: principal.sessionId });
-    this.sessions.extend(principal.sessionId, new Date(issued.expiresAt).toISOString());
+    const session = principal.sessionId === undefined ? undefined : this.sessions.find(principal.sessionId);
+    if (!session) throw unauthorized('no session to refresh', { reason: 'no_session' });
+    const endsAt = Date.parse(session.createdAt) + this.settings.maxSessionMs;
+    if (this.settings.clock() >= endsAt) throw unauthorized('the session reached its maximum lifetime; log in again', { reason: 'session_max_lifetime' });
+    const issued = await this.signer.issue({ username: principal.username, role: principal.role, sessionId: session.id }, endsAt);
+    this.sessions.extend(session.id, new Date(issued.expiresAt).toISOString());
     return issued;
   }
 

@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { roleNames, type RoleName } from '../config/schema.js';
 import { unauthorized } from '../errors.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 
 const issuer = 'pilothouse';
 const audience = 'pilothouse-api';
@@ -31,10 +31,11 @@ export class TokenSigner {
     private readonly clock: Clock,
   ) {}
 
-  async issue(subject: { username: string; role: RoleName; sessionId: string }): Promise<IssuedToken> {
+  /** A token for the subject, valid for the configured duration but never past `notAfter` (ms, the session's end). */
+  async issue(subject: { username: string; role: RoleName; sessionId: string }, notAfter = Number.POSITIVE_INFINITY): Promise<IssuedToken> {
     const now = this.clock();
     const issuedAt = Math.floor(now / 1000);
-    const expiresAt = (issuedAt + Math.ceil(this.durationMs / 1000)) * 1000;
+    const expiresAt = Math.min((issuedAt + Math.ceil(this.durationMs / 1000)) * 1000, Math.floor(notAfter / 1000) * 1000);
     const token = await new SignJWT({ role: subject.role, sid: subject.sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(subject.username)

@@ -4,7 +4,7 @@ import type { SessionRecord } from '../store/sessions-store.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UserChanges, UserRecord, UsersStore } from '../store/users-store.js';
 import { hashPassword } from './passwords.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { SessionManager } from './sessions.js';
 import { publicUser, type CreateUserInput, type PublicUser, type UpdateUserInput } from './user-schemas.js';
 
@@ -39,6 +39,16 @@ function demotes(user: UserRecord, changes: UpdateUserInput): 'role' | 'enabled'
   return undefined;
 }
 
+export interface UserAdminContext {
+  audit: AuditRecorder;
+  roleNames: ReadonlySet<string>;
+  /**
+   * Token mode: identities are known only once they call, so locking a name not yet in the store
+   * keeps it as an account of this source (role `viewer` until its first call), locked.
+   */
+  lockableSource?: string;
+}
+
 /**
  * User management for admins: accounts, sessions, locks. Enforces: never yourself (lock, delete,
  * disable), never the last enabled admin, unique usernames, known resource-level role names.
@@ -48,7 +58,7 @@ export class UserAdmin {
     private readonly users: UsersStore,
     private readonly sessionsStore: SessionsStore,
     private readonly sessions: SessionManager,
-    private readonly context: { audit: AuditRecorder; roleNames: ReadonlySet<string> },
+    private readonly context: UserAdminContext,
   ) {}
 
   list(): PublicUser[] {
@@ -109,7 +119,7 @@ export class UserAdmin {
 
   /** Locks a user: every session ends at once; persists; audited as `lock`. */
   lock(username: string, actor: Actor): PublicUser {
-    const user = this.require(username);
+    const user = this.users.find(username) ?? this.lockableAccount(username);
     if (username === actor.principal.username) throw fieldError('username', 'you cannot lock yourself');
     if (isActiveAdmin(user)) this.keepOneAdmin('username');
     const updated = this.users.update(username, { locked: true }) ?? user;
@@ -123,6 +133,14 @@ export class UserAdmin {
     const updated = this.users.update(username, { locked: false }) ?? user;
     this.context.audit.record({ ...actor.audit, action: 'lock', resource: `user/${username}`, decision: 'allow', details: { locked: false }, outcome: 'success' });
     return publicUser(updated);
+  }
+
+  /** An identity of `lockableSource` not seen yet (token mode), kept so that the lock has a row; otherwise NOT_FOUND. */
+  private lockableAccount(username: string): UserRecord {
+    const source = this.context.lockableSource;
+    const user = source === undefined ? undefined : this.users.upsertExternal({ username, role: 'viewer', email: null }, source);
+    if (!user) throw notFound(`no user "${username}"`, { username });
+    return user;
   }
 
   private require(username: string): UserRecord {

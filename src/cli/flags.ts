@@ -18,6 +18,8 @@ export interface Flags {
   authMode?: AuthMode;
   adminPassword?: string;
   noAuth: boolean;
+  /** `--no-auth-allow-remote`: with authentication off, allow a non-loopback `--host`. */
+  noAuthAllowRemote: boolean;
   logLevel: string;
   url: string;
 }
@@ -40,6 +42,7 @@ const options = {
   'auth-mode': { type: 'string' },
   'admin-password': { type: 'string' },
   'no-auth': { type: 'boolean' },
+  'no-auth-allow-remote': { type: 'boolean' },
   'log-level': { type: 'string' },
   url: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -97,12 +100,13 @@ export function parseFlags(argv: string[], environment: NodeJS.ProcessEnv = proc
 type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>['values'];
 
 /** The boolean mode switches and the MCP transport. */
-function modeFlags(values: ParsedValues): Pick<Flags, 'web' | 'mcp' | 'mcpTransport' | 'noAuth'> {
+function modeFlags(values: ParsedValues): Pick<Flags, 'web' | 'mcp' | 'mcpTransport' | 'noAuth' | 'noAuthAllowRemote'> {
   return {
     web: values.web ?? false,
     mcp: values.mcp ?? false,
     mcpTransport: oneOf('--mcp-transport', values['mcp-transport'], ['stdio', 'http'] as const) ?? 'stdio',
     noAuth: values['no-auth'] ?? false,
+    noAuthAllowRemote: values['no-auth-allow-remote'] ?? false,
   };
 }
 
@@ -129,7 +133,8 @@ Flags:
   --data-dir DIR           SQLite store and state (default ~/.local/share/pilothouse)
   --auth-mode MODE         local | token | ldap | oidc
   --admin-password P       set the admin password at start
-  --no-auth                development only: every request acts as admin "anonymous"
+  --no-auth                development only: every request acts as admin "anonymous" (loopback only)
+  --no-auth-allow-remote   with --no-auth or auth.mode none, allow a non-loopback --host
   --log-level LEVEL        trace | debug | info | warn | error
   --mcp                    MCP server mode over stdio
 `;

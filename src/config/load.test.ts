@@ -42,6 +42,15 @@ describe('config', () => {
     expect(() => loadConfig(path, {})).toThrow(ConfigError);
   });
 
+  it('reads an empty file, or one with only comments and blank lines, as all defaults', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'ph-config-'));
+    for (const [name, text] of [['empty', ''], ['blank', '  \n\n\t\n'], ['comments', '# pilothouse\n  # nothing yet\n\n']] as const) {
+      const path = join(directory, `${name}.yaml`);
+      writeFileSync(path, text);
+      expect(loadConfig(path, {}).server.port, name).toBe(8080);
+    }
+  });
+
   it('parses durations', () => {
     expect(parseDuration('1h30m')).toBe(5_400_000);
     expect(parseDuration('500ms')).toBe(500);

@@ -38,12 +38,19 @@ export function describeIssue(error: z.ZodError): string {
   return `${key}: ${issue.message}`;
 }
 
-/** Reads the raw YAML document (unresolved), or an empty object when the file does not exist. */
+/** True for a document with nothing in it: only whitespace and `#` comments (the YAML parser wants a document). */
+export function isEmptyDocument(text: string): boolean {
+  return text.split(/\r?\n/).every((line) => /^\s*(#.*)?$/.test(line));
+}
+
+/** Reads the raw YAML document (unresolved); an empty object when the file does not exist or holds nothing (defaults). */
 export function readRawConfig(path: string): Record<string, unknown> {
   if (!existsSync(path)) return {};
+  const text = readFileSync(path, 'utf8');
+  if (isEmptyDocument(text)) return {};
   let document: unknown;
   try {
-    document = yaml.load(readFileSync(path, 'utf8'));
+    document = yaml.load(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`config ${path}: invalid YAML: ${reason}`);

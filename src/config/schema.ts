@@ -1,13 +1,14 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
 
-/** Validates that each entry is a compilable regular expression. */
+/** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
   patterns.forEach((pattern, index) => {
     try {
-      new RegExp(pattern);
+      RE2JS.compile(pattern);
     } catch {
-      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}"` });
+      context.addIssue({ code: 'custom', path: [index], message: `invalid regular expression "${pattern}" (RE2 syntax)` });
     }
   });
 });
@@ -52,7 +53,7 @@ export const defaultBlockedPatterns = [
   String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
 ];
 
-/** The LLM provider kinds (SPEC "LLM configuration"): one adapter each in src/llm. */
+/** The LLM provider kinds (README "Configuration reference", `llm`): one adapter each in src/llm. */
 export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
 
 const llmSchema = z
@@ -78,6 +79,8 @@ const authorizationSchema = z
       .object({
         token_duration: durationSchema.default(3_600_000),
         refresh_window: durationSchema.default(900_000),
+        // Absolute session lifetime: refreshing never extends a session past login + max_session.
+        max_session: durationSchema.default(43_200_000).refine((value) => value > 0, 'must be longer than 0'),
         signing_key: z.string().optional(),
       })
       .prefault({}),
@@ -183,6 +186,7 @@ export const configSchema = z
         bind_password: z.string().default(''),
         base_dn: z.string().default(''),
         user_filter: z.string().default('(uid=%s)'),
+        username_attribute: z.string().min(1).default('uid'),
         group_filter: z.string().default('(member=%s)'),
         group_roles: z.record(z.string(), z.enum(roleNames)).default({}),
       })

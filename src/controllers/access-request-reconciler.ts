@@ -1,6 +1,6 @@
 import type { AccessRequestStore } from '../access/access-request-store.js';
 import { expiryOf, specProblem } from '../access/grant-rules.js';
-import type { Clock } from '../auth/clock.js';
+import type { Clock } from '../clock.js';
 import type { AccessRequest } from '../crds/access-request.js';
 import { TerminalError, type Reconciler, type Result } from './reconciler.js';
 

@@ -1,9 +1,21 @@
-import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { ensureCrds } from './crd-installer.js';
+import type { Config } from '../config/schema.js';
+import type { KubeClients } from '../kube/clients.js';
+import type { ControllerManager } from './manager.js';
+import type { Logger } from 'pino';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface BootstrapDeps {
+  config: Config;
+  controllers: ControllerManager;
+  kube: KubeClients;
+  logger: Logger;
+  namespace: string;
+}
 
 /** Makes sure the Pilothouse namespace exists (best effort: the Helm chart normally creates it). */
-async function ensureNamespace(deps: AppDeps): Promise<void> {
+async function ensureNamespace(deps: BootstrapDeps): Promise<void> {
   const rest = deps.kube.forIdentity(undefined).rest;
   try {
     await rest.json('GET', `/api/v1/namespaces/${deps.namespace}`);
@@ -17,7 +29,7 @@ async function ensureNamespace(deps: AppDeps): Promise<void> {
  * Cluster-side start-up: install/update CRDs when allowed, ensure our namespace, start the
  * controllers (under leader election). A cluster that is down at start is logged, not fatal.
  */
-export async function startClusterSide(deps: AppDeps): Promise<void> {
+export async function startClusterSide(deps: BootstrapDeps): Promise<void> {
   try {
     if (deps.config.kubernetes.install_crds) await ensureCrds(deps.kube.forIdentity(undefined).rest, deps.logger);
     await ensureNamespace(deps);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { CustomClient } from './custom-client.js';
+import type { CustomClient } from '../kube/custom-client.js';
 import { WorkQueue, type Reconciler } from './reconciler.js';
 
 type AnyObject = { metadata: { name: string; resourceVersion?: string } };

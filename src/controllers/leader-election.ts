@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import type { RestClient } from '../kube/rest-client.js';
+import { systemClock, type Clock } from '../clock.js';
 
 /** A Kubernetes MicroTime (`2006-01-02T15:04:05.000000Z`): Lease times need six fraction digits. */
 function microTime(date: Date): string {
@@ -32,14 +33,17 @@ export class LeaderElector {
 
   private readonly namespace: string;
   private readonly leaseName: string;
+  /** Decides when a held lease has expired and stamps renewals (tests inject a manual clock). */
+  private readonly clock: Clock;
   private readonly timing: { leaseDurationSeconds: number; retryPeriodMs: number };
 
   constructor(
     private readonly rest: RestClient,
-    lease: { namespace: string; name: string; leaseDurationSeconds?: number; retryPeriodMs?: number },
+    lease: { namespace: string; name: string; leaseDurationSeconds?: number; retryPeriodMs?: number; clock?: Clock },
     private readonly callbacks: LeaderCallbacks,
     private readonly logger: Logger,
   ) {
+    this.clock = lease.clock ?? systemClock;
     this.namespace = lease.namespace;
     this.leaseName = lease.name;
     this.timing = { leaseDurationSeconds: lease.leaseDurationSeconds ?? 15, retryPeriodMs: lease.retryPeriodMs ?? 2000 };
@@ -105,7 +109,7 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(): Promise<boolean> {
-    const now = new Date();
+    const now = new Date(this.clock());
     const spec = { holderIdentity: this.identity, leaseDurationSeconds: this.timing.leaseDurationSeconds, renewTime: microTime(now) };
     const lease = await this.read();
     if (!lease) {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
 import type { RestClient } from '../kube/rest-client.js';
 import { LeaderElector } from './leader-election.js';
 
@@ -12,6 +13,8 @@ export interface ControllerManagerOptions {
   namespace: string;
   leaseName?: string;
   leaderElection: boolean;
+  /** The leader election's clock (the wall clock by default). */
+  clock?: Clock;
 }
 
 /**
@@ -45,7 +48,7 @@ export class ControllerManager {
     if (!this.options.leaderElection) return this.startAll();
     this.elector = new LeaderElector(
       this.rest,
-      { namespace: this.options.namespace, name: this.options.leaseName ?? 'pilothouse-controller' },
+      { namespace: this.options.namespace, name: this.options.leaseName ?? 'pilothouse-controller', clock: this.options.clock },
       { onStartedLeading: () => this.startAll(), onStoppedLeading: () => this.stopAll() },
       this.logger,
     );

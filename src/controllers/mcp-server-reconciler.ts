@@ -1,11 +1,8 @@
-import type { Logger } from 'pino';
 import type { McpServerObject } from '../crds/mcp-server.js';
 import { commandRefusal } from '../mcp/catalog/command-policy.js';
 import { NameClashError } from '../mcp/client/errors.js';
 import type { ServerStatus } from '../mcp/client/server-definition.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
-import { Controller } from './controller.js';
-import type { ControllerManager } from './manager.js';
 import { TerminalError, type Reconciler, type Result } from './reconciler.js';
 
 type WrittenStatus = Record<string, string | number | string[] | null>;
@@ -59,14 +56,4 @@ export class McpServerReconciler implements Reconciler {
     if (differs(object, statusPatch(failed))) await this.servers.objects.patchStatus(object.metadata.name, statusPatch(failed));
     throw new TerminalError(message);
   }
-}
-
-/** Registers the MCPServer controller; manager status changes of cluster servers requeue their object. */
-export function registerMcpServerController(controllers: ControllerManager, servers: McpServers, logger: Logger): Controller<McpServerObject> {
-  const controller = new Controller(servers.objects, new McpServerReconciler(servers), logger);
-  servers.manager.onStatusChange((name) => {
-    if (servers.manager.get(name)?.definition.source !== 'config') controller.queue.add(name);
-  });
-  controllers.register(controller);
-  return controller;
 }

@@ -4,7 +4,7 @@ import type { PortForward } from '../crds/port-forward.js';
 import type { KubeClients } from '../kube/clients.js';
 import { getPod } from '../kube/pod-target.js';
 import { PortForwardTunnel } from '../kube/port-forward-tunnel.js';
-import type { CustomClient } from './custom-client.js';
+import type { CustomClient } from '../kube/custom-client.js';
 import type { Reconciler, Result } from './reconciler.js';
 
 /** Annotation recording the cluster identity (impersonated user) the forward runs as, set at creation. */

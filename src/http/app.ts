@@ -1,17 +1,35 @@
-import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { AppDeps } from '../deps.js';
 import type { GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
+import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { Discovery } from '../kube/discovery.js';
+import type { PolicyEngine } from '../rbac/policy-engine.js';
+import type { Metrics } from './metrics.js';
+import type { Logger } from 'pino';
+import type { AuditRecorder } from '../audit/types.js';
+import type { IdentityResolver } from '../rbac/identities.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HttpAppDeps {
+  audit: AuditRecorder;
+  config: Config;
+  discovery: Discovery;
+  /** Gives each request the caller's cluster client (request state `cluster`). */
+  identities: Pick<IdentityResolver, 'clientFor'>;
+  logger: Logger;
+  metrics: Metrics;
+  policy: PolicyEngine;
+}
 
 export interface AppOptions {
   authenticator: Authenticator;
@@ -31,10 +49,10 @@ const securityHeaders: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-function requestSetup(deps: AppDeps) {
+function requestSetup(deps: HttpAppDeps) {
   return async (context: AppContext, next: Next): Promise<void> => {
     const started = performance.now();
-    context.state.requestId = context.get('X-Request-Id') || randomUUID();
+    context.state.requestId = requestIdFrom(context.get('X-Request-Id') || undefined);
     context.set('X-Request-Id', context.state.requestId);
     for (const [name, value] of Object.entries(securityHeaders)) context.set(name, value);
     try {
@@ -49,7 +67,7 @@ function requestSetup(deps: AppDeps) {
 }
 
 /** Wraps a route's handler with authentication and the one policy (which audits its refusals). */
-function guarded(deps: AppDeps, options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
+function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
   return async (context: AppContext, next: Next): Promise<void> => {
     context.state.routeTemplate = spec.path;
     context.state.permission = spec.permission;
@@ -63,7 +81,7 @@ function guarded(deps: AppDeps, options: AppOptions, policy: RoutePolicy, spec: 
 }
 
 /** Every 403 on a guarded action is recorded with decision deny. */
-export function auditDenied(deps: AppDeps, context: AppContext, spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>, reason: string): void {
+export function auditDenied(deps: Pick<HttpAppDeps, 'audit'>, context: AppContext, spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>, reason: string): void {
   deps.audit.record({
     user: context.state.principal?.username ?? 'unknown',
     action: 'execute',
@@ -77,7 +95,7 @@ export function auditDenied(deps: AppDeps, context: AppContext, spec: Pick<Route
 }
 
 /** Builds the Koa application from the route table. */
-export function createApp(deps: AppDeps, routes: RouteSpec[], options: AppOptions): Koa<RequestState> {
+export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOptions): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: deps.config.server.trusted_proxies.length > 0 });
   const router = new Router<RequestState>();
   // Errors after the response started (streams): a client leaving a log/SSE stream is normal.

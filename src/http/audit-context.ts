@@ -1,7 +1,11 @@
-import type { AppDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import type { AuditInput } from '../audit/types.js';
+import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import type { AppContext } from './types.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AuditContextDeps {
+  audit: AuditRecorder;
+}
 
 /** Audit fields taken from the request: user, source address, request id. */
 export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user' | 'source' | 'requestId'> {
@@ -14,7 +18,7 @@ export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user'
  * A refusal by the cluster (403) is recorded with decision deny.
  */
 export async function audited<T>(
-  deps: Pick<AppDeps, 'audit'>,
+  deps: AuditContextDeps,
   context: AppContext,
   target: { resource: string; command: string },
   action: () => Promise<T>,

@@ -1,7 +1,6 @@
 import type { ZodType, z } from 'zod';
-import type { AppDeps } from '../deps.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
-import { audited } from './audit-context.js';
+import { audited, type AuditContextDeps } from './audit-context.js';
 import { clusterOf } from './request-state.js';
 import { changeReport } from './api-schemas.js';
 import { route, type AppContext, type HttpMethod, type RouteSpec } from './types.js';
@@ -29,7 +28,7 @@ export interface ClusterActionSpec<B extends ZodType> {
  * parse → audit line → call with the caller's client → `{name, namespace, before, after}`: the
  * route sequence every cluster action shares (deployments, workloads, node cordon).
  */
-export function clusterAction<B extends ZodType>(deps: Pick<AppDeps, 'audit'>, spec: ClusterActionSpec<B>): RouteSpec {
+export function clusterAction<B extends ZodType>(deps: AuditContextDeps, spec: ClusterActionSpec<B>): RouteSpec {
   return route({
     method: spec.method ?? 'POST',
     path: spec.path,

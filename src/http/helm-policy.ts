@@ -1,9 +1,17 @@
-import type { AppDeps } from '../deps.js';
 import type { ResourceType } from '../kube/discovery.js';
 import { releaseRequests, manifestObjects, type HelmAction } from '../helm/release-requests.js';
 import { refusal } from '../rbac/authorize.js';
 import { auditDenied } from './app.js';
 import type { AppContext, HttpMethod } from './types.js';
+import type { Discovery } from '../kube/discovery.js';
+import type { PolicyEngine } from '../rbac/policy-engine.js';
+import type { AuditContextDeps } from './audit-context.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HelmPolicyDeps extends AuditContextDeps {
+  discovery: Discovery;
+  policy: PolicyEngine;
+}
 
 /**
  * Authorizes a helm action by the one policy, as the Kubernetes requests it amounts to (the
@@ -11,7 +19,7 @@ import type { AppContext, HttpMethod } from './types.js';
  * `direct`). The first refusal refuses the whole action before helm runs: audited as deny, 403
  * with the decision's code. When discovery fails the kinds cannot be known: refused.
  */
-export async function authorizeHelmAction(deps: AppDeps, context: AppContext, request: { action: HelmAction; namespace: string; manifest?: string }): Promise<void> {
+export async function authorizeHelmAction(deps: HelmPolicyDeps, context: AppContext, request: { action: HelmAction; namespace: string; manifest?: string }): Promise<void> {
   const { action, namespace, manifest = '' } = request;
   const principal = context.state.principal;
   let types: readonly ResourceType[] = [];
@@ -28,7 +36,7 @@ export async function authorizeHelmAction(deps: AppDeps, context: AppContext, re
   }
 }
 
-function refuse(deps: AppDeps, context: AppContext, ...args: Parameters<typeof refusal>): never {
+function refuse(deps: HelmPolicyDeps, context: AppContext, ...args: Parameters<typeof refusal>): never {
   const spec = { method: context.method as HttpMethod, path: context.state.routeTemplate ?? context.path, permission: context.state.permission ?? 'execute_write' };
   if (args[0].code !== 'unauthenticated') auditDenied(deps, context, spec, args[0].code);
   throw refusal(...args);

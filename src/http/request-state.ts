@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import { unauthorized } from '../errors.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { AppContext } from './types.js';

@@ -1,4 +1,4 @@
-import { grantTarget } from '../access/grant-target.js';
+import { grantTarget } from './grant-target.js';
 import { AppError } from '../errors.js';
 import type { Discovery } from '../kube/discovery.js';
 import { refusal, type GrantCheck } from '../rbac/authorize.js';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { z, ZodType } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
 

@@ -24,18 +24,7 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what =
   return result.data;
 }
 
-const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** A Kubernetes namespace name (DNS-1123 label). */
-export const namespaceSchema = z.string().max(63).regex(dns1123Label, 'must be a DNS-1123 label (lowercase letters, digits, "-")');
-/** An object name (DNS-1123 subdomain; `:` also allowed for RBAC names like system:node). */
-export const objectNameSchema = z
-  .string()
-  .max(253)
-  .refine((value) => dns1123Subdomain.test(value.replaceAll(':', '-')), 'must be a DNS-1123 subdomain (lowercase letters, digits, "-", ".")')
-  // The refinement as the OpenAPI document shows it.
-  .meta({ pattern: '^[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?(\\.[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?)*$' });
+export { namespaceSchema, objectNameSchema } from '../kube/names.js';
 
 /** Coerces query-string booleans (`true`/`false`/`1`/`0`). */
 export const queryBoolean = z

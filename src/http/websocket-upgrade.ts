@@ -15,14 +15,6 @@ interface PendingUpgrade {
   ticket?: TerminalTicket;
 }
 
-const pending = new WeakMap<IncomingMessage, PendingUpgrade>();
-const sockets = new WebSocketServer({
-  noServer: true,
-  clientTracking: false,
-  perMessageDeflate: false,
-  maxPayload: 1024 * 1024,
-  handleProtocols: (offered) => (offered.has(terminalProtocol) ? terminalProtocol : false),
-});
 
 interface Refusal {
   status: 401 | 403;
@@ -76,38 +68,51 @@ function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): {
 
 /**
  * Routes WebSocket upgrades through the Koa app, so authentication, the permission matrix and
- * the deny audit apply exactly as for plain requests. A route accepts with `acceptWebSocket`.
+ * the deny audit apply exactly as for plain requests. A route accepts with {@link accept}.
  * The `Origin` is checked first ({@link originAllowed}); a ticket opens only its own terminal route.
+ * One instance per service (built in src/app/compose.ts).
  */
-export function attachWebSocketUpgrades(
-  server: Server,
-  handle: (request: IncomingMessage, response: ServerResponse) => void,
-  tickets: TerminalTickets,
-  corsOrigins: readonly string[] = [],
-): void {
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!originAllowed(request, corsOrigins)) return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
-    const credentials = applyCredentials(request, tickets);
-    if ('status' in credentials) return rejectUpgrade(socket, credentials);
-    pending.set(request, { socket, head, ticket: credentials.ticket });
-    const response = new ServerResponse(request);
-    response.assignSocket(socket as never);
-    response.shouldKeepAlive = false;
-    response.once('finish', () => socket.destroy());
-    handle(request, response);
+export class WebSocketUpgrades {
+  private readonly pending = new WeakMap<IncomingMessage, PendingUpgrade>();
+  private readonly sockets = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: 1024 * 1024,
+    handleProtocols: (offered) => (offered.has(terminalProtocol) ? terminalProtocol : false),
   });
-}
 
-/** The ticket the upgrade carried (to check it was issued for this pod). */
-export function upgradeTicket(context: AppContext): TerminalTicket | undefined {
-  return pending.get(context.req)?.ticket;
-}
+  constructor(
+    private readonly tickets: TerminalTickets,
+    private readonly corsOrigins: readonly string[] = [],
+  ) {}
 
-/** Completes the WebSocket handshake of the current request; 400 when it is not an upgrade. */
-export function acceptWebSocket(context: AppContext): Promise<WebSocket> {
-  const upgrade = pending.get(context.req);
-  if (!upgrade) throw new AppError('VALIDATION_ERROR', 'this endpoint needs a WebSocket upgrade', {});
-  pending.delete(context.req);
-  context.respond = false;
-  return new Promise((resolve) => sockets.handleUpgrade(context.req, upgrade.socket, upgrade.head, resolve));
+  /** Sends the server's upgrade requests through `handle` (the Koa app's callback). */
+  attach(server: Server, handle: (request: IncomingMessage, response: ServerResponse) => void): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!originAllowed(request, this.corsOrigins)) return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
+      const credentials = applyCredentials(request, this.tickets);
+      if ('status' in credentials) return rejectUpgrade(socket, credentials);
+      this.pending.set(request, { socket, head, ticket: credentials.ticket });
+      const response = new ServerResponse(request);
+      response.assignSocket(socket as never);
+      response.shouldKeepAlive = false;
+      response.once('finish', () => socket.destroy());
+      handle(request, response);
+    });
+  }
+
+  /** The ticket the upgrade carried (to check it was issued for this pod). */
+  ticketOf(context: AppContext): TerminalTicket | undefined {
+    return this.pending.get(context.req)?.ticket;
+  }
+
+  /** Completes the WebSocket handshake of the current request; 400 when it is not an upgrade. */
+  accept(context: AppContext): Promise<WebSocket> {
+    const upgrade = this.pending.get(context.req);
+    if (!upgrade) throw new AppError('VALIDATION_ERROR', 'this endpoint needs a WebSocket upgrade', {});
+    this.pending.delete(context.req);
+    context.respond = false;
+    return new Promise((resolve) => this.sockets.handleUpgrade(context.req, upgrade.socket, upgrade.head, resolve));
+  }
 }

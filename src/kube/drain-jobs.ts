@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
 import type { KubeIdentityClient } from './clients.js';
 import { evictPod, planDrain, podGone, type DrainOptions, type PodReference } from './drain.js';
 import { setUnschedulable } from './nodes.js';
@@ -22,6 +23,7 @@ export class DrainJob {
     readonly id: string,
     readonly node: string,
     readonly requester: string,
+    private readonly clock: Clock,
   ) {}
 
   get done(): boolean {
@@ -30,7 +32,7 @@ export class DrainJob {
 
   emit(event: DrainEvent): void {
     this.events.push(event);
-    if (event.type === 'result') this.finishedAt = Date.now();
+    if (event.type === 'result') this.finishedAt = this.clock();
     for (const listener of this.listeners) listener(event);
   }
 
@@ -44,20 +46,21 @@ export class DrainJob {
 const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Evicts one pod, retrying while a PDB blocks it, then waits for it to be gone; before `deadline`. */
-async function drainPod(client: KubeIdentityClient, pod: PodReference, options: DrainOptions, deadline: number): Promise<string | undefined> {
+async function drainPod(client: KubeIdentityClient, pod: PodReference, options: DrainOptions, until: { deadline: number; clock: Clock }): Promise<string | undefined> {
+  const { deadline, clock } = until;
   let blocked = false;
-  while (Date.now() < deadline) {
+  while (clock() < deadline) {
     const outcome = await evictPod(client, pod, options.gracePeriodSeconds);
     if (outcome === 'gone') return undefined;
-    if (outcome === 'evicted') return waitGone(client, pod, deadline);
+    if (outcome === 'evicted') return waitGone(client, pod, deadline, clock);
     blocked = true;
     await sleep(1000);
   }
   return blocked ? 'eviction blocked by a PodDisruptionBudget until the timeout' : 'timed out';
 }
 
-async function waitGone(client: KubeIdentityClient, pod: PodReference, deadline: number): Promise<string | undefined> {
-  while (Date.now() < deadline) {
+async function waitGone(client: KubeIdentityClient, pod: PodReference, deadline: number, clock: Clock): Promise<string | undefined> {
+  while (clock() < deadline) {
     if (await podGone(client, pod)) return undefined;
     await sleep(300);
   }
@@ -74,12 +77,13 @@ export class DrainJobs {
 
   constructor(
     private readonly logger: Logger,
+    private readonly clock: Clock,
     private readonly retentionMs = 60 * 60_000,
   ) {}
 
   start(client: KubeIdentityClient, node: string, options: DrainOptions, requester: string): DrainJob {
     this.sweep();
-    const job = new DrainJob(randomUUID(), node, requester);
+    const job = new DrainJob(randomUUID(), node, requester, this.clock);
     this.jobs.set(job.id, job);
     void this.run(job, client, options).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
@@ -102,10 +106,10 @@ export class DrainJobs {
     if (plan.refused.length > 0) {
       return job.emit({ type: 'result', ...result, status: 'refused', message: 'some pods cannot be drained without the matching flags; nothing was evicted' });
     }
-    const deadline = Date.now() + options.timeoutSeconds * 1000;
+    const deadline = this.clock() + options.timeoutSeconds * 1000;
     await Promise.all(
       plan.evict.map(async (pod) => {
-        const failure = await drainPod(client, pod, options, deadline).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+        const failure = await drainPod(client, pod, options, { deadline, clock: this.clock }).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
         if (failure) result.failed.push({ ...pod, reason: failure });
         else result.evicted += 1;
         job.emit({ type: 'pod', ...pod, status: failure ? 'failed' : 'evicted', ...(failure ? { reason: failure } : {}) });
@@ -115,7 +119,7 @@ export class DrainJobs {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = this.clock();
     for (const [id, job] of this.jobs) if (job.finishedAt && now - job.finishedAt > this.retentionMs) this.jobs.delete(id);
   }
 }

@@ -4,7 +4,7 @@ import type { Flags } from '../cli/flags.js';
 import type { Config } from '../config/schema.js';
 import { startHttpMcp } from '../mcp/server/http-transport.js';
 import { createPilothouseMcpServer } from '../mcp/server/pilothouse-server.js';
-import { buildHttpAccess, buildServerModeDeps } from '../mcp/server/server-mode.js';
+import { buildHttpAccess, buildServerModeDeps } from '../app/compose-mcp.js';
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {

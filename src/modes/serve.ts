@@ -1,23 +1,31 @@
 import type { Logger } from 'pino';
 import type { Flags } from '../cli/flags.js';
+import { authDisabled, listenHost, noAuthBanner } from '../cli/listen-address.js';
 import type { Config } from '../config/schema.js';
-import { startService } from '../service.js';
+import { startService } from '../app/service.js';
 
 /** Runs the HTTP API (and web UI with -web) until SIGINT/SIGTERM. Returns the exit code. */
 export async function runServe(flags: Flags, config: Config, logger: Logger): Promise<number> {
-  if (flags.noAuth) {
-    logger.warn('AUTHENTICATION IS DISABLED (--no-auth): every request acts as admin "anonymous". Development only.');
-    process.stderr.write('\n*** WARNING: --no-auth: authentication is OFF, every request is admin. Never use this in production. ***\n\n');
+  const noAuth = authDisabled(flags, config);
+  const host = listenHost(flags, config);
+  if (noAuth) {
+    logger.warn({ host }, 'AUTHENTICATION IS DISABLED (--no-auth or auth.mode: none): every request acts as admin "anonymous". Development only.');
+    process.stderr.write(noAuthBanner);
   }
+  // Listening for the stop signals from the start: a SIGTERM while starting still ends in a clean close.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const service = await startService({
     config,
     logger,
     dataDir: flags.dataDir,
     kubeconfigPath: flags.kubeconfig,
     context: flags.context,
-    host: flags.host ?? config.server.host,
+    host,
     port: flags.port ?? config.server.port,
-    noAuth: flags.noAuth,
+    noAuth,
     web: flags.web,
     adminPassword: flags.adminPassword,
     authMode: flags.authMode,
@@ -25,10 +33,7 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
   });
   logger.info({ url: service.url }, 'listening');
   process.stdout.write(`Pilothouse listening on ${service.url}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   await service.close();
   return 0;
 }

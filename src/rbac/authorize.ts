@@ -1,10 +1,10 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import { AppError } from '../errors.js';
 import type { Permission } from './permissions.js';
 import type { PolicyDecision } from './policy.js';
 import type { RequestAttributes } from './request-attributes.js';
 
-/** Checks whether a user holds an approved just-in-time grant covering an action (access requests issue). */
+/** Checks whether a user holds an approved just-in-time grant covering an action (docs/adr/0007-just-in-time-access-grants.md). */
 export type GrantCheck = (principal: Principal, action: { permission: Permission; resourceKind?: string; namespace?: string }) => boolean;
 
 /**

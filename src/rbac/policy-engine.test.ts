@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import { resourceRoleSchema } from '../config/schema.js';
 import type { ResourceType } from '../kube/discovery.js';
 import { PolicyEngine } from './policy-engine.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import type { ResourceRole } from '../config/schema.js';
 import type { ResourceType } from '../kube/discovery.js';
 import type { GrantCheck } from './authorize.js';

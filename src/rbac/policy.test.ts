@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import { resourceRoleSchema, type RoleName } from '../config/schema.js';
 import { decide, type PolicyFacts, type PolicyMode } from './policy.js';
 import { parseRequestInfo } from './request-info.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 import type { ResourceRole } from '../config/schema.js';
 import { permissionMatrix, type Permission } from './permissions.js';
 import type { RequestAttributes } from './request-attributes.js';

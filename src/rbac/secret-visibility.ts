@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from './principal.js';
 
 /**
  * The one rule of who sees secret values (Secret `data`/`stringData`, MCPServer `spec.env`), by

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import type { SettingsStore } from '../store/settings-store.js';
 
-/** SPEC "Settings": one user's settings. */
+/** One user's settings (README "AI pilot", Settings). */
 export const userSettingsSchema = z.object({
   language: z.enum(['en', 'ko', 'ja', 'zh']),
   beginner_mode: z.boolean(),

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../rbac/principal.js';
 
 /** The contract's built-in tool types. */
 export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp';
@@ -56,7 +56,7 @@ export interface ToolClusterSession {
   close(): Promise<void>;
 }
 
-/** Opens per-call proxy sessions (src/kube/policy-proxy); tools never see the service's credentials. */
+/** Opens per-call proxy sessions (src/tools/policy-proxy); tools never see the service's credentials. */
 export interface ToolClusterGateway {
   open(request: { principal: Principal; mode: ToolMode; signal?: AbortSignal }): Promise<ToolClusterSession>;
 }

@@ -10,6 +10,7 @@ const users = [
   { uid: 'oscar', password: 'oscar-pass-1', groups: ['k8s-operators'] },
   { uid: 'vera', password: 'vera-pass-1', groups: ['k8s-viewers'] },
   { uid: 'carl', password: 'carl-pass-1', groups: ['contractors'] },
+  { uid: 'lena', password: 'lena-pass-1', groups: ['k8s-viewers'] },
 ];
 
 let directory: RunningSlapd;
@@ -116,8 +117,30 @@ describe('LDAP login against a real slapd', () => {
     expect(allowed.text).not.toContain('alice-pass-1');
   });
 
-  it('applies the brute-force limit to directory logins', async () => {
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login('oscar', `guess-${attempt}`)).status).toBe(401);
+  it('keeps one identity per directory entry whatever the spelling: the lock follows it, one row in the user list', async () => {
+    const first = await login('lena', 'lena-pass-1');
+    expect(first.status, first.text).toBe(200);
+    const locked = await service.api('POST', '/api/admin/lock', { token: service.adminToken, body: { username: 'lena' } });
+    expect(locked.status, locked.text).toBe(200);
+    for (const spelling of ['LENA', ' lena ', 'Lena', 'lena  ']) {
+      const response = await login(spelling, 'lena-pass-1');
+      expect(response.status, spelling).toBe(401);
+      expect(response.body.details, spelling).toEqual({ reason: 'locked' });
+    }
+    await service.api('POST', '/api/admin/unlock', { token: service.adminToken, body: { username: 'lena' } });
+    const mixed = await login('LeNa', 'lena-pass-1');
+    expect(mixed.status, mixed.text).toBe(200);
+    expect(mixed.body.username).toBe('lena');
+    const me = await service.api('GET', '/api/auth/me', { token: mixed.body.token });
+    expect(me.body.username).toBe('lena');
+    const listed = await service.api('GET', '/api/admin/users', { token: service.adminToken });
+    const names = listed.body.items.map((user: { username: string }) => user.username);
+    expect(names.filter((name: string) => name.trim().toLowerCase() === 'lena')).toEqual(['lena']);
+  });
+
+  it('applies the brute-force limit to directory logins, counting every spelling of a name together', async () => {
+    const spellings = ['oscar', 'OSCAR', ' oscar', 'Oscar ', 'oScAr'];
+    for (const spelling of spellings) expect((await login(spelling, `guess-${spelling}`)).status).toBe(401);
     const throttled = await login('oscar', 'oscar-pass-1');
     expect(throttled.status).toBe(429);
     expect(throttled.body.code).toBe('RATE_LIMITED');

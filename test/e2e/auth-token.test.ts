@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
@@ -12,6 +15,8 @@ const tokens: Record<'admin' | 'viewer' | 'member' | 'unmapped' | 'otherAudience
   admin: '', viewer: '', member: '', unmapped: '', otherAudience: '', defaultAudience: '',
 };
 let service: TestService;
+/** Kept across a restart of the service (the lock must persist). */
+const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-token-data-'));
 
 const account = (namespace: string, name: string): string => `system:serviceaccount:${namespace}:${name}`;
 
@@ -21,18 +26,11 @@ async function createToken(namespace: string, name: string, tokenAudience?: stri
   return (await runKubectl(clusterKubeconfig(), ['create', 'token', name, '-n', namespace, '--duration=1h', ...audienceArgs])).trim();
 }
 
-beforeAll(async () => {
+/** The service in token mode (namespace-wide role mappings), on `dataDir`. */
+function startTokenService(): Promise<TestService> {
   const namespace = workspace.name;
-  for (const name of ['ph-admin', 'ph-viewer', 'ph-member']) await runKubectl(clusterKubeconfig(), ['create', 'serviceaccount', name, '-n', namespace]);
-  await runKubectl(clusterKubeconfig(), ['create', 'serviceaccount', 'stranger', '-n', elsewhere.name]);
-  tokens.admin = await createToken(namespace, 'ph-admin', audience);
-  tokens.viewer = await createToken(namespace, 'ph-viewer', audience);
-  tokens.member = await createToken(namespace, 'ph-member', audience);
-  tokens.unmapped = await createToken(elsewhere.name, 'stranger', audience);
-  tokens.otherAudience = await createToken(namespace, 'ph-admin', 'other');
-  tokens.defaultAudience = await createToken(namespace, 'ph-admin');
-  await runKubectl(clusterKubeconfig(), ['create', 'deployment', 'web', '--image=nginx', '-n', namespace]);
-  service = await startTestService({
+  return startTestService({
+    dataDir,
     authMode: 'token',
     logger: createLogger('debug', { write: (line: string) => void logLines.push(line) }),
     config: {
@@ -49,9 +47,24 @@ beforeAll(async () => {
       },
     },
   });
+}
+
+beforeAll(async () => {
+  const namespace = workspace.name;
+  for (const name of ['ph-admin', 'ph-viewer', 'ph-member']) await runKubectl(clusterKubeconfig(), ['create', 'serviceaccount', name, '-n', namespace]);
+  await runKubectl(clusterKubeconfig(), ['create', 'serviceaccount', 'stranger', '-n', elsewhere.name]);
+  tokens.admin = await createToken(namespace, 'ph-admin', audience);
+  tokens.viewer = await createToken(namespace, 'ph-viewer', audience);
+  tokens.member = await createToken(namespace, 'ph-member', audience);
+  tokens.unmapped = await createToken(elsewhere.name, 'stranger', audience);
+  tokens.otherAudience = await createToken(namespace, 'ph-admin', 'other');
+  tokens.defaultAudience = await createToken(namespace, 'ph-admin');
+  await runKubectl(clusterKubeconfig(), ['create', 'deployment', 'web', '--image=nginx', '-n', namespace]);
+  service = await startTokenService();
 });
 afterAll(async () => {
   await service?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
@@ -129,5 +142,35 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
       expect(everything.text).not.toContain(token);
       expect(logLines.join('')).not.toContain(token);
     }
+  });
+
+  // Restarts the service: keep it last.
+  it('locks a token identity: refused on its next request despite the cache, persists across a restart, unlock restores', async () => {
+    const member = account(workspace.name, 'ph-member');
+    expect((await service.api('GET', '/api/auth/me', { token: tokens.member })).status).toBe(200); // reviewed and cached
+    const locked = await service.api('POST', '/api/admin/lock', { token: tokens.admin, body: { username: member } });
+    expect(locked.status, locked.text).toBe(200);
+    expect(locked.body).toMatchObject({ username: member, locked: true, source: 'token' });
+    const refused = await service.api('GET', `/api/k8s/pods?namespace=${workspace.name}`, { token: tokens.member });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'locked' } });
+    const audit = await service.api('GET', '/api/audit?action=lock', { token: tokens.admin });
+    expect(audit.body.items[0]).toMatchObject({ resource: `user/${member}`, decision: 'allow', details: { locked: true } });
+
+    // An identity that has not called yet can be locked ahead of its first request.
+    const bot = 'system:serviceaccount:ci:bot';
+    const ahead = await service.api('POST', '/api/admin/lock', { token: tokens.admin, body: { username: bot } });
+    expect(ahead.status, ahead.text).toBe(200);
+    const users = await service.api('GET', '/api/admin/users', { token: tokens.admin });
+    expect(users.body.items).toEqual(expect.arrayContaining([expect.objectContaining({ username: bot, locked: true, source: 'token' })]));
+
+    await service.close();
+    service = await startTokenService();
+    expect((await service.api('GET', '/api/auth/me', { token: tokens.member })).status).toBe(401);
+    const unlocked = await service.api('POST', '/api/admin/unlock', { token: tokens.admin, body: { username: member } });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    const again = await service.api('GET', '/api/auth/me', { token: tokens.member });
+    expect(again.status).toBe(200);
+    expect(again.body.username).toBe(member);
   });
 });

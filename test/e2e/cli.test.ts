@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { clusterKubeconfig, uniqueName } from '../helpers/cluster.js';
@@ -11,8 +11,61 @@ import { tryKubectl } from '../helpers/kubectl.js';
 const program = join(rootDirectory, 'bin', 'pilothouse');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) } });
+  // The timeout turns a command that should have stopped at once but serves instead into a failure, not a hang.
+  const result = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+interface Serving {
+  url: string;
+  stderr: () => string;
+  /** SIGTERM, then the exit code (or the signal that ended it). */
+  stop(): Promise<number | string | null>;
+}
+
+/** Starts `pilothouse` with `args` and the config file text; resolves once it prints where it listens. */
+async function serve(args: string[], configText: string): Promise<Serving> {
+  const directory = mkdtempSync(join(tmpdir(), 'ph-cli-'));
+  writeFileSync(join(directory, 'config.yaml'), configText);
+  const child = spawn(process.execPath, [program, ...args, '--port', '0', '--config', join(directory, 'config.yaml'), '--data-dir', join(directory, 'data'), '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: directory },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  const stop = (): Promise<number | string | null> => {
+    const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { url, stderr: () => stderr, stop };
+}
+
+/** A kubeconfig whose API server never answers: for start-up checks that must not touch the shared cluster. */
+function unreachableKubeconfig(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'ph-kc-')), 'kubeconfig');
+  writeFileSync(
+    path,
+    'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: x}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n',
+  );
+  return path;
+}
+
+/** A `node` on PATH older than 24 (the machine's own), when there is one. */
+function olderNode(): string | undefined {
+  for (const directory of (process.env.PATH ?? '').split(delimiter).concat(['/usr/bin', '/usr/local/bin'])) {
+    const candidate = join(directory, 'node');
+    const version = spawnSync(candidate, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' });
+    if (version.status === 0 && Number(version.stdout.trim()) < 24) return candidate;
+  }
+  return undefined;
 }
 
 describe('the pilothouse command', () => {
@@ -77,5 +130,62 @@ describe('the pilothouse command', () => {
     const result = run(['health', '--url', 'http://127.0.0.1:9']);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/health check failed/);
+  });
+
+  it('starts with an empty config file (or one with only comments): empty means defaults', async () => {
+    for (const text of ['', '# nothing configured yet\n\n']) {
+      const running = await serve(['--kubeconfig', unreachableKubeconfig(), '--admin-password', 'empty-config-pass'], text);
+      expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await running.stop(), running.stderr()).toBe(0);
+    }
+  });
+
+  it('is as loud about auth.mode none in the config file as about --no-auth, and stays on loopback', async () => {
+    const namespace = uniqueName('ph-cli');
+    const running = await serve(['--kubeconfig', clusterKubeconfig()], `kubernetes:\n  namespace: ${namespace}\nauth:\n  mode: none\nserver:\n  host: 0.0.0.0\n`);
+    try {
+      expect(running.stderr()).toMatch(/WARNING: --no-auth \(auth\.mode: none\): authentication is OFF/);
+      expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = (await (await fetch(`${running.url}/api/health`)).json()) as { details?: Record<string, unknown> };
+      expect(health.details?.auth).toMatchObject({ status: 'disabled' });
+    } finally {
+      expect(await running.stop()).toBe(0);
+      await tryKubectl(clusterKubeconfig(), ['delete', 'namespace', namespace, '--wait=false']);
+    }
+  });
+
+  it('refuses a non-loopback --host without authentication unless --no-auth-allow-remote is given too', async () => {
+    const noAuthConfig = join(mkdtempSync(join(tmpdir(), 'ph-cli-')), 'config.yaml');
+    writeFileSync(noAuthConfig, 'auth:\n  mode: none\n');
+    for (const args of [['--no-auth', '--host', '0.0.0.0'], ['--config', noAuthConfig, '--host', '0.0.0.0'], ['--no-auth', '--host', '::']]) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr).toMatch(/^pilothouse: --host .*--no-auth-allow-remote/);
+    }
+    const remote = await serve(['--no-auth', '--host', '0.0.0.0', '--no-auth-allow-remote', '--kubeconfig', unreachableKubeconfig()], '');
+    try {
+      expect(remote.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      expect(remote.stderr()).toMatch(/WARNING: --no-auth/);
+    } finally {
+      expect(await remote.stop()).toBe(0);
+    }
+  });
+
+  const oldNode = olderNode();
+  it.skipIf(!oldNode)('runs with the Node that make bootstrapped when an older node comes first on PATH, or says in one line what it needs', () => {
+    const path = `${dirname(oldNode!)}${delimiter}${process.env.PATH ?? ''}`;
+    const direct = spawnSync(program, ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: path } });
+    expect(direct.stderr).toBe('');
+    expect(direct.status).toBe(0);
+    expect(direct.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    // A copy of the script without .tools beside it: one line naming the Node it needs and `make node`.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'ph-bin-')), 'bin');
+    mkdirSync(elsewhere);
+    copyFileSync(program, join(elsewhere, 'pilothouse'));
+    const alone = spawnSync(oldNode!, [join(elsewhere, 'pilothouse'), '--version'], { encoding: 'utf8' });
+    expect(alone.status).toBe(1);
+    expect(alone.stderr.trim().split('\n')).toHaveLength(1);
+    expect(alone.stderr).toMatch(/needs Node\.js 24 or newer.*make node/);
   });
 });

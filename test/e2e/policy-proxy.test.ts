@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/rbac/principal.js';
 import type { RoleName } from '../../src/config/schema.js';
 import { findBinary } from '../../src/tools/binaries.js';
 import { createKubectlTool } from '../../src/tools/builtin/index.js';
+import { runProcess } from '../../src/tools/builtin/process-runner.js';
 import type { Tool, ToolMode, ToolResult } from '../../src/tools/types.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { chat } from '../helpers/chat-stream.js';
@@ -50,6 +51,22 @@ async function throughProxy(command: string, options: { mode: ToolMode; role?: R
     await session.close();
   }
 }
+
+/**
+ * kubectl with no argument check at all: what a line that slipped past the classifier and the
+ * tool's allowlist would run. Only the proxy stands between it and the cluster.
+ */
+const rawKubectl: Tool = {
+  ...createKubectlTool({ kubectlPath: findBinary('kubectl'), outputLimit: 256 * 1024, timeoutMs: 20_000 }),
+  run: async (args, context) =>
+    runProcess({
+      file: findBinary('kubectl'),
+      args: ['--kubeconfig', context.cluster?.kubeconfigPath ?? '/dev/null', ...String(args.command).split(' ')],
+      environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch },
+      timeoutMs: 20_000,
+      outputLimit: 256 * 1024,
+    }),
+};
 
 const shortKubectl = (timeoutMs: number): Tool => createKubectlTool({ kubectlPath: findBinary('kubectl'), outputLimit: 256 * 1024, timeoutMs });
 
@@ -103,7 +120,7 @@ describe('misclassification is harmless: writes in mode read are refused by the 
     expect(created.refusals).toEqual([expect.objectContaining({ verb: 'create', resource: 'configmaps', namespace: namespace.name, reason: expect.stringContaining('needs approval') })]);
     const deleted = await throughProxy(`delete pod victim -n ${namespace.name} --wait=false`, { mode: 'read' });
     expect(deleted.output).toMatch(/read-only and tried to delete pods victim/);
-    const applied = await throughProxy(`apply -f ${manifest}`, { mode: 'read' });
+    const applied = await throughProxy(`apply -f ${manifest}`, { mode: 'read', tool: rawKubectl });
     expect(applied.output).toMatch(/read-only and tried to create configmaps/);
     const scaled = await throughProxy(`scale deployment web --replicas=3 -n ${namespace.name}`, { mode: 'read' });
     expect(scaled.output).toMatch(/read-only and tried to (patch|update) deployments\/scale web/);
@@ -149,7 +166,7 @@ describe('credentials', () => {
     try {
       const otherToken = /token: "([^"]+)"/.exec(readFileSync(other.kubeconfigPath, 'utf8'))?.[1] ?? '';
       expect(otherToken.length).toBeGreaterThan(20);
-      const view = await throughProxy('config view --raw -o json', { mode: 'read' });
+      const view = await throughProxy('config view --raw -o json', { mode: 'read', tool: rawKubectl });
       const document = JSON.parse(view.output);
       expect(document.clusters).toEqual([{ name: 'pilothouse', cluster: { server: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/), 'certificate-authority-data': expect.any(String) } }]);
       expect(document.users).toEqual([{ name: 'pilothouse', user: { token: expect.any(String) } }]);
@@ -186,7 +203,7 @@ describe('credentials', () => {
 
   it('refuses identity flags in the kubectl tool itself', async () => {
     for (const command of [`get pods --as=admin`, '--kubeconfig=/dev/null get pods', '--token abc get pods']) {
-      expect(await throughProxy(command, { mode: 'read' })).toMatchObject({ isError: true, output: expect.stringMatching(/set by the service/) });
+      expect(await throughProxy(command, { mode: 'read' })).toMatchObject({ isError: true, output: expect.stringMatching(/kubectl tool: refused: .*(--as|--kubeconfig|--token)/) });
     }
   });
 });

@@ -137,7 +137,9 @@ describe('POST /api/tool/analyze', () => {
   it('classifies commands for any role and never runs them', async () => {
     const cases: [Record<string, string>, Record<string, unknown>][] = [
       [{ command: 'get pods -n default', tool: 'kubectl' }, { type: 'read', requiresApproval: false, isReadOnly: true, blocked: false }],
-      [{ command: 'kubectl apply -f x.yaml' }, { type: 'write', requiresApproval: true }],
+      [{ command: 'cat x.yaml | kubectl apply -f -' }, { type: 'write', requiresApproval: true }],
+      // No files root configured: kubectl may name no local file.
+      [{ command: 'kubectl apply -f x.yaml' }, { type: 'dangerous', blocked: true, refusal: expect.stringMatching(/no files root/) }],
       [{ command: 'kubectl get pods -o name | xargs kubectl delete' }, { type: 'dangerous', isDangerous: true }],
       [{ command: 'kubectl exec -it web -- sh' }, { type: 'interactive', isInteractive: true }],
       [{ command: 'terraform plan' }, { type: 'unknown', requiresApproval: true }],

@@ -86,6 +86,14 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     await page.getByRole('table').getByRole('button', { name: 'ui-second' }).waitFor();
     expect(await page.getByRole('table').locator('tbody tr').count()).toBe(2);
     expect(await page.getByText(/Kubernetes: connected/).count()).toBe(1);
+    // A column header sorts (a button, so the keyboard reaches it); pressing it again reverses the order.
+    const nameHeader = page.getByRole('columnheader', { name: 'NAME', exact: true });
+    await nameHeader.getByRole('button').press('Enter');
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    expect(await page.getByRole('table').locator('tbody tr').first().textContent()).toContain('ui-first');
+    await nameHeader.getByRole('button').press('Enter');
+    expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
+    expect(await page.getByRole('table').locator('tbody tr').first().textContent()).toContain('ui-second');
 
     await openPod(page, 'ui-first');
     expect(await page.getByRole('tabpanel').locator('pre').textContent()).toContain('kind: Pod');

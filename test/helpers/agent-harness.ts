@@ -7,7 +7,7 @@ import { ApprovalRegistry } from '../../src/agent/approvals.js';
 import { ChatService } from '../../src/agent/chat-service.js';
 import { ManualScheduler } from '../../src/agent/scheduler.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/rbac/principal.js';
 import { configSchema, type RoleName } from '../../src/config/schema.js';
 import { createLlmProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/log.js';

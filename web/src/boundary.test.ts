@@ -7,7 +7,9 @@ describe('web/ boundary', () => {
   it('imports nothing outside web/src except npm packages', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(10);
     for (const [file, text] of Object.entries(sources)) {
-      const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g)].map((match) => match[1] ?? match[2] ?? '');
+      const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g)].map(
+        (match) => match[1] ?? match[2] ?? '',
+      );
       for (const specifier of specifiers) {
         if (!specifier.startsWith('.')) continue;
         const depth = file.split('/').length - 2;

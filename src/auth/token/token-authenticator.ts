@@ -2,10 +2,11 @@ import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
 import type { Config } from '../../config/schema.js';
 import { unauthorized } from '../../errors.js';
-import type { AppContext } from '../../http/types.js';
-import type { Authenticator } from '../authenticator.js';
+import type { AuthRequest, Authenticator } from '../authenticator.js';
 import { bearerToken } from '../jwt-authenticator.js';
-import type { Principal } from '../principal.js';
+import type { Principal } from '../../rbac/principal.js';
+import { accountRefusal } from '../sessions.js';
+import type { UsersStore } from '../../store/users-store.js';
 import { tokenKey, unverifiedExpiry, type TokenCache } from './token-cache.js';
 import type { KubernetesUser, ReviewResult, TokenReviewer } from './token-review.js';
 import { rolesFor } from './token-roles.js';
@@ -17,6 +18,8 @@ export type TokenOutcome =
 
 export interface TokenAuthContext {
   settings: Config['auth']['token'];
+  /** Where token identities are kept (`source: token`) so admins can see and lock them. */
+  users: Pick<UsersStore, 'find' | 'upsertExternal'>;
   audit: AuditRecorder;
   logger: Logger;
 }
@@ -31,6 +34,8 @@ interface RequestOrigin {
  * `auth.token.role_mappings` gives the role. Outcomes (also refusals) are cached by the token's
  * SHA-256 for `auth.token.cache_ttl`; concurrent first uses share one review. The first use within
  * a cache window is audited as `login` (`details.mode: token`); the token is never logged or stored.
+ * Known identities are kept in the users store (`source: token`), and a lock or disable there
+ * refuses the identity on its next request, whatever the cache holds.
  */
 export class TokenAuthenticator implements Authenticator {
   private readonly inFlight = new Map<string, Promise<TokenOutcome>>();
@@ -41,7 +46,7 @@ export class TokenAuthenticator implements Authenticator {
     private readonly context: TokenAuthContext,
   ) {}
 
-  async authenticate(context: AppContext): Promise<Principal | undefined> {
+  async authenticate(context: AuthRequest): Promise<Principal | undefined> {
     const token = bearerToken(context);
     if (!token) return undefined;
     const key = tokenKey(token);
@@ -50,7 +55,15 @@ export class TokenAuthenticator implements Authenticator {
       const { message, reason, username } = outcome.refusal;
       throw unauthorized(message, username ? { reason, username } : { reason });
     }
+    this.refuseLockedOrDisabled(outcome.principal.username);
     return outcome.principal;
+  }
+
+  /** Checked on every request (one indexed SQLite read), so a lock takes effect at once. */
+  private refuseLockedOrDisabled(username: string): void {
+    const user = this.context.users.find(username);
+    const refusal = user ? accountRefusal(user) : undefined;
+    if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal, username });
   }
 
   private reviewOnce(token: string, key: string, origin: RequestOrigin): Promise<TokenOutcome> {
@@ -64,6 +77,7 @@ export class TokenAuthenticator implements Authenticator {
 
   private async review(token: string, key: string, origin: RequestOrigin): Promise<TokenOutcome> {
     const outcome = this.outcomeOf(await this.reviewer.review(token));
+    if ('principal' in outcome) this.context.users.upsertExternal({ username: outcome.principal.username, role: outcome.principal.role, email: null }, 'token');
     this.cache.set(key, outcome, unverifiedExpiry(token));
     this.record(outcome, key.slice(0, 16), origin);
     return outcome;

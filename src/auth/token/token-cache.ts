@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 
 /** The cache key of a token: its SHA-256 (hex). The token itself is never kept. */
 export function tokenKey(token: string): string {

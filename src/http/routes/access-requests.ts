@@ -2,11 +2,16 @@ import { z } from 'zod';
 import type { AccessActor } from '../../access/access-request-audit.js';
 import type { Decision } from '../../access/access-request-review.js';
 import { accessRequestIdParams, createAccessRequestBody, decisionBody, listAccessRequestsQuery } from '../../access/access-request-schemas.js';
-import type { AppDeps } from '../../deps.js';
 import { requestAuditFields } from '../audit-context.js';
 import { principalOf } from '../request-state.js';
 import { accessRequest, itemsOf } from '../api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
+import type { AccessRequests } from '../../access/access-requests.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AccessRequestsRouteDeps {
+  accessRequests: AccessRequests;
+}
 
 const requestShape = '{id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}';
 
@@ -14,8 +19,8 @@ function actorOf(context: AppContext): AccessActor {
   return { principal: principalOf(context), audit: requestAuditFields(context) };
 }
 
-/** SPEC "Access request": just-in-time access (Pending → Approved with a TTL → Expired, or Denied). */
-export function accessRequestRoutes(deps: AppDeps): RouteSpec[] {
+/** Just-in-time access (docs/adr/0007-just-in-time-access-grants.md): Pending → Approved with a TTL → Expired, or Denied. */
+export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] {
   const decide = (decision: Decision, verb: string): RouteSpec =>
     route({
       method: 'POST',

@@ -1,10 +1,15 @@
 import type { Actor } from '../../auth/user-admin.js';
 import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } from '../../auth/user-schemas.js';
-import type { AppDeps } from '../../deps.js';
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { listOf, user } from '../api-schemas.js';
+import type { SecurityServices } from '../../auth/security-services.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AdminRouteDeps {
+  security: SecurityServices;
+}
 
 const userParams = z.object({ username: usernameSchema });
 const sessionParams = z.object({ username: usernameSchema, id: z.string().min(1).max(64) });
@@ -16,7 +21,7 @@ function actorOf(context: AppContext): Actor {
 }
 
 /** User management (admin only): users, their sessions, locks. */
-export function adminRoutes(deps: AppDeps): RouteSpec[] {
+export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
   const users = deps.security.userAdmin;
   return [
     route({ method: 'GET', path: '/api/admin/users', permission: 'manage_users', summary: 'List users (never password hashes)', response: listOf(user), handler: async (context) => {

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { auditActions, type AuditEntry } from '../../audit/types.js';
-import type { AppDeps } from '../../deps.js';
 import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
 import { queryInteger } from '../validate.js';
 import { auditEntry, listOf } from '../api-schemas.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AuditRouteDeps {
+  audit: AuditLog;
+}
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
 const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -39,8 +44,8 @@ function publicEntry(entry: AuditEntry): Record<string, unknown> {
   return { ...rest, request_id: requestId };
 }
 
-/** SPEC "Audit": `GET /api/audit`, admin only, newest first, filters combined. */
-export function auditRoutes(deps: AppDeps): RouteSpec[] {
+/** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
+export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

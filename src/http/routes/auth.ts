@@ -1,11 +1,18 @@
 import { refreshedTokenHeader, tokenExpiresHeader } from '../../auth/jwt-authenticator.js';
 import { loginBodySchema } from '../../auth/user-schemas.js';
-import type { AppDeps } from '../../deps.js';
 import { unauthorized, validation } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { z } from 'zod';
 import { session } from '../api-schemas.js';
+import type { SecurityServices } from '../../auth/security-services.js';
+import type { AuditRecorder } from '../../audit/types.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface AuthRouteDeps {
+  audit: AuditRecorder;
+  security: SecurityServices;
+}
 
 function sessionPrincipal(context: AppContext): { sessionId: string; tokenExpiresAt: number } {
   const principal = context.state.principal;
@@ -14,13 +21,13 @@ function sessionPrincipal(context: AppContext): { sessionId: string; tokenExpire
 }
 
 /** Login, logout and refresh belong to Pilothouse sessions, which token mode does not use. */
-function refuseInTokenMode(deps: AppDeps, what: string): void {
+function refuseInTokenMode(deps: AuthRouteDeps, what: string): void {
   if (deps.security.mode !== 'token') return;
   throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { auth_mode: 'token' });
 }
 
-/** SPEC "Authentication and administration": login, logout, refresh, and who am I. */
-export function authRoutes(deps: AppDeps): RouteSpec[] {
+/** Authentication (README "Authentication modes"): login, logout, refresh, and who am I. */
+export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
   const { login, sessions } = deps.security;
   return [
     route({

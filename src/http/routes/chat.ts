@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import type { EmitEvent } from '../../agent/agent-events.js';
-import type { AppDeps } from '../../deps.js';
 import { requestAuditFields } from '../audit-context.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
 import { principalOf } from '../request-state.js';
 import { chatEvents, chatHistory, chatSessionSummary } from '../chat-schemas.js';
 import { listOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
+import type { Pilot } from '../../agent/pilot.js';
+import type { Config } from '../../config/schema.js';
+import type { Logger } from 'pino';
+import type { AuditRecorder } from '../../audit/types.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface ChatRouteDeps {
+  audit: AuditRecorder;
+  config: Config;
+  logger: Logger;
+  pilot: Pilot;
+}
 
 const chatBody = z.object({
   message: z.string().trim().min(1).max(32_000),
@@ -32,10 +43,10 @@ function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
 }
 
 /**
- * SPEC "AI chat": the agentic chat over SSE and the chat history. Any signed-in role may chat
+ * AI chat (README "AI pilot"): the agentic chat over SSE and the chat history. Any signed-in role may chat
  * (a viewer's tool calls are answered `forbidden`); sessions belong to their user.
  */
-export function chatRoutes(deps: AppDeps): RouteSpec[] {
+export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
   const { chat, userSettings } = deps.pilot;
   return [
     route({

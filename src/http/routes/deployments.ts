@@ -1,18 +1,25 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/deployments.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { itemsOf, workloadTarget } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
+import type { AuditContextDeps } from '../audit-context.js';
+import type { Clock } from '../../clock.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface DeploymentsRouteDeps extends AuditContextDeps {
+  /** Stamps restarts (`kubectl.kubernetes.io/restartedAt`). */
+  clock: Clock;
+}
 
 const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
 const rollbackBody = workloadTarget.extend({ revision: z.number().int().min(0).optional() });
 const revisionItem = z.object({ revision: z.number().int(), images: z.array(z.string()), createdAt: z.string().nullable(), current: z.boolean(), changeCause: z.string().nullable() }).meta({ id: 'RevisionItem' });
 
-/** SPEC "Deployments": scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
-export function deploymentRoutes(deps: AppDeps): RouteSpec[] {
+/** Deployments: scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
+export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
   const base = { kind: 'deployments', resource: (body: { name: string }) => `deployment/${body.name}` };
   return [
     clusterAction(deps, {
@@ -29,7 +36,7 @@ export function deploymentRoutes(deps: AppDeps): RouteSpec[] {
       summary: 'Rolling restart: {before: {restartedAt}, after: {restartedAt}}',
       body: workloadTarget,
       line: (body) => `kubectl rollout restart deployment/${body.name} -n ${body.namespace}`,
-      run: (client, body) => restartWorkload(client, 'deployments', body, new Date()),
+      run: (client, body) => restartWorkload(client, 'deployments', body, new Date(deps.clock())),
     }),
     clusterAction(deps, {
       ...base,

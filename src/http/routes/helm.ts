@@ -1,23 +1,30 @@
-import path from 'node:path';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
 import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
-import { maskManifest } from '../../kube/secret-masking.js';
+import { maskManifest } from '../../rbac/secret-masking.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { helmUrlPolicy } from '../../net/outbound-policies.js';
-import { findBinary } from '../../tools/binaries.js';
 import { renderChart, storedManifest } from '../../helm/rendering.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
-import { authorizeHelmAction } from '../helm-policy.js';
+import { authorizeHelmAction, type HelmPolicyDeps } from '../helm-policy.js';
 import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { anyObject, itemsOf, namespaceQuery } from '../api-schemas.js';
+import type { Config } from '../../config/schema.js';
+import type { KubeClients } from '../../kube/clients.js';
+import type { HelmInvocations } from '../../helm/helm-invocations.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
+  config: Config;
+  helm: HelmInvocations;
+  kube: KubeClients;
+}
 
 const releaseName = z.string().max(53).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a release name (lowercase letters, digits, "-")');
 /** A chart name or `repo/chart`: never a path on the Pilothouse host. */
@@ -49,20 +56,12 @@ const valuesQuery = releaseQuery.extend({ all: queryBoolean.default(false) });
 const releaseRead = { params: nameParams, query: releaseQuery, errors: [404] as ErrorStatus[] };
 
 /** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
-function helmFor(deps: AppDeps, context: AppContext): HelmInvocation {
-  const kubectl = deps.identities.kubectlFor(context.state.principal);
-  return {
-    helmPath: findBinary('helm', deps.config.tools.helm),
-    homeDirectory: path.join(deps.dataDir, 'helm'),
-    kubeconfigPath: kubectl.kubeconfigPath,
-    context: kubectl.context,
-    impersonate: kubectl.impersonate,
-    timeoutMs: Math.max(deps.config.tools.timeout, 120_000),
-  };
+function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
+  return deps.helm.for(context.state.principal);
 }
 
 /** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
-async function checkChartUrl(deps: AppDeps, url: string | undefined, field: string): Promise<void> {
+async function checkChartUrl(deps: HelmRouteDeps, url: string | undefined, field: string): Promise<void> {
   if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, deps.kube.apiServerUrl()), field);
 }
 
@@ -85,7 +84,7 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
   return `helm ${verb} ${body.name} ${body.chart} -n ${body.namespace}${repo}${version} --values -`;
 }
 
-function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
+function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
   const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
     route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, ...releaseRead, produces: suffix === '/manifest' ? 'text/yaml' : undefined, response: suffix === '/history' ? itemsOf(anyObject) : anyObject, handler });
   return [
@@ -138,7 +137,7 @@ function releaseReadRoutes(deps: AppDeps): RouteSpec[] {
   ];
 }
 
-function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
+function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',
@@ -209,7 +208,7 @@ function releaseWriteRoutes(deps: AppDeps): RouteSpec[] {
   ];
 }
 
-function repositoryRoutes(deps: AppDeps): RouteSpec[] {
+function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',
@@ -276,7 +275,7 @@ function repositoryRoutes(deps: AppDeps): RouteSpec[] {
   ];
 }
 
-/** SPEC "Helm": releases and repositories through the real helm binary, as the caller's identity. */
-export function helmRoutes(deps: AppDeps): RouteSpec[] {
+/** Helm: releases and repositories through the real helm binary, as the caller's identity. */
+export function helmRoutes(deps: HelmRouteDeps): RouteSpec[] {
   return [...releaseReadRoutes(deps), ...releaseWriteRoutes(deps), ...repositoryRoutes(deps)];
 }

@@ -1,27 +1,47 @@
-import type { AppDeps } from '../../deps.js';
 import type { RouteSpec } from '../types.js';
-import { healthRoutes } from './health.js';
-import { openApiRoutes } from './openapi.js';
-import { prometheusRoutes } from './prometheus.js';
-import { resourceRoutes } from './resources.js';
-import { authRoutes } from './auth.js';
-import { adminRoutes } from './admin.js';
-import { auditRoutes } from './audit.js';
-import { podRoutes } from './pods.js';
-import { deploymentRoutes } from './deployments.js';
-import { workloadRoutes } from './workloads.js';
-import { nodeRoutes } from './nodes.js';
-import { metricsRoutes } from './metrics.js';
-import { portForwardRoutes } from './portforward.js';
-import { helmRoutes } from './helm.js';
-import { mcpRoutes } from './mcp.js';
-import { chatRoutes } from './chat.js';
-import { toolRoutes } from './tool.js';
-import { settingsRoutes } from './settings.js';
-import { accessRequestRoutes } from './access-requests.js';
+import { healthRoutes, type HealthRouteDeps } from './health.js';
+import { openApiRoutes, type OpenapiRouteDeps } from './openapi.js';
+import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
+import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
+import { authRoutes, type AuthRouteDeps } from './auth.js';
+import { adminRoutes, type AdminRouteDeps } from './admin.js';
+import { auditRoutes, type AuditRouteDeps } from './audit.js';
+import { podRoutes, type PodsRouteDeps } from './pods.js';
+import { deploymentRoutes, type DeploymentsRouteDeps } from './deployments.js';
+import { workloadRoutes, type WorkloadsRouteDeps } from './workloads.js';
+import { nodeRoutes, type NodesRouteDeps } from './nodes.js';
+import { metricsRoutes, type MetricsRouteDeps } from './metrics.js';
+import { portForwardRoutes, type PortforwardRouteDeps } from './portforward.js';
+import { helmRoutes, type HelmRouteDeps } from './helm.js';
+import { mcpRoutes, type McpRouteDeps } from './mcp.js';
+import { chatRoutes, type ChatRouteDeps } from './chat.js';
+import { toolRoutes, type ToolRouteDeps } from './tool.js';
+import { settingsRoutes, type SettingsRouteDeps } from './settings.js';
+import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requests.js';
+
+/** What the route table uses of the composed services: the union of every route module's own needs. */
+export type RouteDeps = HealthRouteDeps &
+  OpenapiRouteDeps &
+  PrometheusRouteDeps &
+  ResourcesRouteDeps &
+  AuthRouteDeps &
+  AdminRouteDeps &
+  AuditRouteDeps &
+  PodsRouteDeps &
+  DeploymentsRouteDeps &
+  WorkloadsRouteDeps &
+  NodesRouteDeps &
+  MetricsRouteDeps &
+  PortforwardRouteDeps &
+  HelmRouteDeps &
+  McpRouteDeps &
+  ChatRouteDeps &
+  ToolRouteDeps &
+  SettingsRouteDeps &
+  AccessRequestsRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
-export function allRoutes(deps: AppDeps): RouteSpec[] {
+export function allRoutes(deps: RouteDeps): RouteSpec[] {
   const routes: RouteSpec[] = [
     ...openApiRoutes(deps, () => routes),
     ...prometheusRoutes(deps),

@@ -1,20 +1,25 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
-import type { AppDeps } from '../../deps.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { anyObject, listOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
+import type { McpServers } from '../../mcp/mcp-servers.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface McpRouteDeps extends AuditContextDeps {
+  mcp: McpServers;
+}
 
 const createBody = mcpServerConfigSchema.strict();
 const patchBody = z.object({ enabled: z.boolean() }).strict();
 const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
 
 /**
- * SPEC "MCP servers": list (env values masked, live status, tool names), add, enable/disable,
+ * MCP servers (README "MCP"): list (env values masked, live status, tool names), add, enable/disable,
  * delete. Starting a server runs a command on the Pilothouse host: changes are admin only and
  * each is audited as `execute` (`mcp add|enable|disable|delete <name>`).
  */
-export function mcpRoutes(deps: AppDeps): RouteSpec[] {
+export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
   const catalog = deps.mcp.catalog;
   return [
     route({

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
 import { namespaceQuery, itemsOf } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
-/** SPEC "Metrics": pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
-export function metricsRoutes(_deps: AppDeps): RouteSpec[] {
+/** What this module uses of the composed services: none (the caller's cluster client is on the request state). */
+export type MetricsRouteDeps = object;
+
+/** Metrics: pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
+export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

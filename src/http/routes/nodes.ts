@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../errors.js';
-import { DrainJobs, type DrainEvent, type DrainJob } from '../../kube/drain-jobs.js';
+import type { DrainEvent, DrainJob, DrainJobs } from '../../kube/drain-jobs.js';
 import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema } from '../validate.js';
 import { listOf, resourceItem } from '../api-schemas.js';
@@ -11,6 +10,17 @@ import { clusterAction } from '../cluster-action.js';
 import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
+import type { CacheManager } from '../../kube/cache-manager.js';
+import type { Discovery } from '../../kube/discovery.js';
+import type { PolicyEngine } from '../../rbac/policy-engine.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface NodesRouteDeps extends AuditContextDeps {
+  caches: CacheManager;
+  discovery: Discovery;
+  drains: DrainJobs;
+  policy: PolicyEngine;
+}
 
 const nodeBody = z.object({ name: objectNameSchema });
 const drainBody = nodeBody.extend({
@@ -60,7 +70,7 @@ function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void
 }
 
 /** Which namespaces' pods the caller may see in a drain's progress (the policy's answer for a pod list). */
-async function podVisibility(deps: AppDeps, context: AppContext): Promise<Visible> {
+async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise<Visible> {
   const hidden = await deps.policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
@@ -81,9 +91,9 @@ const drainEvents = {
   }),
 };
 
-/** SPEC "Nodes": cordon, uncordon, drain (202 + SSE progress), pods on a node. */
-export function nodeRoutes(deps: AppDeps): RouteSpec[] {
-  const drains = new DrainJobs(deps.logger);
+/** Nodes (docs/adr/0005-cluster-operations-streams.md): cordon, uncordon, drain (202 + SSE progress), pods on a node. */
+export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
+  const drains = deps.drains;
   const cordon = (verb: 'cordon' | 'uncordon'): RouteSpec =>
     clusterAction(deps, {
       path: `/api/node/${verb}`,

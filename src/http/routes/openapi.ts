@@ -1,9 +1,13 @@
-import type { AppDeps } from '../../deps.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { route, type RouteSpec } from '../types.js';
 
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface OpenapiRouteDeps {
+  version: string;
+}
+
 /** GET /api/openapi.json: the API description, generated from the route table (given all routes). */
-export function openApiRoutes(deps: AppDeps, routes: () => RouteSpec[]): RouteSpec[] {
+export function openApiRoutes(deps: OpenapiRouteDeps, routes: () => RouteSpec[]): RouteSpec[] {
   let document: Record<string, unknown> | undefined;
   return [
     route({

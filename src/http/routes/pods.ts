@@ -1,19 +1,27 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { execInPod } from '../../kube/exec.js';
 import { logLines, openLogStream, type LogOptions } from '../../kube/logs.js';
 import { getPod, resolveContainer } from '../../kube/pod-target.js';
 import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube/terminal-session.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
 import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { acceptWebSocket, upgradeTicket } from '../websocket-upgrade.js';
+import type { WebSocketUpgrades } from '../websocket-upgrade.js';
+import type { Config } from '../../config/schema.js';
+import type { TerminalTickets } from '../terminal-tickets.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface PodsRouteDeps extends AuditContextDeps {
+  config: Config;
+  terminalTickets: TerminalTickets;
+  webSockets: WebSocketUpgrades;
+}
 
 const podParams = z.object({ name: objectNameSchema });
 const containerSchema = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a container name').max(63);
@@ -55,7 +63,7 @@ function logsLine(options: LogOptions): string {
   return `kubectl logs ${options.pod} ${flags.filter(Boolean).join(' ')}`;
 }
 
-async function sendLogs(deps: AppDeps, context: AppContext): Promise<void> {
+async function sendLogs(deps: PodsRouteDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(logQuery, context.query, 'query');
   const options: LogOptions = { ...query, pod: name };
@@ -87,10 +95,10 @@ function streamEvents(context: AppContext, response: Awaited<ReturnType<typeof o
   void pump();
 }
 
-async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
+async function openTerminal(deps: PodsRouteDeps, context: AppContext): Promise<void> {
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(terminalQuery, context.query, 'query');
-  const ticket = upgradeTicket(context);
+  const ticket = deps.webSockets.ticketOf(context);
   // A ticket opens the terminal of exactly the pod and container it was issued for.
   const asked = query.container ?? ticket?.container;
   if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
@@ -102,12 +110,12 @@ async function openTerminal(deps: AppDeps, context: AppContext): Promise<void> {
   const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
     openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
   );
-  const browser = await acceptWebSocket(context);
+  const browser = await deps.webSockets.accept(context);
   bridgeTerminal(browser, podSocket);
 }
 
-/** SPEC "Pods": logs (plain, chunked or SSE), exec, web terminal (WebSocket) and its tickets. */
-export function podRoutes(deps: AppDeps): RouteSpec[] {
+/** Pods: logs (plain, chunked or SSE), exec, web terminal (WebSocket) and its tickets. */
+export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

@@ -1,16 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
-import { portForwardClient } from '../../controllers/port-forward-controller.js';
 import type { PortForward } from '../../crds/port-forward.js';
-import type { AppDeps } from '../../deps.js';
 import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
 import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { itemsOf } from '../api-schemas.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+import type { Clock } from '../../clock.js';
+import type { CustomClient } from '../../kube/custom-client.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface PortforwardRouteDeps extends AuditContextDeps {
+  identities: IdentityResolver;
+  /** PortForward objects in the Pilothouse namespace (service identity). */
+  portForwards: CustomClient<PortForward>;
+  /** Decides when the wait for the controller gives up. */
+  clock: Clock;
+}
 
 const createBody = z.object({
   namespace: namespaceSchema,
@@ -50,9 +60,9 @@ function visibleTo(context: AppContext, object: PortForward): boolean {
   return principal?.role === 'admin' || object.spec.requester === principal?.username;
 }
 
-async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: string): Promise<PortForward | undefined> {
-  const deadline = Date.now() + activationTimeoutMs;
-  while (Date.now() < deadline) {
+async function waitForPhase(client: CustomClient<PortForward>, name: string, clock: Clock): Promise<PortForward | undefined> {
+  const deadline = clock() + activationTimeoutMs;
+  while (clock() < deadline) {
     const object = await client.get(name);
     if (object?.status?.phase === 'active' || object?.status?.phase === 'failed') return object;
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -60,20 +70,20 @@ async function waitForPhase(client: ReturnType<typeof portForwardClient>, name: 
   return undefined;
 }
 
-async function createForward(deps: AppDeps, context: AppContext): Promise<Record<string, unknown>> {
+async function createForward(deps: PortforwardRouteDeps, context: AppContext): Promise<Record<string, unknown>> {
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
   await getPod(clusterOf(context), body.namespace, body.pod);
-  const client = portForwardClient(deps);
+  const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The identity travels with the object from its creation: the reconciler refuses objects without it.
   const identity = deps.identities.identityOf(principal) ?? serviceIdentity;
   await client.create(name, { ...body, requester: principal?.username ?? 'unknown' }, {}, { [identityAnnotation]: identity });
-  return activationResult(client, name, await waitForPhase(client, name));
+  return activationResult(client, name, await waitForPhase(client, name, deps.clock));
 }
 
 /** 201 body for an active forward; a failed or silent one is deleted and reported. */
-async function activationResult(client: ReturnType<typeof portForwardClient>, name: string, object: PortForward | undefined): Promise<Record<string, unknown>> {
+async function activationResult(client: CustomClient<PortForward>, name: string, object: PortForward | undefined): Promise<Record<string, unknown>> {
   const status = object?.status ?? {};
   if (status.phase === 'active') return { id: name, localPort: status.localPort, status: 'active', address: status.address };
   await client.delete(name);
@@ -81,8 +91,8 @@ async function activationResult(client: ReturnType<typeof portForwardClient>, na
   throw new AppError('VALIDATION_ERROR', `port forward failed: ${status.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: status.message });
 }
 
-/** SPEC "Port forward": PortForward objects reconciled by the controller. */
-export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
+/** Port forwards: PortForward objects reconciled by the controller. */
+export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',
@@ -107,7 +117,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
       response: itemsOf(forwardView),
       handler: async (context) => {
-        const { items } = await portForwardClient(deps).list();
+        const { items } = await deps.portForwards.list();
         context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
       },
     }),
@@ -119,7 +129,7 @@ export function portForwardRoutes(deps: AppDeps): RouteSpec[] {
       params: idParams,
       response: z.object({ id: z.string(), status: z.literal('stopped') }),
       handler: async (context, { params: { id } }) => {
-        const client = portForwardClient(deps);
+        const client = deps.portForwards;
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);
         const line = `kill port-forward ${id} (kubectl port-forward pod/${object.spec.pod} -n ${object.spec.namespace})`;

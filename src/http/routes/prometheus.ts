@@ -1,11 +1,18 @@
-import type { AppDeps } from '../../deps.js';
 import { route, type RouteSpec } from '../types.js';
+import type { Config } from '../../config/schema.js';
+import type { Metrics } from '../metrics.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface PrometheusRouteDeps {
+  config: Config;
+  metrics: Metrics;
+}
 
 /**
  * GET /metrics in the Prometheus text format. Public only with `metrics.public: true`;
  * otherwise it needs a bearer token of any role (`view`), e.g. a Prometheus bearer_token_file.
  */
-export function prometheusRoutes(deps: AppDeps): RouteSpec[] {
+export function prometheusRoutes(deps: PrometheusRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
-import { maskDescribe, maskObject, secretKindOf } from '../../kube/secret-masking.js';
+import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
 import { namespaceSchema, objectNameSchema } from '../validate.js';
@@ -10,7 +9,17 @@ import { anyObject, listOf, resourceItem } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleItems } from '../visible-items.js';
-import { auditedRead } from '../audit-reads.js';
+import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
+import type { CacheManager } from '../../kube/cache-manager.js';
+import type { Discovery } from '../../kube/discovery.js';
+import type { IdentityResolver } from '../../rbac/identities.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface ResourcesRouteDeps extends AuditReadsDeps {
+  caches: CacheManager;
+  discovery: Discovery;
+  identities: IdentityResolver;
+}
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const resourceParam = z.string().max(253).regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
@@ -25,7 +34,7 @@ interface ObjectTarget {
   namespace: string | undefined;
 }
 
-async function resolveTarget(deps: AppDeps, input: ObjectInput): Promise<ObjectTarget> {
+async function resolveTarget(deps: ResourcesRouteDeps, input: ObjectInput): Promise<ObjectTarget> {
   const type = await deps.discovery.resolve(input.params.resource);
   return { type, name: input.params.name, namespace: requireNamespace(type, input.query.namespace) };
 }
@@ -36,14 +45,14 @@ function sensitiveType(type: ResourceType): boolean {
 }
 
 /** Reads one object (audited per `audit.include_reads`) and masks it for the caller. */
-async function readObject(deps: AppDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
+async function readObject(deps: ResourcesRouteDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
   const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: `${kubectlLine('get', target)} -o ${output}`, sensitive: sensitiveType(target.type) };
   const object = await auditedRead(deps, context, read, () => getObject(clusterOf(context), target.type, target.name, target.namespace));
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
-/** SPEC "Cluster resources": list, get, yaml, describe, delete for any kind the cluster serves. */
-export function resourceRoutes(deps: AppDeps): RouteSpec[] {
+/** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
+export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
   const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
     route({

@@ -1,17 +1,22 @@
-import type { AppDeps } from '../../deps.js';
 import { llmSettingsBodySchema } from '../../settings/llm-settings.js';
 import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
-import { audited } from '../audit-context.js';
+import { audited, type AuditContextDeps } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
 import { anyObject, userSettings as settingsSchema } from '../api-schemas.js';
+import type { Pilot } from '../../agent/pilot.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface SettingsRouteDeps extends AuditContextDeps {
+  pilot: Pilot;
+}
 
 /**
- * SPEC "Settings". `/api/settings` is per user, so every role reads and writes its own (the
+ * Settings (README "AI pilot"). `/api/settings` is per user, so every role reads and writes its own (the
  * global approval rule stays in config: a user's `auto_approve_readonly` can only make their own
  * chat stricter). `/api/settings/llm`: anyone signed in reads it (never the key); admins change it.
  */
-export function settingsRoutes(deps: AppDeps): RouteSpec[] {
+export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
   const { userSettings, llm } = deps.pilot;
   return [
     route({

@@ -1,9 +1,18 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
 import { safetyReport } from '../api-schemas.js';
+import type { Pilot } from '../../agent/pilot.js';
+import type { SafetyAnalyzer } from '../../tools/safety/index.js';
+import type { AuditRecorder } from '../../audit/types.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface ToolRouteDeps {
+  audit: AuditRecorder;
+  pilot: Pilot;
+  safety: SafetyAnalyzer;
+}
 
 const approveBody = z.object({ id: z.string().min(1).max(200), approved: z.boolean() });
 const analyzeBody = z.object({
@@ -13,10 +22,10 @@ const analyzeBody = z.object({
 });
 
 /**
- * SPEC "AI chat" approvals and the command analyzer. Approve: only the chat session's owner or
+ * Tool call approvals and the command analyzer (README "AI pilot"). Approve: only the chat session's owner or
  * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject`. Analyze: any role, runs nothing.
  */
-export function toolRoutes(deps: AppDeps): RouteSpec[] {
+export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'POST',

@@ -1,17 +1,24 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../deps.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
 import { workloadTarget } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import type { RouteSpec } from '../types.js';
+import type { AuditContextDeps } from '../audit-context.js';
+import type { Clock } from '../../clock.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface WorkloadsRouteDeps extends AuditContextDeps {
+  /** Stamps restarts (`kubectl.kubernetes.io/restartedAt`). */
+  clock: Clock;
+}
 
 const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
 const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
 const triggered = z.object({ name: z.string(), namespace: z.string(), jobName: z.string() });
 
 /** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
-export function workloadRoutes(deps: AppDeps): RouteSpec[] {
+export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {
   /** A rolling restart (the `kubectl.kubernetes.io/restartedAt` template annotation). */
   const restartAction = (kind: 'statefulset' | 'daemonset'): RouteSpec =>
     clusterAction(deps, {
@@ -21,7 +28,7 @@ export function workloadRoutes(deps: AppDeps): RouteSpec[] {
       body: workloadTarget,
       resource: (body) => `${kind}/${body.name}`,
       line: (body) => `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`,
-      run: (client, body) => restartWorkload(client, `${kind}s`, body, new Date()),
+      run: (client, body) => restartWorkload(client, `${kind}s`, body, new Date(deps.clock())),
     });
   return [
     clusterAction(deps, {

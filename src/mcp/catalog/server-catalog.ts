@@ -1,5 +1,5 @@
 import type { McpServerConfig } from '../../config/schema.js';
-import type { CustomClient } from '../../controllers/custom-client.js';
+import type { CustomClient } from '../../kube/custom-client.js';
 import type { McpServerObject } from '../../crds/mcp-server.js';
 import { AppError, notFound, validation } from '../../errors.js';
 import type { McpClientManager } from '../client/client-manager.js';

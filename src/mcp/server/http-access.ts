@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { RoleName } from '../../config/schema.js';
 
 /** Verifies a Pilothouse session token (the JWT of `/api/auth/login`); throws when it is not valid. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
 import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
 import { withRefusals } from '../../tools/cluster-refusals.js';
@@ -48,9 +48,10 @@ export class ToolExecutor {
     if (plan.manifest === undefined) return this.inSession(this.kubectl, plan.command, signal);
     const folder = await mkdtemp(join(tmpdir(), 'pilothouse-apply-'));
     try {
-      const file = join(folder, 'manifest.yaml');
-      await writeFile(file, plan.manifest, { mode: 0o600 });
-      return await this.inSession(this.kubectl, plan.command.replace(manifestPlaceholder, quoteArgument(file)), signal);
+      await writeFile(join(folder, 'manifest.yaml'), plan.manifest, { mode: 0o600 });
+      // kubectl runs in the private folder, the only files root it may read from.
+      const kubectl = createKubectlTool({ ...this.options, files: { root: folder } });
+      return await this.inSession(kubectl, plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')), signal);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

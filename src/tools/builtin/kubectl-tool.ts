@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { checkKubectlArguments } from '../safety/index.js';
 import type { Tool, ToolClusterSession, ToolContext, ToolResult } from '../types.js';
 import { splitArguments } from './command-arguments.js';
+import { confinedReadPath, confinedWritePath } from './confined-path.js';
 import { runProcess } from './process-runner.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 
@@ -10,23 +12,33 @@ export interface KubectlToolOptions {
   kubectlPath: string;
   outputLimit: number;
   timeoutMs: number;
+  /** Config `tools.files.root`: kubectl runs there and local files it names must lie inside it. */
+  files?: { root?: string };
 }
 
 const kubectlInput = z.object({
   command: z.string().describe('Arguments after `kubectl`, e.g. `get pods -n default -o wide`. No pipes or shell syntax.'),
 });
 
-/** Flags that choose the cluster or identity: the tool sets these, the model may not. */
-const identityFlags = [
-  '--kubeconfig', '--context', '--cluster', '--user', '--as', '--as-group', '--as-uid', '--token', '--server', '-s',
-  '--username', '--password', '--client-certificate', '--client-key', '--certificate-authority',
-  '--insecure-skip-tls-verify', '--tls-server-name',
-];
-
-function identityFlagIn(argv: readonly string[]): string | undefined {
-  const end = argv.indexOf('--');
-  const flags = end === -1 ? argv : argv.slice(0, end);
-  return flags.find((word) => identityFlags.some((flag) => word === flag || word.startsWith(`${flag}=`)));
+/**
+ * The argument check (the same grammar and allowlist as the safety analysis, src/tools/safety):
+ * refuses flags that pick the endpoint, identity, credentials, caches or output files, commands that
+ * cannot be contained, and local files outside the files root (symlinks resolved here).
+ */
+async function argumentRefusal(argv: readonly string[], filesRoot: string | undefined): Promise<string | undefined> {
+  const root = filesRoot === undefined ? undefined : path.resolve(filesRoot);
+  const check = checkKubectlArguments(argv, root === undefined ? {} : { filesRoot: root });
+  if (!check.ok) return check.reason;
+  if (root === undefined) return undefined;
+  for (const file of check.read) {
+    const confined = await confinedReadPath(root, file);
+    if (!confined.ok) return `${file}: ${confined.error}`;
+  }
+  for (const file of check.write) {
+    const confined = await confinedWritePath(root, file);
+    if (!confined.ok) return `${file}: ${confined.error}`;
+  }
+  return undefined;
 }
 
 function withoutProgramName(argv: string[]): string[] {
@@ -51,6 +63,8 @@ function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
     KUBECACHEDIR: path.join(folder, 'cache'),
     KUBE_EDITOR: 'false',
     EDITOR: 'false',
+    // No kubectl preferences file may add aliases or default flags before the line is parsed.
+    KUBERC: 'off',
   };
 }
 
@@ -58,7 +72,7 @@ function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
  * The `kubectl` tool: runs the real kubectl binary with the arguments split by shell quoting rules,
  * never through a shell. Its only cluster is the call's policy proxy (`context.cluster`): the
  * kubeconfig holds the proxy's URL and one-time token, no service credential; without a session it
- * refuses to run. Cluster and identity flags of the model are refused as well.
+ * refuses to run. The model's arguments pass kubectl's own grammar and the flag allowlist first.
  */
 export function createKubectlTool(options: KubectlToolOptions): Tool {
   return {
@@ -81,11 +95,12 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const split = splitArguments(input.value.command);
       if (!split.ok) return errorResult(`kubectl tool: ${split.error}`);
       const argv = withoutProgramName(split.argv);
-      const flag = identityFlagIn(argv);
-      if (flag) return errorResult(`kubectl tool: flag ${flag} is set by the service and cannot be given`);
+      const refused = await argumentRefusal(argv, options.files?.root);
+      if (refused) return errorResult(`kubectl tool: refused: ${refused}`);
       if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
       return runProcess({
         file: options.kubectlPath,
+        cwd: options.files?.root,
         args: ['--kubeconfig', context.cluster.kubeconfigPath, ...argv],
         environment: kubectlEnvironment(context.cluster),
         timeoutMs: options.timeoutMs,

@@ -64,7 +64,7 @@ describe('SafetyAnalyzer options', () => {
   });
 
   it('still asks approval for a write beside an unknown program when unknowns are let through', async () => {
-    const report = await analyzerWith({ requireApprovalUnknown: false }).analyze('bash', 'curl x && kubectl apply -f x.yaml');
+    const report = await analyzerWith({ requireApprovalUnknown: false }).analyze('bash', 'curl x && kubectl scale deploy web --replicas=2');
     expect(report).toMatchObject({ type: 'write', requiresApproval: true });
   });
 

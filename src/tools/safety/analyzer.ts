@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { BlockedPatterns } from './blocked-patterns.js';
+import { classifyKubectl } from './kubectl-classes.js';
 import { LineClassifier, type Finding } from './line-classifier.js';
+import { splitPlainWords } from './plain-words.js';
 import { verdict } from './severity.js';
 import type { SafetyOptions, SafetyReport } from './types.js';
 
@@ -12,19 +15,35 @@ export interface ToolApprovalConfig {
   readonly_mcp_tools: readonly string[];
 }
 
-/** Maps config `authorization.tool_approval` to analyzer options. */
-export function safetyOptionsFromConfig(config: ToolApprovalConfig): SafetyOptions {
-  return {
+/**
+ * Maps config `authorization.tool_approval` to analyzer options; `filesRoot` is config
+ * `tools.files.root` (local files named on kubectl command lines must lie inside it).
+ */
+export function safetyOptionsFromConfig(config: ToolApprovalConfig, filesRoot?: string): SafetyOptions {
+  const options: SafetyOptions = {
     blockedPatterns: config.blocked_patterns,
     readonlyPrograms: config.readonly_programs,
     requireApprovalUnknown: config.require_approval_unknown,
     autoApproveReadonly: config.auto_approve_readonly,
     readonlyMcpTools: config.readonly_mcp_tools,
   };
+  if (filesRoot) options.filesRoot = path.resolve(filesRoot);
+  return options;
 }
 
 /** Tools whose command is the argument list of a program: the program name is prepended before parsing. */
-const programTools = new Set(['kubectl', 'helm']);
+const programTools = new Set(['helm']);
+
+/** The kubectl tool's command: arguments after `kubectl` (a leading `kubectl` word is dropped, as the tool does). */
+function kubectlWords(command: string): string[] | string {
+  const split = splitPlainWords(command);
+  if (!split.ok) {
+    return split.problem === 'syntax'
+      ? 'the command could not be split into words (unbalanced quotes?)'
+      : 'the kubectl tool runs one plain command: pipes, redirections, `;`, `&&`, variables and `$(...)` need the bash tool';
+  }
+  return split.words[0] === 'kubectl' ? split.words.slice(1) : split.words;
+}
 
 /** String values anywhere inside an MCP argument object (bounded depth); string arrays also joined as argv. */
 function stringValues(value: unknown, depth = 0): string[] {
@@ -50,7 +69,7 @@ export class SafetyAnalyzer {
   constructor(options: SafetyOptions) {
     this.options = options;
     this.patterns = new BlockedPatterns(options.blockedPatterns);
-    this.classifier = new LineClassifier(this.patterns, new Set(options.readonlyPrograms));
+    this.classifier = new LineClassifier(this.patterns, new Set(options.readonlyPrograms), { filesRoot: options.filesRoot });
     this.readonlyMcpTools = new Set(options.readonlyMcpTools);
   }
 
@@ -68,8 +87,24 @@ export class SafetyAnalyzer {
       const type = tool === 'read_file' ? 'read' : 'write';
       return this.report(command, { verdict: verdict(type), blockedBy: this.patterns.match(command) });
     }
+    if (tool === 'kubectl') return this.analyzeKubectl(command);
     const line = programTools.has(tool) && !new RegExp(`^\\s*${tool}(\\s|$)`).test(command) ? `${tool} ${command}` : command;
     return this.report(line, this.classifier.classifyLine(line));
+  }
+
+  /**
+   * The kubectl tool: its command is split like the tool splits it (one plain command, no shell)
+   * and read with kubectl's own grammar; blocked patterns see the line, the argv and the parsed forms.
+   */
+  private analyzeKubectl(command: string): SafetyReport {
+    const line = /^\s*kubectl(\s|$)/.test(command) ? command : `kubectl ${command}`;
+    const words = kubectlWords(command);
+    if (typeof words === 'string') {
+      return this.report(line, { verdict: { type: 'dangerous', warnings: [`refused: ${words}`], refusal: words }, blockedBy: this.patterns.match(line) });
+    }
+    const found = classifyKubectl(words.map((text) => ({ text, dynamic: false })), { filesRoot: this.options.filesRoot });
+    const blockedBy = this.patterns.match(line, ['kubectl', ...words].join(' '), ...found.patternTexts);
+    return this.report(line, blockedBy === undefined ? { verdict: found.verdict } : { verdict: found.verdict, blockedBy });
   }
 
   /**
@@ -92,9 +127,10 @@ export class SafetyAnalyzer {
   }
 
   private report(command: string, finding: Finding): SafetyReport {
-    const blocked = finding.blockedBy !== undefined;
+    const { refusal } = finding.verdict;
+    const blocked = finding.blockedBy !== undefined || refusal !== undefined;
     const type = blocked ? 'dangerous' : finding.verdict.type;
-    const warnings = blocked ? [`blocked by pattern ${finding.blockedBy}`, ...finding.verdict.warnings] : finding.verdict.warnings;
+    const warnings = finding.blockedBy !== undefined ? [`blocked by pattern ${finding.blockedBy}`, ...finding.verdict.warnings] : finding.verdict.warnings;
     const report: SafetyReport = {
       command,
       type,
@@ -105,7 +141,8 @@ export class SafetyAnalyzer {
       blocked,
       warnings,
     };
-    if (blocked) report.blockedBy = finding.blockedBy;
+    if (finding.blockedBy !== undefined) report.blockedBy = finding.blockedBy;
+    if (refusal !== undefined) report.refusal = refusal;
     return report;
   }
 }

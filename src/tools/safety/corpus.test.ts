@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { safetyCorpus } from '../../../test/fixtures/safety/corpus.js';
 import { configSchema } from '../../config/schema.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from './analyzer.js';
-import { safetyCorpus } from './corpus.js';
 
-const analyzer = new SafetyAnalyzer(safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval));
+/** The corpus is judged under the default config plus a files root (local kubectl files are relative to it). */
+export const corpusFilesRoot = '/srv/pilothouse-files';
+const analyzer = new SafetyAnalyzer(safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval, corpusFilesRoot));
 
 describe('safety corpus', () => {
   it('holds at least 200 command lines', () => {

@@ -1,4 +1,3 @@
-import { isDryRun } from './kubectl-classes.js';
 import { operands, type OptionGrammar } from './option-scan.js';
 import { verdict } from './severity.js';
 import type { ShellWord, Verdict } from './types.js';
@@ -33,6 +32,17 @@ function classifyCommand(command: string, subCommand: string | undefined): Verdi
     return reads ? verdict('read') : verdict('write');
   }
   return verdict('unknown', `unknown helm command "${command}"`);
+}
+
+/** The last `--dry-run` before any `--` (pflag keeps the last value) is client, server or true (not `none`/`false`). */
+function isDryRun(args: readonly ShellWord[]): boolean {
+  let dryRun = false;
+  for (const word of args) {
+    if (word.text === '--') break;
+    if (word.text === '--dry-run') dryRun = true;
+    else if (word.text.startsWith('--dry-run=')) dryRun = /^--dry-run=(client|server|true)$/.test(word.text);
+  }
+  return dryRun;
 }
 
 /**

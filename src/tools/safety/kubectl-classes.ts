@@ -1,116 +1,154 @@
-import { flagValue, hasFlag, hasShortLetter, operands, type OptionGrammar } from './option-scan.js';
-import { verdict } from './severity.js';
+import { kubectlChildren, parseKubectl, type FlagUse, type KubectlCommandLine } from './kubectl-grammar.js';
+import { kubectlPatternTexts } from './kubectl-pattern-texts.js';
+import { commandRules, flagRule } from './kubectl-rules.js';
+import { checkFlagValue, checkPositionals, localPathsOf, type ValueCheck } from './kubectl-values.js';
+import type { PathContext } from './local-paths.js';
+import { combineVerdicts, verdict } from './severity.js';
 import type { ShellWord, Verdict } from './types.js';
 
-/** kubectl options (global and common per-verb) whose value is the next word. */
-const kubectlGrammar: OptionGrammar = {
-  valueOptions: new Set([
-    '-n', '--namespace', '--context', '--kubeconfig', '--cluster', '--user', '-s', '--server', '--token',
-    '--as', '--as-group', '--as-uid', '--cache-dir', '--certificate-authority', '--client-certificate',
-    '--client-key', '--request-timeout', '--tls-server-name', '-v', '--v', '--vmodule', '--log-file', '--log-dir',
-    '--profile', '--profile-output', '--password', '--username', '-o', '--output', '-l', '--selector',
-    '-f', '--filename', '-k', '--kustomize', '-c', '--container', '--field-selector', '--template', '--since',
-    '--since-time', '--tail', '--timeout', '--grace-period', '--replicas', '--image', '--type', '--for',
-    '--patch', '--sort-by', '--field-manager', '--port', '--target-port', '--name', '--min', '--max',
-    '--cpu-percent', '--current-replicas', '--resource-version', '--overrides', '--env', '--chunk-size',
-  ]),
-};
-
-const readVerbs = new Set([
-  'get', 'describe', 'logs', 'top', 'explain', 'api-resources', 'api-versions', 'version', 'cluster-info',
-  'diff', 'events', 'wait', 'completion', 'kustomize', 'options', 'help',
-]);
-const writeVerbs = new Set([
-  'apply', 'create', 'patch', 'edit', 'label', 'annotate', 'scale', 'set', 'expose', 'autoscale',
-  'cordon', 'uncordon', 'taint', 'replace', 'run',
-]);
-const interactiveVerbs = new Set(['exec', 'attach', 'port-forward', 'cp', 'debug', 'proxy']);
-
-/** Sub-commands: verb → sub-verb → verdict; a sub-verb not listed falls back to `otherwise`. */
-const subVerbs: Record<string, { read: Set<string>; write: Set<string>; otherwise: Verdict }> = {
-  rollout: { read: new Set(['status', 'history']), write: new Set(['restart', 'undo', 'pause', 'resume']), otherwise: verdict('unknown') },
-  auth: { read: new Set(['can-i', 'whoami']), write: new Set(['reconcile']), otherwise: verdict('unknown') },
-  config: {
-    read: new Set(['view', 'get-contexts', 'current-context', 'get-clusters', 'get-users']),
-    write: new Set(),
-    otherwise: verdict('write', 'changes the kubeconfig'),
-  },
-  certificate: { read: new Set(), write: new Set(['approve', 'deny']), otherwise: verdict('unknown') },
-  plugin: { read: new Set(['list']), write: new Set(), otherwise: verdict('unknown') },
-};
-
-function classifySubVerb(verb: string, subVerb: string | undefined): Verdict | undefined {
-  const table = subVerbs[verb];
-  if (!table) return undefined;
-  if (subVerb === undefined || table.read.has(subVerb)) return verdict('read');
-  if (table.write.has(subVerb)) return verdict('write');
-  return table.otherwise;
+/** The class of a kubectl command, the reason it is refused (if it is) and texts for the blocked patterns. */
+export interface KubectlFinding {
+  verdict: Verdict;
+  patternTexts: string[];
 }
 
-function classifyDangerous(verb: string, args: readonly ShellWord[]): Verdict | undefined {
-  if (verb === 'delete') return verdict('dangerous', hasFlag(args, '--all') ? 'deletes resources (--all)' : 'deletes resources');
-  if (verb === 'drain') return verdict('dangerous', 'drains a node (evicts its pods)');
-  if (verb === 'replace' && hasFlag(args, '--force')) return verdict('dangerous', 'replace --force deletes and re-creates resources');
-  if (verb === 'apply' && hasFlag(args, '--prune')) return verdict('dangerous', 'apply --prune deletes resources');
+const truthy = /^(1|t|true)$/i;
+/** A dynamic word's stand-in while parsing: NUL never occurs in a real argument. */
+const placeholder = (index: number): string => `\u0000${index}\u0000`;
+
+/** The last value of a flag (kubectl keeps the last one of a repeated scalar flag). */
+export function lastValue(line: KubectlCommandLine, name: string): string | undefined {
+  let value: string | undefined;
+  for (const flag of line.flags) if (flag.spec.name === name) value = flag.value;
+  return value;
+}
+
+/** kubectl's GetDryRunStrategy on the effective (last) `--dry-run`: client, server, or none. */
+export function dryRunOf(line: KubectlCommandLine): 'client' | 'server' | 'none' {
+  const value = lastValue(line, 'dry-run');
+  if (value === undefined || value === 'none' || /^(0|f|false)$/i.test(value)) return 'none';
+  if (value === 'server') return 'server';
+  return value === 'client' || value === 'unchanged' || truthy.test(value) ? 'client' : 'none';
+}
+
+function flagIsOn(line: KubectlCommandLine, name: string): boolean {
+  const value = lastValue(line, name);
+  return value !== undefined && truthy.test(value);
+}
+
+function refusal(reason: string): Verdict {
+  return { type: 'dangerous', warnings: [`refused: ${reason}`], refusal: reason };
+}
+
+/** The class a command's flags give it: delete and drain are dangerous, `run -i` interactive... */
+function modifiedClass(name: string, line: KubectlCommandLine): Verdict | undefined {
+  if (name === 'delete') return verdict('dangerous', 'deletes resources');
+  if (name === 'drain') return verdict('dangerous', 'drains a node (evicts its pods)');
+  if (name === 'replace' && flagIsOn(line, 'force')) return verdict('dangerous', 'replace --force deletes and re-creates resources');
+  if (name === 'apply' && flagIsOn(line, 'prune')) return verdict('dangerous', 'apply --prune deletes resources');
+  if (name === 'run' && ['stdin', 'tty', 'attach'].some((flag) => flagIsOn(line, flag))) return verdict('interactive', 'opens an interactive session');
   return undefined;
 }
 
-function isInteractiveRun(args: readonly ShellWord[]): boolean {
-  if (hasShortLetter(args, 'it')) return true;
-  if (hasFlag(args, '--stdin', '--tty')) return true;
-  const attach = flagValue(args, '--attach');
-  return attach !== undefined && attach !== 'false';
-}
-
-function classifyVerb(verb: string, subVerb: string | undefined, args: readonly ShellWord[]): Verdict {
-  const dangerous = classifyDangerous(verb, args);
-  if (dangerous) return dangerous;
-  if (readVerbs.has(verb)) return verdict('read');
-  if (verb === 'run' && isInteractiveRun(args)) return verdict('interactive', 'opens an interactive session');
-  if (writeVerbs.has(verb)) return verdict('write');
-  if (interactiveVerbs.has(verb)) return verdict('interactive', `kubectl ${verb} is interactive`);
-  return classifySubVerb(verb, subVerb) ?? verdict('unknown', `unknown kubectl command "${verb}"`);
-}
-
-/** `--dry-run`, `--dry-run=client`, `--dry-run=server` or `--dry-run=true` (not `none`), before any `--`. */
-export function isDryRun(args: readonly ShellWord[]): boolean {
-  for (const word of args) {
-    if (word.text === '--') return false;
-    if (word.text === '--dry-run') return true;
-    if (/^--dry-run=(client|server|true)$/.test(word.text)) return true;
+function baseClass(line: KubectlCommandLine): Verdict {
+  const name = line.path.join(' ');
+  const rule = commandRules[name];
+  if (!rule) return refusal(`kubectl ${name} is not on the kubectl command allowlist`);
+  if ('refuse' in rule) return refusal(rule.refuse);
+  const before = line.dashAt === -1 ? line.args : line.args.slice(0, line.dashAt);
+  const word = before[0];
+  if (word !== undefined && kubectlChildren(line.path).length > 0) {
+    return refusal(`"kubectl ${name} ${word}" is not a kubectl command (kubectl would print help or look for a plugin; plugins are not allowed)`);
   }
-  return false;
+  const modified = modifiedClass(name, line);
+  if (modified) return modified;
+  return rule.class === 'interactive' ? verdict('interactive', `kubectl ${name} is interactive`) : verdict(rule.class);
+}
+
+interface DynamicWords {
+  texts: string[];
+  /** Placeholder → the word (for run-time words of a bash line). */
+  words: Map<string, ShellWord>;
+}
+
+/** Stands in a placeholder for each run-time word that is not a flag word itself. */
+function withPlaceholders(args: readonly ShellWord[]): DynamicWords {
+  const words = new Map<string, ShellWord>();
+  const texts = args.map((word, index) => {
+    if (!word.dynamic || word.text.startsWith('-')) return word.text;
+    const stand = placeholder(index);
+    words.set(stand, word);
+    return stand;
+  });
+  return { texts, words };
+}
+
+function dynamicVerdicts(line: KubectlCommandLine, dynamic: DynamicWords, args: readonly ShellWord[]): Verdict[] {
+  const found: Verdict[] = [];
+  const unsure = (why: string): Verdict => verdict('unknown', `kubectl argument computed at run time ${why}`);
+  for (const arg of line.args) if (dynamic.words.has(arg)) found.push(unsure('could be any flag'));
+  for (const flag of line.flags) {
+    const word = dynamic.words.get(flag.value);
+    const rule = flagRule(line.path, flag.spec.name, flag.scope);
+    if (word && (word.split === true || rule !== 'allow')) found.push(unsure(`as the value of ${flag.written}`));
+  }
+  for (const word of args) if (word.dynamic && word.text.startsWith('-')) found.push(unsure('inside a flag'));
+  return found;
+}
+
+function restore(value: string, dynamic: DynamicWords): string {
+  return dynamic.words.get(value)?.text ?? value;
+}
+
+function flagVerdicts(line: KubectlCommandLine, context: PathContext, dynamic: DynamicWords): Verdict[] {
+  const found: Verdict[] = [];
+  for (const flag of line.flags) {
+    if (dynamic.words.has(flag.value)) continue;
+    const rule = flagRule(line.path, flag.spec.name, flag.scope);
+    const check: ValueCheck = checkFlagValue(rule, flag as FlagUse, line, context);
+    if (check.refusal) return [refusal(check.refusal)];
+    if (check.writes) found.push(verdict('write', `${flag.written} writes local files`));
+  }
+  return found;
 }
 
 /**
- * Classifies `kubectl` arguments (argv without the program). Flags may stand anywhere; the verb is
- * the first operand. A write or dangerous verb with `--dry-run` (client or server) changes nothing: read.
+ * Classifies kubectl arguments (argv without the program) with kubectl's own grammar: refused
+ * (`verdict.refusal`) when kubectl would reject the line, when a flag or command is not on the
+ * allowlist, or when a local file lies outside the files root; otherwise the command's class.
+ * A write or dangerous command whose effective (last) `--dry-run` is client or server is read.
  */
-export function classifyKubectl(args: readonly ShellWord[]): Verdict {
-  const [verb, subVerb] = operands(args, kubectlGrammar);
-  if (verb === undefined) return verdict('read');
-  const result = classifyVerb(verb, subVerb, args);
-  const changes = result.type === 'write' || result.type === 'dangerous';
-  if (changes && isDryRun(args)) return verdict('read', 'dry run');
-  return result;
+export function classifyKubectl(args: readonly ShellWord[], context: PathContext): KubectlFinding {
+  const dynamic = withPlaceholders(args);
+  const parsed = parseKubectl(dynamic.texts);
+  if (!parsed.ok) return { verdict: refusal(parsed.reason), patternTexts: [] };
+  const { line } = parsed;
+  const texts = kubectlPatternTexts({ ...line, args: line.args.map((arg) => restore(arg, dynamic)) });
+  if (!texts) return { verdict: refusal('too many resource type × name combinations to check against the blocked patterns'), patternTexts: [] };
+  const patternTexts = texts;
+  const base = baseClass(line);
+  if (base.refusal) return { verdict: base, patternTexts };
+  const flags = flagVerdicts(line, context, dynamic);
+  const refused = flags.find((found) => found.refusal !== undefined);
+  if (refused) return { verdict: refused, patternTexts };
+  const positional = checkPositionals(line, context, dynamic.words);
+  if (positional.refusal) return { verdict: refusal(positional.refusal), patternTexts };
+  const changes = base.type === 'write' || base.type === 'dangerous';
+  const dryRun = changes && dryRunOf(line) !== 'none';
+  const parts = [dryRun ? verdict('read', `dry run (${dryRunOf(line)})`) : base, ...flags, ...dynamicVerdicts(line, dynamic, args)];
+  if (positional.writes) parts.push(verdict('write', 'writes local files'));
+  return { verdict: combineVerdicts(parts), patternTexts };
 }
 
-/**
- * Texts for the blocked patterns: `kubectl <verb> <type> <name>` per named resource, flags left out,
- * `type/name` and `type1,type2` spelled out, so `kubectl delete -n x namespace/kube-system` is seen as
- * `kubectl delete namespace kube-system`.
- */
-export function kubectlPatternTexts(args: readonly ShellWord[]): string[] {
-  const [verb, ...rest] = operands(args, kubectlGrammar);
-  if (verb === undefined) return [];
-  const texts = [`kubectl ${[verb, ...rest].join(' ')}`];
-  const [kinds, ...names] = rest;
-  for (const item of rest.filter((word) => word.includes('/'))) {
-    const [kind, name] = item.split('/', 2);
-    texts.push(`kubectl ${verb} ${kind} ${name}`);
-  }
-  for (const kind of kinds?.split(',') ?? []) {
-    for (const name of names) texts.push(`kubectl ${verb} ${kind} ${name}`);
-  }
-  return texts;
+/** The kubectl tool's check before it runs: a refusal, or the local paths to confine (symlinks resolved by the caller). */
+export type KubectlArgumentCheck = { ok: true; read: string[]; write: string[] } | { ok: false; reason: string };
+
+/** Checks a kubectl argv (no program name) as the analysis does; for the kubectl tool's own guard. */
+export function checkKubectlArguments(argv: readonly string[], context: PathContext): KubectlArgumentCheck {
+  const found = classifyKubectl(argv.map((text) => ({ text, dynamic: false })), context);
+  if (found.verdict.refusal !== undefined) return { ok: false, reason: found.verdict.refusal };
+  const parsed = parseKubectl(argv);
+  if (!parsed.ok) return { ok: false, reason: parsed.reason };
+  const { line } = parsed;
+  return { ok: true, ...localPathsOf(line, (flag) => flagRule(line.path, flag.spec.name, flag.scope)) };
 }

@@ -3,7 +3,8 @@ import { argvText, programName } from './option-scan.js';
 import { classifyProgram } from './program-classes.js';
 import { classifyRedirect } from './redirect-classes.js';
 import { combineVerdicts, verdict } from './severity.js';
-import { parseErrorMessage, ShellLineParser } from './shell-syntax.js';
+import { parseErrorMessage, ShellLineParser, type ParsedLine } from './shell-syntax.js';
+import type { PathContext } from './local-paths.js';
 import type { ShellWord, Verdict } from './types.js';
 import { unwrapCommand, type UnwrapStep, type WrapperInput } from './wrappers.js';
 
@@ -15,8 +16,37 @@ export interface Finding {
 
 /** Scripts nested deeper than this (`bash -c "bash -c ..."`) are not followed: dangerous. */
 const maximumDepth = 8;
+/**
+ * Shell lines with more words than this are not parsed (fail closed: dangerous): the shell parser
+ * (mvdan/sh compiled to JavaScript) costs about half a millisecond per syntax node (bench/safety-parser.bench.ts).
+ */
+export const maximumShellWords = 1500;
+
+/** Whitespace-separated words of a line, counted in one pass (an upper bound of the parser's words). */
+function roughWordCount(line: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let index = 0; index < line.length; index += 1) {
+    const blank = line.charCodeAt(index) <= 32;
+    if (!blank && !inWord) count += 1;
+    inWord = !blank;
+  }
+  return count;
+}
+
 /** Wrappers stacked deeper than this (`sudo env nice timeout ...`) are not followed: dangerous. */
 const maximumHops = 16;
+
+/** Variables that change which program runs, what it loads or where it connects. */
+const sensitiveVariable = /^(PATH|LD_\w*|KUBE\w*|BASH_ENV|ENV|HOME|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HELM_\w*|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|TMPDIR|EDITOR|VISUAL|PAGER|SSL_\w*|CURL_\w*|https?_proxy|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$/;
+
+/** Environment prefixes (`NAME=value program`), settings of sensitive variables and process substitutions: at least write. */
+function environmentFindings(parsed: ParsedLine): Finding[] {
+  const found: Finding[] = parsed.prefixAssignments.map((name) => ({ verdict: verdict('write', `runs a program with ${name} set (environment prefix)`) }));
+  for (const name of parsed.shellAssignments.filter((item) => sensitiveVariable.test(item))) found.push({ verdict: verdict('write', `sets ${name}`) });
+  if (parsed.processSubstitutions > 0) found.push({ verdict: verdict('write', 'process substitution runs commands with a file of their own') });
+  return found;
+}
 
 function merge(findings: readonly Finding[]): Finding {
   const combined = combineVerdicts(findings.map((finding) => finding.verdict));
@@ -29,16 +59,21 @@ export class LineClassifier {
   private readonly parser = new ShellLineParser();
   private readonly patterns: BlockedPatterns;
   private readonly readonlyPrograms: ReadonlySet<string>;
+  private readonly paths: PathContext;
 
-  constructor(patterns: BlockedPatterns, readonlyPrograms: ReadonlySet<string>) {
+  constructor(patterns: BlockedPatterns, readonlyPrograms: ReadonlySet<string>, paths: PathContext) {
     this.patterns = patterns;
     this.readonlyPrograms = readonlyPrograms;
+    this.paths = paths;
   }
 
   /** Classifies a shell line; unparseable input is dangerous (fail closed). */
   classifyLine(line: string, depth = 0): Finding {
     const lineBlock: Finding = { verdict: verdict('read'), blockedBy: this.patterns.match(line) };
     if (depth > maximumDepth) return merge([lineBlock, { verdict: verdict('dangerous', 'nested scripts too deep to analyze') }]);
+    if (roughWordCount(line) > maximumShellWords) {
+      return merge([lineBlock, { verdict: verdict('dangerous', `shell line of more than ${maximumShellWords} words is not analyzed`) }]);
+    }
     try {
       const parsed = this.parser.parse(line);
       const commands = parsed.commands.map((command) =>
@@ -48,7 +83,7 @@ export class LineClassifier {
       const recursions = parsed.recursiveFunctions.map((name) => ({
         verdict: verdict('dangerous', `shell function "${name}" calls itself (possible fork bomb)`),
       }));
-      return merge([lineBlock, ...commands, ...redirects, ...recursions]);
+      return merge([lineBlock, ...commands, ...redirects, ...recursions, ...environmentFindings(parsed)]);
     } catch (error) {
       return merge([lineBlock, { verdict: verdict('dangerous', `could not parse command line: ${parseErrorMessage(error)}`) }]);
     }
@@ -75,7 +110,10 @@ export class LineClassifier {
 
   private classifyStep(step: UnwrapStep, depth: number): Finding {
     if (step.final) return { verdict: step.final };
-    if (step.script !== undefined) return this.classifyLine(step.script, depth + 1);
+    if (step.script !== undefined) {
+      const script = this.classifyLine(step.script, depth + 1);
+      return step.floor === undefined ? script : merge([script, { verdict: verdict(step.floor, ...(step.warning === undefined ? [] : [step.warning])) }]);
+    }
     const warnings = step.warning === undefined ? [] : [step.warning];
     return { verdict: { type: step.floor ?? 'read', warnings } };
   }
@@ -85,6 +123,7 @@ export class LineClassifier {
     const name = program ? programName(program) : '';
     const finding = classifyProgram(name, args, {
       readonlyPrograms: this.readonlyPrograms,
+      paths: this.paths,
       massExecution,
       classifyEach: (each) => this.classifyCommand(each, { pipeFed: false, massExecution: true }, depth + 1).verdict,
     });

@@ -13,15 +13,17 @@ export function moreSevere(first: CommandClass, second: CommandClass): CommandCl
   return first;
 }
 
-/** Merges verdicts: the most severe class and every warning, without duplicates. */
+/** Merges verdicts: the most severe class, every warning without duplicates, the first refusal. */
 export function combineVerdicts(verdicts: readonly Verdict[]): Verdict {
   let type: CommandClass = 'read';
+  let refusal: string | undefined;
   const warnings = new Set<string>();
   for (const verdict of verdicts) {
     type = moreSevere(type, verdict.type);
+    refusal ??= verdict.refusal;
     for (const warning of verdict.warnings) warnings.add(warning);
   }
-  return { type, warnings: [...warnings] };
+  return refusal === undefined ? { type, warnings: [...warnings] } : { type, warnings: [...warnings], refusal };
 }
 
 /** A verdict without warnings. */

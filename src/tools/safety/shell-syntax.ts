@@ -34,6 +34,17 @@ export interface ParsedLine {
   redirects: ShellRedirect[];
   /** Names of shell functions that call themselves (the shape of a fork bomb). */
   recursiveFunctions: string[];
+  /** Variables set for one command (`NAME=value program`). */
+  prefixAssignments: string[];
+  /** Variables set in the shell (`NAME=value`, `export NAME=value`, `declare`...). */
+  shellAssignments: string[];
+  /** Number of process substitutions (`<(...)`, `>(...)`). */
+  processSubstitutions: number;
+}
+
+/** Variable names of `Assign` nodes (declaration words without a name, like `-x`, are skipped). */
+function assignedNames(assigns: readonly ShellNode[]): string[] {
+  return assigns.map((assign) => String((assign.Name as ShellNode | null)?.Value ?? '')).filter((name) => name !== '');
 }
 
 function isPipe(operator: unknown): boolean {
@@ -45,6 +56,9 @@ class LineCollector {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: ShellRedirect[] = [];
   readonly recursiveFunctions: string[] = [];
+  readonly prefixAssignments: string[] = [];
+  readonly shellAssignments: string[] = [];
+  processSubstitutions = 0;
 
   private readonly source: string;
 
@@ -68,6 +82,7 @@ class LineCollector {
       return;
     }
     if (type === 'CallExpr') this.call(command, pipeFed, this.standardInputText(redirects));
+    if (type === 'DeclClause') this.shellAssignments.push(...assignedNames((command.Args as ShellNode[] | null) ?? []));
     if (type === 'FuncDecl') this.functionDeclaration(command, pipeFed);
     else this.nested(command, pipeFed);
   }
@@ -82,7 +97,12 @@ class LineCollector {
 
   private call(command: ShellNode, pipeFed: boolean, stdinText: string | undefined): void {
     const argv = ((command.Args as ShellNode[] | null) ?? []).map((word) => wordText(word, this.source));
-    if (argv.length === 0) return;
+    const names = assignedNames((command.Assigns as ShellNode[] | null) ?? []);
+    if (argv.length === 0) {
+      this.shellAssignments.push(...names);
+      return;
+    }
+    this.prefixAssignments.push(...names);
     this.commands.push(stdinText === undefined ? { argv, pipeFed } : { argv, pipeFed, stdinText });
   }
 
@@ -114,7 +134,10 @@ class LineCollector {
       }
       const type = syntax.NodeType(node);
       if (type === 'Stmt') this.statement(node, pipeFed);
-      else if (type === 'CmdSubst' || type === 'ProcSubst') this.statements(node.Stmts as ShellNode[], false);
+      else if (type === 'CmdSubst' || type === 'ProcSubst') {
+        if (type === 'ProcSubst') this.processSubstitutions += 1;
+        this.statements(node.Stmts as ShellNode[], false);
+      }
       else return true;
       return false;
     });
@@ -129,8 +152,8 @@ export class ShellLineParser {
     const file = this.parser.Parse(source, '');
     const collector = new LineCollector(source);
     collector.statements((file.Stmts as ShellNode[] | null) ?? [], false);
-    const { commands, redirects, recursiveFunctions } = collector;
-    return { commands, redirects, recursiveFunctions };
+    const { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions } = collector;
+    return { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions };
   }
 }
 

@@ -40,18 +40,20 @@ function partText(part: ShellNode, source: string, quoted: boolean): ShellWord {
     return { text: part.Dollar === true ? decodeAnsiC(value) : value, dynamic: false };
   }
   if (type === 'DblQuoted') return joinParts(part.Parts as ShellNode[], source, true);
-  return { text: sourceOf(part, source), dynamic: true };
+  return quoted ? { text: sourceOf(part, source), dynamic: true } : { text: sourceOf(part, source), dynamic: true, split: true };
 }
 
 function joinParts(parts: readonly ShellNode[], source: string, quoted: boolean): ShellWord {
   let text = '';
   let dynamic = false;
+  let split = false;
   for (const part of parts) {
     const piece = partText(part, source, quoted);
     text += piece.text;
     dynamic ||= piece.dynamic;
+    split ||= piece.split === true;
   }
-  return { text, dynamic };
+  return split ? { text, dynamic, split } : { text, dynamic };
 }
 
 /** Reduces a Word node to its text after quote removal; expansions keep their source text and mark it dynamic. */

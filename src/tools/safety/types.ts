@@ -12,6 +12,8 @@ export interface SafetyReport {
   blocked: boolean;
   /** The blocked pattern (regular expression source) that matched. */
   blockedBy?: string;
+  /** Why the command is refused without asking (`blocked` is true): a one-line reason for the model and the audit log. */
+  refusal?: string;
   warnings: string[];
 }
 
@@ -22,12 +24,16 @@ export interface SafetyOptions {
   requireApprovalUnknown: boolean;
   autoApproveReadonly: boolean;
   readonlyMcpTools: readonly string[];
+  /** Config `tools.files.root`: local files kubectl may name must lie inside it (none may without it). */
+  filesRoot?: string;
 }
 
 /** The class of one part of a command line (one simple command, one redirection...). */
 export interface Verdict {
   type: CommandClass;
   warnings: string[];
+  /** Why the command may not run at all (a flag or command off the allowlist, a file outside the root...). */
+  refusal?: string;
 }
 
 /** One simple command as found in the syntax tree, words already reduced to text. */
@@ -43,4 +49,6 @@ export interface SimpleCommand {
 export interface ShellWord {
   text: string;
   dynamic: boolean;
+  /** A run-time expansion outside double quotes: the shell may split it into several words. */
+  split?: boolean;
 }

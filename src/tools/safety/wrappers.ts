@@ -42,6 +42,9 @@ const prefixWrappers: Record<string, OptionGrammar> = {
   xargs: grammar('-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--arg-file', '--delimiter', '--max-lines', '--max-chars', '--replace', '--eof'),
 };
 
+/** Builtins and programs that run another program by name: at least write (they bypass functions, aliases or the class of the wrapper). */
+const executors = new Set(['command', 'builtin', 'exec']);
+
 const shells = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
 const shellGrammar = grammar('-o', '+o', '-O', '+O', '--rcfile', '--init-file');
 
@@ -57,7 +60,11 @@ function unwrapPrefix(name: string, args: ShellWord[]): UnwrapStep {
   if (name === 'command' && texts(args).some((word) => /^-[a-zA-Z]*[vV]/.test(word))) {
     return { inner: [], final: verdict('read') };
   }
-  if (name === 'xargs') return { inner: inner.length > 0 ? inner : [{ text: 'echo', dynamic: false }], massExecution: true };
+  if (name === 'xargs') {
+    if (inner.length === 0) return { inner: [{ text: 'echo', dynamic: false }], massExecution: true };
+    return { inner, massExecution: true, floor: 'write', warning: 'xargs runs a program per input item' };
+  }
+  if (executors.has(name) && inner.length > 0) return { inner, floor: 'write', warning: `${name} runs another program` };
   return { inner };
 }
 
@@ -73,12 +80,15 @@ function unwrapEnvironment(args: ShellWord[]): UnwrapStep {
   let index = 0;
   while (index < args.length) {
     const word = args[index]?.text ?? '';
-    if (word === '-S' || word === '--split-string') return { inner: [], script: texts(args.slice(index + 1)).join(' ') };
+    if (word === '-S' || word === '--split-string' || /^-[a-zA-Z]*S/.test(word)) {
+      return { inner: [], script: texts(args.slice(index + 1)).join(' '), floor: 'write', warning: 'env -S runs a command line' };
+    }
     const width = environmentWordWidth(word);
     if (width === 0) break;
     index += width;
   }
-  return { inner: args.slice(index) };
+  const inner = args.slice(index);
+  return inner.length > 0 ? { inner, floor: 'write', warning: 'env runs a program with a changed environment' } : { inner };
 }
 
 function unwrapTimeout(args: ShellWord[]): UnwrapStep {
@@ -101,17 +111,17 @@ function unwrapShell(args: ShellWord[], input: WrapperInput): UnwrapStep {
   if (commandOption) {
     if (!operand) return { inner: [], final: verdict('dangerous', 'shell -c without a script') };
     if (operand.dynamic) return { inner: [], final: verdict('dangerous', 'shell script is computed at run time') };
-    return { inner: [], script: operand.text };
+    return { inner: [], script: operand.text, floor: 'write', warning: 'runs a shell' };
   }
-  if (operand) return { inner: [], final: verdict(input.massExecution ? 'dangerous' : 'unknown', 'runs a shell script file') };
-  if (input.stdinText !== undefined) return { inner: [], script: input.stdinText };
+  if (operand) return { inner: [], final: verdict(input.massExecution ? 'dangerous' : 'write', 'runs a shell script file') };
+  if (input.stdinText !== undefined) return { inner: [], script: input.stdinText, floor: 'write', warning: 'runs a shell' };
   if (input.pipeFed || input.massExecution) return { inner: [], final: verdict('dangerous', 'runs piped input as a shell script') };
   return { inner: [], final: verdict('interactive', 'starts an interactive shell') };
 }
 
 function unwrapEval(args: ShellWord[]): UnwrapStep {
   if (args.some((word) => word.dynamic)) return { inner: [], final: verdict('dangerous', 'eval of text computed at run time') };
-  return { inner: [], script: texts(args).join(' ') };
+  return { inner: [], script: texts(args).join(' '), floor: 'write', warning: 'eval runs text as commands' };
 }
 
 /**
@@ -128,6 +138,6 @@ export function unwrapCommand(argv: readonly ShellWord[], input: WrapperInput): 
   if (name === 'watch') return unwrapWatch(args);
   if (name === 'eval') return unwrapEval(args);
   if (shells.has(name)) return unwrapShell(args, input);
-  if (name === 'source' || name === '.') return { inner: [], final: verdict('unknown', 'runs a shell script file') };
+  if (name === 'source' || name === '.') return { inner: [], final: verdict('write', 'runs a shell script file') };
   return undefined;
 }

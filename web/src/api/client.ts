@@ -95,26 +95,26 @@ export class ApiClient {
 
   /** Sends a request; resolves with the 2xx response, otherwise throws ApiError. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     const sentToken = this.session?.token;
-    if (sentToken) headers.Authorization = `Bearer ${sentToken}`;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await this.fetcher(this.baseUrl + withQuery(path, options.query), {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: options.signal,
-      });
-    } catch (error) {
-      throw isAbort(error) ? error : networkError(error);
-    }
+    const response = await this.send(method, path, options, sentToken);
     this.takeRefreshedToken(response);
     if (response.ok) return response;
     const failure = await errorFromResponse(response);
     if (response.status === 401 && sentToken && sentToken === this.session?.token) this.setSession(null, 'expired');
     throw failure;
+  }
+
+  /** One fetch with the headers every call carries; a network failure becomes an ApiError (aborts stay aborts). */
+  private async send(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    try {
+      return await this.fetcher(this.baseUrl + withQuery(path, options.query), { method, headers, body, signal: options.signal });
+    } catch (error) {
+      throw isAbort(error) ? error : networkError(error);
+    }
   }
 
   async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {

@@ -10,7 +10,8 @@ function parseAll(chunks: string[]): SseEvent[] {
 }
 
 describe('SseParser', () => {
-  const stream = ': stream open\n\nevent: session\ndata: {"session_id":"s1"}\n\nevent: chunk\ndata: {"content":"Hel"}\n\n: ping\n\nevent: chunk\ndata: {"content":"lo"}\n\nevent: stream_end\ndata: {"complete":true}\n\n';
+  const stream =
+    ': stream open\n\nevent: session\ndata: {"session_id":"s1"}\n\nevent: chunk\ndata: {"content":"Hel"}\n\n: ping\n\nevent: chunk\ndata: {"content":"lo"}\n\nevent: stream_end\ndata: {"complete":true}\n\n';
 
   it('parses named events and skips comments', () => {
     expect(parseAll([stream])).toEqual([

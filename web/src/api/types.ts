@@ -561,7 +561,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Service health: status, kubernetes, llm
+         * Service health: status, kubernetes, llm (and details.auth "disabled" when authentication is off)
          * @description Permission: `public` — allowed for viewer, user, admin.
          */
         get: operations["getApiHealth"];

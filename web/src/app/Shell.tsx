@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import type { Session } from '../api/types';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
@@ -18,7 +18,17 @@ import { useStoredState } from './stored-state';
 
 const requestAccess: ApprovalAction = () => <RequestAccess />;
 
-function Page({ route, namespace, selected, onSelect }: { route: Route; namespace: string; selected: ResourceTarget | null; onSelect: (target: ResourceTarget | null) => void }): ReactNode {
+function Page({
+  route,
+  namespace,
+  selected,
+  onSelect,
+}: {
+  route: Route;
+  namespace: string;
+  selected: ResourceTarget | null;
+  onSelect: (target: ResourceTarget | null) => void;
+}): ReactNode {
   switch (route.page) {
     case 'resources':
       return <ResourcePage resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
@@ -33,22 +43,34 @@ function Page({ route, namespace, selected, onSelect }: { route: Route; namespac
   }
 }
 
+/** The selected object of one list; another list (kind or namespace) starts with nothing selected (adjusted while rendering, not in an effect). */
+function useSelection(listKey: string): [ResourceTarget | null, (target: ResourceTarget | null) => void] {
+  const [selected, setSelected] = useState<ResourceTarget | null>(null);
+  const [selectedIn, setSelectedIn] = useState(listKey);
+  if (selectedIn !== listKey) {
+    setSelectedIn(listKey);
+    setSelected(null);
+  }
+  return [selected, setSelected];
+}
+
+/** What the AI pilot is told about the screen: the namespace, and the open object as `<kind>/<name>`. */
+function chatContextOf(open: ResourceTarget | null, namespace: string): { namespace: string; resource?: string } {
+  return { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
+}
+
 /** The signed-in layout: header, navigation, the page, the AI pilot. */
 export function Shell({ session }: { session: Session }): ReactNode {
   const t = useT();
   const route = useRoute();
   const [namespace, setNamespace] = useStoredState('pilothouse.namespace', '');
   const [chatOpen, setChatOpen] = useStoredState('pilothouse.chatOpen', 'true');
-  const [selected, setSelected] = useState<ResourceTarget | null>(null);
-
   const routeKind = route.page === 'resources' ? route.kind : '';
-  useEffect(() => {
-    setSelected(null);
-  }, [routeKind, namespace]);
+  const [selected, setSelected] = useSelection(`${routeKind}|${namespace}`);
   const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
 
-  const open = selected && selected.resource === routeKind ? selected : null;
-  const chatContext = { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
+  const open = selected?.resource === routeKind ? selected : null;
+  const chatContext = chatContextOf(open, namespace);
 
   return (
     <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>

@@ -1,12 +1,7 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
-export type Route =
-  | { page: 'resources'; kind: string }
-  | { page: 'audit' }
-  | { page: 'users' }
-  | { page: 'access' }
-  | { page: 'settings' };
+export type Route = { page: 'resources'; kind: string } | { page: 'audit' } | { page: 'users' } | { page: 'access' } | { page: 'settings' };
 
 const kindPattern = /^[a-zA-Z][a-zA-Z0-9.-]*$/;
 

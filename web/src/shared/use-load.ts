@@ -8,27 +8,39 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
+/** The last answer, with the inputs it answers. */
+interface Settled<T> {
+  key: string;
+  generation: number;
+  data: T | undefined;
+  error: unknown;
+}
+
+/** What the caller sees: nothing while another key loads; the old data while the same key reloads. */
+function view<T>(settled: Settled<T> | undefined, key: string, generation: number): Omit<Loaded<T>, 'reload'> {
+  if (!settled || settled.key !== key) return { data: undefined, error: undefined, loading: true };
+  if (settled.generation !== generation) return { data: settled.data, error: undefined, loading: true };
+  return { data: settled.data, error: settled.error, loading: false };
+}
+
 /** Loads once per `key` (aborting the previous load); `reload()` loads again. */
 export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<Omit<Loaded<T>, 'reload'>>({ data: undefined, error: undefined, loading: true });
+  const [settled, setSettled] = useState<Settled<T>>();
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
-  loadRef.current = load;
-  const loadedKey = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    loadRef.current = load;
+  }, [load]);
 
   useEffect(() => {
     const controller = new AbortController();
-    const sameKey = loadedKey.current === key;
-    loadedKey.current = key;
-    // A reload of the same thing keeps showing the old data until the new answer arrives.
-    setState((previous) => ({ data: sameKey ? previous.data : undefined, error: undefined, loading: true }));
     loadRef.current(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => !controller.signal.aborted && !isAbort(error) && setState({ data: undefined, error, loading: false }),
+      (data) => !controller.signal.aborted && setSettled({ key, generation, data, error: undefined }),
+      (error: unknown) => !controller.signal.aborted && !isAbort(error) && setSettled({ key, generation, data: undefined, error }),
     );
     return () => controller.abort();
   }, [key, generation]);
 
   const reload = useCallback(() => setGeneration((value) => value + 1), []);
-  return { ...state, reload };
+  return { ...view(settled, key, generation), reload };
 }

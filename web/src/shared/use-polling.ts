@@ -13,48 +13,66 @@ export interface Polled<T> {
   reload: () => void;
 }
 
+/** The polled state with the key it belongs to. */
+type Keyed<T> = Omit<Polled<T>, 'reload'> & { key: string };
+
+/** The state of a key nothing has answered yet: its first request runs. */
+const blank = { data: undefined, error: undefined, loading: true, refreshing: true, updatedAt: undefined };
+
+function current<T>(state: Keyed<T>, key: string): Keyed<T> {
+  return state.key === key ? state : { key, ...blank };
+}
+
 /**
  * Loads `load` now and every `intervalMs` in the background, never blocking the UI: old data
  * stays on screen while a refresh runs; a tick is skipped while a request is still running or
  * the page is hidden. Changing `key` starts over (old data dropped, running request aborted).
  */
 export function usePolling<T>(key: string, load: (signal: AbortSignal) => Promise<T>, intervalMs: number): Polled<T> {
-  const [state, setState] = useState<Omit<Polled<T>, 'reload'>>({ data: undefined, error: undefined, loading: true, refreshing: false, updatedAt: undefined });
+  const [state, setState] = useState<Keyed<T>>({ key, ...blank });
   const loadRef = useRef(load);
-  loadRef.current = load;
+  useEffect(() => {
+    loadRef.current = load;
+  }, [load]);
   const running = useRef<AbortController | null>(null);
 
-  const run = useCallback(() => {
-    if (running.current) return;
+  const start = useCallback((forKey: string): void => {
     const controller = new AbortController();
     running.current = controller;
-    setState((previous) => ({ ...previous, refreshing: true }));
-    loadRef.current(controller.signal).then(
-      (data) => {
-        if (controller.signal.aborted) return;
-        setState({ data, error: undefined, loading: false, refreshing: false, updatedAt: Date.now() });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted || isAbort(error)) return;
-        setState((previous) => ({ ...previous, error, loading: false, refreshing: false }));
-      },
-    ).finally(() => {
-      if (running.current === controller) running.current = null;
-    });
+    loadRef
+      .current(controller.signal)
+      .then(
+        (data) => !controller.signal.aborted && setState({ key: forKey, data, error: undefined, loading: false, refreshing: false, updatedAt: Date.now() }),
+        (error: unknown) =>
+          !controller.signal.aborted && !isAbort(error) && setState((previous) => ({ ...current(previous, forKey), error, loading: false, refreshing: false })),
+      )
+      .finally(() => {
+        if (running.current === controller) running.current = null;
+      });
   }, []);
 
+  /** A background refresh (tick or reload): skipped while a request runs. */
+  const refresh = useCallback(
+    (forKey: string): void => {
+      if (running.current) return;
+      setState((previous) => ({ ...current(previous, forKey), refreshing: true }));
+      start(forKey);
+    },
+    [start],
+  );
+
   useEffect(() => {
-    setState({ data: undefined, error: undefined, loading: true, refreshing: false, updatedAt: undefined });
-    run();
+    start(key);
     const timer = window.setInterval(() => {
-      if (!document.hidden) run();
+      if (!document.hidden) refresh(key);
     }, intervalMs);
     return () => {
       window.clearInterval(timer);
       running.current?.abort();
       running.current = null;
     };
-  }, [key, intervalMs, run]);
+  }, [key, intervalMs, start, refresh]);
 
-  return { ...state, reload: run };
+  const reload = useCallback(() => refresh(key), [refresh, key]);
+  return { ...current(state, key), reload };
 }

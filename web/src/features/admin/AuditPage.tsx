@@ -2,7 +2,8 @@ import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { AuditEntry } from '../../api/types';
 import { useApi } from '../../app/api-context';
-import { useT } from '../../i18n';
+import { useT, type Translate } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatTime } from '../../shared/time';
@@ -17,6 +18,24 @@ function detailsText(details: Record<string, unknown>): string {
   return text === '{}' ? '' : text;
 }
 
+/** The audit table's columns; no sorting, since the server pages the entries newest first. */
+function auditColumns(t: Translate): Column<AuditEntry>[] {
+  return [
+    { key: 'time', header: t('audit.time'), cell: (entry) => formatTime(entry.timestamp), className: 'nowrap' },
+    { key: 'user', header: t('audit.user'), cell: (entry) => entry.user },
+    { key: 'action', header: t('audit.action'), cell: (entry) => entry.action },
+    { key: 'resource', header: t('audit.resource'), cell: (entry) => entry.resource, className: 'mono' },
+    {
+      key: 'decision',
+      header: t('audit.decision'),
+      cell: (entry) => entry.decision,
+      className: (entry) => (entry.decision === 'deny' ? 'tone-bad' : 'tone-good'),
+    },
+    { key: 'outcome', header: t('audit.outcome'), cell: (entry) => entry.outcome ?? '' },
+    { key: 'details', header: t('audit.details'), cell: (entry) => detailsText(entry.details), className: 'mono details-cell' },
+  ];
+}
+
 /** `GET /api/audit` with action/user filters and paging (admins). */
 export function AuditPage(): ReactNode {
   const client = useApi();
@@ -25,7 +44,11 @@ export function AuditPage(): ReactNode {
   const [filters, setFilters] = useState({ action: '', user: '' });
   const [offset, setOffset] = useState(0);
   const load = useCallback(
-    (signal: AbortSignal) => client.json<ListResponse<AuditEntry>>('GET', '/api/audit', { query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() }, signal }),
+    (signal: AbortSignal) =>
+      client.json<ListResponse<AuditEntry>>('GET', '/api/audit', {
+        query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() },
+        signal,
+      }),
     [client, offset, filters],
   );
   const audit = useLoad(`${offset}|${filters.action}|${filters.user}`, load);
@@ -66,36 +89,7 @@ export function AuditPage(): ReactNode {
       </form>
       <ErrorNotice error={audit.error} />
       {audit.data && items.length === 0 && <p className="muted pad">{t('audit.empty')}</p>}
-      {items.length > 0 && (
-        <div className="table-wrap">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.time')}</th>
-                <th scope="col">{t('audit.user')}</th>
-                <th scope="col">{t('audit.action')}</th>
-                <th scope="col">{t('audit.resource')}</th>
-                <th scope="col">{t('audit.decision')}</th>
-                <th scope="col">{t('audit.outcome')}</th>
-                <th scope="col">{t('audit.details')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="nowrap">{formatTime(entry.timestamp)}</td>
-                  <td>{entry.user}</td>
-                  <td>{entry.action}</td>
-                  <td className="mono">{entry.resource}</td>
-                  <td className={entry.decision === 'deny' ? 'tone-bad' : 'tone-good'}>{entry.decision}</td>
-                  <td>{entry.outcome ?? ''}</td>
-                  <td className="mono details-cell">{detailsText(entry.details)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {items.length > 0 && <DataTable columns={auditColumns(t)} rows={items} rowKey={(entry) => String(entry.id)} />}
       <div className="pager">
         <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
           {t('audit.previous')}

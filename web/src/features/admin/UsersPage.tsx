@@ -2,7 +2,8 @@ import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { Role, User } from '../../api/types';
 import { useApi } from '../../app/api-context';
-import { useT } from '../../i18n';
+import { useT, type Translate } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
@@ -10,6 +11,40 @@ import { useAction } from '../../shared/use-action';
 
 const roles: Role[] = ['viewer', 'user', 'admin'];
 const emptyForm = { username: '', password: '', role: 'viewer' as Role, email: '' };
+
+/** The users table's columns; the last holds the Lock/Unlock button. */
+function userColumns(t: Translate, { busy, onLock }: { busy: boolean; onLock: (user: User, locked: boolean) => void }): Column<User>[] {
+  return [
+    { key: 'username', header: t('users.username'), cell: (user) => user.username, sortValue: (user) => user.username },
+    {
+      key: 'role',
+      header: t('users.role'),
+      cell: (user) => <span className={`role role-${user.role}`}>{user.role}</span>,
+      sortValue: (user) => roles.indexOf(user.role),
+    },
+    { key: 'email', header: t('users.email'), cell: (user) => user.email ?? '', sortValue: (user) => user.email ?? undefined },
+    {
+      key: 'status',
+      header: t('users.status'),
+      cell: (user) => (
+        <>
+          {user.enabled ? t('users.enabled') : t('users.disabled')}
+          {user.locked && <span className="badge badge-dangerous">{t('users.locked')}</span>}
+        </>
+      ),
+    },
+    { key: 'created', header: t('users.created'), cell: (user) => formatTime(user.created_at), className: 'nowrap', sortValue: (user) => user.created_at },
+    {
+      key: 'actions',
+      header: t('users.actions'),
+      cell: (user) => (
+        <button type="button" className="small-button" disabled={busy} onClick={() => onLock(user, !user.locked)}>
+          {user.locked ? t('users.unlock') : t('users.lock')}
+        </button>
+      ),
+    },
+  ];
+}
 
 /** Users (`/api/admin/users`): list, create, lock and unlock (admins). */
 export function UsersPage(): ReactNode {
@@ -48,41 +83,7 @@ export function UsersPage(): ReactNode {
           {message}
         </p>
       )}
-      <div className="table-wrap">
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('users.username')}</th>
-              <th scope="col">{t('users.role')}</th>
-              <th scope="col">{t('users.email')}</th>
-              <th scope="col">{t('users.status')}</th>
-              <th scope="col">{t('users.created')}</th>
-              <th scope="col">{t('users.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((user) => (
-              <tr key={user.username}>
-                <td>{user.username}</td>
-                <td>
-                  <span className={`role role-${user.role}`}>{user.role}</span>
-                </td>
-                <td>{user.email ?? ''}</td>
-                <td>
-                  {user.enabled ? t('users.enabled') : t('users.disabled')}
-                  {user.locked && <span className="badge badge-dangerous">{t('users.locked')}</span>}
-                </td>
-                <td className="nowrap">{formatTime(user.created_at)}</td>
-                <td>
-                  <button type="button" className="small-button" disabled={busy} onClick={() => setLock(user, !user.locked)}>
-                    {user.locked ? t('users.unlock') : t('users.lock')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={userColumns(t, { busy, onLock: setLock })} rows={items} rowKey={(user) => user.username} />
       <form className="card form-grid" onSubmit={create} aria-labelledby="create-user-title">
         <h2 id="create-user-title">{t('users.create')}</h2>
         <label className="field">
@@ -91,7 +92,14 @@ export function UsersPage(): ReactNode {
         </label>
         <label className="field">
           <span>{t('users.password')}</span>
-          <input required type="password" minLength={8} autoComplete="new-password" value={form.password} onChange={(event) => setForm({ ...form, password: event.target.value })} />
+          <input
+            required
+            type="password"
+            minLength={8}
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(event) => setForm({ ...form, password: event.target.value })}
+          />
         </label>
         <label className="field">
           <span>{t('users.role')}</span>

@@ -44,7 +44,14 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
         </label>
         <label className="field">
           <span>{t('login.password')}</span>
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         </label>
         <button type="submit" className="primary wide" disabled={busy || !password}>
           {busy ? t('login.busy') : t('login.submit')}

@@ -7,6 +7,9 @@ import { useApi } from '../../app/api-context';
 export function useSession(): { session: Session | null; ended: SessionEnd | undefined } {
   const client = useApi();
   const [state, setState] = useState<{ session: Session | null; ended: SessionEnd | undefined }>({ session: client.current, ended: undefined });
-  useEffect(() => client.subscribe((session, ended) => setState((previous) => ({ session, ended: session ? undefined : (ended ?? previous.ended) }))), [client]);
+  useEffect(
+    () => client.subscribe((session, ended) => setState((previous) => ({ session, ended: session ? undefined : (ended ?? previous.ended) }))),
+    [client],
+  );
   return state;
 }

@@ -37,7 +37,13 @@ export function ChatHistoryList({ current, onPick }: { current?: string; onPick:
               <span className="history-title">{item.title || item.id}</span>
               <span className="muted small">{formatTime(item.updated_at)}</span>
             </button>
-            <button type="button" className="icon-button" aria-label={t('chat.deleteSession', { title: item.title })} title={t('chat.deleteSession', { title: item.title })} onClick={() => void remove(item.id)}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('chat.deleteSession', { title: item.title })}
+              title={t('chat.deleteSession', { title: item.title })}
+              onClick={() => void remove(item.id)}
+            >
               🗑
             </button>
           </li>

@@ -58,18 +58,35 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
         <h2 id="chat-title">
           <span aria-hidden="true">✦</span> {t('chat.title')}
         </h2>
-        <button type="button" className="small-button" onClick={() => { chat.reset(); setShowHistory(false); }}>
+        <button
+          type="button"
+          className="small-button"
+          onClick={() => {
+            chat.reset();
+            setShowHistory(false);
+          }}
+        >
           {t('chat.new')}
         </button>
         <button type="button" className="small-button" aria-pressed={showHistory} onClick={() => setShowHistory((value) => !value)}>
           {t('chat.history')}
         </button>
-        <button type="button" className="icon-button" aria-expanded={true} aria-controls="chat-panel" onClick={onToggle} aria-label={t('chat.collapse')} title={t('chat.collapse')}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-expanded={true}
+          aria-controls="chat-panel"
+          onClick={onToggle}
+          aria-label={t('chat.collapse')}
+          title={t('chat.collapse')}
+        >
           ⟩
         </button>
       </header>
       <ErrorNotice error={loadError} compact onDismiss={() => setLoadError(undefined)} />
-      <div className="chat-body">{showHistory ? <ChatHistoryList current={chat.state.sessionId} onPick={pick} /> : <ChatMessages state={chat.state} onDecide={chat.decide} />}</div>
+      <div className="chat-body">
+        {showHistory ? <ChatHistoryList current={chat.state.sessionId} onPick={pick} /> : <ChatMessages state={chat.state} onDecide={chat.decide} />}
+      </div>
       <form className="chat-composer" onSubmit={submit}>
         <div className="chat-context small">
           <span className="muted">{t('chat.context')}:</span> {context.namespace && <span className="chip">ns/{context.namespace}</span>}
@@ -80,7 +97,14 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
         <label htmlFor="chat-input" className="visually-hidden">
           {t('chat.input')}
         </label>
-        <textarea id="chat-input" rows={3} value={message} placeholder={t('chat.placeholder')} onChange={(event) => setMessage(event.target.value)} onKeyDown={onKey} />
+        <textarea
+          id="chat-input"
+          rows={3}
+          value={message}
+          placeholder={t('chat.placeholder')}
+          onChange={(event) => setMessage(event.target.value)}
+          onKeyDown={onKey}
+        />
         <div className="composer-actions">
           {chat.state.streaming && <Spinner label={t('chat.streaming')} />}
           {chat.state.streaming ? (

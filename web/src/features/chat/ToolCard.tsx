@@ -4,20 +4,65 @@ import { ClassBadge } from '../../shared/ClassBadge';
 import { Spinner } from '../../shared/Spinner';
 import { awaitingDecision, type ToolEntry } from './chat-state';
 
+interface ToolCardProps {
+  entry: ToolEntry;
+  streaming: boolean;
+  onDecide: (id: string, approved: boolean) => void;
+}
+
+/** Tool name, safety class, and what became of the call (blocked, decision, status). */
+function ToolHead({ entry }: { entry: ToolEntry }): ReactNode {
+  const t = useT();
+  return (
+    <header className="tool-head">
+      <span className="tool-name">{entry.tool}</span>
+      <ClassBadge type={entry.type} />
+      {entry.blocked && <span className="badge badge-dangerous">{t('tool.blocked')}</span>}
+      {entry.decision && <span className="muted small">{t(`tool.decision.${entry.decision}` as MessageKey)}</span>}
+      {entry.status && entry.status !== 'executed' && <span className="muted small">{entry.status}</span>}
+    </header>
+  );
+}
+
+/** Approve / Reject while the call waits for the user. */
+function ToolDecision({ entry, onDecide }: Omit<ToolCardProps, 'streaming'>): ReactNode {
+  const t = useT();
+  return (
+    <div className="tool-actions">
+      <span className="muted small">{t('tool.waiting')}</span>
+      <button type="button" className="primary" disabled={entry.deciding} onClick={() => onDecide(entry.id, true)}>
+        {t('tool.approve')}
+      </button>
+      <button type="button" disabled={entry.deciding} onClick={() => onDecide(entry.id, false)}>
+        {t('tool.reject')}
+      </button>
+    </div>
+  );
+}
+
+/** The call's output, folded when long. */
+function ToolOutput({ result }: { result: string }): ReactNode {
+  const t = useT();
+  return (
+    <details className="tool-output" open={result.length < 2000}>
+      <summary>{t('tool.output')}</summary>
+      <pre className="code">{result}</pre>
+    </details>
+  );
+}
+
+/** Whether the call runs now (streaming, not waiting, not yet answered). */
+function isRunning(entry: ToolEntry, streaming: boolean, waiting: boolean): boolean {
+  return streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';
+}
+
 /** A tool call: command, safety class, warnings, Approve/Reject while it waits, then its output. */
-export function ToolCard({ entry, streaming, onDecide }: { entry: ToolEntry; streaming: boolean; onDecide: (id: string, approved: boolean) => void }): ReactNode {
+export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNode {
   const t = useT();
   const waiting = awaitingDecision(entry, streaming);
-  const running = streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';
   return (
     <article className={`tool-card tool-${entry.type}${waiting ? ' waiting' : ''}`} aria-label={`${entry.tool}: ${entry.command}`}>
-      <header className="tool-head">
-        <span className="tool-name">{entry.tool}</span>
-        <ClassBadge type={entry.type} />
-        {entry.blocked && <span className="badge badge-dangerous">{t('tool.blocked')}</span>}
-        {entry.decision && <span className="muted small">{t(`tool.decision.${entry.decision}` as MessageKey)}</span>}
-        {entry.status && entry.status !== 'executed' && <span className="muted small">{entry.status}</span>}
-      </header>
+      <ToolHead entry={entry} />
       <pre className="code command">{entry.command}</pre>
       {entry.warnings.length > 0 && (
         <ul className="warnings">
@@ -26,29 +71,14 @@ export function ToolCard({ entry, streaming, onDecide }: { entry: ToolEntry; str
           ))}
         </ul>
       )}
-      {waiting && (
-        <div className="tool-actions">
-          <span className="muted small">{t('tool.waiting')}</span>
-          <button type="button" className="primary" disabled={entry.deciding} onClick={() => onDecide(entry.id, true)}>
-            {t('tool.approve')}
-          </button>
-          <button type="button" disabled={entry.deciding} onClick={() => onDecide(entry.id, false)}>
-            {t('tool.reject')}
-          </button>
-        </div>
-      )}
+      {waiting && <ToolDecision entry={entry} onDecide={onDecide} />}
       {entry.decisionError && (
         <p className="notice notice-error compact" role="alert">
           {entry.decisionError}
         </p>
       )}
-      {running && <Spinner label={t('tool.running')} />}
-      {entry.result !== undefined && (
-        <details className="tool-output" open={entry.result.length < 2000}>
-          <summary>{t('tool.output')}</summary>
-          <pre className="code">{entry.result}</pre>
-        </details>
-      )}
+      {isRunning(entry, streaming, waiting) && <Spinner label={t('tool.running')} />}
+      {entry.result !== undefined && <ToolOutput result={entry.result} />}
     </article>
   );
 }

@@ -11,7 +11,15 @@ describe('chatReducer', () => {
       event('session', { session_id: 's1' }),
       event('chunk', { content: 'Let me ' }),
       event('chunk', { content: 'scale it.' }),
-      event('tool_request', { id: 't1', tool: 'kubectl', command: 'kubectl scale deploy web --replicas=3', type: 'write', requires_approval: true, blocked: false, warnings: ['changes state'] }),
+      event('tool_request', {
+        id: 't1',
+        tool: 'kubectl',
+        command: 'kubectl scale deploy web --replicas=3',
+        type: 'write',
+        requires_approval: true,
+        blocked: false,
+        warnings: ['changes state'],
+      }),
     ]);
     expect(state.sessionId).toBe('s1');
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool']);
@@ -20,7 +28,15 @@ describe('chatReducer', () => {
     expect(card).toMatchObject({ type: 'write', requiresApproval: true, warnings: ['changes state'] });
     expect(awaitingDecision(card, state.streaming)).toBe(true);
 
-    const decided = run([{ type: 'decided', id: 't1', approved: true }, event('tool_execution', { id: 't1', result: 'scaled', status: 'executed' }), event('chunk', { content: 'Done.' }), event('stream_end', { complete: true, reason: 'final_answer' })], state);
+    const decided = run(
+      [
+        { type: 'decided', id: 't1', approved: true },
+        event('tool_execution', { id: 't1', result: 'scaled', status: 'executed' }),
+        event('chunk', { content: 'Done.' }),
+        event('stream_end', { complete: true, reason: 'final_answer' }),
+      ],
+      state,
+    );
     const finished = decided.entries[2] as ToolEntry;
     expect(finished).toMatchObject({ decision: 'approved', result: 'scaled', status: 'executed' });
     expect(decided.entries[3]).toMatchObject({ kind: 'assistant', content: 'Done.' });
@@ -29,7 +45,11 @@ describe('chatReducer', () => {
   });
 
   it('shows errors and abnormal ends once', () => {
-    const state = run([{ type: 'send', message: 'hi', context: {} }, event('error', { error: 'model down', code: 'LLM_ERROR' }), event('stream_end', { complete: false, reason: 'error' })]);
+    const state = run([
+      { type: 'send', message: 'hi', context: {} },
+      event('error', { error: 'model down', code: 'LLM_ERROR' }),
+      event('stream_end', { complete: false, reason: 'error' }),
+    ]);
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'error']);
     const capped = run([{ type: 'send', message: 'hi', context: {} }, event('stream_end', { complete: false, reason: 'step_cap' })]);
     expect(capped.entries.map((entry) => entry.kind)).toEqual(['user', 'end']);
@@ -42,7 +62,14 @@ describe('chatReducer', () => {
         session: { id: 's9', title: 'pods', created_at: '', updated_at: '' },
         messages: [
           { role: 'user', content: 'list pods', context: {}, created_at: '' },
-          { role: 'assistant', content: '', tool_calls: [{ id: 'c1', tool: 'kubectl', arguments: { command: 'get pods' }, command: 'kubectl get pods', type: 'read', status: 'executed', result: 'web-1' }], created_at: '' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              { id: 'c1', tool: 'kubectl', arguments: { command: 'get pods' }, command: 'kubectl get pods', type: 'read', status: 'executed', result: 'web-1' },
+            ],
+            created_at: '',
+          },
           { role: 'assistant', content: 'One pod.', tool_calls: [], created_at: '' },
           { role: 'turn_end', reason: 'final_answer', created_at: '' },
         ],

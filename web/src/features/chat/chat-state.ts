@@ -56,6 +56,9 @@ function updateTool(state: ChatState, id: string, change: (entry: ToolEntry) => 
 }
 
 type Payload = Record<string, unknown>;
+
+/** An event's data as fields (none when it carried no data). */
+const payloadOf = (data: unknown): Payload => (data ?? {}) as Payload;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 function appendChunk(state: ChatState, content: string): ChatState {
@@ -75,7 +78,8 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     blocked: data.blocked === true,
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
   };
-  if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id)) return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
+  if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id))
+    return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
   return push(state, entry);
 }
 
@@ -133,19 +137,23 @@ function addMessage(state: ChatState, message: MessageView): ChatState {
   return message.reason === 'final_answer' ? state : push(state, { kind: 'end', reason: message.reason });
 }
 
+/** A tool card after the approval request answered: the decision, or the error that stopped it. */
+function decided(entry: ToolEntry, action: Extract<ChatAction, { type: 'decided' }>): ToolEntry {
+  if (action.error) return { ...entry, deciding: false, decisionError: action.error };
+  return { ...entry, deciding: false, decision: action.approved ? 'approved' : 'rejected' };
+}
+
 /** Reducer of the chat panel: the live stream, decisions, and loading a stored session. */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'send':
       return push({ ...state, streaming: true }, { kind: 'user', content: action.message, context: action.context });
     case 'event':
-      return applyEvent(state, action.event, (action.data ?? {}) as Payload);
+      return applyEvent(state, action.event, payloadOf(action.data));
     case 'deciding':
       return updateTool(state, action.id, (entry) => ({ ...entry, deciding: true, decisionError: undefined }));
     case 'decided':
-      return updateTool(state, action.id, (entry) =>
-        action.error ? { ...entry, deciding: false, decisionError: action.error } : { ...entry, deciding: false, decision: action.approved ? 'approved' : 'rejected' },
-      );
+      return updateTool(state, action.id, (entry) => decided(entry, action));
     case 'failed':
       return push({ ...state, streaming: false }, { kind: 'error', error: action.error, code: action.code });
     case 'finished':

@@ -36,7 +36,9 @@ export function useChat(): ChatControls {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const stream = useRef<AbortController | null>(null);
   const sessionId = useRef<string | undefined>(undefined);
-  sessionId.current = state.sessionId;
+  useEffect(() => {
+    sessionId.current = state.sessionId;
+  }, [state.sessionId]);
 
   useEffect(() => () => stream.current?.abort(), []);
 

@@ -17,11 +17,10 @@ export function useCommandAnalysis(message: string): SafetyReport | undefined {
   const client = useApi();
   const command = commandOf(message);
   const [report, setReport] = useState<SafetyReport>();
+  // No command, no report: a later command starts without the old one (adjusted while rendering).
+  if (!command && report !== undefined) setReport(undefined);
   useEffect(() => {
-    if (!command) {
-      setReport(undefined);
-      return;
-    }
+    if (!command) return;
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
       client.json<SafetyReport>('POST', '/api/tool/analyze', { body: { command, tool: 'bash' }, signal: controller.signal }).then(

@@ -39,7 +39,13 @@ export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
           {t('nav.kindBox')}
         </label>
         <div className="kind-row">
-          <input id="kind-input" value={kind} onChange={(event) => setKind(event.target.value)} placeholder={t('nav.kindPlaceholder')} pattern="[a-zA-Z][a-zA-Z0-9.\-]*" />
+          <input
+            id="kind-input"
+            value={kind}
+            onChange={(event) => setKind(event.target.value)}
+            placeholder={t('nav.kindPlaceholder')}
+            pattern="[a-zA-Z][a-zA-Z0-9.\-]*"
+          />
           <button type="submit" className="small-button">
             {t('nav.open')}
           </button>

@@ -26,7 +26,14 @@ describe('drain progress', () => {
   it('counts more pods than expected and keeps refused pods', () => {
     let progress = applyDrainEvent(initialProgress(0), 'pod', { namespace: 'a', name: 'p1', status: 'evicted' });
     expect(progressCounts(progress)).toEqual({ done: 1, total: 1 });
-    progress = applyDrainEvent(initialProgress(2), 'result', { node: 'n1', status: 'refused', evicted: 0, failed: [], refused: [{ namespace: 'a', name: 'p9', reason: 'no controller' }], skipped: [] });
+    progress = applyDrainEvent(initialProgress(2), 'result', {
+      node: 'n1',
+      status: 'refused',
+      evicted: 0,
+      failed: [],
+      refused: [{ namespace: 'a', name: 'p9', reason: 'no controller' }],
+      skipped: [],
+    });
     expect(progress.result?.refused).toHaveLength(1);
     expect(progressCounts(progress)).toEqual({ done: 0, total: 0 });
     expect(applyDrainEvent(progress, 'ping', {})).toBe(progress);

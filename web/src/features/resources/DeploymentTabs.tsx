@@ -1,7 +1,8 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { RevisionItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
-import { useT } from '../../i18n';
+import { useT, type Translate } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
@@ -21,7 +22,10 @@ interface ActionResult {
 export function DeploymentScaleTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<DeploymentObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }), [client, target]);
+  const load = useCallback(
+    (signal: AbortSignal) => client.json<DeploymentObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
+    [client, target],
+  );
   const deployment = useLoad(targetKey(target), load);
   const current = deployment.data?.spec?.replicas;
   const [replicas, setReplicas] = useState('');
@@ -49,7 +53,15 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
       <form className="inline-form" onSubmit={scale}>
         <label className="inline-field">
           <span>{t('deploy.replicas')}</span>
-          <input type="number" min={0} max={10000} required value={replicas} placeholder={current === undefined ? '' : String(current)} onChange={(event) => setReplicas(event.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={10000}
+            required
+            value={replicas}
+            placeholder={current === undefined ? '' : String(current)}
+            onChange={(event) => setReplicas(event.target.value)}
+          />
         </label>
         <button type="submit" className="primary" disabled={busy || replicas === ''}>
           {t('deploy.scale')}
@@ -70,12 +82,37 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
   );
 }
 
+/** The revision history's columns. */
+function historyColumns(t: Translate): Column<RevisionItem>[] {
+  return [
+    {
+      key: 'revision',
+      header: t('deploy.revision'),
+      cell: (item) => (
+        <>
+          {item.revision} {item.current && <span className="badge badge-read">{t('deploy.currentRevision')}</span>}
+        </>
+      ),
+      sortValue: (item) => item.revision,
+    },
+    { key: 'images', header: t('deploy.images'), cell: (item) => item.images.join(', '), className: 'mono' },
+    {
+      key: 'created',
+      header: t('deploy.created'),
+      cell: (item) => (item.createdAt ? formatTime(item.createdAt) : ''),
+      sortValue: (item) => item.createdAt ?? '',
+    },
+    { key: 'cause', header: t('deploy.cause'), cell: (item) => item.changeCause ?? '' },
+  ];
+}
+
 /** Revision history of a deployment. */
 export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
   const load = useCallback(
-    (signal: AbortSignal) => client.json<{ items: RevisionItem[] }>('GET', '/api/deployment/history', { query: { namespace: target.namespace, name: target.name }, signal }),
+    (signal: AbortSignal) =>
+      client.json<{ items: RevisionItem[] }>('GET', '/api/deployment/history', { query: { namespace: target.namespace, name: target.name }, signal }),
     [client, target],
   );
   const history = useLoad(`${targetKey(target)}/history`, load);
@@ -85,30 +122,7 @@ export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): Re
       <ErrorNotice error={history.error} />
       {history.loading && <p className="muted">{t('tab.loading')}</p>}
       {history.data && items.length === 0 && <p className="muted">{t('deploy.noHistory')}</p>}
-      {items.length > 0 && (
-        <table className="data-table compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('deploy.revision')}</th>
-              <th scope="col">{t('deploy.images')}</th>
-              <th scope="col">{t('deploy.created')}</th>
-              <th scope="col">{t('deploy.cause')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.revision}>
-                <td>
-                  {item.revision} {item.current && <span className="badge badge-read">{t('deploy.currentRevision')}</span>}
-                </td>
-                <td className="mono">{item.images.join(', ')}</td>
-                <td>{item.createdAt ? formatTime(item.createdAt) : ''}</td>
-                <td>{item.changeCause ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {items.length > 0 && <DataTable columns={historyColumns(t)} rows={items} rowKey={(item) => String(item.revision)} compact />}
     </div>
   );
 }

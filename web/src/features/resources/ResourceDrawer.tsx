@@ -3,7 +3,8 @@ import { useApi } from '../../app/api-context';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
 import { DeleteButton } from './DeleteButton';
-import { NodeOperationsTab, NodePodsTab } from '../nodes/NodeTabs';
+import { NodeOperationsTab } from '../nodes/NodeOperationsTab';
+import { NodePodsTab } from '../nodes/NodePodsTab';
 import { DeploymentHistoryTab, DeploymentScaleTab } from './DeploymentTabs';
 import { LogsTab } from './LogsTab';
 import type { ResourceTarget } from './target';
@@ -58,7 +59,10 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
     <aside className="drawer" aria-labelledby="drawer-title" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <header className="drawer-header">
         <div className="drawer-title">
-          <span className="muted small">{target.resource}{target.namespace ? ` · ${target.namespace}` : ''}</span>
+          <span className="muted small">
+            {target.resource}
+            {target.namespace ? ` · ${target.namespace}` : ''}
+          </span>
           <h2 id="drawer-title">{target.name}</h2>
         </div>
         {role === 'admin' && <DeleteButton target={target} onDeleted={onDeleted} />}

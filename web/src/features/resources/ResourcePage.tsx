@@ -6,7 +6,7 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatClock } from '../../shared/time';
-import { usePolling } from '../../shared/use-polling';
+import { usePolling, type Polled } from '../../shared/use-polling';
 import { columnsOf, matchesFilter } from './columns';
 import { kindLabel } from './kinds';
 import { ResourceDrawer } from './ResourceDrawer';
@@ -14,12 +14,55 @@ import { ResourceTable } from './ResourceTable';
 import type { ResourceTarget } from './target';
 
 const refreshMs = 5000;
+const noItems: ResourceItem[] = [];
 
 interface ResourcePageProps {
   resource: string;
   namespace: string;
   selected: ResourceTarget | null;
   onSelect: (target: ResourceTarget | null) => void;
+}
+
+interface ListToolbarProps {
+  title: string;
+  filter: string;
+  onFilter: (filter: string) => void;
+  list: Polled<ListResponse<ResourceItem>>;
+  shown: number;
+}
+
+/** Title, filter box, "shown of total", and the refresh status. */
+function ListToolbar({ title, filter, onFilter, list, shown }: ListToolbarProps): ReactNode {
+  const t = useT();
+  return (
+    <div className="toolbar">
+      <h1 id="list-title">{title}</h1>
+      <label className="filter">
+        <span className="visually-hidden">{t('table.filter')}</span>
+        <input type="search" value={filter} placeholder={t('table.filterPlaceholder')} onChange={(event) => onFilter(event.target.value)} />
+      </label>
+      <span className="muted" aria-live="polite">
+        {list.data ? t('table.count', { shown, total: list.data.items.length }) : ''}
+      </span>
+      <span className="toolbar-status">
+        {list.refreshing && <Spinner label={t('table.refreshing')} />}
+        {list.updatedAt && <span className="muted small">{t('table.updated', { time: formatClock(list.updatedAt) })}</span>}
+      </span>
+    </div>
+  );
+}
+
+/** Stale data, errors, loading and empty notices of the list. */
+function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>; title: string }): ReactNode {
+  const t = useT();
+  return (
+    <>
+      {list.error !== undefined && list.data && <p className="notice notice-warn compact">{t('table.stale', { time: formatClock(list.updatedAt) })}</p>}
+      <ErrorNotice error={list.error} compact={!!list.data} />
+      {list.loading && !list.data && <p className="muted pad">{t('table.loading')}</p>}
+      {list.data && list.data.items.length === 0 && <p className="muted pad">{t('table.empty', { kind: title })}</p>}
+    </>
+  );
 }
 
 /** One kind's list: filter box, 5 s background refresh (stale data stays), detail drawer. */
@@ -32,7 +75,7 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
     [client, resource, namespace],
   );
   const list = usePolling(`${resource}|${namespace}`, load, refreshMs);
-  const items = list.data?.items ?? [];
+  const items = list.data?.items ?? noItems;
   const columns = useMemo(() => columnsOf(items), [items]);
   const shown = useMemo(() => items.filter((item) => matchesFilter(item, columns, filter)), [items, columns, filter]);
   const title = kindLabel(resource, t);
@@ -44,24 +87,8 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
   return (
     <div className="resource-page">
       <section className="list-pane" aria-labelledby="list-title">
-        <div className="toolbar">
-          <h1 id="list-title">{title}</h1>
-          <label className="filter">
-            <span className="visually-hidden">{t('table.filter')}</span>
-            <input type="search" value={filter} placeholder={t('table.filterPlaceholder')} onChange={(event) => setFilter(event.target.value)} />
-          </label>
-          <span className="muted" aria-live="polite">
-            {list.data ? t('table.count', { shown: shown.length, total: items.length }) : ''}
-          </span>
-          <span className="toolbar-status">
-            {list.refreshing && <Spinner label={t('table.refreshing')} />}
-            {list.updatedAt && <span className="muted small">{t('table.updated', { time: formatClock(list.updatedAt) })}</span>}
-          </span>
-        </div>
-        {list.error !== undefined && list.data && <p className="notice notice-warn compact">{t('table.stale', { time: formatClock(list.updatedAt) })}</p>}
-        <ErrorNotice error={list.error} compact={!!list.data} />
-        {list.loading && !list.data && <p className="muted pad">{t('table.loading')}</p>}
-        {list.data && items.length === 0 && <p className="muted pad">{t('table.empty', { kind: title })}</p>}
+        <ListToolbar title={title} filter={filter} onFilter={setFilter} list={list} shown={shown.length} />
+        <ListNotices list={list} title={title} />
         {shown.length > 0 && <ResourceTable resource={resource} columns={columns} items={shown} selected={selected} onOpen={onSelect} caption={title} />}
       </section>
       {selected && selected.resource === resource && (

@@ -9,7 +9,10 @@ import { objectPath, targetKey, type ResourceTarget } from './target';
 export function TextTab({ target, suffix }: { target: ResourceTarget; suffix: '/yaml' | '/describe' }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.text(objectPath(target, suffix), { query: { namespace: target.namespace }, signal }), [client, target, suffix]);
+  const load = useCallback(
+    (signal: AbortSignal) => client.text(objectPath(target, suffix), { query: { namespace: target.namespace }, signal }),
+    [client, target, suffix],
+  );
   const text = useLoad(`${targetKey(target)}${suffix}`, load);
   return (
     <div className="text-tab">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, columnLabel, columnsOf, kindOf, matchesFilter } from './columns';
+import { cellText, columnLabel, columnsOf, durationSeconds, kindOf, matchesFilter, sortValue } from './columns';
 
 describe('resource columns', () => {
   it('puts name and namespace first and age last', () => {
@@ -20,5 +20,14 @@ describe('resource columns', () => {
     expect(matchesFilter(item, ['name', 'namespace', 'status'], 'failed')).toBe(false);
     expect(kindOf('pods')).toBe('pod');
     expect(kindOf('widgets.example.com')).toBe('widgets.example.com');
+  });
+
+  it('sorts ages by their length and other cells as text', () => {
+    expect(durationSeconds('3d4h')).toBe(3 * 86400 + 4 * 3600);
+    expect(durationSeconds('45s')).toBe(45);
+    expect(durationSeconds('<unknown>')).toBeUndefined();
+    expect(sortValue('age', '5m')).toBeLessThan(sortValue('age', '2d') as number);
+    expect(sortValue('restarts', 3)).toBe(3);
+    expect(sortValue('status', 'Running')).toBe('Running');
   });
 });

@@ -11,7 +11,10 @@ export function columnsOf(items: readonly ResourceItem[]): string[] {
 
 /** `nominatedNode` → `NOMINATED NODE` (kubectl's header style). */
 export function columnLabel(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toUpperCase();
 }
 
 /** A cell value as text. */
@@ -63,4 +66,22 @@ const singular: Record<string, string> = {
 /** `pods` → `pod` for the chat context's `<kind>/<name>` (other kinds are sent as typed). */
 export function kindOf(resource: string): string {
   return singular[resource.toLowerCase()] ?? resource;
+}
+
+const unitSeconds: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, y: 31536000 };
+
+/** `3d4h` (kubectl's age style) → seconds; `undefined` for anything else. */
+export function durationSeconds(text: string): number | undefined {
+  if (!/^(\d+[smhdy])+$/.test(text)) return undefined;
+  let seconds = 0;
+  for (const [, amount, unit] of text.matchAll(/(\d+)([smhdy])/g)) seconds += Number(amount) * (unitSeconds[unit ?? 's'] ?? 1);
+  return seconds;
+}
+
+/** What a cell sorts by: ages by their length, numbers numerically, the rest as text. */
+export function sortValue(column: string, value: unknown): string | number | undefined {
+  if (typeof value === 'number') return value;
+  const text = cellText(value);
+  if (column === 'age') return durationSeconds(text) ?? text;
+  return text;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Language, UserSettings } from '../../api/types';
 import { languageNames, useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
@@ -8,14 +8,17 @@ import { useSettings } from './settings-context';
 export function SettingsPage(): ReactNode {
   const t = useT();
   const { settings, error: loadError, save } = useSettings();
-  const [draft, setDraft] = useState<UserSettings>();
+  const [draft, setDraft] = useState<UserSettings | undefined>(settings);
+  const [draftOf, setDraftOf] = useState(settings);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
 
-  useEffect(() => {
+  // New settings from the service replace the draft (adjusting state while rendering, not in an effect).
+  if (draftOf !== settings) {
+    setDraftOf(settings);
     setDraft(settings);
-  }, [settings]);
+  }
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -57,7 +60,11 @@ export function SettingsPage(): ReactNode {
             <span>{t('settings.beginner')}</span>
           </label>
           <label className="checkbox-field">
-            <input type="checkbox" checked={draft.auto_approve_readonly} onChange={(event) => setDraft({ ...draft, auto_approve_readonly: event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.auto_approve_readonly}
+              onChange={(event) => setDraft({ ...draft, auto_approve_readonly: event.target.checked })}
+            />
             <span>{t('settings.autoApprove')}</span>
           </label>
           <div>

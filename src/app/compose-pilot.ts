@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import { AgentLoop } from '../agent/agent-loop.js';
+import { ApprovalRegistry } from '../agent/approvals.js';
+import { ChatService } from '../agent/chat-service.js';
+import type { Pilot } from '../agent/pilot.js';
+import { timerScheduler, type Scheduler } from '../agent/scheduler.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { HealthService } from '../http/health-service.js';
+import type { KubeClients } from '../kube/clients.js';
+import { llmUrlPolicy } from '../net/outbound-policies.js';
+import type { IdentityResolver } from '../rbac/identities.js';
+import { ApiKeyFile } from '../settings/api-key-file.js';
+import { LlmSettings } from '../settings/llm-settings.js';
+import { UserSettings } from '../settings/user-settings.js';
+import { ChatStore } from '../store/chat-store.js';
+import type { Db } from '../store/database.js';
+import { SettingsStore } from '../store/settings-store.js';
+import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
+import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
+
+/** What the pilot is built from (part of the composition root). */
+export interface PilotInputs {
+  config: Config;
+  logger: Logger;
+  database: Db;
+  dataDir: string;
+  kube: KubeClients;
+  tools: ToolRegistry;
+  audit: AuditLog;
+  identities: IdentityResolver;
+  toolCluster: ToolClusterGateway;
+  clock: Clock;
+  health: HealthService;
+}
+
+/**
+ * Builds the safety analyzer and the AI pilot (LLM settings, chat and the agent loop, approvals,
+ * user settings), and wires the health check's LLM probe. `scheduler` is the approval timer (tests).
+ */
+export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerScheduler): { safety: SafetyAnalyzer; pilot: Pilot } {
+  const { config } = inputs;
+  const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root));
+  const settingsStore = new SettingsStore(inputs.database);
+  const llm = new LlmSettings({ base: config.llm, store: settingsStore, keyFile: new ApiKeyFile(inputs.dataDir), urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()) });
+  const approvalTimeoutMs = config.authorization.tool_approval.timeout;
+  const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
+  const loop = new AgentLoop({
+    tools: inputs.tools,
+    safety,
+    approvals,
+    audit: inputs.audit,
+    identityOf: (principal) => inputs.identities.identityOf(principal),
+    cluster: inputs.toolCluster,
+    approvalTimeoutMs,
+    llm,
+    maxSteps: config.authorization.max_steps,
+    logger: inputs.logger,
+  });
+  const chat = new ChatService(new ChatStore(inputs.database, () => new Date(inputs.clock())), loop);
+  inputs.health.llmCheck = () => llm.check();
+  const userSettings = new UserSettings(settingsStore, config.settings);
+  return { safety, pilot: { llm, chat, approvals, userSettings } };
+}

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditRecorder } from '../audit/types.js';
+import { configuredAuthMode, credentialVerifierFor } from '../auth/ldap-mode.js';
+import { LoginService } from '../auth/login.js';
+import { FixedWindowCounter } from '../auth/rate-window.js';
+import type { AuthModeName, SecurityServices } from '../auth/security-services.js';
+import { SessionManager } from '../auth/sessions.js';
+import { loadSigningKey } from '../auth/signing-key.js';
+import { TokenAuthenticator, type TokenOutcome } from '../auth/token/token-authenticator.js';
+import { TokenCache } from '../auth/token/token-cache.js';
+import { TokenReviewer } from '../auth/token/token-review.js';
+import { TokenSigner } from '../auth/tokens.js';
+import { UserAdmin } from '../auth/user-admin.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { KubeClients } from '../kube/clients.js';
+import type { Db } from '../store/database.js';
+import { SessionsStore } from '../store/sessions-store.js';
+import { UsersStore } from '../store/users-store.js';
+
+export interface SecurityInputs {
+  config: Config;
+  database: Db;
+  audit: AuditRecorder;
+  dataDir: string;
+  logger: Logger;
+  clock: Clock;
+  /** `--auth-mode` (overrides config `auth.mode`). */
+  authMode?: AuthModeName;
+  /** `--no-auth`. */
+  noAuth?: boolean;
+}
+
+/** Builds the security services (part of the composition root). */
+export function buildSecurityServices(inputs: SecurityInputs): SecurityServices {
+  const { config, database, audit, clock } = inputs;
+  const jwt = config.authorization.jwt;
+  const users = new UsersStore(database, () => new Date(clock()).toISOString());
+  const sessionsStore = new SessionsStore(database);
+  const signer = new TokenSigner(loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger), jwt.token_duration, clock);
+  const sessions = new SessionManager(users, sessionsStore, signer, { durationMs: jwt.token_duration, refreshWindowMs: jwt.refresh_window, maxSessionMs: jwt.max_session, clock });
+  const rateWindows = new FixedWindowCounter(clock);
+  const mode = inputs.noAuth ? 'none' : (inputs.authMode ?? configuredAuthMode(config));
+  const verifier = credentialVerifierFor(mode, config, users, inputs.logger);
+  const login = new LoginService(sessions, audit, { counter: rateWindows, limit: config.limits.login_attempts_per_minute, verifier });
+  const roleNames = new Set(config.authorization.roles.map((role) => role.name));
+  const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: mode === 'token' ? 'token' : undefined });
+  return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows };
+}
+
+/** What the token-mode authenticator is built from. */
+export interface TokenAuthDeps {
+  audit: AuditLog;
+  clock: Clock;
+  config: Config;
+  kube: KubeClients;
+  logger: Logger;
+  /** Token identities are kept as accounts (`source: token`) so they can be locked. */
+  security: { users: UsersStore };
+}
+
+/** Builds the token-mode authenticator from config `auth.token` (reviews made with the service's own identity). */
+export function buildTokenAuthenticator(deps: TokenAuthDeps): TokenAuthenticator {
+  const settings = deps.config.auth.token;
+  const reviewer = new TokenReviewer(deps.kube.forIdentity(undefined).rest, settings.audiences, deps.logger);
+  const cache = new TokenCache<TokenOutcome>({ ttlMs: settings.cache_ttl, maxEntries: settings.cache_size, clock: deps.clock });
+  return new TokenAuthenticator(reviewer, cache, { settings, users: deps.security.users, audit: deps.audit, logger: deps.logger });
+}

@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { AccessRequests } from '../access/access-requests.js';
+import { AccessRequestReconciler } from '../controllers/access-request-reconciler.js';
+import { AuditLog } from '../audit/audit-log.js';
+import type { SecurityServices } from '../auth/security-services.js';
+import { buildSecurityServices } from './compose-security.js';
+import type { AuthMode } from '../cli/flags.js';
+import { systemClock, type Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { Controller } from '../controllers/controller.js';
+import { ControllerManager } from '../controllers/manager.js';
+import { McpServerReconciler } from '../controllers/mcp-server-reconciler.js';
+import { allowedForwardIdentities, PortForwardReconciler } from '../controllers/port-forward-reconciler.js';
+import { portForwardKind, portForwardSchema, type PortForward } from '../crds/port-forward.js';
+import { bashSandboxCheck, HealthService } from '../http/health-service.js';
+import { Metrics } from '../http/metrics.js';
+import { TerminalTickets } from '../http/terminal-tickets.js';
+import { WebSocketUpgrades } from '../http/websocket-upgrade.js';
+import { CacheManager } from '../kube/cache-manager.js';
+import { KubeClients, loadKubeConfig } from '../kube/clients.js';
+import { CustomClient } from '../kube/custom-client.js';
+import { Discovery } from '../kube/discovery.js';
+import { DrainJobs } from '../kube/drain-jobs.js';
+import { HelmInvocations } from '../helm/helm-invocations.js';
+import { RoleIdentityResolver } from '../rbac/identities.js';
+import { PolicyEngine } from '../rbac/policy-engine.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { findBinary, findOptionalBinary } from '../tools/binaries.js';
+import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
+import { createBuiltinTools } from '../tools/builtin/index.js';
+import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import { InMemoryToolRegistry } from '../tools/registry.js';
+import type { McpServers } from '../mcp/mcp-servers.js';
+import type { Pilot } from '../agent/pilot.js';
+import type { SafetyAnalyzer } from '../tools/safety/index.js';
+import { version } from '../version.js';
+import { composeMcpServers } from './compose-mcp-servers.js';
+import { composePilot } from './compose-pilot.js';
+
+export interface ComposeOptions {
+  config: Config;
+  logger: Logger;
+  dataDir: string;
+  kubeconfigPath?: string;
+  context?: string;
+  /** Injected time (tests); the wall clock by default. */
+  clock?: Clock;
+  /** The per-user config file (API changes of MCP servers persist there when the CRDs are absent). */
+  configPath?: string;
+  /** `--auth-mode` and `--no-auth`: decide the effective auth mode (`security.mode`). */
+  authMode?: AuthMode;
+  noAuth?: boolean;
+}
+
+/**
+ * Every service of the web service, built once by {@link composeServices}. Only src/app/ sees this
+ * whole set (tests reach it as `service.deps`); each area declares the few fields it uses.
+ */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  database: Db;
+  audit: AuditLog;
+  kube: KubeClients;
+  discovery: Discovery;
+  caches: CacheManager;
+  /** Maps callers to the cluster identity their calls are made with (impersonation). */
+  identities: RoleIdentityResolver;
+  metrics: Metrics;
+  health: HealthService;
+  /** Runs the CRD reconcilers while this replica leads. */
+  controllers: ControllerManager;
+  /** The namespace holding Pilothouse's own objects (AccessRequest, PortForward, Report, MCPServer, Lease). */
+  namespace: string;
+  /** The data directory (SQLite, Helm repository state under `helm/`). */
+  dataDir: string;
+  /** One-time tickets of the web terminal WebSocket. */
+  terminalTickets: TerminalTickets;
+  /** Routes WebSocket upgrades through the Koa app (the web terminal). */
+  webSockets: WebSocketUpgrades;
+  /** The AI's tools: built-ins plus the tools of connected MCP servers (type `mcp`). */
+  tools: InMemoryToolRegistry;
+  /** External MCP tool servers: client manager (tool calls) and the catalog behind /api/mcp/servers. */
+  mcp: McpServers;
+  /** Users, sessions and tokens, login, user administration, rate windows (security core). */
+  security: SecurityServices;
+  /** Milliseconds since the epoch; tests inject a manual clock. */
+  clock: Clock;
+  /** Command safety analysis (config `authorization.tool_approval`). */
+  safety: SafetyAnalyzer;
+  /** The AI pilot: LLM settings, chat sessions and the agent loop, approvals, user settings. */
+  pilot: Pilot;
+  /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix. */
+  accessRequests: AccessRequests;
+  /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster. */
+  toolCluster: PolicyProxyGateway;
+  /** The one policy decision (src/rbac/policy.ts) with discovery and grants. */
+  policy: PolicyEngine;
+  /** PortForward objects in the Pilothouse namespace (service identity). */
+  portForwards: CustomClient<PortForward>;
+  /** Background node drains and their progress. */
+  drains: DrainJobs;
+  /** helm invocations as a caller's cluster identity. */
+  helm: HelmInvocations;
+  version: string;
+}
+
+/** The cluster side: clients, discovery, caches and metrics (one connection per service). */
+function composeCluster(options: ComposeOptions): Pick<Services, 'caches' | 'metrics' | 'kube' | 'discovery'> {
+  const { config, logger } = options;
+  const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
+  const context = options.context ?? config.kubernetes.context;
+  const caches = new CacheManager(logger);
+  const metrics = new Metrics(() => caches.sizes());
+  const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
+  const discovery = new Discovery(kube.forIdentity(undefined).rest);
+  return { caches, metrics, kube, discovery };
+}
+
+/** The AI's built-in tools and the health check of the bash sandbox. */
+function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService): InMemoryToolRegistry {
+  const { config, logger } = options;
+  const tools = new InMemoryToolRegistry();
+  const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
+  if (config.tools.bash.enabled) probeBashSandboxAtStart(bashSandbox, logger);
+  health.bashSandboxCheck = bashSandboxCheck(config.tools.bash.enabled, bashSandbox);
+  const builtins = createBuiltinTools({
+    kubectlPath, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
+    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox }, files: { root: config.tools.files.root },
+  });
+  for (const tool of builtins) tools.register(tool);
+  return tools;
+}
+
+/**
+ * The composition root of the web service: builds every service once, in dependency order
+ * (store ← cluster ← policy ← areas ← HTTP pieces), and registers the CRD controllers. The only
+ * module that calls service constructors; each area receives just the fields its own interface
+ * names. Nothing connects or starts here: src/app/service.ts starts and stops.
+ */
+export function composeServices(options: ComposeOptions): Services {
+  const { config, logger, dataDir } = options;
+  const clock = options.clock ?? systemClock;
+  const namespace = config.kubernetes.namespace;
+  const database = openDatabase(dataDir);
+  const audit = new AuditLog(database, () => new Date(clock()));
+  const { caches, metrics, kube, discovery } = composeCluster(options);
+  const ownRest = kube.forIdentity(undefined).rest;
+  const health = new HealthService(ownRest);
+  const kubectlPath = findBinary('kubectl', config.tools.kubectl);
+  const tools = composeTools(options, kubectlPath, health);
+  const identities = new RoleIdentityResolver(config, kube, kubectlPath);
+  const accessRequests = new AccessRequests({ rest: ownRest, namespace, discovery, audit, clock, logger });
+  const policy = new PolicyEngine({ definitions: config.authorization.roles, ownNamespace: namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck });
+  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/tools/policy-proxy).
+  const toolCluster = new PolicyProxyGateway({ kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig, identityOf: (principal) => identities.identityOf(principal), policy });
+  const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
+  const security = buildSecurityServices({ config, database, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
+  const { safety, pilot } = composePilot({ config, logger, database, dataDir, kube, tools, audit, identities, toolCluster, clock, health });
+  const terminalTickets = new TerminalTickets();
+  const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
+  const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock });
+  const mcpController = new Controller(mcp.objects, new McpServerReconciler(mcp), logger);
+  // Status changes of servers from MCPServer objects requeue their object.
+  mcp.manager.onStatusChange((name) => {
+    if (mcp.manager.get(name)?.definition.source !== 'config') mcpController.queue.add(name);
+  });
+  controllers.register(mcpController);
+  const forwarder = new PortForwardReconciler(portForwards, kube, { bindAddress: config.portforward.bind_address, logger, identities: allowedForwardIdentities(config.authorization.impersonation) });
+  const forwardController = new Controller(portForwards, forwarder, logger);
+  controllers.register({ start: () => forwardController.start(), stop: () => (forwardController.stop(), void forwarder.closeAll()) });
+  controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock), logger));
+  return {
+    config, logger, database, audit, kube, discovery, caches, identities, metrics, health, controllers, namespace, dataDir, terminalTickets, tools, mcp, security, clock,
+    safety, pilot, accessRequests, toolCluster, policy, version, portForwards,
+    webSockets: new WebSocketUpgrades(terminalTickets, config.server.cors_origins),
+    drains: new DrainJobs(logger, clock),
+    helm: new HelmInvocations(identities, { helmPath: () => findBinary('helm', config.tools.helm), homeDirectory: join(dataDir, 'helm'), timeoutMs: Math.max(config.tools.timeout, 120_000) }),
+  };
+}
+

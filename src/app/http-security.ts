@@ -1,0 +1,88 @@
+import type { AppOptions } from '../http/app.js';
+import { ClientAddressResolver } from '../http/client-address.js';
+import { corsMiddleware } from '../http/cors.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import type { AppContext } from '../http/types.js';
+import { startRetention, type RetentionSchedule } from '../audit/retention.js';
+import { ensureAdmin } from '../auth/admin-bootstrap.js';
+import { NoAuthAuthenticator, type Authenticator } from '../auth/authenticator.js';
+import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
+import { buildTokenAuthenticator, type TokenAuthDeps } from './compose-security.js';
+import type { Next } from 'koa';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { SecurityServices } from '../auth/security-services.js';
+import type { Logger } from 'pino';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface HttpSecurityDeps extends TokenAuthDeps {
+  audit: AuditLog;
+  logger: Logger;
+  security: SecurityServices;
+}
+
+export interface HttpSecurityOptions {
+  /** `--no-auth` (the effective mode, with `--auth-mode`, is `deps.security.mode`). */
+  noAuth: boolean;
+  adminPassword?: string;
+  /** Where a generated admin password is shown once (stderr by default). */
+  announce?: (text: string) => void;
+}
+
+export interface HttpSecurity {
+  authenticator: Authenticator;
+  /** Options for createApp: CORS, client address, rate limits. */
+  appOptions: Partial<AppOptions>;
+  stop(): void;
+}
+
+const day = 86_400_000;
+
+async function chooseAuthenticator(deps: HttpSecurityDeps, options: HttpSecurityOptions): Promise<Authenticator> {
+  const mode = deps.security.mode;
+  const announce = options.announce ?? ((text: string) => void process.stderr.write(text));
+  if (mode === 'none') {
+    deps.logger.warn('authentication is disabled: every request acts as admin "anonymous" (development only)');
+    if (options.adminPassword !== undefined) await ensureAdmin(deps.security.users, { ...options, logger: deps.logger, announce });
+    return new NoAuthAuthenticator();
+  }
+  if (mode === 'token') {
+    if (options.adminPassword !== undefined) deps.logger.warn('--admin-password is ignored in token mode (callers present Kubernetes tokens)');
+    return buildTokenAuthenticator(deps);
+  }
+  if (mode !== 'local' && mode !== 'ldap') throw new Error(`auth mode "${mode}" is not implemented yet (use --auth-mode local, token or ldap)`);
+  // In ldap mode `admin` stays a local account: the break-glass login when the directory is down.
+  await ensureAdmin(deps.security.users, { adminPassword: options.adminPassword, logger: deps.logger, announce });
+  return new JwtAuthenticator(deps.security.sessions);
+}
+
+/**
+ * Assembles the HTTP security of `startService`: the authenticator for the auth mode, the admin
+ * account, CORS, trusted client addresses, rate limits and audit retention (authorization: the
+ * one policy, src/http/route-policy.ts).
+ */
+export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
+  const authenticator = await chooseAuthenticator(deps, options);
+  const { config, security } = deps;
+  const addresses = new ClientAddressResolver(config.server.trusted_proxies);
+  const clientAddress = async (context: AppContext, next: Next): Promise<void> => {
+    context.request.ip = addresses.resolve(context.req.socket.remoteAddress, context.get('X-Forwarded-For') || undefined);
+    await next();
+  };
+  const limiter = new RateLimiter(security.rateWindows, {
+    requestsPerMinute: config.limits.requests_per_minute,
+    chatRequestsPerMinute: config.limits.chat_requests_per_minute,
+  });
+  const cors = corsMiddleware(config.server.cors_origins);
+  const schedules: RetentionSchedule[] = [
+    startRetention(() => deps.audit.prune(config.audit.retention_days), 'audit', deps.logger),
+    startRetention(() => security.sessionsStore.pruneEndedBefore(new Date(security.clock() - config.audit.retention_days * day).toISOString()), 'sessions', deps.logger),
+  ];
+  return {
+    authenticator,
+    appOptions: {
+      middlewares: [...(cors ? [cors] : []), clientAddress, limiter.middleware],
+      afterAuthenticate: [limiter.afterAuthenticate],
+    },
+    stop: () => schedules.forEach((schedule) => schedule.stop()),
+  };
+}

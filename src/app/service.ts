@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { startHttpSecurity } from './http-security.js';
+import type { AuthMode } from '../cli/flags.js';
+import type { Config } from '../config/schema.js';
+import { allRoutes } from '../http/routes/index.js';
+import { startHttpServer, type RunningServer } from '../http/server.js';
+import { startClusterSide } from '../controllers/bootstrap.js';
+import { startConfiguredServers } from '../mcp/mcp-servers.js';
+import { composeServices, type Services } from './compose.js';
+
+/** The built web UI (web/dist), relative to the package root (works from src/ and dist/). */
+const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export interface ServiceOptions {
+  config: Config;
+  logger: Logger;
+  dataDir: string;
+  kubeconfigPath?: string;
+  context?: string;
+  host: string;
+  port: number;
+  noAuth: boolean;
+  adminPassword?: string;
+  configPath?: string;
+  /** `--auth-mode`; overrides config `auth.mode` (`local` and `token` are implemented). */
+  authMode?: AuthMode;
+  /** `-web`: serve the web UI bundle (web/dist) besides the API. */
+  web?: boolean;
+  /** Injected time (tests). */
+  clock?: Clock;
+  /** Where a generated admin password is shown once (stderr by default). */
+  announce?: (text: string) => void;
+}
+
+export interface Service {
+  /** Every composed service (tests reach into them). */
+  deps: Services;
+  url: string;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds every dependency and starts the HTTP API. Used by `pilothouse -web` and by the
+ * integration tests alike, so tests exercise the same wiring as production.
+ */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const deps = composeServices(options);
+  const security = await startHttpSecurity(deps, options).catch(async (error: unknown) => {
+    deps.database.close();
+    await deps.kube.close();
+    throw error;
+  });
+  await startClusterSide(deps);
+  deps.accessRequests.start();
+  await startConfiguredServers(deps.mcp, options.config, deps.logger);
+  const server = await startHttpServer(deps, {
+    host: options.host,
+    port: options.port,
+    routes: allRoutes(deps),
+    authenticator: security.authenticator,
+    grantCheck: deps.accessRequests.grantCheck,
+    ...security.appOptions,
+    staticRoot: options.web ? webRoot : undefined,
+  });
+  return {
+    deps,
+    url: server.url,
+    server,
+    close: async () => {
+      await server.close();
+      security.stop();
+      await deps.controllers.stop();
+      deps.accessRequests.stop();
+      await deps.mcp.manager.close();
+      deps.caches.close();
+      deps.toolCluster.close();
+      await deps.kube.close();
+      deps.database.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppOptions, type HttpAppDeps } from './app.js';
+import type { RouteSpec } from './types.js';
+import type { WebSocketUpgrades } from './websocket-upgrade.js';
+
+/** What the HTTP server uses of the composed services. */
+export interface HttpServerDeps extends HttpAppDeps {
+  webSockets: WebSocketUpgrades;
+}
+
+export interface HttpServerOptions extends AppOptions {
+  host: string;
+  port: number;
+  routes: RouteSpec[];
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server on host:port (port 0 picks a free port). */
+export async function startHttpServer(deps: HttpServerDeps, options: HttpServerOptions): Promise<RunningServer> {
+  const { host: listenHost, port, routes, ...appOptions } = options;
+  const app = createApp(deps, routes, appOptions);
+  const server = createServer(app.callback());
+  deps.webSockets.attach(server, app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, listenHost, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

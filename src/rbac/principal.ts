@@ -1,0 +1,17 @@
+import type { RoleName } from '../config/schema.js';
+
+/** Who is making a request, as established by authentication. */
+export interface Principal {
+  /** Unique user name (`anonymous` under --no-auth, `mcp` in MCP server mode). */
+  readonly username: string;
+  /** The base role of the permission matrix. */
+  readonly role: RoleName;
+  /** Extra resource-level role names from config `authorization.roles`. */
+  readonly roles: readonly string[];
+  /** Session id of the JWT, when the request carries one. */
+  readonly sessionId?: string;
+  /** Expiry of the presented token (ms since the epoch), when the request carries one. */
+  readonly tokenExpiresAt?: number;
+  /** When the session of the JWT ends for good (login + `authorization.jwt.max_session`, ms); refresh never passes it. */
+  readonly sessionEndsAt?: number;
+}

@@ -1,0 +1,56 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Principal } from '../../rbac/principal.js';
+import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
+import type { RequestAttributes } from '../../rbac/request-attributes.js';
+import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
+import { startPolicyProxy } from './policy-proxy.js';
+import { upstreamOf } from './upstream.js';
+
+/** What the gateway needs: the service's connection per cluster identity, impersonation, the policy. */
+export interface PolicyProxyGatewayDeps {
+  /** The service's kubeconfig for an identity (impersonating it when defined). */
+  kubeConfigFor(identity: string | undefined): KubeConfig;
+  /** The cluster identity a caller is impersonated as (undefined: impersonation is off). */
+  identityOf(principal: Principal): string | undefined;
+  policy: { authorize(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode): Promise<PolicyDecision> };
+  /** Parent of the per-call kubeconfig folders (default: the OS temp folder). */
+  folderParent?: string;
+}
+
+/**
+ * Opens one policy proxy per tool call, bound to the caller and the call's mode: the tool gets a
+ * kubeconfig for the proxy only; the proxy forwards with the service's credentials (and
+ * `Impersonate-User` when impersonation is on) what the policy allows.
+ */
+export class PolicyProxyGateway implements ToolClusterGateway {
+  private readonly agent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+
+  constructor(private readonly deps: PolicyProxyGatewayDeps) {}
+
+  async open(request: { principal: Principal; mode: ToolMode; signal?: AbortSignal }): Promise<ToolClusterSession> {
+    const { principal, mode } = request;
+    const kubeConfig = this.deps.kubeConfigFor(this.deps.identityOf(principal));
+    const proxy = await startPolicyProxy({
+      upstream: () => upstreamOf(kubeConfig),
+      authorize: (attributes) => this.deps.policy.authorize(principal, attributes, mode),
+      agent: this.agent,
+      folderParent: this.deps.folderParent,
+    });
+    const onAbort = (): void => void proxy.close();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    return {
+      kubeconfigPath: proxy.kubeconfigPath,
+      refusals: () => proxy.refusals(),
+      close: async () => {
+        request.signal?.removeEventListener('abort', onAbort);
+        await proxy.close();
+      },
+    };
+  }
+
+  /** Closes the pooled upstream connections (at shutdown). */
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import type { ResourceItem } from '../../api/types';
+import type { Column } from '../../shared/DataTable';
+import { cellText, columnLabel, sortValue, statusTone } from './columns';
+
+/** A list item's row key: namespace/name. */
+export const itemKey = (item: ResourceItem): string => `${item.namespace ?? ''}/${item.name}`;
+
+/** `DataTable` columns for list items (the API's column keys); `nameCell` renders the name, plain text by default. */
+export function itemColumns(keys: readonly string[], nameCell: (item: ResourceItem) => ReactNode = (item) => item.name): Column<ResourceItem>[] {
+  return keys.map((key) => ({
+    key,
+    header: columnLabel(key),
+    cell: key === 'name' ? nameCell : (item) => cellText(item[key]),
+    className: key === 'name' ? 'cell-name' : (item) => statusTone(key, item[key]),
+    sortValue: (item) => sortValue(key, item[key]),
+  }));
+}

@@ -1,0 +1,76 @@
+import { useState, type HTMLAttributes, type ReactNode } from 'react';
+import { nextSort, sortRows, type SortState, type SortValue } from './sort-rows';
+
+/** One column of a `DataTable`: its header, how a row renders in it, and (optionally) how it sorts. */
+export interface Column<T> {
+  key: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  className?: string | ((row: T) => string | undefined);
+  /** When set, the header is a button that sorts the rows by this value. */
+  sortValue?: (row: T) => SortValue;
+}
+
+interface DataTableProps<T> {
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  /** Read by screen readers only. */
+  caption?: string;
+  compact?: boolean;
+  /** Extra attributes of a row (`className`, `onClick`, `data-*`). */
+  rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
+}
+
+const arrows = { ascending: '▲', descending: '▼' } as const;
+
+function cellClass<T>(column: Column<T>, row: T): string | undefined {
+  return typeof column.className === 'function' ? column.className(row) : column.className;
+}
+
+function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sort: SortState | undefined; onSort: (key: string) => void }): ReactNode {
+  if (!column.sortValue) return <th scope="col">{column.header}</th>;
+  const direction = sort?.key === column.key ? sort.direction : undefined;
+  return (
+    <th scope="col" aria-sort={direction ?? 'none'}>
+      <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+        {column.header}
+        <span className="sort-arrow" aria-hidden="true">
+          {direction ? arrows[direction] : ''}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/** Every table of the web UI: a header row, one row per item, sorting by a column's header (a button, so keyboards reach it). */
+export function DataTable<T>({ columns, rows, rowKey, caption, compact, rowProps }: DataTableProps<T>): ReactNode {
+  const [sort, setSort] = useState<SortState>();
+  const sortColumn = columns.find((column) => column.key === sort?.key);
+  const sorted = sortRows(rows, sortColumn?.sortValue, sort);
+  return (
+    <div className="table-wrap">
+      <table className={compact ? 'data-table compact' : 'data-table'}>
+        {caption && <caption className="visually-hidden">{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <HeaderCell key={column.key} column={column} sort={sort} onSort={(key) => setSort((current) => nextSort(current, key))} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((row) => (
+            <tr key={rowKey(row)} {...rowProps?.(row)}>
+              {columns.map((column) => (
+                <td key={column.key} className={cellClass(column, row)}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
