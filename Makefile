@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web test-web lint lint-web format format-check typecheck test test-unit test-e2e demo bench clean help kubectl-flags
+.PHONY: all node deps build web web-types web-types-check test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
 
 all: build
 
@@ -49,8 +49,28 @@ build: deps
 	npx tsc -p tsconfig.build.json
 	$(MAKE) --no-print-directory web
 
-web: deps web/node_modules/.package-lock.json
+web: deps web/node_modules/.package-lock.json web-types
 	cd web && npm run build
+
+# web/src/api/types.ts is generated from the OpenAPI document (scripts/web-types.ts, openapi-typescript).
+TS_RUN := node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings
+web-types: deps web/node_modules/.package-lock.json
+	$(TS_RUN) scripts/web-types.ts
+# Before build regenerates it: a committed file that is stale fails make test.
+web-types-check: deps web/node_modules/.package-lock.json
+	@$(TS_RUN) scripts/web-types.ts --check || { echo 'web/src/api/types.ts is stale: run make web-types and commit it'; exit 1; }
+
+# Schemathesis (PyPI, pinned) in a virtualenv under .tools/schemathesis; test/e2e/fuzz.test.ts runs it.
+SCHEMATHESIS_VERSION := 4.32.5
+SCHEMATHESIS := $(ROOT)/.tools/schemathesis/bin/st
+schemathesis: $(SCHEMATHESIS)
+$(SCHEMATHESIS):
+	python3 -m venv $(ROOT)/.tools/schemathesis
+	$(ROOT)/.tools/schemathesis/bin/pip install --quiet schemathesis==$(SCHEMATHESIS_VERSION)
+
+# A longer Schemathesis run (more cases per operation) against a live Pilothouse on the test cluster.
+fuzz: deps cluster-build tools schemathesis
+	FUZZ_MAX_EXAMPLES=$${FUZZ_MAX_EXAMPLES:-25} npx vitest run --project e2e test/e2e/fuzz.test.ts
 web/node_modules/.package-lock.json: web/package-lock.json | node
 	cd web && npm ci --no-audit --no-fund
 	@touch $@
@@ -80,10 +100,10 @@ test-unit: deps
 
 # Integration tests start one real cluster for the whole run (test/helpers/global-setup.ts)
 # unless E2E_KUBECONFIG points at an existing cluster.
-test-e2e: deps build cluster-build tools
+test-e2e: deps build cluster-build tools schemathesis
 	npx vitest run --project e2e
 
-test: deps build cluster-build tools typecheck lint format-check test-web
+test: deps web-types-check build cluster-build tools schemathesis typecheck lint format-check test-web
 	npx vitest run
 
 bench: deps build cluster

@@ -8,6 +8,8 @@ import { errorMiddleware } from './error-middleware.js';
 import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
+import { routeInput } from './route-input.js';
+import { methodGuard } from './method-guard.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../kube/discovery.js';
@@ -15,12 +17,15 @@ import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
+import type { IdentityResolver } from '../rbac/identities.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {
   audit: AuditRecorder;
   config: Config;
   discovery: Discovery;
+  /** Gives each request the caller's cluster client (request state `cluster`). */
+  identities: Pick<IdentityResolver, 'clientFor'>;
   logger: Logger;
   metrics: Metrics;
   policy: PolicyEngine;
@@ -62,14 +67,16 @@ function requestSetup(deps: HttpAppDeps) {
 }
 
 /** Wraps a route's handler with authentication and the one policy (which audits its refusals). */
-function guarded(options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
+function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, spec: RouteSpec) {
   return async (context: AppContext, next: Next): Promise<void> => {
     context.state.routeTemplate = spec.path;
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
+    const principal = context.state.principal;
+    context.state.cluster = () => deps.identities.clientFor(principal);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
     await policy.authorize(context, spec);
-    await spec.handler(context, next);
+    await spec.handler(context, routeInput(context, spec), next);
   };
 }
 
@@ -97,7 +104,7 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   });
   const policy = new RoutePolicy(deps.policy, deps.discovery, options.grantCheck, (context, spec, reason) => auditDenied(deps, context, spec, reason));
   for (const spec of routes) {
-    router.register(spec.path, [spec.method], guarded(options, policy, spec) as never);
+    router.register(spec.path, [spec.method], guarded(deps, options, policy, spec) as never);
   }
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);
@@ -114,7 +121,7 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
     }) as never,
   );
   app.use(router.routes() as never);
-  app.use(router.allowedMethods() as never);
+  app.use(methodGuard(router as never) as never);
   if (options.staticRoot) app.use(staticFiles(options.staticRoot) as never);
   return app;
 }

@@ -19,15 +19,24 @@ const statusByCode: Record<ErrorCode, number> = {
 /** The HTTP status for an error code (the only place statuses are chosen for errors). */
 export function statusFor(error: AppError): number {
   if (error.code === 'K8S_ERROR' && error.details.reason === 'metrics_unavailable') return 503;
+  if (error.code === 'VALIDATION_ERROR' && error.details.reason === 'method_not_allowed') return 405;
   return statusByCode[error.code];
 }
+
+const methodNotAllowed = (): AppError => new AppError('VALIDATION_ERROR', 'method not allowed', { reason: 'method_not_allowed' });
+const knownKoaErrors: Record<number, () => AppError> = {
+  405: methodNotAllowed,
+  501: methodNotAllowed,
+  413: () => new AppError('PAYLOAD_TOO_LARGE', 'request body too large', {}),
+  415: () => new AppError('VALIDATION_ERROR', 'unsupported content type; send application/json', {}),
+};
 
 /** Turns errors thrown by Koa itself (body parser, etc.) into AppErrors. */
 function fromKoaError(error: unknown): AppError {
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
   const exposedMessage = (error as { expose?: boolean }).expose ? (error as Error).message : undefined;
-  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body too large', {});
-  if (status === 415) return new AppError('VALIDATION_ERROR', 'unsupported content type; send application/json', {});
+  const known = status === undefined ? undefined : knownKoaErrors[status];
+  if (known) return known();
   if (status && status >= 400 && status < 500) {
     return new AppError('VALIDATION_ERROR', exposedMessage ?? 'invalid request', {});
   }

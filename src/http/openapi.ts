@@ -1,40 +1,45 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { errorCodes } from '../errors.js';
 import { permissionMatrix } from './permissions.js';
+import { SchemaCollector, type JsonObject } from './openapi-schema.js';
 import type { RouteSpec } from './types.js';
 
-type JsonObject = Record<string, unknown>;
 
+/** The one error body of the API. */
 const errorSchema = {
   type: 'object',
   required: ['error', 'code', 'details'],
   properties: {
     error: { type: 'string' },
-    code: { type: 'string', enum: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'K8S_ERROR', 'LLM_ERROR', 'RATE_LIMITED', 'PAYLOAD_TOO_LARGE', 'UNAVAILABLE', 'INTERNAL'] },
+    code: { type: 'string', enum: errorCodes },
     details: { type: 'object' },
   },
 };
 
-function toJsonSchema(schema: z.ZodType | undefined): JsonObject | undefined {
-  if (!schema) return undefined;
-  try {
-    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-  } catch {
-    return { type: 'object' };
-  }
+const errorMeanings: Record<number, string> = {
+  400: 'VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them)',
+  401: 'UNAUTHORIZED: missing, invalid or expired token',
+  403: 'FORBIDDEN: the caller may not do this (details.reason)',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE: the body passes server.body_limit',
+  429: 'RATE_LIMITED: see the X-RateLimit-* headers',
+  500: 'K8S_ERROR, LLM_ERROR or INTERNAL',
+  503: 'UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer',
+};
+
+const rateHeaders = Object.fromEntries(
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { description: name, schema: { type: 'integer' } }]),
+);
+
+function pathParameters(spec: RouteSpec, schemas: SchemaCollector): JsonObject[] {
+  const declared = spec.params ? (schemas.convert(spec.params) as { properties?: Record<string, JsonObject> }).properties : undefined;
+  return [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name = '']) => ({ name, in: 'path', required: true, schema: declared?.[name] ?? { type: 'string' } }));
 }
 
-function pathParameters(path: string): JsonObject[] {
-  return [...path.matchAll(/:([A-Za-z_]+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
-}
-
-function queryParameters(spec: RouteSpec): JsonObject[] {
-  const schema = toJsonSchema(spec.query) as { properties?: Record<string, JsonObject>; required?: string[] } | undefined;
-  return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: schema?.required?.includes(name) ?? false,
-    schema: property,
-  }));
+function queryParameters(spec: RouteSpec, schemas: SchemaCollector): JsonObject[] {
+  if (!spec.query) return [];
+  const schema = schemas.convert(spec.query) as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property }));
 }
 
 function roles(spec: RouteSpec): string {
@@ -45,47 +50,91 @@ function roles(spec: RouteSpec): string {
     .join(', ');
 }
 
-function operation(spec: RouteSpec): JsonObject {
-  const body = toJsonSchema(spec.body);
-  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+/** The statuses a route answers with the error body. */
+function errorStatuses(spec: RouteSpec): number[] {
+  // 400: any request may be malformed (a field given twice, in the wrong place, or off its schema).
+  const statuses = new Set<number>([400, 429, 500, 503, ...(spec.errors ?? [])]);
+  if (spec.body) statuses.add(413);
+  if (spec.permission !== 'public') [401, 403].forEach((status) => statuses.add(status));
+  if (spec.resourceKind || spec.path.includes(':')) statuses.add(404);
+  return [...statuses].sort();
+}
+
+/**
+ * An SSE answer, described per event (as OpenAPI 3.2's `itemSchema` does): each event is
+ * `{event: <name>, data: <JSON text>}` whose data's JSON schema is its `contentSchema`.
+ */
+function eventStreamSchema(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
+  const events = Object.entries(spec.events ?? {}).map(([name, data]) => ({
+    type: 'object',
+    title: name,
+    properties: { event: { const: name }, data: { type: 'string', contentMediaType: 'application/json', contentSchema: schemas.convert(data) } },
+    required: ['event', 'data'],
+  }));
+  return { description: 'text/event-stream: one object per event (`: ping` comments keep the stream open)', oneOf: events };
+}
+
+function successContent(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
+  const produces = spec.produces ?? 'application/json';
+  const content: JsonObject = {};
+  if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
+  else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  // Event streams, and plain answers that also stream as SSE when asked (Accept: text/event-stream).
+  if (spec.events) content['text/event-stream'] = { schema: eventStreamSchema(spec, schemas) };
+  return content;
+}
+
+/** A body whose fields are all optional may be left out (the route reads it as `{}`). */
+function bodyRequired(body: z.ZodType): boolean {
+  return !body.safeParse({}).success;
+}
+
+function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
+  const responses: Record<string, JsonObject> = {
+    [String(spec.status ?? 200)]: { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas) },
+  };
+  for (const status of errorStatuses(spec)) responses[String(status)] = { description: errorMeanings[status], content: errorContent };
   return {
+    operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
     summary: spec.summary,
     description: `Permission: \`${spec.permission}\` — allowed for ${roles(spec) || 'nobody'}.`,
     'x-permission': spec.permission,
     security: spec.permission === 'public' ? [] : [{ bearer: [] }],
-    parameters: [...pathParameters(spec.path), ...queryParameters(spec)],
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-    responses: {
-      '200': { description: 'Success', content: { [spec.produces ?? 'application/json']: {} } },
-      '400': { description: 'VALIDATION_ERROR', content: errorContent },
-      '401': { description: 'UNAUTHORIZED', content: errorContent },
-      '403': { description: 'FORBIDDEN', content: errorContent },
-      '404': { description: 'NOT_FOUND', content: errorContent },
-      '429': { description: 'RATE_LIMITED', content: errorContent },
-      '500': { description: 'K8S_ERROR or LLM_ERROR', content: errorContent },
-    },
+    parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas)],
+    ...(spec.body ? { requestBody: { required: bodyRequired(spec.body), content: { 'application/json': { schema: schemas.convert(spec.body) } } } } : {}),
+    responses,
   };
 }
 
-/** The OpenAPI 3.1 document of every route, generated from the route table and its zod schemas. */
+/** The OpenAPI 3.1 document of every route, generated from the route declarations and their zod schemas. */
 export function buildOpenApiDocument(routes: RouteSpec[], version: string): JsonObject {
+  const schemas = new SchemaCollector();
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const spec of routes) {
     const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][spec.method.toLowerCase()] = operation(spec);
+    paths[path][spec.method.toLowerCase()] = operation(spec, schemas);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Pilothouse API',
       version,
-      description: 'Kubernetes control room with an AI pilot. Errors use the body {error, code, details}. Rate-limit headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix seconds) are on every API response.',
+      description:
+        'Kubernetes control room with an AI pilot. Errors use the body {error, code, details}. Rate-limit headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix seconds) are on every API response.',
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: errorSchema },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        terminalTicket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'One-time terminal ticket (POST /api/pods/{name}/terminal/ticket); or the WebSocket subprotocol `bearer.<token>`' },
+      },
+      schemas: { ErrorBody: errorSchema, ...sortedKeys(schemas.components) },
     },
     paths,
   };
+}
+
+function sortedKeys(record: Record<string, JsonObject>): Record<string, JsonObject> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }

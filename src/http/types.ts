@@ -1,12 +1,15 @@
 import type { Context, Next } from 'koa';
-import type { ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { Principal } from '../rbac/principal.js';
+import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
 
 /** Per-request state set by the middlewares. */
 export interface RequestState {
   requestId: string;
   principal?: Principal;
+  /** The caller's cluster client (their mapped identity), set once the caller is known. */
+  cluster?: () => KubeIdentityClient;
   /** Route template (e.g. `/api/k8s/:resource`) for metrics. */
   routeTemplate?: string;
   /** The permission the matched route declared. */
@@ -20,11 +23,22 @@ export type Handler = (context: AppContext, next: Next) => Promise<void>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The request as the route's schemas parsed it (fields absent from a schema are left out). */
+export interface RouteInput<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+}
+
+/** Error statuses a route can answer besides 401/403 (authenticated routes), 400 (with input), 413 (with a body), 429, 500 and 503. */
+export type ErrorStatus = 401 | 404 | 413 | 503;
+
 /**
- * One route of the API: every route names its permission, so no route can exist
- * without one (the route table test walks them all).
+ * One route of the API, declared by schema: every route names its permission (the route table
+ * test walks them all), its params, query, body and response schemas, and one handler that
+ * receives the validated input. The OpenAPI document is generated from these declarations.
  */
-export interface RouteSpec {
+export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType> {
   method: HttpMethod;
   path: string;
   permission: Permission;
@@ -36,18 +50,29 @@ export interface RouteSpec {
   subresource?: string;
   /** A list of `resourceKind` across all namespaces whatever `name` says (pods on a node). */
   listsAllNamespaces?: boolean;
-  handler: Handler;
   /** Short description for the OpenAPI document. */
   summary: string;
-  /** Request body schema (zod), used for the OpenAPI document. */
-  body?: ZodType;
-  /** Query schema (zod object), used for the OpenAPI document. */
-  query?: ZodType;
+  /** Path parameters (zod object); validated before the handler runs. */
+  params?: P;
+  /** Query string (zod object of string fields); validated before the handler runs. */
+  query?: Q;
+  /** JSON request body; validated before the handler runs. */
+  body?: B;
+  /** Success response body (JSON unless `produces` says otherwise). */
+  response?: ZodType;
+  /** Success status (default 200). */
+  status?: number;
   /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`). */
   produces?: string;
+  /** Server-sent events of a `text/event-stream` answer: event name → data schema. */
+  events?: Record<string, ZodType>;
+  /** Error statuses this route answers besides the ones every route of its kind can. */
+  errors?: ErrorStatus[];
+  /** Runs after authentication, authorization and validation. */
+  handler(context: AppContext, input: RouteInput<P, Q, B>, next: Next): Promise<void>;
 }
 
-/** Helper giving route modules a typed way to declare routes. */
-export function route(spec: RouteSpec): RouteSpec {
-  return spec;
+/** Helper giving route modules a typed way to declare routes (the handler's input is inferred from the schemas). */
+export function route<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
+  return spec as unknown as RouteSpec;
 }

@@ -10,4 +10,6 @@ export const namespaceSchema = z.string().max(63).regex(dns1123Label, 'must be a
 export const objectNameSchema = z
   .string()
   .max(253)
-  .refine((value) => dns1123Subdomain.test(value.replaceAll(':', '-')), 'must be a DNS-1123 subdomain (lowercase letters, digits, "-", ".")');
+  .refine((value) => dns1123Subdomain.test(value.replaceAll(':', '-')), 'must be a DNS-1123 subdomain (lowercase letters, digits, "-", ".")')
+  // The refinement as the OpenAPI document shows it.
+  .meta({ pattern: '^[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?(\\.[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?)*$' });

@@ -1,10 +1,10 @@
+import { z } from 'zod';
 import type { AccessActor } from '../../access/access-request-audit.js';
 import type { Decision } from '../../access/access-request-review.js';
 import { accessRequestIdParams, createAccessRequestBody, decisionBody, listAccessRequestsQuery } from '../../access/access-request-schemas.js';
-import type { Principal } from '../../rbac/principal.js';
-import { unauthorized } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
-import { parseWith } from '../validate.js';
+import { principalOf } from '../request-state.js';
+import { accessRequest, itemsOf } from '../api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { AccessRequests } from '../../access/access-requests.js';
 
@@ -15,18 +15,8 @@ export interface AccessRequestsRouteDeps {
 
 const requestShape = '{id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}';
 
-function principalOf(context: AppContext): Principal {
-  const principal = context.state.principal;
-  if (!principal) throw unauthorized('authentication required');
-  return principal;
-}
-
 function actorOf(context: AppContext): AccessActor {
   return { principal: principalOf(context), audit: requestAuditFields(context) };
-}
-
-function idOf(context: AppContext): string {
-  return parseWith(accessRequestIdParams, context.params, 'path').id;
 }
 
 /** Just-in-time access (docs/adr/0007-just-in-time-access-grants.md): Pending → Approved with a TTL → Expired, or Denied. */
@@ -37,10 +27,11 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       path: `/api/access-requests/:id/${verb}`,
       permission: 'manage_users',
       summary: `${decision === 'approved' ? 'Approve (reviewer ≠ requester; starts the TTL)' : 'Deny'} a Pending request {comment?}: ${requestShape}`,
+      params: accessRequestIdParams,
       body: decisionBody,
-      handler: async (context) => {
-        const { comment } = parseWith(decisionBody, context.request.body);
-        context.body = await deps.accessRequests.decide(actorOf(context), idOf(context), decision, comment);
+      response: accessRequest,
+      handler: async (context, { params, body }) => {
+        context.body = await deps.accessRequests.decide(actorOf(context), params.id, decision, body.comment);
       },
     });
   return [
@@ -50,8 +41,9 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       permission: 'authenticated',
       summary: `Ask for temporary access {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 ${requestShape}`,
       body: createAccessRequestBody,
-      handler: async (context) => {
-        const body = parseWith(createAccessRequestBody, context.request.body);
+      status: 201,
+      response: accessRequest,
+      handler: async (context, { body }) => {
         context.body = await deps.accessRequests.create(actorOf(context), body);
         context.status = 201;
       },
@@ -62,8 +54,8 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       permission: 'authenticated',
       summary: `The caller's requests (all for admins), newest first, ?phase=Pending|Approved|Denied|Expired: {items: [${requestShape}]}`,
       query: listAccessRequestsQuery,
-      handler: async (context) => {
-        const { phase } = parseWith(listAccessRequestsQuery, context.query, 'query');
+      response: itemsOf(accessRequest),
+      handler: async (context, { query: { phase } }) => {
         context.body = { items: await deps.accessRequests.list(principalOf(context), phase) };
       },
     }),
@@ -72,8 +64,10 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       path: '/api/access-requests/:id',
       permission: 'authenticated',
       summary: `One request (own, or any for admins): ${requestShape}`,
-      handler: async (context) => {
-        context.body = await deps.accessRequests.get(principalOf(context), idOf(context));
+      params: accessRequestIdParams,
+      response: accessRequest,
+      handler: async (context, { params }) => {
+        context.body = await deps.accessRequests.get(principalOf(context), params.id);
       },
     }),
     decide('approved', 'approve'),
@@ -83,8 +77,10 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       path: '/api/access-requests/:id',
       permission: 'authenticated',
       summary: 'Withdraw an own request or (admin) revoke any, ending its grant at once: {id, event: "withdrawn"|"revoked", phase}',
-      handler: async (context) => {
-        context.body = await deps.accessRequests.remove(actorOf(context), idOf(context));
+      params: accessRequestIdParams,
+      response: z.object({ id: z.string(), event: z.enum(['withdrawn', 'revoked']), phase: z.string() }).catchall(z.unknown()),
+      handler: async (context, { params }) => {
+        context.body = await deps.accessRequests.remove(actorOf(context), params.id);
       },
     }),
   ];

@@ -3,7 +3,7 @@ import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } fr
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { parseWith } from '../validate.js';
+import { listOf, user } from '../api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -13,55 +13,50 @@ export interface AdminRouteDeps {
 
 const userParams = z.object({ username: usernameSchema });
 const sessionParams = z.object({ username: usernameSchema, id: z.string().min(1).max(64) });
+const sessionsEnded = z.object({}).catchall(z.unknown());
+const locked = z.object({ username: z.string() }).catchall(z.unknown());
 
 function actorOf(context: AppContext): Actor {
   return { principal: context.state.principal!, audit: requestAuditFields(context) };
-}
-
-function usernameParam(context: AppContext): string {
-  return parseWith(userParams, context.params, 'path').username;
 }
 
 /** User management (admin only): users, their sessions, locks. */
 export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
   const users = deps.security.userAdmin;
   return [
-    route({ method: 'GET', path: '/api/admin/users', permission: 'manage_users', summary: 'List users (never password hashes)', handler: async (context) => {
+    route({ method: 'GET', path: '/api/admin/users', permission: 'manage_users', summary: 'List users (never password hashes)', response: listOf(user), handler: async (context) => {
       const items = users.list();
       context.body = { items, total: items.length };
     } }),
-    route({ method: 'POST', path: '/api/admin/users', permission: 'manage_users', summary: 'Create a local user {username, password, role, email?, enabled?, roles?}', handler: async (context) => {
+    route({ method: 'POST', path: '/api/admin/users', permission: 'manage_users', summary: 'Create a local user {username, password, role, email?, enabled?, roles?}', body: createUserSchema, status: 201, response: user, handler: async (context, { body }) => {
       context.status = 201;
-      context.body = await users.create(parseWith(createUserSchema, context.request.body), actorOf(context));
+      context.body = await users.create(body, actorOf(context));
     } }),
-    route({ method: 'GET', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'One user', handler: async (context) => {
-      context.body = users.get(usernameParam(context));
+    route({ method: 'GET', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'One user', params: userParams, response: user, handler: async (context, { params }) => {
+      context.body = users.get(params.username);
     } }),
-    route({ method: 'PATCH', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Change role, email, enabled, password or resource-level roles', handler: async (context) => {
-      const username = usernameParam(context);
-      context.body = await users.update(username, parseWith(updateUserSchema, context.request.body), actorOf(context));
+    route({ method: 'PATCH', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Change role, email, enabled, password or resource-level roles', params: userParams, body: updateUserSchema, response: user, handler: async (context, { params, body }) => {
+      context.body = await users.update(params.username, body, actorOf(context));
     } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Delete a user and end their sessions', handler: async (context) => {
-      const username = usernameParam(context);
-      users.delete(username, actorOf(context));
-      context.body = { deleted: username };
+    route({ method: 'DELETE', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Delete a user and end their sessions', params: userParams, response: z.object({ deleted: z.string() }), handler: async (context, { params }) => {
+      users.delete(params.username, actorOf(context));
+      context.body = { deleted: params.username };
     } }),
-    route({ method: 'GET', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "A user's sessions, newest first", handler: async (context) => {
-      const items = users.listSessions(usernameParam(context));
+    route({ method: 'GET', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "A user's sessions, newest first", params: userParams, response: listOf(z.object({}).catchall(z.unknown())), handler: async (context, { params }) => {
+      const items = users.listSessions(params.username);
       context.body = { items, total: items.length };
     } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "End all of a user's sessions", handler: async (context) => {
-      context.body = users.revokeSessions(usernameParam(context), actorOf(context));
+    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "End all of a user's sessions", params: userParams, response: sessionsEnded, handler: async (context, { params }) => {
+      context.body = users.revokeSessions(params.username, actorOf(context));
     } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions/:id', permission: 'manage_users', summary: 'End one session', handler: async (context) => {
-      const { username, id } = parseWith(sessionParams, context.params, 'path');
-      context.body = users.revokeSessions(username, actorOf(context), id);
+    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions/:id', permission: 'manage_users', summary: 'End one session', params: sessionParams, response: sessionsEnded, handler: async (context, { params }) => {
+      context.body = users.revokeSessions(params.username, actorOf(context), params.id);
     } }),
-    route({ method: 'POST', path: '/api/admin/lock', permission: 'manage_users', summary: 'Lock {username}: every session ends at once; audited as lock', handler: async (context) => {
-      context.body = users.lock(parseWith(lockBodySchema, context.request.body).username, actorOf(context));
+    route({ method: 'POST', path: '/api/admin/lock', permission: 'manage_users', summary: 'Lock {username}: every session ends at once; audited as lock', body: lockBodySchema, response: locked, handler: async (context, { body }) => {
+      context.body = users.lock(body.username, actorOf(context));
     } }),
-    route({ method: 'POST', path: '/api/admin/unlock', permission: 'manage_users', summary: 'Unlock {username}; audited as lock with details.locked false', handler: async (context) => {
-      context.body = users.unlock(parseWith(lockBodySchema, context.request.body).username, actorOf(context));
+    route({ method: 'POST', path: '/api/admin/unlock', permission: 'manage_users', summary: 'Unlock {username}; audited as lock with details.locked false', body: lockBodySchema, response: locked, handler: async (context, { body }) => {
+      context.body = users.unlock(body.username, actorOf(context));
     } }),
   ];
 }

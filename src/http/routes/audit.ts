@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { auditActions, type AuditEntry } from '../../audit/types.js';
 import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
-import { parseWith, queryInteger } from '../validate.js';
+import { queryInteger } from '../validate.js';
+import { auditEntry, listOf } from '../api-schemas.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -51,8 +52,9 @@ export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
       path: '/api/audit',
       permission: 'view_audit',
       summary: 'Audit entries newest first: limit (50, max 1000), offset, action, user, from, to',
-      handler: async (context) => {
-        const query = parseWith(auditQuerySchema, context.query, 'query');
+      query: auditQuerySchema,
+      response: listOf(auditEntry),
+      handler: async (context, { query }) => {
         if (query.from && query.to && query.from > query.to) throw validation('from must not be after to', { fields: { from: 'after to' } });
         const result = deps.audit.query({ ...query, limit: query.limit ?? 50, offset: query.offset ?? 0 });
         context.body = { items: result.items.map(publicEntry), total: result.total };

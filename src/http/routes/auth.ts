@@ -3,7 +3,8 @@ import { loginBodySchema } from '../../auth/user-schemas.js';
 import { unauthorized, validation } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { parseWith } from '../validate.js';
+import { z } from 'zod';
+import { session } from '../api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 import type { AuditRecorder } from '../../audit/types.js';
 
@@ -34,9 +35,11 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/login',
       permission: 'public',
       summary: 'Log in: {password} for the admin or {username, password}; returns {token, expires_at, username, role}',
-      handler: async (context) => {
+      body: loginBodySchema,
+      response: session,
+      errors: [401],
+      handler: async (context, { body }) => {
         refuseInTokenMode(deps, 'login');
-        const body = parseWith(loginBodySchema, context.request.body);
         context.body = await login.login({ ...body, source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId });
       },
     }),
@@ -45,6 +48,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/logout',
       permission: 'authenticated',
       summary: 'End the session of the presented token at once',
+      response: z.object({ logged_out: z.boolean() }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
@@ -58,6 +62,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/refresh',
       permission: 'authenticated',
       summary: 'New {token, expires_at} when the presented token is inside its refresh window',
+      response: z.object({ token: z.string(), expires_at: z.string() }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'refresh');
         const { tokenExpiresAt } = sessionPrincipal(context);
@@ -80,6 +85,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/me',
       permission: 'authenticated',
       summary: 'The caller: {username, role, roles, expires_at}',
+      response: z.object({ username: z.string(), role: z.string(), roles: z.array(z.string()), expires_at: z.string().nullable() }),
       handler: async (context) => {
         const principal = context.state.principal!;
         const expiresAt = principal.tokenExpiresAt === undefined ? null : new Date(principal.tokenExpiresAt).toISOString();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { EmitEvent } from '../../agent/agent-events.js';
-import type { Principal } from '../../rbac/principal.js';
-import { unauthorized } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
-import { parseWith } from '../validate.js';
-import { route, type AppContext, type RouteSpec } from '../types.js';
+import { principalOf } from '../request-state.js';
+import { chatEvents, chatHistory, chatSessionSummary } from '../chat-schemas.js';
+import { listOf } from '../api-schemas.js';
+import { route, type RouteSpec } from '../types.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from 'pino';
@@ -34,12 +34,6 @@ const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional(
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
 
 
-/** The caller; authenticated routes always have one. */
-export function principalOf(context: AppContext): Principal {
-  const principal = context.state.principal;
-  if (!principal) throw unauthorized('authentication required');
-  return principal;
-}
 
 /** Heartbeat comments (config `server.sse_heartbeat`) keep proxies from closing a stream idle while a tool waits for approval. */
 function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
@@ -60,8 +54,11 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       path: '/api/chat/agentic',
       permission: 'authenticated',
       summary: 'Ask the AI pilot; answers text/event-stream: session, chunk, tool_request, tool_execution, error, stream_end',
-      handler: async (context) => {
-        const body = parseWith(chatBody, context.request.body);
+      body: chatBody,
+      produces: 'text/event-stream',
+      events: chatEvents,
+      errors: [404],
+      handler: async (context, { body }) => {
         const principal = principalOf(context);
         const session = chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
@@ -92,8 +89,10 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       path: '/api/chat/history',
       permission: 'authenticated',
       summary: "With session_id: the session's messages, tool calls, decisions and results; without: the caller's sessions",
-      handler: async (context) => {
-        const { session_id: sessionId } = parseWith(sessionQuery, context.query, 'query');
+      query: sessionQuery,
+      response: z.union([chatHistory, listOf(chatSessionSummary)]),
+      errors: [404],
+      handler: async (context, { query: { session_id: sessionId } }) => {
         const principal = principalOf(context);
         if (sessionId !== undefined) {
           context.body = chat.history(principal, sessionId);
@@ -108,8 +107,10 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       path: '/api/chat/history',
       permission: 'authenticated',
       summary: 'Delete one of the caller’s chat sessions with its history',
-      handler: async (context) => {
-        const { session_id: sessionId } = parseWith(requiredSessionQuery, context.query, 'query');
+      query: requiredSessionQuery,
+      response: z.object({ deleted: z.string() }),
+      errors: [404],
+      handler: async (context, { query: { session_id: sessionId } }) => {
         chat.deleteSession(principalOf(context), sessionId);
         context.body = { deleted: sessionId };
       },

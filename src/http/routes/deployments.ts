@@ -1,68 +1,66 @@
 import { z } from 'zod';
 import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/deployments.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
-import { audited, type AuditContextDeps } from '../audit-context.js';
-import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
-import { route, type AppContext, type RouteSpec } from '../types.js';
-import type { KubeIdentityClient } from '../../kube/clients.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
+import { itemsOf, workloadTarget } from '../api-schemas.js';
+import { clusterAction } from '../cluster-action.js';
+import { clusterOf } from '../request-state.js';
+import { route, type RouteSpec } from '../types.js';
+import type { AuditContextDeps } from '../audit-context.js';
 import type { Clock } from '../../clock.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface DeploymentsRouteDeps extends AuditContextDeps {
-  identities: IdentityResolver;
   /** Stamps restarts (`kubectl.kubernetes.io/restartedAt`). */
   clock: Clock;
 }
 
-export const workloadTarget = z.object({ namespace: namespaceSchema, name: objectNameSchema });
-export const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
+const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
 const rollbackBody = workloadTarget.extend({ revision: z.number().int().min(0).optional() });
-
-/** The request's cluster client. */
-export function clientOf(deps: DeploymentsRouteDeps, context: AppContext): KubeIdentityClient {
-  return deps.identities.clientFor(context.state.principal);
-}
+const revisionItem = z.object({ revision: z.number().int(), images: z.array(z.string()), createdAt: z.string().nullable(), current: z.boolean(), changeCause: z.string().nullable() }).meta({ id: 'RevisionItem' });
 
 /** Deployments: scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
 export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
-  const action = (path: string, summary: string, handler: (context: AppContext) => Promise<unknown>): RouteSpec =>
-    route({
-      method: 'POST',
-      path: `/api/deployment/${path}`,
-      permission: 'execute_write',
-      resourceKind: 'deployments',
-      summary,
-      handler: async (context) => {
-        context.body = await handler(context);
-      },
-    });
+  const base = { kind: 'deployments', resource: (body: { name: string }) => `deployment/${body.name}` };
   return [
-    action('scale', 'Set replicas: {before: {replicas}, after: {replicas}}', (context) => {
-      const body = parseWith(scaleBody, context.request.body);
-      const line = `kubectl scale deployment/${body.name} --replicas=${body.replicas} -n ${body.namespace}`;
-      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => scaleWorkload(clientOf(deps, context), 'deployments', body, body.replicas));
+    clusterAction(deps, {
+      ...base,
+      path: '/api/deployment/scale',
+      summary: 'Set replicas: {before: {replicas}, after: {replicas}}',
+      body: scaleBody,
+      line: (body) => `kubectl scale deployment/${body.name} --replicas=${body.replicas} -n ${body.namespace}`,
+      run: (client, body) => scaleWorkload(client, 'deployments', body, body.replicas),
     }),
-    action('restart', 'Rolling restart: {before: {restartedAt}, after: {restartedAt}}', (context) => {
-      const body = parseWith(workloadTarget, context.request.body);
-      const line = `kubectl rollout restart deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), 'deployments', body, new Date(deps.clock())));
+    clusterAction(deps, {
+      ...base,
+      path: '/api/deployment/restart',
+      summary: 'Rolling restart: {before: {restartedAt}, after: {restartedAt}}',
+      body: workloadTarget,
+      line: (body) => `kubectl rollout restart deployment/${body.name} -n ${body.namespace}`,
+      run: (client, body) => restartWorkload(client, 'deployments', body, new Date(deps.clock())),
     }),
-    action('rollback', 'Roll back to a revision (0/absent = previous): {before: {revision, images}, after: {revision, images}}', (context) => {
-      const body = parseWith(rollbackBody, context.request.body);
-      const revision = body.revision ?? 0;
-      const line = `kubectl rollout undo deployment/${body.name}${revision ? ` --to-revision=${revision}` : ''} -n ${body.namespace}`;
-      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => rollbackDeployment(clientOf(deps, context), body, revision));
+    clusterAction(deps, {
+      ...base,
+      path: '/api/deployment/rollback',
+      summary: 'Roll back to a revision (0/absent = previous): {before: {revision, images}, after: {revision, images}}',
+      body: rollbackBody,
+      line: (body) => `kubectl rollout undo deployment/${body.name}${body.revision ? ` --to-revision=${body.revision}` : ''} -n ${body.namespace}`,
+      run: (client, body) => rollbackDeployment(client, body, body.revision ?? 0),
     }),
-    action('pause', 'Pause rollouts: {before: {paused}, after: {paused}}', (context) => {
-      const body = parseWith(workloadTarget, context.request.body);
-      const line = `kubectl rollout pause deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => setPaused(clientOf(deps, context), body, true));
+    clusterAction(deps, {
+      ...base,
+      path: '/api/deployment/pause',
+      summary: 'Pause rollouts: {before: {paused}, after: {paused}}',
+      body: workloadTarget,
+      line: (body) => `kubectl rollout pause deployment/${body.name} -n ${body.namespace}`,
+      run: (client, body) => setPaused(client, body, true),
     }),
-    action('resume', 'Resume rollouts: {before: {paused}, after: {paused}}', (context) => {
-      const body = parseWith(workloadTarget, context.request.body);
-      const line = `kubectl rollout resume deployment/${body.name} -n ${body.namespace}`;
-      return audited(deps, context, { resource: `deployment/${body.name}`, command: line }, () => setPaused(clientOf(deps, context), body, false));
+    clusterAction(deps, {
+      ...base,
+      path: '/api/deployment/resume',
+      summary: 'Resume rollouts: {before: {paused}, after: {paused}}',
+      body: workloadTarget,
+      line: (body) => `kubectl rollout resume deployment/${body.name} -n ${body.namespace}`,
+      run: (client, body) => setPaused(client, body, false),
     }),
     route({
       method: 'GET',
@@ -70,9 +68,11 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'deployments',
       summary: 'Revision history: {items: [{revision, images, createdAt, current, changeCause}]}',
-      handler: async (context) => {
-        const query = parseWith(workloadTarget, context.query, 'query');
-        context.body = { items: await deploymentHistory(clientOf(deps, context), query) };
+      query: workloadTarget,
+      response: itemsOf(revisionItem),
+      errors: [404],
+      handler: async (context, { query }) => {
+        context.body = { items: await deploymentHistory(clusterOf(context), query) };
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import { route, type RouteSpec } from '../types.js';
+import { health } from '../api-schemas.js';
 import type { HealthService } from '../health-service.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -22,6 +23,7 @@ export function healthRoutes(deps: HealthRouteDeps): RouteSpec[] {
       path: '/api/health',
       permission: 'public',
       summary: 'Service health: status, kubernetes, llm (and details.auth "disabled" when authentication is off)',
+      response: health,
       handler: async (context) => {
         const report = await deps.health.report();
         context.body = deps.security.mode === 'none' ? { ...report, details: { ...report.details, auth: authDisabled } } : report;

@@ -13,7 +13,8 @@ import { auditedRead } from '../audit-reads.js';
 import { authorizeHelmAction, type HelmPolicyDeps } from '../helm-policy.js';
 import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
-import { route, type AppContext, type RouteSpec } from '../types.js';
+import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
+import { anyObject, itemsOf, namespaceQuery } from '../api-schemas.js';
 import type { Config } from '../../config/schema.js';
 import type { KubeClients } from '../../kube/clients.js';
 import type { HelmInvocations } from '../../helm/helm-invocations.js';
@@ -47,6 +48,12 @@ const installBody = z.object({
 const upgradeBody = installBody.omit({ createNamespace: true });
 const releaseQuery = z.object({ namespace: namespaceSchema });
 const nameParams = z.object({ name: releaseName });
+const rollbackBody = z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) });
+const repositoryBody = z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) });
+const updateBody = z.object({ names: z.array(repositoryName).default([]) });
+const chartQuery = z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) });
+const valuesQuery = releaseQuery.extend({ all: queryBoolean.default(false) });
+const releaseRead = { params: nameParams, query: releaseQuery, errors: [404] as ErrorStatus[] };
 
 /** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
 function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
@@ -79,7 +86,7 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
 
 function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
   const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
-    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, handler });
+    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, ...releaseRead, produces: suffix === '/manifest' ? 'text/yaml' : undefined, response: suffix === '/history' ? itemsOf(anyObject) : anyObject, handler });
   return [
     route({
       method: 'GET',
@@ -88,8 +95,9 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       // A release is a Secret in its namespace: listing releases is listing those Secrets.
       resourceKind: 'secrets',
       summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
-      handler: async (context) => {
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
+      query: namespaceQuery,
+      response: itemsOf(anyObject),
+      handler: async (context, { query: { namespace } }) => {
         context.body = { items: visibleItems(context, await listReleases(helmFor(deps, context), namespace)) };
       },
     }),
@@ -114,6 +122,10 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/releases/:name/values',
       permission: 'execute_read',
       summary: 'Release values (user-supplied; all=true for computed): {values}',
+      params: nameParams,
+      query: valuesQuery,
+      response: z.object({ values: z.unknown() }),
+      errors: [404],
       handler: async (context) => {
         const target = releaseTarget(context);
         await authorizeHelmAction(deps, context, { action: 'read', namespace: target.namespace });
@@ -133,6 +145,9 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'secrets',
       summary: 'helm install: release details',
+      body: installBody,
+      status: 201,
+      response: anyObject,
       handler: async (context) => {
         const body = parseWith(installBody, context.request.body);
         await checkChartUrl(deps, body.repo, 'repo');
@@ -149,6 +164,8 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'secrets',
       summary: 'helm upgrade (values replace the previous ones): release details',
+      body: upgradeBody,
+      response: anyObject,
       handler: async (context) => {
         const body = parseWith(upgradeBody, context.request.body);
         await checkChartUrl(deps, body.repo, 'repo');
@@ -162,9 +179,10 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'secrets',
       summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
-      handler: async (context) => {
-        const { name } = parseWith(nameParams, context.params, 'path');
-        const body = parseWith(z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }), context.request.body);
+      params: nameParams,
+      body: rollbackBody,
+      response: anyObject,
+      handler: async (context, { params: { name }, body }) => {
         const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
         await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
@@ -177,6 +195,8 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       permission: 'delete',
       resourceKind: 'secrets',
       summary: 'helm uninstall: {name, namespace, uninstalled: true}',
+      ...releaseRead,
+      response: anyObject,
       handler: async (context) => {
         const target = releaseTarget(context);
         const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);
@@ -195,6 +215,7 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/repositories',
       permission: 'view',
       summary: 'Chart repositories: {items: [{name, url}]}',
+      response: itemsOf(z.object({ name: z.string(), url: z.string() })),
       handler: async (context) => {
         context.body = { items: await listRepositories(helmFor(deps, context)) };
       },
@@ -204,8 +225,10 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/repositories',
       permission: 'admin',
       summary: 'helm repo add {name, url, force?} (an existing name is repointed only with force): {name, url}',
-      handler: async (context) => {
-        const body = parseWith(z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) }), context.request.body);
+      body: repositoryBody,
+      status: 201,
+      response: anyObject,
+      handler: async (context, { body }) => {
         await checkChartUrl(deps, body.url, 'url');
         const helm = helmFor(deps, context);
         await checkRepositoryName(helm, body.name, body.url, body.force);
@@ -219,8 +242,9 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/repositories/update',
       permission: 'admin',
       summary: 'helm repo update {names?}: {updated: [name]}',
-      handler: async (context) => {
-        const body = parseWith(z.object({ names: z.array(repositoryName).default([]) }), context.request.body);
+      body: updateBody,
+      response: anyObject,
+      handler: async (context, { body }) => {
         const line = ['helm repo update', ...body.names].join(' ');
         context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () => updateRepositories(helmFor(deps, context), body.names));
       },
@@ -230,8 +254,9 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/repositories/:name',
       permission: 'admin',
       summary: 'helm repo remove: {name, removed: true}',
-      handler: async (context) => {
-        const { name } = parseWith(z.object({ name: repositoryName }), context.params, 'path');
+      params: z.object({ name: repositoryName }),
+      response: anyObject,
+      handler: async (context, { params: { name } }) => {
         context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () => removeRepository(helmFor(deps, context), name));
       },
     }),
@@ -240,8 +265,10 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/charts',
       permission: 'view',
       summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
-      handler: async (context) => {
-        const query = parseWith(z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) }), context.query, 'query');
+      query: chartQuery,
+      errors: [404],
+      response: itemsOf(anyObject),
+      handler: async (context, { query }) => {
         context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
       },
     }),

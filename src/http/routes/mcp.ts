@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { parseWith } from '../validate.js';
+import { anyObject, listOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import type { McpServers } from '../../mcp/mcp-servers.js';
 
@@ -27,6 +27,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       path: '/api/mcp/servers',
       permission: 'view',
       summary: 'MCP servers: configuration (env values masked), live status and tool names',
+      response: listOf(anyObject),
       handler: async (context) => {
         const items = await catalog.list();
         context.body = { items, total: items.length };
@@ -37,8 +38,10 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       path: '/api/mcp/servers',
       permission: 'admin',
       summary: 'Add an MCP server (an MCPServer object, or a config file entry without the CRDs)',
-      handler: async (context) => {
-        const server = parseWith(createBody, context.request.body);
+      body: createBody,
+      status: 201,
+      response: anyObject,
+      handler: async (context, { body: server }) => {
         const command = `mcp add ${server.name} -- ${[server.command, ...server.args].join(' ')}`;
         context.body = await audited(deps, context, { resource: `mcpserver/${server.name}`, command: command }, () => catalog.create(server));
         context.status = 201;
@@ -49,9 +52,10 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       path: '/api/mcp/servers/:name',
       permission: 'admin',
       summary: 'Enable or disable an MCP server (connects or disconnects now)',
-      handler: async (context) => {
-        const { name } = parseWith(nameParams, context.params, 'path');
-        const { enabled } = parseWith(patchBody, context.request.body);
+      params: nameParams,
+      body: patchBody,
+      response: anyObject,
+      handler: async (context, { params: { name }, body: { enabled } }) => {
         const command = `mcp ${enabled ? 'enable' : 'disable'} ${name}`;
         context.body = await audited(deps, context, { resource: `mcpserver/${name}`, command: command }, () => catalog.setEnabled(name, enabled));
       },
@@ -61,8 +65,9 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       path: '/api/mcp/servers/:name',
       permission: 'admin',
       summary: 'Remove an MCP server (its child is stopped and its tools withdrawn)',
-      handler: async (context) => {
-        const { name } = parseWith(nameParams, context.params, 'path');
+      params: nameParams,
+      response: z.object({ deleted: z.string() }),
+      handler: async (context, { params: { name } }) => {
         await audited(deps, context, { resource: `mcpserver/${name}`, command: `mcp delete ${name}` }, () => catalog.delete(name));
         context.body = { deleted: name };
       },

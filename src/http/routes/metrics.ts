@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
-import { namespaceSchema, parseWith } from '../validate.js';
+import { namespaceQuery, itemsOf } from '../api-schemas.js';
+import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
 
-/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export interface MetricsRouteDeps {
-  identities: IdentityResolver;
-}
+/** What this module uses of the composed services: none (the caller's cluster client is on the request state). */
+export type MetricsRouteDeps = object;
 
 /** Metrics: pod and node usage from metrics.k8s.io (503 `metrics_unavailable` when not served). */
-export function metricsRoutes(deps: MetricsRouteDeps): RouteSpec[] {
+export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
   return [
     route({
       method: 'GET',
@@ -19,10 +17,11 @@ export function metricsRoutes(deps: MetricsRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'pods',
       summary: 'Pod usage: {items: [{name, namespace, cpu: "<n>m", memory: "<n>Mi"}]} (all namespaces when absent)',
-      handler: async (context) => {
-        const { namespace } = parseWith(z.object({ namespace: namespaceSchema.optional() }), context.query, 'query');
+      query: namespaceQuery,
+      response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() })),
+      handler: async (context, { query: { namespace } }) => {
         // Across all namespaces the policy leaves out the namespaces the caller may not see.
-        context.body = { items: visibleItems(context, await podMetrics(deps.identities.clientFor(context.state.principal), namespace)) };
+        context.body = { items: visibleItems(context, await podMetrics(clusterOf(context), namespace)) };
       },
     }),
     route({
@@ -31,8 +30,9 @@ export function metricsRoutes(deps: MetricsRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'nodes',
       summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent}]} against allocatable',
+      response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown())),
       handler: async (context) => {
-        context.body = { items: await nodeMetrics(deps.identities.clientFor(context.state.principal)) };
+        context.body = { items: await nodeMetrics(clusterOf(context)) };
       },
     }),
   ];

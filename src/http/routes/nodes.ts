@@ -2,22 +2,22 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import type { DrainEvent, DrainJob, DrainJobs } from '../../kube/drain-jobs.js';
 import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
-import type { KubeIdentityClient } from '../../kube/clients.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
-import { objectNameSchema, parseWith } from '../validate.js';
+import { objectNameSchema } from '../validate.js';
+import { listOf, resourceItem } from '../api-schemas.js';
+import { clusterAction } from '../cluster-action.js';
+import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 import type { CacheManager } from '../../kube/cache-manager.js';
 import type { Discovery } from '../../kube/discovery.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface NodesRouteDeps extends AuditContextDeps {
   caches: CacheManager;
   discovery: Discovery;
-  identities: IdentityResolver;
   drains: DrainJobs;
   policy: PolicyEngine;
 }
@@ -75,21 +75,35 @@ async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
+const nodeChange = z.object({ name: z.string(), before: z.object({ unschedulable: z.boolean() }), after: z.object({ unschedulable: z.boolean() }) });
+const drainPod = z.object({ namespace: z.string(), name: z.string(), reason: z.string().optional() }).catchall(z.unknown());
+const drainEvents = {
+  cordoned: z.object({ node: z.string() }),
+  pod: drainPod.extend({ status: z.enum(['evicted', 'failed', 'skipped']) }),
+  result: z.object({
+    node: z.string(),
+    status: z.enum(['completed', 'failed', 'refused']),
+    evicted: z.number().int(),
+    failed: z.array(drainPod),
+    refused: z.array(drainPod),
+    skipped: z.array(drainPod),
+    message: z.string().optional(),
+  }),
+};
+
 /** Nodes (docs/adr/0005-cluster-operations-streams.md): cordon, uncordon, drain (202 + SSE progress), pods on a node. */
 export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
   const drains = deps.drains;
-  const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
   const cordon = (verb: 'cordon' | 'uncordon'): RouteSpec =>
-    route({
-      method: 'POST',
+    clusterAction(deps, {
       path: `/api/node/${verb}`,
-      permission: 'execute_write',
-      resourceKind: 'nodes',
+      kind: 'nodes',
       summary: `kubectl ${verb}: {name, before: {unschedulable}, after: {unschedulable}}`,
-      handler: async (context) => {
-        const { name } = parseWith(nodeBody, context.request.body);
-        context.body = await audited(deps, context, { resource: `node/${name}`, command: `kubectl ${verb} ${name}` }, () => setUnschedulable(client(context), name, verb === 'cordon'));
-      },
+      body: nodeBody,
+      response: nodeChange,
+      resource: (body) => `node/${body.name}`,
+      line: (body) => `kubectl ${verb} ${body.name}`,
+      run: (client, body) => setUnschedulable(client, body.name, verb === 'cordon'),
     });
   return [
     cordon('cordon'),
@@ -100,9 +114,12 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'nodes',
       summary: 'Start a drain in the background: 202 {id}; progress at GET /api/node/drain/{id}',
-      handler: async (context) => {
-        const body = parseWith(drainBody, context.request.body);
-        const identity = client(context);
+      body: drainBody,
+      status: 202,
+      response: z.object({ id: z.string(), node: z.string() }),
+      errors: [404],
+      handler: async (context, { body }) => {
+        const identity = clusterOf(context);
         const job = await audited(deps, context, { resource: `node/${body.name}`, command: drainLine(body) }, async () => {
           await getNode(identity, body.name);
           return drains.start(identity, body.name, body, context.state.principal?.username ?? 'unknown');
@@ -117,10 +134,14 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'nodes',
       summary: 'SSE progress of a drain: events cordoned, pod {namespace, name, status, reason?}, result',
-      handler: async (context) => {
-        const job = drains.get(String(context.params.id));
+      params: z.object({ id: z.string().min(1).max(128) }),
+      produces: 'text/event-stream',
+      events: drainEvents,
+      errors: [404],
+      handler: async (context, { params }) => {
+        const job = drains.get(params.id);
         const principal = context.state.principal;
-        if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${context.params.id} not found`);
+        if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${params.id} not found`);
         streamDrain(context, job, await podVisibility(deps, context));
       },
     }),
@@ -131,11 +152,13 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       listsAllNamespaces: true,
       summary: 'Pods on a node (pod list items): {items, total}',
-      handler: async (context) => {
-        const { name } = parseWith(nodeBody, context.params, 'path');
-        const identity = client(context);
-        await getNode(identity, name);
-        const items = visibleItems(context, await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), name));
+      params: nodeBody,
+      response: listOf(resourceItem),
+      errors: [404],
+      handler: async (context, { params }) => {
+        const identity = clusterOf(context);
+        await getNode(identity, params.name);
+        const items = visibleItems(context, await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), params.name));
         context.body = { items, total: items.length };
       },
     }),

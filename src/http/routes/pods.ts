@@ -10,16 +10,15 @@ import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
+import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { WebSocketUpgrades } from '../websocket-upgrade.js';
 import type { Config } from '../../config/schema.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
 import type { TerminalTickets } from '../terminal-tickets.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface PodsRouteDeps extends AuditContextDeps {
   config: Config;
-  identities: IdentityResolver;
   terminalTickets: TerminalTickets;
   webSockets: WebSocketUpgrades;
 }
@@ -42,6 +41,10 @@ const execBody = z.object({
   container: containerSchema.optional(),
   command: z.array(z.string().max(32 * 1024)).min(1).max(256),
 });
+
+const ticketBody = z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() });
+const execResult = z.object({ stdout: z.string(), stderr: z.string(), exitCode: z.number().int().nullable(), truncated: z.boolean().optional(), timedOut: z.boolean().optional() }).catchall(z.unknown());
+const logEvents = { line: z.object({ line: z.string() }), end: z.object({ reason: z.string() }), error: z.object({ error: z.string(), code: z.string() }) };
 
 const terminalQuery = z.object({
   namespace: namespaceSchema.default('default'),
@@ -67,7 +70,7 @@ async function sendLogs(deps: PodsRouteDeps, context: AppContext): Promise<void>
   const abort = new AbortController();
   context.res.once('close', () => abort.abort());
   const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
-  const { response } = await auditedRead(deps, context, read, () => openLogStream(deps.identities.clientFor(context.state.principal), options, abort.signal));
+  const { response } = await auditedRead(deps, context, read, () => openLogStream(clusterOf(context), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
   context.req.socket.setTimeout(0);
   context.type = 'text/plain; charset=utf-8';
@@ -84,7 +87,7 @@ function streamEvents(context: AppContext, response: Awaited<ReturnType<typeof o
       for await (const line of logLines(response)) stream.send('line', { line });
       stream.send('end', { reason: 'log ended' });
     } catch (error) {
-      if (!abort.signal.aborted) stream.send('error', { message: error instanceof Error ? error.message : String(error) });
+      if (!abort.signal.aborted) stream.send('error', { error: error instanceof Error ? error.message : String(error), code: 'K8S_ERROR' });
     } finally {
       stream.end();
     }
@@ -101,7 +104,7 @@ async function openTerminal(deps: PodsRouteDeps, context: AppContext): Promise<v
   if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
     throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
-  const client = deps.identities.clientFor(context.state.principal);
+  const client = clusterOf(context);
   const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
   const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
@@ -121,7 +124,11 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'log',
       defaultNamespace: 'default',
-      summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream)',
+      summary: 'Container log: text/plain; follow=true streams (chunked, or SSE with Accept: text/event-stream: events line, end, error)',
+      params: podParams,
+      query: logQuery,
+      produces: 'text/plain',
+      events: logEvents,
       handler: (context) => sendLogs(deps, context),
     }),
     route({
@@ -131,10 +138,11 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'exec',
       summary: 'Run an argv command in a container: {stdout, stderr, exitCode, truncated?, timedOut?}',
-      handler: async (context) => {
-        const { name } = parseWith(podParams, context.params, 'path');
-        const body = parseWith(execBody, context.request.body);
-        const client = deps.identities.clientFor(context.state.principal);
+      params: podParams,
+      body: execBody,
+      response: execResult,
+      handler: async (context, { params: { name }, body }) => {
+        const client = clusterOf(context);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
         const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
@@ -150,10 +158,12 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}',
-      handler: async (context) => {
-        const { name } = parseWith(podParams, context.params, 'path');
-        const body = parseWith(z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() }), context.request.body);
-        const container = resolveContainer(await getPod(deps.identities.clientFor(context.state.principal), body.namespace, name), body.container);
+      params: podParams,
+      body: ticketBody,
+      status: 201,
+      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()),
+      handler: async (context, { params: { name }, body }) => {
+        const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         context.status = 201;
         context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
       },
@@ -166,6 +176,8 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
+      params: podParams,
+      query: terminalQuery,
       handler: (context) => openTerminal(deps, context),
     }),
   ];

@@ -6,7 +6,9 @@ import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
+import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
+import { itemsOf } from '../api-schemas.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { Clock } from '../../clock.js';
 import type { CustomClient } from '../../kube/custom-client.js';
@@ -26,6 +28,12 @@ const createBody = z.object({
   podPort: z.number().int().min(1).max(65535),
   localPort: z.number().int().min(0).max(65535).default(0),
 });
+
+const forwardView = z
+  .object({ id: z.string(), namespace: z.string(), pod: z.string(), podPort: z.number().int(), localPort: z.number().int().nullable().optional(), status: z.string(), address: z.string().nullable(), message: z.string().nullable(), requester: z.string().nullable(), createdAt: z.string().nullable() })
+  .catchall(z.unknown());
+const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), status: z.literal('active'), address: z.string().optional() });
+const idParams = z.object({ id: objectNameSchema });
 
 /** How long POST waits for the controller to bring the listener up. */
 const activationTimeoutMs = 15_000;
@@ -65,7 +73,7 @@ async function waitForPhase(client: CustomClient<PortForward>, name: string, clo
 async function createForward(deps: PortforwardRouteDeps, context: AppContext): Promise<Record<string, unknown>> {
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
-  await getPod(deps.identities.clientFor(principal), body.namespace, body.pod);
+  await getPod(clusterOf(context), body.namespace, body.pod);
   const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The identity travels with the object from its creation: the reconciler refuses objects without it.
@@ -93,8 +101,10 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'portforward',
       summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
-      handler: async (context) => {
-        const body = parseWith(createBody, context.request.body);
+      body: createBody,
+      status: 201,
+      response: forwardStarted,
+      handler: async (context, { body }) => {
         const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}`;
         context.body = await audited(deps, context, { resource: `pod/${body.pod}`, command: line }, () => createForward(deps, context));
         context.status = 201;
@@ -105,6 +115,7 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       path: '/api/portforward',
       permission: 'view',
       summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
+      response: itemsOf(forwardView),
       handler: async (context) => {
         const { items } = await deps.portForwards.list();
         context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
@@ -115,8 +126,9 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       path: '/api/portforward/:id',
       permission: 'execute_write',
       summary: 'Stop a forward and delete its object: {id, status: "stopped"}',
-      handler: async (context) => {
-        const { id } = parseWith(z.object({ id: objectNameSchema }), context.params, 'path');
+      params: idParams,
+      response: z.object({ id: z.string(), status: z.literal('stopped') }),
+      handler: async (context, { params: { id } }) => {
         const client = deps.portForwards;
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);

@@ -3,9 +3,10 @@ import { requireNamespace, listResources, getObject, toYaml, describeObject, del
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
-import type { KubeIdentityClient } from '../../kube/clients.js';
-import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
-import { route, type AppContext, type RouteSpec } from '../types.js';
+import { namespaceSchema, objectNameSchema } from '../validate.js';
+import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
+import { anyObject, listOf, resourceItem } from '../api-schemas.js';
+import { clusterOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleItems } from '../visible-items.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
@@ -21,8 +22,11 @@ export interface ResourcesRouteDeps extends AuditReadsDeps {
 }
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
-const objectParams = z.object({ name: objectNameSchema });
-const resourceParam = z.string().regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
+const resourceParam = z.string().max(253).regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
+const typeParams = z.object({ resource: resourceParam });
+const objectParams = z.object({ resource: resourceParam, name: objectNameSchema });
+type ObjectInput = { params: z.output<typeof objectParams>; query: z.output<typeof listQuery> };
+const objectReference = z.object({ kind: z.string(), name: z.string(), namespace: z.string().optional(), apiVersion: z.string() });
 
 interface ObjectTarget {
   type: ResourceType;
@@ -30,16 +34,9 @@ interface ObjectTarget {
   namespace: string | undefined;
 }
 
-async function resolveType(deps: ResourcesRouteDeps, context: AppContext): Promise<ResourceType> {
-  const resource = parseWith(resourceParam, context.params.resource, 'resource type');
-  return deps.discovery.resolve(resource);
-}
-
-async function resolveTarget(deps: ResourcesRouteDeps, context: AppContext): Promise<ObjectTarget> {
-  const { namespace } = parseWith(listQuery, context.query, 'query');
-  const { name } = parseWith(objectParams, { name: context.params.name }, 'path');
-  const type = await resolveType(deps, context);
-  return { type, name, namespace: requireNamespace(type, namespace) };
+async function resolveTarget(deps: ResourcesRouteDeps, input: ObjectInput): Promise<ObjectTarget> {
+  const type = await deps.discovery.resolve(input.params.resource);
+  return { type, name: input.params.name, namespace: requireNamespace(type, input.query.namespace) };
 }
 
 /** Whether reading objects of this type reveals secret values (Secrets, MCPServers). */
@@ -50,13 +47,13 @@ function sensitiveType(type: ResourceType): boolean {
 /** Reads one object (audited per `audit.include_reads`) and masks it for the caller. */
 async function readObject(deps: ResourcesRouteDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
   const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: `${kubectlLine('get', target)} -o ${output}`, sensitive: sensitiveType(target.type) };
-  const object = await auditedRead(deps, context, read, () => getObject(deps.identities.clientFor(context.state.principal), target.type, target.name, target.namespace));
+  const object = await auditedRead(deps, context, read, () => getObject(clusterOf(context), target.type, target.name, target.namespace));
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
-  const client = (context: AppContext): KubeIdentityClient => deps.identities.clientFor(context.state.principal);
+  const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
     route({
       method: 'GET',
@@ -64,11 +61,13 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: ':resource',
       summary: 'List resources of a kind (all namespaces when namespace is absent)',
+      params: typeParams,
       query: listQuery,
-      handler: async (context) => {
-        const { namespace } = parseWith(listQuery, context.query, 'query');
-        const type = await resolveType(deps, context);
-        const listed = await listResources(deps.caches, client(context), type, namespace);
+      response: listOf(resourceItem),
+      errors: [404],
+      handler: async (context, { params, query }) => {
+        const type = await deps.discovery.resolve(params.resource);
+        const listed = await listResources(deps.caches, clusterOf(context), type, query.namespace);
         const items = visibleItems(context, listed);
         context.body = { items, total: items.length };
       },
@@ -77,37 +76,35 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/k8s/:resource/:name',
       permission: 'view',
-      resourceKind: ':resource',
+      ...object,
       summary: 'One resource as JSON',
-      query: listQuery,
-      handler: async (context) => {
-        context.body = await readObject(deps, context, await resolveTarget(deps, context), 'json');
+      response: anyObject,
+      handler: async (context, input) => {
+        context.body = await readObject(deps, context, await resolveTarget(deps, input), 'json');
       },
     }),
     route({
       method: 'GET',
       path: '/api/k8s/:resource/:name/yaml',
       permission: 'view',
-      resourceKind: ':resource',
+      ...object,
       summary: 'One resource as YAML (managedFields stripped)',
       produces: 'text/yaml',
-      query: listQuery,
-      handler: async (context) => {
-        const object = await readObject(deps, context, await resolveTarget(deps, context), 'yaml');
+      handler: async (context, input) => {
+        const read = await readObject(deps, context, await resolveTarget(deps, input), 'yaml');
         context.type = 'text/yaml';
-        context.body = toYaml(object);
+        context.body = toYaml(read);
       },
     }),
     route({
       method: 'GET',
       path: '/api/k8s/:resource/:name/describe',
       permission: 'view',
-      resourceKind: ':resource',
+      ...object,
       summary: 'kubectl describe text',
       produces: 'text/plain',
-      query: listQuery,
-      handler: async (context) => {
-        const target = await resolveTarget(deps, context);
+      handler: async (context, input) => {
+        const target = await resolveTarget(deps, input);
         const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('describe', target), sensitive: sensitiveType(target.type) };
         const text = await auditedRead(deps, context, read, () => describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace));
         context.type = 'text/plain';
@@ -118,13 +115,13 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       method: 'DELETE',
       path: '/api/k8s/:resource/:name',
       permission: 'delete',
-      resourceKind: ':resource',
+      ...object,
       summary: 'Delete a resource; returns its reference',
-      query: listQuery,
-      handler: async (context) => {
-        const target = await resolveTarget(deps, context);
+      response: objectReference,
+      handler: async (context, input) => {
+        const target = await resolveTarget(deps, input);
         context.body = await audited(deps, context, { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('delete', target) }, () =>
-          deleteObject(client(context), target.type, target.name, target.namespace),
+          deleteObject(clusterOf(context), target.type, target.name, target.namespace),
         );
       },
     }),

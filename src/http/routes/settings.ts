@@ -1,9 +1,9 @@
 import { llmSettingsBodySchema } from '../../settings/llm-settings.js';
 import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
-import { principalOf } from './chat.js';
+import { principalOf } from '../request-state.js';
+import { anyObject, userSettings as settingsSchema } from '../api-schemas.js';
 import type { Pilot } from '../../agent/pilot.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -24,6 +24,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings',
       permission: 'authenticated',
       summary: "The caller's settings: language, beginner_mode, auto_approve_readonly",
+      response: settingsSchema,
       handler: async (context) => {
         context.body = userSettings.get(principalOf(context).username);
       },
@@ -33,8 +34,9 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings',
       permission: 'authenticated',
       summary: "Change the caller's settings (any subset of the fields)",
-      handler: async (context) => {
-        const changes = parseWith(userSettingsUpdateSchema, context.request.body);
+      body: userSettingsUpdateSchema,
+      response: settingsSchema,
+      handler: async (context, { body: changes }) => {
         context.body = userSettings.update(principalOf(context).username, changes);
       },
     }),
@@ -43,6 +45,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings/llm',
       permission: 'authenticated',
       summary: 'The LLM configuration in use, without the key (api_key_set tells whether one is set)',
+      response: anyObject,
       handler: async (context) => {
         context.body = llm.view();
       },
@@ -52,8 +55,9 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings/llm',
       permission: 'admin',
       summary: 'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; used from the next chat turn',
-      handler: async (context) => {
-        const body = parseWith(llmSettingsBodySchema, context.request.body);
+      body: llmSettingsBodySchema,
+      response: anyObject,
+      handler: async (context, { body }) => {
         const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;
         context.body = await audited(deps, context, { resource: `settings/llm`, command: command }, async () => llm.update(body));
       },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
-import { parseWith } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
-import { principalOf } from './chat.js';
+import { principalOf } from '../request-state.js';
+import { safetyReport } from '../api-schemas.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
 import type { AuditRecorder } from '../../audit/types.js';
@@ -32,8 +32,10 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       path: '/api/tool/approve',
       permission: 'authenticated',
       summary: 'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)',
-      handler: async (context) => {
-        const body = parseWith(approveBody, context.request.body);
+      body: approveBody,
+      response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }),
+      errors: [404],
+      handler: async (context, { body }) => {
         const request = deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
         deps.audit.record({
           ...requestAuditFields(context),
@@ -51,8 +53,9 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       path: '/api/tool/analyze',
       permission: 'authenticated',
       summary: "Safety report of a command line (class, approval, blocked pattern, warnings); never runs it",
-      handler: async (context) => {
-        const body = parseWith(analyzeBody, context.request.body);
+      body: analyzeBody,
+      response: safetyReport,
+      handler: async (context, { body }) => {
         context.body = deps.safety.analyzeSync(body.tool, body.command);
       },
     }),

@@ -1,80 +1,65 @@
 import { z } from 'zod';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
-import { audited } from '../audit-context.js';
-import { parseWith } from '../validate.js';
-import { route, type AppContext, type RouteSpec } from '../types.js';
-import { clientOf, scaleBody, workloadTarget, type DeploymentsRouteDeps } from './deployments.js';
+import { workloadTarget } from '../api-schemas.js';
+import { clusterAction } from '../cluster-action.js';
+import type { RouteSpec } from '../types.js';
+import type { AuditContextDeps } from '../audit-context.js';
+import type { Clock } from '../../clock.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export type WorkloadsRouteDeps = DeploymentsRouteDeps;
-
-const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
-
-interface ActionSpec {
-  path: string;
-  kind: string;
-  summary: string;
-  run: (context: AppContext) => Promise<unknown>;
+export interface WorkloadsRouteDeps extends AuditContextDeps {
+  /** Stamps restarts (`kubectl.kubernetes.io/restartedAt`). */
+  clock: Clock;
 }
+
+const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
+const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
+const triggered = z.object({ name: z.string(), namespace: z.string(), jobName: z.string() });
 
 /** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
 export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {
-  const action = (spec: ActionSpec): RouteSpec =>
-    route({
-      method: 'POST',
-      path: spec.path,
-      permission: 'execute_write',
-      resourceKind: spec.kind,
-      summary: spec.summary,
-      handler: async (context) => {
-        context.body = await spec.run(context);
-      },
-    });
   /** A rolling restart (the `kubectl.kubernetes.io/restartedAt` template annotation). */
   const restartAction = (kind: 'statefulset' | 'daemonset'): RouteSpec =>
-    action({
+    clusterAction(deps, {
       path: `/api/${kind}/restart`,
       kind: `${kind}s`,
       summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
-      run: (context) => {
-        const body = parseWith(workloadTarget, context.request.body);
-        const line = `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `${kind}/${body.name}`, command: line }, () => restartWorkload(clientOf(deps, context), `${kind}s`, body, new Date(deps.clock())));
-      },
+      body: workloadTarget,
+      resource: (body) => `${kind}/${body.name}`,
+      line: (body) => `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`,
+      run: (client, body) => restartWorkload(client, `${kind}s`, body, new Date(deps.clock())),
     });
   return [
-    action({
+    clusterAction(deps, {
       path: '/api/statefulset/scale',
       kind: 'statefulsets',
       summary: 'Set replicas: {name, namespace, before: {replicas}, after: {replicas}}',
-      run: (context) => {
-        const body = parseWith(scaleBody, context.request.body);
-        const line = `kubectl scale statefulset/${body.name} --replicas=${body.replicas} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `statefulset/${body.name}`, command: line }, () => scaleWorkload(clientOf(deps, context), 'statefulsets', body, body.replicas));
-      },
+      body: scaleBody,
+      resource: (body) => `statefulset/${body.name}`,
+      line: (body) => `kubectl scale statefulset/${body.name} --replicas=${body.replicas} -n ${body.namespace}`,
+      run: (client, body) => scaleWorkload(client, 'statefulsets', body, body.replicas),
     }),
     restartAction('statefulset'),
     restartAction('daemonset'),
-    action({
+    clusterAction(deps, {
       path: '/api/cronjob/trigger',
       kind: 'cronjobs',
       summary: 'Run a CronJob now (Job owned by it): {name, namespace, jobName}',
-      run: (context) => {
-        const body = parseWith(workloadTarget, context.request.body);
-        const line = `kubectl create job --from=cronjob/${body.name} -n ${body.namespace}`;
-        return audited(deps, context, { resource: `cronjob/${body.name}`, command: line }, () => triggerCronJob(clientOf(deps, context), body));
-      },
+      body: workloadTarget,
+      response: triggered,
+      resource: (body) => `cronjob/${body.name}`,
+      line: (body) => `kubectl create job --from=cronjob/${body.name} -n ${body.namespace}`,
+      run: (client, body) => triggerCronJob(client, body),
     }),
-    action({
+    clusterAction(deps, {
       path: '/api/cronjob/suspend',
       kind: 'cronjobs',
       summary: 'Suspend or resume the schedule: {name, namespace, before: {suspend}, after: {suspend}}',
-      run: (context) => {
-        const body = parseWith(suspendBody, context.request.body);
-        const line = `kubectl patch cronjob/${body.name} -n ${body.namespace} -p '{"spec":{"suspend":${body.suspend}}}'`;
-        return audited(deps, context, { resource: `cronjob/${body.name}`, command: line }, () => suspendCronJob(clientOf(deps, context), body, body.suspend));
-      },
+      body: suspendBody,
+      resource: (body) => `cronjob/${body.name}`,
+      line: (body) => `kubectl patch cronjob/${body.name} -n ${body.namespace} -p '{"spec":{"suspend":${body.suspend}}}'`,
+      run: (client, body) => suspendCronJob(client, body, body.suspend),
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
-import type { AuditEntry, ListResponse } from '../../api/types';
+import type { ListResponse } from '../../api/list';
+import type { AuditEntry } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';

@@ -1,5 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import type { ChatSessionSummary, ListResponse } from '../../api/types';
+import type { ListResponse } from '../../api/list';
+import type { ChatSessionSummary } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';

@@ -1,5 +1,6 @@
 import { useCallback, type ReactNode } from 'react';
-import type { ListResponse, ResourceItem } from '../../api/types';
+import type { ListResponse } from '../../api/list';
+import type { ResourceItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';

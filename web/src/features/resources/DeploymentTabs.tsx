@@ -96,7 +96,12 @@ function historyColumns(t: Translate): Column<RevisionItem>[] {
       sortValue: (item) => item.revision,
     },
     { key: 'images', header: t('deploy.images'), cell: (item) => item.images.join(', '), className: 'mono' },
-    { key: 'created', header: t('deploy.created'), cell: (item) => formatTime(item.createdAt), sortValue: (item) => item.createdAt },
+    {
+      key: 'created',
+      header: t('deploy.created'),
+      cell: (item) => (item.createdAt ? formatTime(item.createdAt) : ''),
+      sortValue: (item) => item.createdAt ?? '',
+    },
     { key: 'cause', header: t('deploy.cause'), cell: (item) => item.changeCause ?? '' },
   ];
 }

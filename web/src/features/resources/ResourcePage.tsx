@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import type { ListResponse, ResourceItem } from '../../api/types';
+import type { ListResponse } from '../../api/list';
+import type { ResourceItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';

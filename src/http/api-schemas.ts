@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { namespaceSchema, objectNameSchema } from './validate.js';
+
+/** Schemas shared by several routes' declarations (request targets and common answers). */
+
+export const workloadTarget = z.object({ namespace: namespaceSchema, name: objectNameSchema });
+export const nameParams = z.object({ name: objectNameSchema });
+export const namespaceQuery = z.object({ namespace: namespaceSchema.optional() });
+
+/** A string map of any shape (objects whose fields the contract does not fix). */
+export const anyObject = z.record(z.string(), z.unknown());
+
+/** What a cluster action changed: `{name, namespace?, before, after}`. */
+export const changeReport = z.object({ name: z.string(), namespace: z.string().optional(), before: anyObject, after: anyObject });
+
+/** `{items, total}` of a list. */
+export function listOf<T extends z.ZodType>(item: T): z.ZodObject<{ items: z.ZodArray<T>; total: z.ZodNumber }> {
+  return z.object({ items: z.array(item), total: z.number().int() });
+}
+
+/** `{items}` of a list without a total. */
+export function itemsOf<T extends z.ZodType>(item: T): z.ZodObject<{ items: z.ZodArray<T> }> {
+  return z.object({ items: z.array(item) });
+}
+
+/** A resource list item (pods per the contract; other kinds add their own columns). */
+export const resourceItem = z
+  .object({ name: z.string(), namespace: z.string().optional(), age: z.string().optional() })
+  .catchall(z.unknown())
+  .meta({ id: 'ResourceItem' });
+
+export const role = z.enum(['viewer', 'user', 'admin']).meta({ id: 'Role' });
+export const language = z.enum(['en', 'ko', 'ja', 'zh']).meta({ id: 'Language' });
+export const commandClass = z.enum(['read', 'write', 'dangerous', 'interactive', 'unknown']).meta({ id: 'CommandClass' });
+
+/** `POST /api/auth/login`. */
+export const session = z.object({ token: z.string(), expires_at: z.string(), username: z.string(), role }).meta({ id: 'Session' });
+export const health = z.object({ status: z.string(), kubernetes: z.string(), llm: z.string() }).catchall(z.unknown()).meta({ id: 'Health' });
+
+export const user = z
+  .object({
+    username: z.string(),
+    role,
+    email: z.string().nullable(),
+    roles: z.array(z.string()),
+    enabled: z.boolean(),
+    locked: z.boolean(),
+    source: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'User' });
+
+export const auditEntry = z
+  .object({
+    id: z.number().int(),
+    timestamp: z.string(),
+    user: z.string(),
+    action: z.string(),
+    resource: z.string(),
+    details: anyObject,
+    decision: z.enum(['allow', 'deny']),
+    source: z.string().nullable(),
+    request_id: z.string().nullable(),
+    outcome: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const userSettings = z.object({ language, beginner_mode: z.boolean(), auto_approve_readonly: z.boolean() }).meta({ id: 'UserSettings' });
+
+export const safetyReport = z
+  .object({
+    command: z.string(),
+    type: commandClass,
+    requiresApproval: z.boolean(),
+    isDangerous: z.boolean(),
+    isInteractive: z.boolean(),
+    isReadOnly: z.boolean(),
+    blocked: z.boolean(),
+    blockedBy: z.string().optional(),
+    warnings: z.array(z.string()),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'SafetyReport' });
+
+export const accessPhase = z.enum(['Pending', 'Approved', 'Denied', 'Expired']).meta({ id: 'AccessPhase' });
+export const accessRequest = z
+  .object({
+    id: z.string(),
+    requester: z.string(),
+    permission: z.string(),
+    namespaces: z.array(z.string()),
+    resources: z.array(z.string()),
+    reason: z.string().nullable().optional(),
+    ttl: z.string(),
+    phase: accessPhase,
+    reviewer: z.string().nullable().optional(),
+    reviewedAt: z.string().nullable().optional(),
+    expiresAt: z.string().nullable().optional(),
+    message: z.string().nullable().optional(),
+    createdAt: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'AccessRequest' });

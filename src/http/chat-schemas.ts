@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { anyObject, commandClass } from './api-schemas.js';
+
+/** Shapes of the chat API: stored sessions and messages, and the SSE events of a turn. */
+
+export const toolStatus = z.enum(['executed', 'rejected', 'timeout', 'blocked', 'forbidden', 'error']).meta({ id: 'ToolStatus' });
+export const turnEndReason = z.enum(['final_answer', 'step_cap', 'error', 'cancelled']).meta({ id: 'TurnEndReason' });
+
+export const chatSessionSummary = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() }).catchall(z.unknown()).meta({ id: 'ChatSessionSummary' });
+
+export const toolCallView = z
+  .object({
+    id: z.string(),
+    tool: z.string(),
+    arguments: anyObject,
+    command: z.string().optional(),
+    type: commandClass.optional(),
+    requires_approval: z.boolean().optional(),
+    blocked: z.boolean().optional(),
+    warnings: z.array(z.string()).optional(),
+    decision: z.enum(['approved', 'rejected', 'timeout', 'cancelled']).optional(),
+    decided_by: z.string().optional(),
+    status: toolStatus.optional(),
+    result: z.string().optional(),
+  })
+  .meta({ id: 'ToolCallView' });
+
+export const messageView = z
+  .discriminatedUnion('role', [
+    z.object({ role: z.literal('user'), content: z.string(), context: z.object({ namespace: z.string().optional(), resource: z.string().optional() }), created_at: z.string() }),
+    z.object({ role: z.literal('assistant'), content: z.string(), tool_calls: z.array(toolCallView), created_at: z.string() }),
+    z.object({ role: z.literal('turn_end'), reason: turnEndReason, error: z.object({ code: z.string(), message: z.string() }).optional(), created_at: z.string() }),
+  ])
+  .meta({ id: 'MessageView' });
+
+export const chatHistory = z.object({ session: chatSessionSummary, messages: z.array(messageView) }).meta({ id: 'ChatHistory' });
+
+/** SSE events of `POST /api/chat/agentic` (the contract's four plus session and error). */
+export const chatEvents = {
+  session: z.object({ session_id: z.string() }),
+  chunk: z.object({ content: z.string() }),
+  tool_request: z.object({ tool: z.string(), command: z.string(), id: z.string() }).catchall(z.unknown()),
+  tool_execution: z.object({ id: z.string(), result: z.string() }).catchall(z.unknown()),
+  error: z.object({ error: z.string(), code: z.string() }).catchall(z.unknown()),
+  stream_end: z.object({ complete: z.boolean() }).catchall(z.unknown()),
+};
