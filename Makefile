@@ -87,8 +87,8 @@ lint: deps lint-web
 lint-web: deps web/node_modules/.package-lock.json
 	cd web && npm run lint
 
-# Prettier (one config: .prettierrc.json, .prettierignore). src, test and bench join FORMAT_PATHS once the lead reformats them.
-FORMAT_PATHS := web
+# Prettier (one config: .prettierrc.json, .prettierignore) over every TypeScript tree; CI checks it.
+FORMAT_PATHS := web src test bench scripts
 format: deps
 	npx prettier --write $(FORMAT_PATHS)
 

@@ -40,7 +40,10 @@ async function measure(label: string, call: () => Promise<unknown>, concurrency:
 }
 
 kube(['create', 'namespace', namespace]);
-const documents = Array.from({ length: objects }, (_, index) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: item-${index}}\ndata: {index: "${index}"}\n`).join('---\n');
+const documents = Array.from(
+  { length: objects },
+  (_, index) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: item-${index}}\ndata: {index: "${index}"}\n`,
+).join('---\n');
 kube(['apply', '-n', namespace, '-f', '-'], documents);
 const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
 const service = await startService({

@@ -51,7 +51,11 @@ console.log(`kubectl parser: ${Math.round(lines / elapsedSeconds)} lines/second 
 
 const names = Array.from({ length: 7000 }, (_, index) => `pod-${index}`).join(' ');
 timed('kubectl, 7,000 names', 'kubectl', `delete pods ${names}`.slice(0, 60_000));
-timed('kubectl, 60 kinds x 900 names', 'kubectl', `get ${Array.from({ length: 60 }, (_, index) => `k${index}`).join(',')} ${names.slice(0, 60_000 - 400)}`.slice(0, 60_000));
+timed(
+  'kubectl, 60 kinds x 900 names',
+  'kubectl',
+  `get ${Array.from({ length: 60 }, (_, index) => `k${index}`).join(',')} ${names.slice(0, 60_000 - 400)}`.slice(0, 60_000),
+);
 timed('kubectl, one 60,000-character value', 'kubectl', `get pods -l app=${'x'.repeat(60_000)}`);
 timed('kubectl, 60,000-character short flag cluster', 'kubectl', `get pods -${'A'.repeat(60_000)}`);
 timed('bash, 60,000-character quoted word', 'bash', `echo '${'x '.repeat(30_000)}'`);

@@ -78,7 +78,8 @@ function brokenRule(arrow: Arrow): string | undefined {
   if (fromLayer < 0) return `${from} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
   if (toLayer < 0) return `${to} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
   if (toLayer > fromLayer) return `${from} (${layerNames[fromLayer]}) may not import ${to} (${layerNames[toLayer]}): imports point down only`;
-  if (toLayer === fromLayer && !(sameLayer[from] ?? []).includes(to)) return `${from} may not import ${to}: same layer (${layerNames[fromLayer]}), and the same-layer rules allow ${from} only ${(sameLayer[from] ?? []).join(', ') || 'nothing'}`;
+  if (toLayer === fromLayer && !(sameLayer[from] ?? []).includes(to))
+    return `${from} may not import ${to}: same layer (${layerNames[fromLayer]}), and the same-layer rules allow ${from} only ${(sameLayer[from] ?? []).join(', ') || 'nothing'}`;
   return undefined;
 }
 

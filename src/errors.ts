@@ -33,14 +33,10 @@ export class AppError extends Error {
 }
 
 /** Shorthands for the common codes. */
-export const notFound = (message: string, details?: ErrorDetails): AppError =>
-  new AppError('NOT_FOUND', message, details);
-export const validation = (message: string, details?: ErrorDetails): AppError =>
-  new AppError('VALIDATION_ERROR', message, details);
-export const forbidden = (message: string, details?: ErrorDetails): AppError =>
-  new AppError('FORBIDDEN', message, details);
-export const unauthorized = (message: string, details?: ErrorDetails): AppError =>
-  new AppError('UNAUTHORIZED', message, details);
+export const notFound = (message: string, details?: ErrorDetails): AppError => new AppError('NOT_FOUND', message, details);
+export const validation = (message: string, details?: ErrorDetails): AppError => new AppError('VALIDATION_ERROR', message, details);
+export const forbidden = (message: string, details?: ErrorDetails): AppError => new AppError('FORBIDDEN', message, details);
+export const unauthorized = (message: string, details?: ErrorDetails): AppError => new AppError('UNAUTHORIZED', message, details);
 
 /** True when the value is an AppError (also across module copies). */
 export function isAppError(value: unknown): value is AppError {

@@ -16,8 +16,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  if (flags.command === 'help') return void process.stdout.write(usage), 0;
-  if (flags.command === 'version') return void process.stdout.write(`${version}\n`), 0;
+  if (flags.command === 'help') return (void process.stdout.write(usage), 0);
+  if (flags.command === 'version') return (void process.stdout.write(`${version}\n`), 0);
   if (flags.command === 'health') return runHealthCommand(flags.url);
   const config = loadConfig(flags.configPath);
   const logger = createLogger(flags.logLevel);

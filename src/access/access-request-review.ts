@@ -32,7 +32,11 @@ export class AccessRequestReview {
       this.check(actor, object, decision);
       try {
         const written = await this.store.patchStatus(object, this.statusOf(actor, object, decision, comment));
-        recordAccessEvent(this.audit, actor, { id, event: decision, details: { reviewer: actor.principal.username, requester: object.spec.requester, comment } });
+        recordAccessEvent(this.audit, actor, {
+          id,
+          event: decision,
+          details: { reviewer: actor.principal.username, requester: object.spec.requester, comment },
+        });
         return written;
       } catch (error) {
         if (!isConflict(error) || attempt >= 3) throw error;

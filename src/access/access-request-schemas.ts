@@ -10,7 +10,10 @@ const ttlSchema = z.string().superRefine((ttl, context) => {
 /** POST /api/access-requests. Empty `namespaces`/`resources` (or `*`) mean all. */
 export const createAccessRequestBody = z.object({
   permission: z.enum(['execute_write', 'delete']),
-  namespaces: z.array(z.union([namespaceSchema, z.literal('*')])).max(50).default([]),
+  namespaces: z
+    .array(z.union([namespaceSchema, z.literal('*')]))
+    .max(50)
+    .default([]),
   resources: z.array(z.string().min(1).max(253)).max(50).default([]),
   reason: z.string().max(2000).optional(),
   ttl: ttlSchema,

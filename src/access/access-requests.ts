@@ -63,13 +63,20 @@ export class AccessRequests {
       recordAccessEvent(this.options.audit, actor, { id: '-', event: 'requested', details: { permission: input.permission }, refusal: 'role' });
       throw forbidden('role viewer cannot be granted write access; ask an admin for the user role', { reason: 'role' });
     }
-    if (input.permission === 'delete') throw validation('permission "delete" cannot be requested: delete is admin-only; ask for execute_write', { fields: { permission: 'delete is admin-only' } });
+    if (input.permission === 'delete')
+      throw validation('permission "delete" cannot be requested: delete is admin-only; ask for execute_write', {
+        fields: { permission: 'delete is admin-only' },
+      });
     const resources = await this.canonicalResources(input.resources);
     const spec = { ...input, requester: actor.principal.username, namespaces: [...new Set(input.namespaces)], resources };
     const object = await this.store.create(spec);
     this.index.upsert(object);
     const { requester, permission, namespaces, reason, ttl } = spec;
-    recordAccessEvent(this.options.audit, actor, { id: object.metadata.name, event: 'requested', details: { requester, permission, namespaces, resources, reason, ttl } });
+    recordAccessEvent(this.options.audit, actor, {
+      id: object.metadata.name,
+      event: 'requested',
+      details: { requester, permission, namespaces, resources, reason, ttl },
+    });
     return this.view(object);
   }
 

@@ -12,7 +12,10 @@ beforeEach(() => harness.wire.reset());
 
 const names = (events: readonly AgentEvent[]): string[] => events.map((event) => event.event);
 const bash = (command: string, id?: string) => ({ name: 'bash', arguments: { command }, id });
-type ChatBody = { messages: { role: string; content?: unknown; tool_call_id?: string; tool_calls?: { id: string }[] }[]; tools?: { function: { name: string } }[] };
+type ChatBody = {
+  messages: { role: string; content?: unknown; tool_call_id?: string; tool_calls?: { id: string }[] }[];
+  tools?: { function: { name: string } }[];
+};
 const chatBody = (index: number): ChatBody => harness.wire.chatRequests()[index]?.body as ChatBody;
 
 describe('agent loop', () => {
@@ -73,7 +76,15 @@ describe('agent loop', () => {
     expect(eventsNamed(events, 'tool_execution')[0]).toMatchObject({ status: 'rejected', result: expect.stringMatching(/^Cancelled: the user rejected/) });
     expect(outcome.reason).toBe('final_answer');
     expect(chatBody(1).messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^Cancelled/) });
-    expect(harness.store.entries(sessionId).map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool_request', 'decision', 'tool_result', 'assistant', 'turn_end']);
+    expect(harness.store.entries(sessionId).map((entry) => entry.kind)).toEqual([
+      'user',
+      'assistant',
+      'tool_request',
+      'decision',
+      'tool_result',
+      'assistant',
+      'turn_end',
+    ]);
   });
 
   it('times out an approval on the injected clock with a cancelled result', async () => {
@@ -147,7 +158,10 @@ describe('agent loop', () => {
   it('resumes a session from its history, with cancelled results for interrupted calls and fresh ids', async () => {
     harness.wire.script([{ toolCalls: [bash('touch never-file', 'call_same')] }]);
     const abort = new AbortController();
-    const first = await harness.turn('Make a file', { signal: abort.signal, onEvent: (event) => void (event.event === 'tool_request' && setImmediate(() => abort.abort())) });
+    const first = await harness.turn('Make a file', {
+      signal: abort.signal,
+      onEvent: (event) => void (event.event === 'tool_request' && setImmediate(() => abort.abort())),
+    });
     harness.wire.reset();
     harness.wire.script([{ toolCalls: [bash('echo again', 'call_same')] }, { text: ['Resumed.'] }]);
     const second = await harness.turn('Try again', { sessionId: first.sessionId });

@@ -74,7 +74,9 @@ export class AgentLoop {
   }
 
   async runTurn(request: TurnRequest): Promise<TurnOutcome> {
-    const machine = new AgentStateMachine((from, to, trigger) => this.deps.logger.debug({ from, to, trigger, session: request.history.sessionId }, 'agent state'));
+    const machine = new AgentStateMachine((from, to, trigger) =>
+      this.deps.logger.debug({ from, to, trigger, session: request.history.sessionId }, 'agent state'),
+    );
     const turn: AgentTurn = { ...request, machine, autoApproveReadonly: request.settings.autoApproveReadonly };
     request.history.append({ kind: 'user', content: request.message, context: request.context });
     machine.fire('user_message');
@@ -111,13 +113,20 @@ export class AgentLoop {
     const entries = turn.history.entries();
     const definitions = this.deps.tools.list();
     const prompt = buildSystemPrompt({
-      username: turn.principal.username, role: turn.principal.role, context: turn.context, tools: definitions.map((definition) => definition.name),
-      language: turn.settings.language, beginnerMode: turn.settings.beginnerMode,
+      username: turn.principal.username,
+      role: turn.principal.role,
+      context: turn.context,
+      tools: definitions.map((definition) => definition.name),
+      language: turn.settings.language,
+      beginnerMode: turn.settings.beginnerMode,
     });
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
     try {
-      await streamModelCall({ provider: this.deps.llm.provider(), messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText }, reply);
+      await streamModelCall(
+        { provider: this.deps.llm.provider(), messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText },
+        reply,
+      );
     } catch (error) {
       if (reply.text) turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
       throw error;

@@ -4,7 +4,8 @@ import { AgentStateMachine, InvalidTransitionError, nextState } from './agent-st
 describe('agent state machine', () => {
   it('follows the contract table for a turn with an approved tool call', () => {
     const machine = new AgentStateMachine();
-    for (const trigger of ['user_message', 'tool_calls_received', 'approval_needed', 'approved', 'final_response', 'turn_complete'] as const) machine.fire(trigger);
+    for (const trigger of ['user_message', 'tool_calls_received', 'approval_needed', 'approved', 'final_response', 'turn_complete'] as const)
+      machine.fire(trigger);
     expect(machine.visited).toEqual(['Idle', 'Running', 'ToolAnalysis', 'WaitingForApproval', 'Running', 'Done', 'Idle']);
   });
 

@@ -60,8 +60,8 @@ export class SessionHistory {
 
   /** Every entry in order. */
   entries(): StoredHistoryEntry[] {
-    return this.store.entries(this.sessionId).map(
-      (record) => ({ ...(record.payload as object), kind: record.kind, entryId: record.id, createdAt: record.createdAt }) as StoredHistoryEntry,
-    );
+    return this.store
+      .entries(this.sessionId)
+      .map((record) => ({ ...(record.payload as object), kind: record.kind, entryId: record.id, createdAt: record.createdAt }) as StoredHistoryEntry);
   }
 }

@@ -25,7 +25,13 @@ export type MessageView =
 
 function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
   if (entry.kind === 'tool_request') {
-    Object.assign(call, { command: entry.command, type: entry.type, requires_approval: entry.requiresApproval, blocked: entry.blocked, warnings: entry.warnings });
+    Object.assign(call, {
+      command: entry.command,
+      type: entry.type,
+      requires_approval: entry.requiresApproval,
+      blocked: entry.blocked,
+      warnings: entry.warnings,
+    });
   } else if (entry.kind === 'decision') {
     Object.assign(call, { decision: entry.outcome, decided_by: entry.by });
   } else if (entry.kind === 'tool_result') {

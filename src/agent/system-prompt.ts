@@ -16,8 +16,7 @@ const languageNames: Record<string, string> = { en: 'English', ko: 'Korean', ja:
 const roleRules: Record<RoleName, string> = {
   viewer:
     'The user has the role viewer: every tool call will be refused as forbidden. Do not call tools; answer from your knowledge and suggest commands the user could ask an operator to run.',
-  user:
-    'The user has the role user: read-only commands run at once (or after approval), changes (apply, create, patch, scale, restart...) run only after the user approves, and dangerous commands (delete, drain, forced removal) are refused even if approved.',
+  user: 'The user has the role user: read-only commands run at once (or after approval), changes (apply, create, patch, scale, restart...) run only after the user approves, and dangerous commands (delete, drain, forced removal) are refused even if approved.',
   admin:
     'The user has the role admin: read-only commands run at once (or after approval); changes and dangerous commands, deletes included, run only after the user approves.',
 };

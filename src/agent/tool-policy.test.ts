@@ -50,7 +50,10 @@ describe('tool policy', () => {
     const mcp = tool('mcp', 'files__echo', 'files');
     const analyzed = analyzeCall(safety, mcp, { id: 'c', name: 'files__echo', arguments: { message: 'rm -rf /' } });
     expect(analyzed.report).toMatchObject({ blocked: true });
-    expect(analyzeCall(safety, mcp, { id: 'c', name: 'files__echo', arguments: { message: 'hi' } }).report).toMatchObject({ type: 'unknown', command: 'mcp files echo {"message":"hi"}' });
+    expect(analyzeCall(safety, mcp, { id: 'c', name: 'files__echo', arguments: { message: 'hi' } }).report).toMatchObject({
+      type: 'unknown',
+      command: 'mcp files echo {"message":"hi"}',
+    });
     expect(analyzeCall(safety, tool('read_file'), { id: 'c', name: 'read_file', arguments: { path: 'a.txt' } }).report.type).toBe('read');
     expect(analyzeCall(safety, tool('write_file'), { id: 'c', name: 'write_file', arguments: { path: 'a.txt' } }).report.type).toBe('write');
   });

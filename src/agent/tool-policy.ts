@@ -2,10 +2,7 @@ import type { RoleName } from '../config/schema.js';
 import type { SafetyReport } from '../tools/safety/index.js';
 
 /** What happens to a tool call after analysis. */
-export type ToolPlan =
-  | { action: 'run' }
-  | { action: 'ask' }
-  | { action: 'refuse'; status: 'forbidden' | 'blocked' | 'error'; reason: string };
+export type ToolPlan = { action: 'run' } | { action: 'ask' } | { action: 'refuse'; status: 'forbidden' | 'blocked' | 'error'; reason: string };
 
 export interface PolicyInput {
   role: RoleName;
@@ -35,7 +32,10 @@ export function planToolCall(input: PolicyInput): ToolPlan {
     return { action: 'refuse', status: 'forbidden', reason: 'Forbidden: role viewer may not run tools; answer from knowledge instead.' };
   }
   if (input.report.blocked) {
-    const why = input.report.blockedBy === undefined ? (input.report.refusal ?? 'the command is refused') : `the command matches the blocked pattern ${input.report.blockedBy}`;
+    const why =
+      input.report.blockedBy === undefined
+        ? (input.report.refusal ?? 'the command is refused')
+        : `the command matches the blocked pattern ${input.report.blockedBy}`;
     return { action: 'refuse', status: 'blocked', reason: `Blocked: ${why}; it was not run.` };
   }
   if (input.role === 'user' && input.report.isDangerous) {

@@ -111,12 +111,26 @@ export class ToolStep {
   private request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): void {
     const { report } = analyzed;
     turn.history.append({
-      kind: 'tool_request', id: call.id, tool: call.name, command: analyzed.command,
-      type: report.type, requiresApproval, blocked: report.blocked, warnings: report.warnings,
+      kind: 'tool_request',
+      id: call.id,
+      tool: call.name,
+      command: analyzed.command,
+      type: report.type,
+      requiresApproval,
+      blocked: report.blocked,
+      warnings: report.warnings,
     });
     turn.emit({
       event: 'tool_request',
-      data: { tool: call.name, command: analyzed.command, id: call.id, type: report.type, requires_approval: requiresApproval, blocked: report.blocked, warnings: report.warnings },
+      data: {
+        tool: call.name,
+        command: analyzed.command,
+        id: call.id,
+        type: report.type,
+        requires_approval: requiresApproval,
+        blocked: report.blocked,
+        warnings: report.warnings,
+      },
     });
   }
 
@@ -127,7 +141,14 @@ export class ToolStep {
     turn.machine.fire(decisionTrigger[decision.outcome]);
     if (decision.outcome === 'approved') return true;
     if (decision.outcome === 'timeout') {
-      this.deps.audit.record({ ...turn.auditFields, action: 'reject', resource: `tool/${call.name}`, details: { id: call.id, command, reason: 'timeout' }, decision: 'deny', outcome: 'timeout' });
+      this.deps.audit.record({
+        ...turn.auditFields,
+        action: 'reject',
+        resource: `tool/${call.name}`,
+        details: { id: call.id, command, reason: 'timeout' },
+        decision: 'deny',
+        outcome: 'timeout',
+      });
     }
     this.finish(turn, call, decisionOutcome(decision, this.deps.approvalTimeoutMs));
     return false;
@@ -135,7 +156,11 @@ export class ToolStep {
 
   private async execute(turn: ToolTurn, call: LlmToolCall, tool: Tool, run: { command: string; mode: ToolMode }): Promise<void> {
     const context: ToolContext = {
-      principal: turn.principal, sessionId: turn.history.sessionId, impersonate: this.deps.identityOf(turn.principal), mode: run.mode, signal: turn.signal,
+      principal: turn.principal,
+      sessionId: turn.history.sessionId,
+      impersonate: this.deps.identityOf(turn.principal),
+      mode: run.mode,
+      signal: turn.signal,
     };
     const { result, refusals } = await this.runInSession(tool, call, context);
     if (turn.signal.aborted) throw new TurnCancelledError();
@@ -170,7 +195,11 @@ export class ToolStep {
       action: 'execute',
       resource: `tool/${call.name}`,
       details: {
-        command, tool: call.name, id: call.id, session_id: turn.history.sessionId, status: outcome.status,
+        command,
+        tool: call.name,
+        id: call.id,
+        session_id: turn.history.sessionId,
+        status: outcome.status,
         ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
         ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
       },

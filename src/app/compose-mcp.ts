@@ -54,7 +54,11 @@ function serverModeGateway(options: ServerModeOptions): PolicyProxyGateway {
     resourceTypes: () => (discovery ??= new Discovery(clients().forIdentity(undefined).rest)).all(),
     grantCheck: () => false,
   });
-  return new PolicyProxyGateway({ kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig, identityOf: () => serverModeIdentity(config), policy });
+  return new PolicyProxyGateway({
+    kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig,
+    identityOf: () => serverModeIdentity(config),
+    policy,
+  });
 }
 
 /** Builds the server mode's dependencies: audit store in the data dir, safety analyzer, kubectl/bash executor. */
@@ -91,7 +95,10 @@ export function buildHttpAccess(options: ServerModeOptions, database: Db, audit:
   const { config } = options;
   const security = buildSecurityServices({ config, database, audit, dataDir: options.dataDir, logger: options.logger, clock: Date.now });
   return {
-    tokens: config.mcp_server.tokens.map((entry) => ({ name: entry.name, sha256: entry.sha256 ? Buffer.from(entry.sha256, 'hex') : tokenDigest(entry.token ?? '') })),
+    tokens: config.mcp_server.tokens.map((entry) => ({
+      name: entry.name,
+      sha256: entry.sha256 ? Buffer.from(entry.sha256, 'hex') : tokenDigest(entry.token ?? ''),
+    })),
     sessions: security.sessions,
     requiredRole: config.mcp_server.allow_writes || config.mcp_server.bash ? 'admin' : 'user',
     extraHosts: config.mcp_server.allowed_hosts,

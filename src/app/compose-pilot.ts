@@ -43,7 +43,12 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
   const { config } = inputs;
   const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root));
   const settingsStore = new SettingsStore(inputs.database);
-  const llm = new LlmSettings({ base: config.llm, store: settingsStore, keyFile: new ApiKeyFile(inputs.dataDir), urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()) });
+  const llm = new LlmSettings({
+    base: config.llm,
+    store: settingsStore,
+    keyFile: new ApiKeyFile(inputs.dataDir),
+    urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()),
+  });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;
   const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
   const loop = new AgentLoop({

@@ -39,7 +39,12 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const users = new UsersStore(database, () => new Date(clock()).toISOString());
   const sessionsStore = new SessionsStore(database);
   const signer = new TokenSigner(loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger), jwt.token_duration, clock);
-  const sessions = new SessionManager(users, sessionsStore, signer, { durationMs: jwt.token_duration, refreshWindowMs: jwt.refresh_window, maxSessionMs: jwt.max_session, clock });
+  const sessions = new SessionManager(users, sessionsStore, signer, {
+    durationMs: jwt.token_duration,
+    refreshWindowMs: jwt.refresh_window,
+    maxSessionMs: jwt.max_session,
+    clock,
+  });
   const rateWindows = new FixedWindowCounter(clock);
   const mode = inputs.noAuth ? 'none' : (inputs.authMode ?? configuredAuthMode(config));
   const verifier = credentialVerifierFor(mode, config, users, inputs.logger);

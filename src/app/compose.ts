@@ -126,8 +126,11 @@ function composeTools(options: ComposeOptions, kubectlPath: string, health: Heal
   if (config.tools.bash.enabled) probeBashSandboxAtStart(bashSandbox, logger);
   health.bashSandboxCheck = bashSandboxCheck(config.tools.bash.enabled, bashSandbox);
   const builtins = createBuiltinTools({
-    kubectlPath, outputLimit: config.tools.output_limit, timeoutMs: config.tools.timeout,
-    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox }, files: { root: config.tools.files.root },
+    kubectlPath,
+    outputLimit: config.tools.output_limit,
+    timeoutMs: config.tools.timeout,
+    bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox },
+    files: { root: config.tools.files.root },
   });
   for (const tool of builtins) tools.register(tool);
   return tools;
@@ -152,9 +155,18 @@ export function composeServices(options: ComposeOptions): Services {
   const tools = composeTools(options, kubectlPath, health);
   const identities = new RoleIdentityResolver(config, kube, kubectlPath);
   const accessRequests = new AccessRequests({ rest: ownRest, namespace, discovery, audit, clock, logger });
-  const policy = new PolicyEngine({ definitions: config.authorization.roles, ownNamespace: namespace, resourceTypes: () => discovery.all(), grantCheck: accessRequests.grantCheck });
+  const policy = new PolicyEngine({
+    definitions: config.authorization.roles,
+    ownNamespace: namespace,
+    resourceTypes: () => discovery.all(),
+    grantCheck: accessRequests.grantCheck,
+  });
   // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/tools/policy-proxy).
-  const toolCluster = new PolicyProxyGateway({ kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig, identityOf: (principal) => identities.identityOf(principal), policy });
+  const toolCluster = new PolicyProxyGateway({
+    kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
+    identityOf: (principal) => identities.identityOf(principal),
+    policy,
+  });
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, database, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
   const { safety, pilot } = composePilot({ config, logger, database, dataDir, kube, tools, audit, identities, toolCluster, clock, health });
@@ -167,16 +179,46 @@ export function composeServices(options: ComposeOptions): Services {
     if (mcp.manager.get(name)?.definition.source !== 'config') mcpController.queue.add(name);
   });
   controllers.register(mcpController);
-  const forwarder = new PortForwardReconciler(portForwards, kube, { bindAddress: config.portforward.bind_address, logger, identities: allowedForwardIdentities(config.authorization.impersonation) });
+  const forwarder = new PortForwardReconciler(portForwards, kube, {
+    bindAddress: config.portforward.bind_address,
+    logger,
+    identities: allowedForwardIdentities(config.authorization.impersonation),
+  });
   const forwardController = new Controller(portForwards, forwarder, logger);
   controllers.register({ start: () => forwardController.start(), stop: () => (forwardController.stop(), void forwarder.closeAll()) });
   controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock), logger));
   return {
-    config, logger, database, audit, kube, discovery, caches, identities, metrics, health, controllers, namespace, dataDir, terminalTickets, tools, mcp, security, clock,
-    safety, pilot, accessRequests, toolCluster, policy, version, portForwards,
+    config,
+    logger,
+    database,
+    audit,
+    kube,
+    discovery,
+    caches,
+    identities,
+    metrics,
+    health,
+    controllers,
+    namespace,
+    dataDir,
+    terminalTickets,
+    tools,
+    mcp,
+    security,
+    clock,
+    safety,
+    pilot,
+    accessRequests,
+    toolCluster,
+    policy,
+    version,
+    portForwards,
     webSockets: new WebSocketUpgrades(terminalTickets, config.server.cors_origins),
     drains: new DrainJobs(logger, clock),
-    helm: new HelmInvocations(identities, { helmPath: () => findBinary('helm', config.tools.helm), homeDirectory: join(dataDir, 'helm'), timeoutMs: Math.max(config.tools.timeout, 120_000) }),
+    helm: new HelmInvocations(identities, {
+      helmPath: () => findBinary('helm', config.tools.helm),
+      homeDirectory: join(dataDir, 'helm'),
+      timeoutMs: Math.max(config.tools.timeout, 120_000),
+    }),
   };
 }
-

@@ -75,7 +75,11 @@ export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSec
   const cors = corsMiddleware(config.server.cors_origins);
   const schedules: RetentionSchedule[] = [
     startRetention(() => deps.audit.prune(config.audit.retention_days), 'audit', deps.logger),
-    startRetention(() => security.sessionsStore.pruneEndedBefore(new Date(security.clock() - config.audit.retention_days * day).toISOString()), 'sessions', deps.logger),
+    startRetention(
+      () => security.sessionsStore.pruneEndedBefore(new Date(security.clock() - config.audit.retention_days * day).toISOString()),
+      'sessions',
+      deps.logger,
+    ),
   ];
   return {
     authenticator,

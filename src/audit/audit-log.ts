@@ -34,9 +34,7 @@ function scrubValue(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, secretKeys.test(key) ? redacted : scrubValue(inner, depth + 1)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, secretKeys.test(key) ? redacted : scrubValue(inner, depth + 1)]));
 }
 
 /** Removes secret-looking properties from details (at every depth) before they are stored. */
@@ -113,9 +111,7 @@ export class AuditLog implements AuditRecorder {
     if (query.from) add('timestamp >= ?', query.from);
     if (query.to) add('timestamp <= ?', query.to);
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-    const total = (
-      this.database.prepare(`SELECT COUNT(*) AS count FROM audit ${where}`).get(...parameters) as { count: number }
-    ).count;
+    const total = (this.database.prepare(`SELECT COUNT(*) AS count FROM audit ${where}`).get(...parameters) as { count: number }).count;
     const rows = this.database
       .prepare(`SELECT * FROM audit ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...parameters, query.limit, query.offset) as AuditRow[];

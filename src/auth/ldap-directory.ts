@@ -78,7 +78,12 @@ export class LdapDirectory {
   }
 
   private client(): Client {
-    return new Client({ url: this.url, connectTimeout: connectTimeoutMs, timeout: operationTimeoutMs, tlsOptions: this.settings.use_ssl ? { minVersion: 'TLSv1.2' } : undefined });
+    return new Client({
+      url: this.url,
+      connectTimeout: connectTimeoutMs,
+      timeout: operationTimeoutMs,
+      tlsOptions: this.settings.use_ssl ? { minVersion: 'TLSv1.2' } : undefined,
+    });
   }
 
   private async bindService(service: Client): Promise<void> {

@@ -26,7 +26,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return expectedKey.length === key.length && timingSafeEqual(expectedKey, key);
 }
 
-
 /** A strong random password (24 characters, about 143 bits). */
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');

@@ -110,4 +110,3 @@ export class SessionManager {
     return this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
   }
 }
-

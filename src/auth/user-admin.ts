@@ -113,7 +113,14 @@ export class UserAdmin {
     const session = this.sessionsStore.find(sessionId);
     if (!session || session.username !== username) throw notFound(`user ${username} has no session ${sessionId}`, { session: sessionId });
     const revoked = this.sessions.revoke(sessionId) ? 1 : 0;
-    this.context.audit.record({ ...actor.audit, action: 'logout', resource: `session/${sessionId}`, decision: 'allow', details: { username, by: actor.principal.username }, outcome: 'success' });
+    this.context.audit.record({
+      ...actor.audit,
+      action: 'logout',
+      resource: `session/${sessionId}`,
+      decision: 'allow',
+      details: { username, by: actor.principal.username },
+      outcome: 'success',
+    });
     return { revoked };
   }
 
@@ -124,14 +131,28 @@ export class UserAdmin {
     if (isActiveAdmin(user)) this.keepOneAdmin('username');
     const updated = this.users.update(username, { locked: true }) ?? user;
     const revoked = this.sessions.revokeAll(username);
-    this.context.audit.record({ ...actor.audit, action: 'lock', resource: `user/${username}`, decision: 'allow', details: { locked: true, sessions_revoked: revoked }, outcome: 'success' });
+    this.context.audit.record({
+      ...actor.audit,
+      action: 'lock',
+      resource: `user/${username}`,
+      decision: 'allow',
+      details: { locked: true, sessions_revoked: revoked },
+      outcome: 'success',
+    });
     return publicUser(updated);
   }
 
   unlock(username: string, actor: Actor): PublicUser {
     const user = this.require(username);
     const updated = this.users.update(username, { locked: false }) ?? user;
-    this.context.audit.record({ ...actor.audit, action: 'lock', resource: `user/${username}`, decision: 'allow', details: { locked: false }, outcome: 'success' });
+    this.context.audit.record({
+      ...actor.audit,
+      action: 'lock',
+      resource: `user/${username}`,
+      decision: 'allow',
+      details: { locked: false },
+      outcome: 'success',
+    });
     return publicUser(updated);
   }
 
@@ -160,13 +181,27 @@ export class UserAdmin {
 
   /** User creation, changes and deletion: audited as `execute` with an equivalent command line (no password). */
   private recordChange(actor: Actor, username: string, command: string): void {
-    this.context.audit.record({ ...actor.audit, action: 'execute', resource: `user/${username}`, decision: 'allow', details: { command: command.trim() }, outcome: 'success' });
+    this.context.audit.record({
+      ...actor.audit,
+      action: 'execute',
+      resource: `user/${username}`,
+      decision: 'allow',
+      details: { command: command.trim() },
+      outcome: 'success',
+    });
   }
 
   private endSessions(username: string, actor: Actor): number {
     const revoked = this.sessions.revokeAll(username);
     if (revoked > 0) {
-      this.context.audit.record({ ...actor.audit, action: 'logout', resource: `user/${username}`, decision: 'allow', details: { username, by: actor.principal.username, sessions_revoked: revoked }, outcome: 'success' });
+      this.context.audit.record({
+        ...actor.audit,
+        action: 'logout',
+        resource: `user/${username}`,
+        decision: 'allow',
+        details: { username, by: actor.principal.username, sessions_revoked: revoked },
+        outcome: 'success',
+      });
     }
     return revoked;
   }

@@ -8,7 +8,8 @@ const flags = (...argv: string[]): ReturnType<typeof parseFlags> => parseFlags(a
 
 describe('listen address', () => {
   it('knows loopback addresses', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopback(host), host).toBe(true);
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])
+      expect(isLoopback(host), host).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.1', 'example.com', '::ffff:10.0.0.1']) expect(isLoopback(host), host).toBe(false);
   });
 

@@ -31,5 +31,7 @@ export function listenHost(flags: Pick<Flags, 'noAuth' | 'authMode' | 'host' | '
   if (!authDisabled(flags, config)) return flags.host ?? config.server.host;
   if (flags.host === undefined) return isLoopback(config.server.host) ? config.server.host : '127.0.0.1';
   if (isLoopback(flags.host) || flags.noAuthAllowRemote) return flags.host;
-  throw new UsageError(`--host ${flags.host}: authentication is off (--no-auth or auth.mode: none), so Pilothouse listens on loopback only; add --no-auth-allow-remote to expose it anyway`);
+  throw new UsageError(
+    `--host ${flags.host}: authentication is off (--no-auth or auth.mode: none), so Pilothouse listens on loopback only; add --no-auth-allow-remote to expose it anyway`,
+  );
 }

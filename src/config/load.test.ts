@@ -44,7 +44,11 @@ describe('config', () => {
 
   it('reads an empty file, or one with only comments and blank lines, as all defaults', () => {
     const directory = mkdtempSync(join(tmpdir(), 'ph-config-'));
-    for (const [name, text] of [['empty', ''], ['blank', '  \n\n\t\n'], ['comments', '# pilothouse\n  # nothing yet\n\n']] as const) {
+    for (const [name, text] of [
+      ['empty', ''],
+      ['blank', '  \n\n\t\n'],
+      ['comments', '# pilothouse\n  # nothing yet\n\n'],
+    ] as const) {
       const path = join(directory, `${name}.yaml`);
       writeFileSync(path, text);
       expect(loadConfig(path, {}).server.port, name).toBe(8080);

@@ -15,9 +15,7 @@ export function resolveEnvReferences(value: unknown, environment: NodeJS.Process
   }
   if (Array.isArray(value)) return value.map((item) => resolveEnvReferences(item, environment));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, resolveEnvReferences(item, environment)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveEnvReferences(item, environment)]));
   }
   return value;
 }

@@ -38,7 +38,10 @@ export const tokenRoleMappingSchema = z
 export type TokenRoleMapping = z.infer<typeof tokenRoleMappingSchema>;
 
 export const mcpServerConfigSchema = z.object({
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(63),
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+    .max(63),
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   enabled: z.boolean().default(true),
@@ -99,7 +102,33 @@ const authorizationSchema = z
         blocked_patterns: regexList.default(defaultBlockedPatterns),
         readonly_programs: z
           .array(z.string())
-          .default(['jq', 'yq', 'grep', 'egrep', 'head', 'tail', 'cat', 'echo', 'wc', 'sort', 'uniq', 'cut', 'awk', 'sed', 'ls', 'pwd', 'date', 'tr', 'column', 'less', 'more', 'true', 'false', 'printf', 'base64']),
+          .default([
+            'jq',
+            'yq',
+            'grep',
+            'egrep',
+            'head',
+            'tail',
+            'cat',
+            'echo',
+            'wc',
+            'sort',
+            'uniq',
+            'cut',
+            'awk',
+            'sed',
+            'ls',
+            'pwd',
+            'date',
+            'tr',
+            'column',
+            'less',
+            'more',
+            'true',
+            'false',
+            'printf',
+            'base64',
+          ]),
         readonly_mcp_tools: z.array(z.string()).default([]),
       })
       .prefault({}),
@@ -128,7 +157,14 @@ const mcpServerModeSchema = z
     tokens: z
       .array(
         z
-          .object({ name: z.string().min(1), token: z.string().min(16).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
+          .object({
+            name: z.string().min(1),
+            token: z.string().min(16).optional(),
+            sha256: z
+              .string()
+              .regex(/^[0-9a-f]{64}$/)
+              .optional(),
+          })
           .refine((entry) => (entry.token === undefined) !== (entry.sha256 === undefined), { message: 'a token entry has exactly one of token or sha256' }),
       )
       .default([]),
@@ -158,7 +194,11 @@ export const configSchema = z
         port: z.number().int().min(0).max(65535).default(8080),
         trusted_proxies: z.array(z.string()).default([]),
         cors_origins: z.array(z.string()).default([]),
-        body_limit: z.number().int().positive().default(1024 * 1024),
+        body_limit: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * 1024),
         /** Interval of SSE heartbeat comments (`: ping`) on long streams. */
         sse_heartbeat: durationSchema.default(15_000),
       })
@@ -172,9 +212,7 @@ export const configSchema = z
         leader_election: z.boolean().default(true),
       })
       .prefault({}),
-    auth: z
-      .object({ mode: z.enum(['local', 'token', 'ldap', 'oidc', 'none']).default('local'), token: tokenAuthSchema })
-      .prefault({}),
+    auth: z.object({ mode: z.enum(['local', 'token', 'ldap', 'oidc', 'none']).default('local'), token: tokenAuthSchema }).prefault({}),
     authorization: authorizationSchema,
     ldap: z
       .object({
@@ -224,7 +262,11 @@ export const configSchema = z
       .object({
         kubectl: z.string().optional(),
         helm: z.string().optional(),
-        output_limit: z.number().int().positive().default(64 * 1024),
+        output_limit: z
+          .number()
+          .int()
+          .positive()
+          .default(64 * 1024),
         timeout: durationSchema.default(60_000),
         bash: z.object({ enabled: z.boolean().default(false) }).prefault({}),
         files: z.object({ root: z.string().optional() }).prefault({}),
@@ -235,7 +277,11 @@ export const configSchema = z
         requests_per_minute: z.number().int().positive().default(100),
         chat_requests_per_minute: z.number().int().positive().default(10),
         login_attempts_per_minute: z.number().int().positive().default(10),
-        exec_output_limit: z.number().int().positive().default(1024 * 1024),
+        exec_output_limit: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * 1024),
         exec_timeout: durationSchema.default(30_000),
       })
       .prefault({}),

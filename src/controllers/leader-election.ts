@@ -114,7 +114,12 @@ export class LeaderElector {
     const lease = await this.read();
     if (!lease) {
       await this.rest.json('POST', this.path(), {
-        body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.leaseName }, spec: { ...spec, acquireTime: microTime(now), leaseTransitions: 0 } },
+        body: {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.leaseName },
+          spec: { ...spec, acquireTime: microTime(now), leaseTransitions: 0 },
+        },
       });
       return true;
     }

@@ -103,7 +103,8 @@ export class PortForwardReconciler implements Reconciler {
       if (pod.metadata.deletionTimestamp) return `pod ${object.spec.namespace}/${object.spec.pod} is being deleted`;
       return undefined;
     } catch (error) {
-      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN')) return `pod ${object.spec.namespace}/${object.spec.pod}: ${error.message}`;
+      if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN'))
+        return `pod ${object.spec.namespace}/${object.spec.pod}: ${error.message}`;
       throw error;
     }
   }

@@ -32,7 +32,18 @@ export function helmEnvironment(homeDirectory: string): NodeJS.ProcessEnv {
 }
 
 /** Environment variables helm may see (paths, locale, in-cluster discovery, proxies). */
-const passedToHelm = new Set(['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'SSL_CERT_FILE', 'SSL_CERT_DIR']);
+const passedToHelm = new Set([
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+  'KUBECONFIG',
+  'KUBERNETES_SERVICE_HOST',
+  'KUBERNETES_SERVICE_PORT',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+]);
 
 /** The cluster arguments every release command carries. */
 export function helmClusterArgs(invocation: HelmInvocation): string[] {
@@ -49,7 +60,11 @@ export function helmFailure(stderr: string): AppError {
   const details = { message };
   if (/forbidden/i.test(message)) return new AppError('FORBIDDEN', message, details);
   if (/not found|no such|doesn't exist|does not exist|no repositories|has no \d+ version/i.test(message)) return new AppError('NOT_FOUND', message, details);
-  if (/cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision/i.test(message)) {
+  if (
+    /cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision/i.test(
+      message,
+    )
+  ) {
     return new AppError('VALIDATION_ERROR', message, details);
   }
   return new AppError('K8S_ERROR', `helm failed: ${message}`, details);

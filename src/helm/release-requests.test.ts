@@ -3,9 +3,21 @@ import type { ResourceType } from '../kube/discovery.js';
 import { manifestObjects, releaseRequests } from './release-requests.js';
 
 const type = (group: string, kind: string, plural: string, namespaced = true): ResourceType => ({
-  group, version: 'v1', kind, plural, singular: kind.toLowerCase(), shortNames: [], namespaced, verbs: [],
+  group,
+  version: 'v1',
+  kind,
+  plural,
+  singular: kind.toLowerCase(),
+  shortNames: [],
+  namespaced,
+  verbs: [],
 });
-const types = [type('', 'ConfigMap', 'configmaps'), type('apps', 'Deployment', 'deployments'), type('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false), type('', 'Pod', 'pods')];
+const types = [
+  type('', 'ConfigMap', 'configmaps'),
+  type('apps', 'Deployment', 'deployments'),
+  type('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false),
+  type('', 'Pod', 'pods'),
+];
 
 const manifest = `---
 # Source: demo/templates/configmap.yaml
@@ -30,7 +42,8 @@ kind: ConfigMap
 metadata: {name: again}
 `;
 
-const summary = (requests: ReturnType<typeof releaseRequests>) => requests.map((entry) => `${entry.verb} ${entry.resource}${entry.namespace ? ` ${entry.namespace}` : ''}`);
+const summary = (requests: ReturnType<typeof releaseRequests>) =>
+  requests.map((entry) => `${entry.verb} ${entry.resource}${entry.namespace ? ` ${entry.namespace}` : ''}`);
 
 describe('the requests a helm action amounts to', () => {
   it('reads the release Secrets of the release namespace', () => {
@@ -39,7 +52,11 @@ describe('the requests a helm action amounts to', () => {
 
   it('installs: the release Secret plus each kind of the manifest in its namespace, once', () => {
     expect(summary(releaseRequests('install', 'dev', manifestObjects(manifest), types))).toEqual([
-      'create secrets dev', 'create configmaps dev', 'create deployments other', 'create clusterroles', 'create pods dev',
+      'create secrets dev',
+      'create configmaps dev',
+      'create deployments other',
+      'create clusterroles',
+      'create pods dev',
     ]);
   });
 
@@ -52,7 +69,12 @@ describe('the requests a helm action amounts to', () => {
 
   it('keeps the kind name of kinds discovery does not know, and reads List documents', () => {
     const objects = manifestObjects('apiVersion: v1\nkind: List\nitems:\n- {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}}\n');
-    expect(releaseRequests('install', 'dev', objects, types)[1]).toMatchObject({ verb: 'create', apiGroup: 'example.com', resource: 'widget', namespace: 'dev' });
+    expect(releaseRequests('install', 'dev', objects, types)[1]).toMatchObject({
+      verb: 'create',
+      apiGroup: 'example.com',
+      resource: 'widget',
+      namespace: 'dev',
+    });
   });
 
   it('refuses a manifest that is not YAML', () => {

@@ -22,8 +22,20 @@ export interface ManifestObject {
  * previous one updated. The chart's objects are created (install), created or patched (upgrade,
  * rollback) or deleted (uninstall); hooks are created.
  */
-const releaseVerbs: Record<HelmAction, readonly string[]> = { read: ['get', 'list'], install: ['create'], upgrade: ['create', 'update'], rollback: ['create', 'update'], uninstall: ['delete'] };
-const objectVerbs: Record<HelmAction, readonly string[]> = { read: [], install: ['create'], upgrade: ['create', 'patch'], rollback: ['create', 'patch'], uninstall: ['delete'] };
+const releaseVerbs: Record<HelmAction, readonly string[]> = {
+  read: ['get', 'list'],
+  install: ['create'],
+  upgrade: ['create', 'update'],
+  rollback: ['create', 'update'],
+  uninstall: ['delete'],
+};
+const objectVerbs: Record<HelmAction, readonly string[]> = {
+  read: [],
+  install: ['create'],
+  upgrade: ['create', 'patch'],
+  rollback: ['create', 'patch'],
+  uninstall: ['delete'],
+};
 const hookVerbs: readonly string[] = ['create'];
 
 interface RawObject {
@@ -58,7 +70,18 @@ export function manifestObjects(manifest: string): ManifestObject[] {
 }
 
 function request(verb: string, type: { apiGroup: string; resource: string }, namespace: string): RequestAttributes {
-  return { verb, isResourceRequest: true, path: '', apiGroup: type.apiGroup, apiVersion: '', resource: type.resource, subresource: '', namespace, name: '', dryRun: false };
+  return {
+    verb,
+    isResourceRequest: true,
+    path: '',
+    apiGroup: type.apiGroup,
+    apiVersion: '',
+    resource: type.resource,
+    subresource: '',
+    namespace,
+    name: '',
+    dryRun: false,
+  };
 }
 
 /** The resource of an object's kind through discovery; a kind discovery does not know keeps its lowercase name. */
@@ -73,7 +96,12 @@ function resourceOf(object: ManifestObject, types: readonly ResourceType[]): { a
  * release namespace, plus each kind of the manifest in its namespace (one request per verb,
  * resource and namespace). Each is decided by the one policy; any refusal refuses the action.
  */
-export function releaseRequests(action: HelmAction, namespace: string, objects: readonly ManifestObject[], types: readonly ResourceType[]): RequestAttributes[] {
+export function releaseRequests(
+  action: HelmAction,
+  namespace: string,
+  objects: readonly ManifestObject[],
+  types: readonly ResourceType[],
+): RequestAttributes[] {
   const requests = releaseVerbs[action].map((verb) => request(verb, { apiGroup: '', resource: 'secrets' }, namespace));
   for (const object of objects) {
     const type = resourceOf(object, types);

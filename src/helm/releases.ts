@@ -84,7 +84,16 @@ export async function listReleases(helm: HelmInvocation, namespace?: string): Pr
 }
 
 function sourceArgs(source: ChartSource): string[] {
-  return [source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? [`--version=${source.version}`] : []), '--values', '-'];
+  return [
+    source.name,
+    source.chart,
+    '-n',
+    source.namespace,
+    ...(source.repo ? ['--repo', source.repo] : []),
+    ...(source.version ? [`--version=${source.version}`] : []),
+    '--values',
+    '-',
+  ];
 }
 
 /** `helm install` (values passed on stdin, never as a file of the caller's choosing). */
@@ -119,12 +128,27 @@ export async function releaseHistory(helm: HelmInvocation, name: string, namespa
     namespace,
     ...helmClusterArgs(helm),
   ]);
-  return entries.map((entry) => ({ revision: entry.revision, updated: entry.updated, status: entry.status, chart: entry.chart, appVersion: entry.app_version, description: entry.description }));
+  return entries.map((entry) => ({
+    revision: entry.revision,
+    updated: entry.updated,
+    status: entry.status,
+    chart: entry.chart,
+    appVersion: entry.app_version,
+    description: entry.description,
+  }));
 }
 
 /** `helm get values` (user-supplied, or computed with `all`). */
 export async function releaseValues(helm: HelmInvocation, name: string, namespace: string, all: boolean): Promise<Record<string, unknown>> {
-  const values = await runHelmJson<Record<string, unknown> | null>(helm, ['get', 'values', name, '-n', namespace, ...(all ? ['--all'] : []), ...helmClusterArgs(helm)]);
+  const values = await runHelmJson<Record<string, unknown> | null>(helm, [
+    'get',
+    'values',
+    name,
+    '-n',
+    namespace,
+    ...(all ? ['--all'] : []),
+    ...helmClusterArgs(helm),
+  ]);
   return values ?? {};
 }
 

@@ -6,7 +6,17 @@ import type { ChartSource } from './releases.js';
  * the Pilothouse host without touching the cluster, for authorization before helm runs.
  */
 export function renderChart(helm: HelmInvocation, source: ChartSource, upgrade: boolean): Promise<string> {
-  const args = ['template', source.name, source.chart, '-n', source.namespace, ...(source.repo ? ['--repo', source.repo] : []), ...(source.version ? ['--version', source.version] : []), '--values', '-'];
+  const args = [
+    'template',
+    source.name,
+    source.chart,
+    '-n',
+    source.namespace,
+    ...(source.repo ? ['--repo', source.repo] : []),
+    ...(source.version ? ['--version', source.version] : []),
+    '--values',
+    '-',
+  ];
   return runHelm(helm, [...args, ...(upgrade ? ['--is-upgrade'] : [])], JSON.stringify(source.values));
 }
 

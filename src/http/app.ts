@@ -81,7 +81,12 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
 }
 
 /** Every 403 on a guarded action is recorded with decision deny. */
-export function auditDenied(deps: Pick<HttpAppDeps, 'audit'>, context: AppContext, spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>, reason: string): void {
+export function auditDenied(
+  deps: Pick<HttpAppDeps, 'audit'>,
+  context: AppContext,
+  spec: Pick<RouteSpec, 'method' | 'path' | 'permission'>,
+  reason: string,
+): void {
   deps.audit.record({
     user: context.state.principal?.username ?? 'unknown',
     action: 'execute',

@@ -6,7 +6,10 @@ import { anyObject, commandClass } from './api-schemas.js';
 export const toolStatus = z.enum(['executed', 'rejected', 'timeout', 'blocked', 'forbidden', 'error']).meta({ id: 'ToolStatus' });
 export const turnEndReason = z.enum(['final_answer', 'step_cap', 'error', 'cancelled']).meta({ id: 'TurnEndReason' });
 
-export const chatSessionSummary = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() }).catchall(z.unknown()).meta({ id: 'ChatSessionSummary' });
+export const chatSessionSummary = z
+  .object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() })
+  .catchall(z.unknown())
+  .meta({ id: 'ChatSessionSummary' });
 
 export const toolCallView = z
   .object({
@@ -27,9 +30,19 @@ export const toolCallView = z
 
 export const messageView = z
   .discriminatedUnion('role', [
-    z.object({ role: z.literal('user'), content: z.string(), context: z.object({ namespace: z.string().optional(), resource: z.string().optional() }), created_at: z.string() }),
+    z.object({
+      role: z.literal('user'),
+      content: z.string(),
+      context: z.object({ namespace: z.string().optional(), resource: z.string().optional() }),
+      created_at: z.string(),
+    }),
     z.object({ role: z.literal('assistant'), content: z.string(), tool_calls: z.array(toolCallView), created_at: z.string() }),
-    z.object({ role: z.literal('turn_end'), reason: turnEndReason, error: z.object({ code: z.string(), message: z.string() }).optional(), created_at: z.string() }),
+    z.object({
+      role: z.literal('turn_end'),
+      reason: turnEndReason,
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+      created_at: z.string(),
+    }),
   ])
   .meta({ id: 'MessageView' });
 

@@ -34,7 +34,10 @@ export class ClientAddressResolver {
   resolve(peerAddress: string | undefined, forwardedFor: string | undefined): string {
     const peer = normalizeAddress(peerAddress ?? '');
     if (!forwardedFor || !this.isTrusted(peer)) return peer;
-    const hops = forwardedFor.split(',').map((hop) => normalizeAddress(hop.trim())).filter((hop) => hop !== '');
+    const hops = forwardedFor
+      .split(',')
+      .map((hop) => normalizeAddress(hop.trim()))
+      .filter((hop) => hop !== '');
     for (let index = hops.length - 1; index >= 0; index -= 1) {
       const hop = hops[index] ?? '';
       if (!this.isTrusted(hop)) return hop;

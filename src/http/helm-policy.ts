@@ -19,7 +19,11 @@ export interface HelmPolicyDeps extends AuditContextDeps {
  * `direct`). The first refusal refuses the whole action before helm runs: audited as deny, 403
  * with the decision's code. When discovery fails the kinds cannot be known: refused.
  */
-export async function authorizeHelmAction(deps: HelmPolicyDeps, context: AppContext, request: { action: HelmAction; namespace: string; manifest?: string }): Promise<void> {
+export async function authorizeHelmAction(
+  deps: HelmPolicyDeps,
+  context: AppContext,
+  request: { action: HelmAction; namespace: string; manifest?: string },
+): Promise<void> {
   const { action, namespace, manifest = '' } = request;
   const principal = context.state.principal;
   let types: readonly ResourceType[] = [];
@@ -27,7 +31,11 @@ export async function authorizeHelmAction(deps: HelmPolicyDeps, context: AppCont
     try {
       types = await deps.discovery.all();
     } catch {
-      refuse(deps, context, { allowed: false, code: 'discovery_failed', reason: `helm ${action} is refused: the cluster's resource types could not be resolved` });
+      refuse(deps, context, {
+        allowed: false,
+        code: 'discovery_failed',
+        reason: `helm ${action} is refused: the cluster's resource types could not be resolved`,
+      });
     }
   }
   for (const attributes of releaseRequests(action, namespace, manifestObjects(manifest), types)) {
@@ -37,7 +45,11 @@ export async function authorizeHelmAction(deps: HelmPolicyDeps, context: AppCont
 }
 
 function refuse(deps: HelmPolicyDeps, context: AppContext, ...args: Parameters<typeof refusal>): never {
-  const spec = { method: context.method as HttpMethod, path: context.state.routeTemplate ?? context.path, permission: context.state.permission ?? 'execute_write' };
+  const spec = {
+    method: context.method as HttpMethod,
+    path: context.state.routeTemplate ?? context.path,
+    permission: context.state.permission ?? 'execute_write',
+  };
   if (args[0].code !== 'unauthenticated') auditDenied(deps, context, spec, args[0].code);
   throw refusal(...args);
 }

@@ -20,6 +20,9 @@ export function methodGuard(router: Router<never>) {
       context.status = 204;
       return;
     }
-    throw new AppError('VALIDATION_ERROR', `${context.method} is not allowed here; allowed: ${allowed.join(', ')}`, { reason: 'method_not_allowed', allow: allowed });
+    throw new AppError('VALIDATION_ERROR', `${context.method} is not allowed here; allowed: ${allowed.join(', ')}`, {
+      reason: 'method_not_allowed',
+      allow: allowed,
+    });
   };
 }

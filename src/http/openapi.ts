@@ -4,7 +4,6 @@ import { permissionMatrix } from './permissions.js';
 import { SchemaCollector, type JsonObject } from './openapi-schema.js';
 import type { RouteSpec } from './types.js';
 
-
 /** The one error body of the API. */
 const errorSchema = {
   type: 'object',
@@ -33,13 +32,23 @@ const rateHeaders = Object.fromEntries(
 
 function pathParameters(spec: RouteSpec, schemas: SchemaCollector): JsonObject[] {
   const declared = spec.params ? (schemas.convert(spec.params) as { properties?: Record<string, JsonObject> }).properties : undefined;
-  return [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name = '']) => ({ name, in: 'path', required: true, schema: declared?.[name] ?? { type: 'string' } }));
+  return [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name = '']) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: declared?.[name] ?? { type: 'string' },
+  }));
 }
 
 function queryParameters(spec: RouteSpec, schemas: SchemaCollector): JsonObject[] {
   if (!spec.query) return [];
   const schema = schemas.convert(spec.query) as { properties?: Record<string, JsonObject>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property }));
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: property,
+  }));
 }
 
 function roles(spec: RouteSpec): string {
@@ -127,7 +136,12 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Json
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        terminalTicket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'One-time terminal ticket (POST /api/pods/{name}/terminal/ticket); or the WebSocket subprotocol `bearer.<token>`' },
+        terminalTicket: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'ticket',
+          description: 'One-time terminal ticket (POST /api/pods/{name}/terminal/ticket); or the WebSocket subprotocol `bearer.<token>`',
+        },
       },
       schemas: { ErrorBody: errorSchema, ...sortedKeys(schemas.components) },
     },

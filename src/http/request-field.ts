@@ -24,8 +24,10 @@ export function requestField(context: AppContext, field: string): string | undef
   const fromQuery = stringOf(context.query[field]);
   const fromBody = bodyField(context, field);
   const withBody = bodyMethods.has(context.method);
-  if (withBody && fromQuery !== undefined) throw validation(`${field} belongs in the JSON body, not the query string`, { fields: { [field]: 'given in the query string' } });
+  if (withBody && fromQuery !== undefined)
+    throw validation(`${field} belongs in the JSON body, not the query string`, { fields: { [field]: 'given in the query string' } });
   const read = withBody ? fromBody : fromQuery;
-  if (fromPath !== undefined && read !== undefined && read !== fromPath) throw validation(`${field} given twice with different values`, { fields: { [field]: 'conflicting values' } });
+  if (fromPath !== undefined && read !== undefined && read !== fromPath)
+    throw validation(`${field} given twice with different values`, { fields: { [field]: 'conflicting values' } });
   return fromPath ?? read;
 }

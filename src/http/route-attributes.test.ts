@@ -15,12 +15,21 @@ describe('the request a route amounts to', () => {
   it('builds the attributes of a route, with its subresource', () => {
     const target = { resource: 'pods', apiGroup: '', name: 'web-0', namespace: 'prod' };
     expect(routeAttributes({ method: 'GET', path: '/api/pods/:name/logs', subresource: 'log' }, target)).toMatchObject({
-      verb: 'get', resource: 'pods', subresource: 'log', name: 'web-0', namespace: 'prod', isResourceRequest: true, dryRun: false,
+      verb: 'get',
+      resource: 'pods',
+      subresource: 'log',
+      name: 'web-0',
+      namespace: 'prod',
+      isResourceRequest: true,
+      dryRun: false,
     });
   });
 
   it('makes a route that lists across all namespaces a list whatever its name parameter says', () => {
-    const attributes = routeAttributes({ method: 'GET', path: '/api/nodes/:name/pods', listsAllNamespaces: true }, { resource: 'pods', apiGroup: '', name: 'node-1', namespace: 'x' });
+    const attributes = routeAttributes(
+      { method: 'GET', path: '/api/nodes/:name/pods', listsAllNamespaces: true },
+      { resource: 'pods', apiGroup: '', name: 'node-1', namespace: 'x' },
+    );
     expect(attributes).toMatchObject({ verb: 'list', name: '', namespace: '' });
   });
 });

@@ -38,7 +38,9 @@ export class RoutePolicy {
   ) {}
 
   async authorize(context: AppContext, spec: RouteSpec): Promise<void> {
-    const { decision, attributes } = spec.resourceKind ? await this.resourceDecision(context, spec, spec.resourceKind) : { decision: this.matrixDecision(context, spec) };
+    const { decision, attributes } = spec.resourceKind
+      ? await this.resourceDecision(context, spec, spec.resourceKind)
+      : { decision: this.matrixDecision(context, spec) };
     if (!decision.allowed) {
       if (decision.code !== 'unauthenticated') this.recordDeny(context, spec, decision.code);
       throw refusal(decision, attributes);
@@ -49,7 +51,11 @@ export class RoutePolicy {
 
   private matrixDecision(context: AppContext, spec: RouteSpec): PolicyDecision {
     const principal = context.state.principal;
-    return decidePermission(principal, spec.permission, (permission) => principal !== undefined && this.grantCheck(principal, { permission, ...grantTarget(context, spec) }));
+    return decidePermission(
+      principal,
+      spec.permission,
+      (permission) => principal !== undefined && this.grantCheck(principal, { permission, ...grantTarget(context, spec) }),
+    );
   }
 
   private async resourceDecision(context: AppContext, spec: RouteSpec, declared: string): Promise<RouteDecision> {

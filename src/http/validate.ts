@@ -27,9 +27,10 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what =
 export { namespaceSchema, objectNameSchema } from '../kube/names.js';
 
 /** Coerces query-string booleans (`true`/`false`/`1`/`0`). */
-export const queryBoolean = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((value) => value === 'true' || value === '1');
+export const queryBoolean = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1');
 
 /** Coerces a query-string integer. */
-export const queryInteger = z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number);
+export const queryInteger = z
+  .string()
+  .regex(/^-?\d+$/, 'must be an integer')
+  .transform(Number);

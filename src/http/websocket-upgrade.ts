@@ -15,7 +15,6 @@ interface PendingUpgrade {
   ticket?: TerminalTicket;
 }
 
-
 interface Refusal {
   status: 401 | 403;
   message: string;
@@ -26,7 +25,9 @@ function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
   const code = refusal.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
   const body = JSON.stringify({ error: refusal.message, code, details: { reason: refusal.reason } });
   const statusText = refusal.status === 401 ? 'Unauthorized' : 'Forbidden';
-  socket.end(`HTTP/1.1 ${refusal.status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -90,7 +91,8 @@ export class WebSocketUpgrades {
   /** Sends the server's upgrade requests through `handle` (the Koa app's callback). */
   attach(server: Server, handle: (request: IncomingMessage, response: ServerResponse) => void): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (!originAllowed(request, this.corsOrigins)) return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
+      if (!originAllowed(request, this.corsOrigins))
+        return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
       const credentials = applyCredentials(request, this.tickets);
       if ('status' in credentials) return rejectUpgrade(socket, credentials);
       this.pending.set(request, { socket, head, ticket: credentials.ticket });

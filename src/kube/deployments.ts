@@ -30,10 +30,14 @@ function revisionOf(object: { metadata: { annotations?: Record<string, string> }
 /** The ReplicaSets controlled by a deployment, by revision ascending. */
 async function ownedReplicaSets(client: KubeIdentityClient, deployment: WorkloadObject): Promise<ReplicaSet[]> {
   const labels = Object.entries(deployment.spec.selector?.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`);
-  const list = await client.rest.json<{ items: ReplicaSet[] }>('GET', `/apis/apps/v1/namespaces/${encodeURIComponent(deployment.metadata.namespace)}/replicasets`, {
-    query: { labelSelector: labels.join(',') || undefined },
-    target: 'replicasets',
-  });
+  const list = await client.rest.json<{ items: ReplicaSet[] }>(
+    'GET',
+    `/apis/apps/v1/namespaces/${encodeURIComponent(deployment.metadata.namespace)}/replicasets`,
+    {
+      query: { labelSelector: labels.join(',') || undefined },
+      target: 'replicasets',
+    },
+  );
   return list.items
     .filter((replicaSet) => replicaSet.metadata.ownerReferences?.some((owner) => owner.controller && owner.uid === deployment.metadata.uid))
     .sort((left, right) => revisionOf(left) - revisionOf(right));

@@ -11,7 +11,16 @@ type Failure = PodReference & { reason: string };
 export type DrainEvent =
   | { type: 'cordoned'; node: string }
   | { type: 'pod'; namespace: string; name: string; status: 'evicted' | 'failed' | 'skipped'; reason?: string }
-  | { type: 'result'; node: string; status: 'completed' | 'failed' | 'refused'; evicted: number; failed: Failure[]; refused: Failure[]; skipped: Failure[]; message?: string };
+  | {
+      type: 'result';
+      node: string;
+      status: 'completed' | 'failed' | 'refused';
+      evicted: number;
+      failed: Failure[];
+      refused: Failure[];
+      skipped: Failure[];
+      message?: string;
+    };
 
 /** One background drain: its events so far, and listeners for the ones to come. */
 export class DrainJob {
@@ -46,7 +55,12 @@ export class DrainJob {
 const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Evicts one pod, retrying while a PDB blocks it, then waits for it to be gone; before `deadline`. */
-async function drainPod(client: KubeIdentityClient, pod: PodReference, options: DrainOptions, until: { deadline: number; clock: Clock }): Promise<string | undefined> {
+async function drainPod(
+  client: KubeIdentityClient,
+  pod: PodReference,
+  options: DrainOptions,
+  until: { deadline: number; clock: Clock },
+): Promise<string | undefined> {
   const { deadline, clock } = until;
   let blocked = false;
   while (clock() < deadline) {
@@ -109,7 +123,9 @@ export class DrainJobs {
     const deadline = this.clock() + options.timeoutSeconds * 1000;
     await Promise.all(
       plan.evict.map(async (pod) => {
-        const failure = await drainPod(client, pod, options, { deadline, clock: this.clock }).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+        const failure = await drainPod(client, pod, options, { deadline, clock: this.clock }).catch((error: unknown) =>
+          error instanceof Error ? error.message : String(error),
+        );
         if (failure) result.failed.push({ ...pod, reason: failure });
         else result.evicted += 1;
         job.emit({ type: 'pod', ...pod, status: failure ? 'failed' : 'evicted', ...(failure ? { reason: failure } : {}) });

@@ -82,7 +82,9 @@ function percent(used: number, allocatable: string | undefined): number | null {
 export async function nodeMetrics(client: KubeIdentityClient): Promise<NodeMetricItem[]> {
   const [metrics, nodes] = await Promise.all([
     readMetrics<{ items: NodeMetrics[] }>(client, '/nodes'),
-    client.rest.json<{ items: { metadata: { name: string }; status?: { allocatable?: Record<string, string> } }[] }>('GET', '/api/v1/nodes', { target: 'nodes' }),
+    client.rest.json<{ items: { metadata: { name: string }; status?: { allocatable?: Record<string, string> } }[] }>('GET', '/api/v1/nodes', {
+      target: 'nodes',
+    }),
   ]);
   const allocatable = new Map(nodes.items.map((node) => [node.metadata.name, node.status?.allocatable ?? {}]));
   return metrics.items
@@ -90,7 +92,13 @@ export async function nodeMetrics(client: KubeIdentityClient): Promise<NodeMetri
       const cpu = parseQuantity(item.usage.cpu ?? '0') || 0;
       const memory = parseQuantity(item.usage.memory ?? '0') || 0;
       const node = allocatable.get(item.metadata.name) ?? {};
-      return { name: item.metadata.name, cpu: formatCpu(cpu), memory: formatMemory(memory), cpuPercent: percent(cpu, node.cpu), memoryPercent: percent(memory, node.memory) };
+      return {
+        name: item.metadata.name,
+        cpu: formatCpu(cpu),
+        memory: formatMemory(memory),
+        cpuPercent: percent(cpu, node.cpu),
+        memoryPercent: percent(memory, node.memory),
+      };
     })
     .sort((left, right) => left.name.localeCompare(right.name));
 }

@@ -7,8 +7,21 @@ interface ContainerSpec {
 
 /** The parts of a Pod the pod operations read. */
 export interface PodObject {
-  metadata: { name: string; namespace: string; uid?: string; annotations?: Record<string, string>; ownerReferences?: OwnerReference[]; deletionTimestamp?: string };
-  spec: { nodeName?: string; containers: ContainerSpec[]; initContainers?: ContainerSpec[]; ephemeralContainers?: ContainerSpec[]; volumes?: { name: string; emptyDir?: unknown }[] };
+  metadata: {
+    name: string;
+    namespace: string;
+    uid?: string;
+    annotations?: Record<string, string>;
+    ownerReferences?: OwnerReference[];
+    deletionTimestamp?: string;
+  };
+  spec: {
+    nodeName?: string;
+    containers: ContainerSpec[];
+    initContainers?: ContainerSpec[];
+    ephemeralContainers?: ContainerSpec[];
+    volumes?: { name: string; emptyDir?: unknown }[];
+  };
   status?: { phase?: string };
 }
 
@@ -36,7 +49,11 @@ export function getPod(client: KubeIdentityClient, namespace: string, name: stri
  */
 export function resolveContainer(pod: PodObject, requested: string | undefined): string {
   const names = pod.spec.containers.map((container) => container.name);
-  const all = [...names, ...(pod.spec.initContainers ?? []).map((container) => container.name), ...(pod.spec.ephemeralContainers ?? []).map((container) => container.name)];
+  const all = [
+    ...names,
+    ...(pod.spec.initContainers ?? []).map((container) => container.name),
+    ...(pod.spec.ephemeralContainers ?? []).map((container) => container.name),
+  ];
   if (requested) {
     if (!all.includes(requested)) throw notFound(`container "${requested}" not found in pod ${pod.metadata.name}`, { containers: all });
     return requested;

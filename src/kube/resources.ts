@@ -32,12 +32,7 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
 }
 
 /** Lists from the watch-fed cache; items sorted by namespace then name. */
-export async function listResources(
-  caches: CacheManager,
-  client: KubeIdentityClient,
-  type: ResourceType,
-  namespace?: string,
-): Promise<ResourceItem[]> {
+export async function listResources(caches: CacheManager, client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<ResourceItem[]> {
   const cache = await caches.get(client, type, namespace);
   const now = Date.now();
   const scoped = type.namespaced && namespace;
@@ -61,12 +56,7 @@ export function toYaml(object: KubeObject): string {
 }
 
 /** Deletes an object and returns its reference. */
-export async function deleteObject(
-  client: KubeIdentityClient,
-  type: ResourceType,
-  name: string,
-  namespace?: string,
-): Promise<ObjectReference> {
+export async function deleteObject(client: KubeIdentityClient, type: ResourceType, name: string, namespace?: string): Promise<ObjectReference> {
   await client.rest.json('DELETE', objectPath(type, name, namespace), {
     body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
     target: `${type.plural}/${name}`,
@@ -93,12 +83,7 @@ export function kubectlGlobalArgs(invocation: KubectlInvocation): string[] {
 }
 
 /** `kubectl describe` text from the real kubectl, run with the request's identity. */
-export function describeObject(
-  invocation: KubectlInvocation,
-  type: ResourceType,
-  name: string,
-  namespace?: string,
-): Promise<string> {
+export function describeObject(invocation: KubectlInvocation, type: ResourceType, name: string, namespace?: string): Promise<string> {
   const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
   const args = [...kubectlGlobalArgs(invocation), 'describe', resource, name];
   if (namespace) args.push('-n', namespace);

@@ -13,7 +13,10 @@ export interface WorkloadObject {
     replicas?: number;
     paused?: boolean;
     selector?: { matchLabels?: Record<string, string> };
-    template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: { containers?: { name: string; image?: string }[] } };
+    template: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec?: { containers?: { name: string; image?: string }[] };
+    };
   };
 }
 
@@ -36,7 +39,12 @@ export function getWorkload(client: KubeIdentityClient, kind: WorkloadKind, name
 }
 
 /** JSON merge patch of a workload. */
-export function patchWorkload(client: KubeIdentityClient, kind: WorkloadKind, target: { namespace: string; name: string }, patch: unknown): Promise<WorkloadObject> {
+export function patchWorkload(
+  client: KubeIdentityClient,
+  kind: WorkloadKind,
+  target: { namespace: string; name: string },
+  patch: unknown,
+): Promise<WorkloadObject> {
   return client.rest.json<WorkloadObject>('PATCH', workloadPath(kind, target.namespace, target.name), {
     body: patch,
     contentType: 'application/merge-patch+json',
@@ -45,7 +53,12 @@ export function patchWorkload(client: KubeIdentityClient, kind: WorkloadKind, ta
 }
 
 /** Sets the replica count (the scale subresource, as `kubectl scale` does). */
-export async function scaleWorkload(client: KubeIdentityClient, kind: 'deployments' | 'statefulsets', target: { namespace: string; name: string }, replicas: number): Promise<ChangeReport> {
+export async function scaleWorkload(
+  client: KubeIdentityClient,
+  kind: 'deployments' | 'statefulsets',
+  target: { namespace: string; name: string },
+  replicas: number,
+): Promise<ChangeReport> {
   const path = `${workloadPath(kind, target.namespace, target.name)}/scale`;
   const current = await client.rest.json<{ spec?: { replicas?: number } }>('GET', path, { target: `${kind}/${target.name}` });
   await client.rest.json('PATCH', path, { body: { spec: { replicas } }, contentType: 'application/merge-patch+json', target: `${kind}/${target.name}` });
@@ -53,11 +66,21 @@ export async function scaleWorkload(client: KubeIdentityClient, kind: 'deploymen
 }
 
 /** Rolling restart via the pod template's restartedAt annotation (`kubectl rollout restart`). */
-export async function restartWorkload(client: KubeIdentityClient, kind: WorkloadKind, target: { namespace: string; name: string }, now: Date): Promise<ChangeReport> {
+export async function restartWorkload(
+  client: KubeIdentityClient,
+  kind: WorkloadKind,
+  target: { namespace: string; name: string },
+  now: Date,
+): Promise<ChangeReport> {
   const current = await getWorkload(client, kind, target.namespace, target.name);
   const restartedAt = now.toISOString();
   await patchWorkload(client, kind, target, { spec: { template: { metadata: { annotations: { [restartedAtAnnotation]: restartedAt } } } } });
-  return { name: target.name, namespace: target.namespace, before: { restartedAt: current.spec.template.metadata?.annotations?.[restartedAtAnnotation] ?? null }, after: { restartedAt } };
+  return {
+    name: target.name,
+    namespace: target.namespace,
+    before: { restartedAt: current.spec.template.metadata?.annotations?.[restartedAtAnnotation] ?? null },
+    after: { restartedAt },
+  };
 }
 
 /** The images of a pod template, in container order. */

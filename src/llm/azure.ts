@@ -29,14 +29,8 @@ export function createAzureProvider(config: LlmConfig, options: LlmProviderOptio
   );
   return {
     name: 'azure',
-    streamChat: (request) =>
-      runProviderStream(runtime, (attempt) => streamOpenAiChat(client(), deployment, request, attempt), request.signal),
+    streamChat: (request) => runProviderStream(runtime, (attempt) => streamOpenAiChat(client(), deployment, request, attempt), request.signal),
     check: (signal) =>
-      runProviderCheck(
-        (probeSignal) => client().models.list({ signal: probeSignal }),
-        describeOpenAiError,
-        checkTimeoutOf(config, options),
-        signal,
-      ),
+      runProviderCheck((probeSignal) => client().models.list({ signal: probeSignal }), describeOpenAiError, checkTimeoutOf(config, options), signal),
   };
 }

@@ -1,9 +1,4 @@
-import {
-  BedrockRuntimeClient,
-  ConverseStreamCommand,
-  CountTokensCommand,
-  type BedrockRuntimeClientConfig,
-} from '@aws-sdk/client-bedrock-runtime';
+import { BedrockRuntimeClient, ConverseStreamCommand, CountTokensCommand, type BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime';
 import { toBedrockConversation, toBedrockTools } from './bedrock-messages.js';
 import { BedrockStreamReader } from './bedrock-stream.js';
 import { messageOf, type ProviderFailure } from './errors.js';
@@ -80,14 +75,8 @@ export function createBedrockProvider(config: LlmConfig, options: LlmProviderOpt
     });
   return {
     name: 'bedrock',
-    streamChat: (request) =>
-      runProviderStream(runtime, (attempt) => streamBedrockChat(client(), config.model, request, attempt), request.signal),
+    streamChat: (request) => runProviderStream(runtime, (attempt) => streamBedrockChat(client(), config.model, request, attempt), request.signal),
     check: (signal) =>
-      runProviderCheck(
-        (probeSignal) => client().send(probe(), { abortSignal: probeSignal }),
-        describeBedrockError,
-        checkTimeoutOf(config, options),
-        signal,
-      ),
+      runProviderCheck((probeSignal) => client().send(probe(), { abortSignal: probeSignal }), describeBedrockError, checkTimeoutOf(config, options), signal),
   };
 }

@@ -91,8 +91,7 @@ export function createGeminiProvider(config: LlmConfig, options: LlmProviderOpti
   const context = { model: config.model, memory };
   return {
     name: 'gemini',
-    streamChat: (request) =>
-      runProviderStream(runtime, (attempt) => streamGeminiChat(client(), context, request, attempt), request.signal),
+    streamChat: (request) => runProviderStream(runtime, (attempt) => streamGeminiChat(client(), context, request, attempt), request.signal),
     check: (signal) =>
       runProviderCheck(
         (probeSignal) => client().models.get({ model: config.model, config: { abortSignal: probeSignal } }),

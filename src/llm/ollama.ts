@@ -18,8 +18,7 @@ export function describeOllamaError(error: unknown): ProviderFailure {
 /** A client whose every request also obeys `signal` (the SDK takes no per-call signal). */
 function clientFor(config: LlmConfig, signal: AbortSignal): Ollama {
   const headers = config.api_key ? { Authorization: `Bearer ${config.api_key}` } : undefined;
-  const boundFetch: typeof fetch = (input, init) =>
-    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+  const boundFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
   return new Ollama({ host: config.base_url, fetch: boundFetch, headers });
 }
 
@@ -37,11 +36,7 @@ function toolCallEvents(chunk: ChatResponse): LlmStreamEvent[] {
   });
 }
 
-async function* streamOllamaChat(
-  config: LlmConfig,
-  request: LlmChatRequest,
-  attempt: AttemptContext,
-): AsyncGenerator<LlmStreamEvent> {
+async function* streamOllamaChat(config: LlmConfig, request: LlmChatRequest, attempt: AttemptContext): AsyncGenerator<LlmStreamEvent> {
   const tools = toOllamaTools(request.tools);
   const stream = await clientFor(config, attempt.signal).chat({
     model: config.model,
@@ -73,11 +68,6 @@ export function createOllamaProvider(config: LlmConfig, options: LlmProviderOpti
     name: 'ollama',
     streamChat: (request) => runProviderStream(runtime, (attempt) => streamOllamaChat(config, request, attempt), request.signal),
     check: (signal) =>
-      runProviderCheck(
-        (probeSignal) => clientFor(config, probeSignal).version(),
-        describeOllamaError,
-        checkTimeoutOf(config, options),
-        signal,
-      ),
+      runProviderCheck((probeSignal) => clientFor(config, probeSignal).version(), describeOllamaError, checkTimeoutOf(config, options), signal),
   };
 }

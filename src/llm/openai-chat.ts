@@ -1,9 +1,5 @@
 import type { OpenAI } from 'openai';
-import type {
-  ChatCompletionChunk,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { normalizeFinishReason } from './finish-reason.js';
 import type { AttemptContext } from './provider-stream.js';
 import { parseToolArguments } from './tool-calls.js';
@@ -68,12 +64,7 @@ export class ToolCallAccumulator {
 }
 
 /** Streams one chat completion and converts its chunks into LlmStreamEvents. */
-export async function* streamOpenAiChat(
-  client: OpenAI,
-  model: string,
-  request: LlmChatRequest,
-  attempt: AttemptContext,
-): AsyncGenerator<LlmStreamEvent> {
+export async function* streamOpenAiChat(client: OpenAI, model: string, request: LlmChatRequest, attempt: AttemptContext): AsyncGenerator<LlmStreamEvent> {
   const tools = toOpenAiTools(request.tools);
   const stream = await client.chat.completions.create(
     { model, stream: true, messages: toOpenAiMessages(request.messages), ...(tools.length ? { tools } : {}) },

@@ -23,14 +23,8 @@ export function createOpenAiProvider(config: LlmConfig, options: LlmProviderOpti
   );
   return {
     name: 'openai',
-    streamChat: (request) =>
-      runProviderStream(runtime, (attempt) => streamOpenAiChat(client(), config.model, request, attempt), request.signal),
+    streamChat: (request) => runProviderStream(runtime, (attempt) => streamOpenAiChat(client(), config.model, request, attempt), request.signal),
     check: (signal) =>
-      runProviderCheck(
-        (probeSignal) => client().models.list({ signal: probeSignal }),
-        describeOpenAiError,
-        checkTimeoutOf(config, options),
-        signal,
-      ),
+      runProviderCheck((probeSignal) => client().models.list({ signal: probeSignal }), describeOpenAiError, checkTimeoutOf(config, options), signal),
   };
 }

@@ -30,10 +30,7 @@ export interface RetryStreamOptions {
  * Iterates `open(attempt)` and re-opens it after a retryable failure, but only
  * while nothing has been yielded yet: partial output is never replayed.
  */
-export async function* retryStream<T>(
-  open: (attempt: number) => AsyncIterable<T>,
-  options: RetryStreamOptions,
-): AsyncGenerator<T> {
+export async function* retryStream<T>(open: (attempt: number) => AsyncIterable<T>, options: RetryStreamOptions): AsyncGenerator<T> {
   for (let attempt = 0; ; attempt++) {
     let yielded = false;
     try {

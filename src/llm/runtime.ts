@@ -15,11 +15,7 @@ export function secretsOf(config: LlmConfig): string[] {
 }
 
 /** The retry, timeout and error settings every adapter shares. */
-export function buildRuntime(
-  config: LlmConfig,
-  options: LlmProviderOptions,
-  describeError: (error: unknown) => ProviderFailure,
-): ProviderRuntime {
+export function buildRuntime(config: LlmConfig, options: LlmProviderOptions, describeError: (error: unknown) => ProviderFailure): ProviderRuntime {
   return {
     provider: config.provider,
     secrets: secretsOf(config),

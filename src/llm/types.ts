@@ -25,10 +25,7 @@ export interface LlmToolSpec {
 }
 
 /** What a streaming chat yields, in order: text and tool calls, then one `done`. */
-export type LlmStreamEvent =
-  | { type: 'text'; text: string }
-  | { type: 'tool_call'; call: LlmToolCall }
-  | { type: 'done'; finishReason: string };
+export type LlmStreamEvent = { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'done'; finishReason: string };
 
 export interface LlmChatRequest {
   messages: LlmMessage[];

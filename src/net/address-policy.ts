@@ -98,6 +98,10 @@ export async function checkOutboundUrl(text: string, policy: OutboundUrlPolicy, 
   }
   const blocked = addresses.find((address) => isPrivateAddress(address));
   if (blocked && !policy.allowPrivate) {
-    throw validation(`${field} resolves to ${blocked}, a loopback, link-local or metadata address (${policy.keys.private} allows it)`, { field, reason: 'private_address', address: blocked });
+    throw validation(`${field} resolves to ${blocked}, a loopback, link-local or metadata address (${policy.keys.private} allows it)`, {
+      field,
+      reason: 'private_address',
+      address: blocked,
+    });
   }
 }

@@ -37,7 +37,8 @@ export class PolicyEngine {
       names,
       ownNamespace: this.options.ownNamespace,
       hasGrant: (permission) =>
-        principal !== undefined && this.options.grantCheck(principal, { permission, resourceKind: attributes.resource, namespace: attributes.namespace || undefined }),
+        principal !== undefined &&
+        this.options.grantCheck(principal, { permission, resourceKind: attributes.resource, namespace: attributes.namespace || undefined }),
     });
   }
 
@@ -45,10 +46,22 @@ export class PolicyEngine {
    * Namespaces a list or watch across all namespaces must leave out for this principal ('all':
    * every namespace is denied). Resource routes filter their lists with it.
    */
-  async hiddenNamespaces(principal: Principal | undefined, resource: { apiGroup: string; resource: string }, verb: 'list' | 'watch' | 'get'): Promise<{ all: boolean; namespaces: ReadonlySet<string> }> {
+  async hiddenNamespaces(
+    principal: Principal | undefined,
+    resource: { apiGroup: string; resource: string },
+    verb: 'list' | 'watch' | 'get',
+  ): Promise<{ all: boolean; namespaces: ReadonlySet<string> }> {
     const attributes: RequestAttributes = {
-      verb: verb === 'get' ? 'list' : verb, isResourceRequest: true, path: '', apiGroup: resource.apiGroup, apiVersion: '',
-      resource: resource.resource, subresource: '', namespace: '', name: '', dryRun: false,
+      verb: verb === 'get' ? 'list' : verb,
+      isResourceRequest: true,
+      path: '',
+      apiGroup: resource.apiGroup,
+      apiVersion: '',
+      resource: resource.resource,
+      subresource: '',
+      namespace: '',
+      name: '',
+      dryRun: false,
     };
     const decision = await this.authorize(principal, attributes, 'direct');
     if (!decision.allowed) return { all: true, namespaces: new Set() };

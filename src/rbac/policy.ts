@@ -15,15 +15,7 @@ import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceVerb } fr
  */
 export type PolicyMode = 'read' | 'approved' | 'direct';
 
-export type PolicyCode =
-  | 'allowed'
-  | 'unauthenticated'
-  | 'read_only'
-  | 'role'
-  | 'approval_required'
-  | 'resource_role'
-  | 'own_namespace'
-  | 'discovery_failed';
+export type PolicyCode = 'allowed' | 'unauthenticated' | 'read_only' | 'role' | 'approval_required' | 'resource_role' | 'own_namespace' | 'discovery_failed';
 
 export interface PolicyDecision {
   allowed: boolean;
@@ -58,7 +50,11 @@ const readVerbs = new Set(['get', 'list', 'watch']);
 /** Subresources that run code in, or open a tunnel to, a pod (or node/service proxy). */
 const interactiveSubresources = new Set(['exec', 'attach', 'portforward', 'proxy']);
 /** Access reviews every signed-in caller may send (`kubectl auth can-i`, `kubectl auth whoami`). */
-const selfReviews = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);
+const selfReviews = new Set([
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+]);
 /** Non-resource paths anyone signed in may read: discovery, version, OpenAPI, health. */
 const publicPaths = [/^\/api(\/[^/]+)?\/?$/, /^\/apis(\/[^/]+){0,2}\/?$/, /^\/version\/?$/, /^\/openapi(\/.*)?$/, /^\/(healthz|livez|readyz)(\/.*)?$/];
 /** Resources of Pilothouse's own namespace that only admins may touch at all. */
@@ -111,7 +107,8 @@ function matrixDecision(principal: Principal, permission: Permission, mode: Poli
   const entry = permissionMatrix[permission][principal.role];
   if (entry === 'yes') return allow(permission);
   if (entry === 'approval' && (mode === 'approved' || hasGrant(permission))) return allow(permission);
-  if (entry === 'approval') return deny('approval_required', `role ${principal.role} needs an approved access request to ${permission.replace('_', ' ')}`, permission);
+  if (entry === 'approval')
+    return deny('approval_required', `role ${principal.role} needs an approved access request to ${permission.replace('_', ' ')}`, permission);
   return deny('role', `role ${principal.role} may not ${permission.replace('_', ' ')}`, permission);
 }
 
@@ -122,7 +119,8 @@ function resourceRoleDecision(principal: Principal, attributes: RequestAttribute
   const roles = effectiveRoles(facts.definitions, principal.role, principal.roles);
   if (roles.length === 0) return matrix;
   const what = describeRequest(attributes);
-  if (!facts.names) return deny('discovery_failed', `${what} is refused: the resource's names could not be resolved, and resource-level roles apply`, matrix.permission);
+  if (!facts.names)
+    return deny('discovery_failed', `${what} is refused: the resource's names could not be resolved, and resource-level roles apply`, matrix.permission);
   const verb = resourceVerbOf(attributes);
   const target = { names: facts.names, verb, namespace: attributes.namespace || undefined };
   const allNamespaces = attributes.namespace === '' && (verb === 'list' || verb === 'watch');
@@ -137,7 +135,12 @@ function objectDecision(verdict: 'allow' | 'deny' | 'none', matrix: PolicyDecisi
   return matrix;
 }
 
-function allNamespacesDecision(roles: ReturnType<typeof effectiveRoles>, target: { names: readonly string[]; verb: ResourceVerb }, matrix: PolicyDecision, what: string): PolicyDecision {
+function allNamespacesDecision(
+  roles: ReturnType<typeof effectiveRoles>,
+  target: { names: readonly string[]; verb: ResourceVerb },
+  matrix: PolicyDecision,
+  what: string,
+): PolicyDecision {
   const denied = deniedNamespaces(roles, target);
   if (denied.all) return deny('resource_role', `a resource-level role denies ${what}`, matrix.permission);
   if (!matrix.allowed || denied.namespaces.size === 0) return matrix;

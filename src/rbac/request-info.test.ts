@@ -23,7 +23,11 @@ describe('request-info parsing (the API server rules)', () => {
     ['DELETE', '/api/v1/namespaces/prod', ['delete', '', 'namespaces', '', 'prod', 'prod', true, false]],
     ['PUT', '/api/v1/namespaces/prod/finalize', ['update', '', 'namespaces', 'finalize', 'prod', 'prod', true, false]],
     ['GET', '/api/v1/namespaces', ['list', '', 'namespaces', '', '', '', true, false]],
-    ['GET', '/apis/pilothouse.dev/v1alpha1/namespaces/ph/accessrequests/r/status', ['get', 'pilothouse.dev', 'accessrequests', 'status', 'ph', 'r', true, false]],
+    [
+      'GET',
+      '/apis/pilothouse.dev/v1alpha1/namespaces/ph/accessrequests/r/status',
+      ['get', 'pilothouse.dev', 'accessrequests', 'status', 'ph', 'r', true, false],
+    ],
     ['POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', ['create', 'authorization.k8s.io', 'selfsubjectaccessreviews', '', '', '', true, false]],
     ['GET', 'https://host:6443/api/v1/nodes/n1', ['get', '', 'nodes', '', '', 'n1', true, false]],
     ['DELETE', '/api/v1/namespaces/a/pods/p?dryRun=None&dryRun=All', ['delete', '', 'pods', '', 'a', 'p', true, true]],

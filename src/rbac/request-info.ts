@@ -22,8 +22,16 @@ function splitPath(path: string): string[] {
 
 function nonResource(method: string, path: string): RequestAttributes {
   return {
-    verb: method.toLowerCase(), isResourceRequest: false, path,
-    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', dryRun: false,
+    verb: method.toLowerCase(),
+    isResourceRequest: false,
+    path,
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    dryRun: false,
   };
 }
 
@@ -88,8 +96,15 @@ export function parseRequestInfo(method: string, url: string): RequestAttributes
   // The namespace object `namespaces/<ns>` is cluster-scoped: its namespace attribute is its name.
   const isNamespaceObject = resource === 'namespaces' && rest.length >= 2;
   return {
-    verb, isResourceRequest: true, path, apiGroup: groupVersion.apiGroup, apiVersion: groupVersion.apiVersion, resource,
-    subresource: (rest[2] ?? '').toLowerCase(), namespace: isNamespaceObject ? name : namespace, name,
+    verb,
+    isResourceRequest: true,
+    path,
+    apiGroup: groupVersion.apiGroup,
+    apiVersion: groupVersion.apiVersion,
+    resource,
+    subresource: (rest[2] ?? '').toLowerCase(),
+    namespace: isNamespaceObject ? name : namespace,
+    name,
     dryRun: parsed.searchParams.getAll('dryRun').includes('All'),
   };
 }

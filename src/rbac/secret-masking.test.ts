@@ -69,7 +69,8 @@ describe('secret masking', () => {
   });
 
   it('masks the Env block of an MCPServer describe text, multi-line values included', () => {
-    const text = 'Name: m\nSpec:\n  Command:  npx\n  Env:\n    API_TOKEN:  tok-1\n    MULTI:  line one\n      line two\n    EMPTY:\n  Enabled:  true\nEvents: <none>';
+    const text =
+      'Name: m\nSpec:\n  Command:  npx\n  Env:\n    API_TOKEN:  tok-1\n    MULTI:  line one\n      line two\n    EMPTY:\n  Enabled:  true\nEvents: <none>';
     const masked = maskDescribe(text, 'MCPServer', viewer);
     expect(masked).not.toMatch(/tok-1|line one|line two/);
     expect(masked).toContain('    API_TOKEN:  ******');

@@ -39,8 +39,10 @@ export function maskObject(object: KubeObject, visibility: SecretVisibility): Ku
   if (!kind) return object;
   let shown: KubeObject = visibility.lastApplied ? object : { ...object, metadata: withoutLastApplied(object.metadata) };
   if (visibility.values) return shown;
-  if (kind === 'Secret') shown = { ...shown, data: maskValues(shown.data) as KubeObject['data'], stringData: maskValues(shown.stringData) as KubeObject['stringData'] };
-  else if (shown.spec && typeof shown.spec === 'object') shown = { ...shown, spec: { ...(shown.spec as object), env: maskValues((shown.spec as { env?: unknown }).env) } };
+  if (kind === 'Secret')
+    shown = { ...shown, data: maskValues(shown.data) as KubeObject['data'], stringData: maskValues(shown.stringData) as KubeObject['stringData'] };
+  else if (shown.spec && typeof shown.spec === 'object')
+    shown = { ...shown, spec: { ...(shown.spec as object), env: maskValues((shown.spec as { env?: unknown }).env) } };
   return shown;
 }
 
@@ -56,7 +58,10 @@ function maskDocument(document: string, visibility: SecretVisibility): string {
   if (!parsed || typeof parsed !== 'object') return document;
   const masked = maskObject(parsed as KubeObject, visibility);
   if (masked === parsed) return document;
-  const comments = document.split('\n').filter((line) => line.startsWith('#')).join('\n');
+  const comments = document
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .join('\n');
   return `\n${comments ? `${comments}\n` : ''}${yaml.dump(masked, { noRefs: true, lineWidth: -1 })}`;
 }
 

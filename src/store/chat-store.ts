@@ -64,9 +64,7 @@ export class ChatStore {
 
   /** The user's sessions, most recently updated first. */
   listSessions(username: string): ChatSessionRecord[] {
-    const rows = this.database
-      .prepare('SELECT * FROM chat_sessions WHERE username = ? ORDER BY updated_at DESC, id')
-      .all(username) as SessionRow[];
+    const rows = this.database.prepare('SELECT * FROM chat_sessions WHERE username = ? ORDER BY updated_at DESC, id').all(username) as SessionRow[];
     return rows.map(toSession);
   }
 
@@ -85,9 +83,7 @@ export class ChatStore {
 
   /** Every entry of the session in order. */
   entries(sessionId: string): ChatEntryRecord[] {
-    const rows = this.database
-      .prepare('SELECT * FROM chat_entries WHERE session_id = ? ORDER BY id')
-      .all(sessionId) as EntryRow[];
+    const rows = this.database.prepare('SELECT * FROM chat_entries WHERE session_id = ? ORDER BY id').all(sessionId) as EntryRow[];
     return rows.map(toEntry);
   }
 

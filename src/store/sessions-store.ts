@@ -70,8 +70,6 @@ export class SessionsStore {
 
   /** Deletes sessions that ended before `before` (expired or revoked); keeps the table small. */
   pruneEndedBefore(before: string): number {
-    return this.database
-      .prepare('DELETE FROM sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)')
-      .run(before, before).changes;
+    return this.database.prepare('DELETE FROM sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)').run(before, before).changes;
   }
 }

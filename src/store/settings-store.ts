@@ -5,9 +5,7 @@ export class SettingsStore {
   constructor(private readonly database: Db) {}
 
   get<T>(key: string): T | undefined {
-    const row = this.database.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
-      | { value: string }
-      | undefined;
+    const row = this.database.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 

@@ -115,9 +115,7 @@ export class UsersStore {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof UserChanges, unknown][];
     const assignments = entries.map(([key]) => `${columnOf[key]} = ?`);
     const values = entries.map(([, value]) => toColumnValue(value));
-    this.database
-      .prepare(`UPDATE users SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE username = ?`)
-      .run(...values, this.now(), username);
+    this.database.prepare(`UPDATE users SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE username = ?`).run(...values, this.now(), username);
     return this.find(username);
   }
 
@@ -127,9 +125,7 @@ export class UsersStore {
 
   /** Enabled, unlocked admins (the "last admin" rule counts these). */
   countActiveAdmins(): number {
-    const row = this.database
-      .prepare("SELECT COUNT(*) AS count FROM users WHERE role = 'admin' AND enabled = 1 AND locked = 0")
-      .get() as { count: number };
+    const row = this.database.prepare("SELECT COUNT(*) AS count FROM users WHERE role = 'admin' AND enabled = 1 AND locked = 0").get() as { count: number };
     return row.count;
   }
 }

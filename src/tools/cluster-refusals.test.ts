@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { refusalLines, usesCluster, withRefusals } from './cluster-refusals.js';
 
-const refusal = { verb: 'create', resource: 'configmaps', namespace: 'team', name: '', reason: 'this command ran as read-only and tried to create configmaps in namespace team; it needs approval' };
+const refusal = {
+  verb: 'create',
+  resource: 'configmaps',
+  namespace: 'team',
+  name: '',
+  reason: 'this command ran as read-only and tried to create configmaps in namespace team; it needs approval',
+};
 
 describe('cluster refusals in tool results', () => {
   it('names verb, resource, name and namespace, then the reason', () => {

@@ -46,7 +46,15 @@ describe('just-in-time access for direct writes', () => {
 
     const asked = await ask({ permission: 'execute_write', namespaces: [granted.name], resources: ['deploy'], reason: 'incident 42', ttl: '1h' });
     expect(asked.status).toBe(201);
-    expect(asked.body).toMatchObject({ requester: user.username, permission: 'execute_write', namespaces: [granted.name], resources: ['deployments'], reason: 'incident 42', ttl: '1h', phase: 'Pending' });
+    expect(asked.body).toMatchObject({
+      requester: user.username,
+      permission: 'execute_write',
+      namespaces: [granted.name],
+      resources: ['deployments'],
+      reason: 'incident 42',
+      ttl: '1h',
+      phase: 'Pending',
+    });
     expect(asked.body.createdAt).toBeTruthy();
     const id: string = asked.body.id;
     await waitFor(async () => (await phaseInCluster(id)) === 'Pending');
@@ -65,7 +73,9 @@ describe('just-in-time access for direct writes', () => {
     expect(statefulset.status).toBe(403);
 
     const executed = await auditEntries('execute', user.username);
-    expect(executed.some((entry) => entry.decision === 'allow' && String(entry.details.command).includes('kubectl scale deployment/web --replicas=2'))).toBe(true);
+    expect(executed.some((entry) => entry.decision === 'allow' && String(entry.details.command).includes('kubectl scale deployment/web --replicas=2'))).toBe(
+      true,
+    );
     const events = (await auditEntries('access_request', user.username)).map((entry) => entry.details.event);
     expect(events).toContain('requested');
     const reviews = await auditEntries('access_request', 'admin');
@@ -144,7 +154,11 @@ spec: {requester: ${user.username}, permission: execute_write, namespaces: [${gr
     await applyYaml(clusterKubeconfig(), object('too-long', '48h'), service.namespace);
     await waitFor(async () => (await phaseInCluster('from-kubectl')) === 'Pending');
     const listed = await service.api('GET', '/api/access-requests?phase=Pending', { token: user.token });
-    expect(listed.body.items.find((item: { id: string }) => item.id === 'from-kubectl')).toMatchObject({ phase: 'Pending', reason: 'from kubectl', ttl: '30m' });
+    expect(listed.body.items.find((item: { id: string }) => item.id === 'from-kubectl')).toMatchObject({
+      phase: 'Pending',
+      reason: 'from kubectl',
+      ttl: '30m',
+    });
 
     await waitFor(async () => (await phaseInCluster('too-long')) === 'Denied');
     const invalid = await service.api('GET', '/api/access-requests/too-long', { token: user.token });

@@ -14,8 +14,15 @@ let otherUser: { token: string };
 let viewer: { token: string };
 
 const kubectl = (command: string) => ({ name: 'kubectl', arguments: { command } });
-const llmConfig = (): Record<string, unknown> => ({ provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-approval-test', max_retries: 0 });
-const configMapExists = async (name: string): Promise<boolean> => (await tryKubectl(clusterKubeconfig(), ['get', 'configmap', name, '-n', namespace.name])).code === 0;
+const llmConfig = (): Record<string, unknown> => ({
+  provider: 'openai',
+  model: 'wire-model',
+  base_url: `${wire.url}/v1`,
+  api_key: 'sk-approval-test',
+  max_retries: 0,
+});
+const configMapExists = async (name: string): Promise<boolean> =>
+  (await tryKubectl(clusterKubeconfig(), ['get', 'configmap', name, '-n', namespace.name])).code === 0;
 
 /** An onEvent that decides every tool_request over HTTP with `token`, recording the responses. */
 function decider(token: string, approved: boolean, responses: unknown[] = []) {
@@ -46,7 +53,11 @@ describe('approvals', () => {
   it('runs a write after the owner approves it, audited as approve and execute', async () => {
     wire.script([{ toolCalls: [kubectl(`create configmap approved-cm -n ${namespace.name}`)] }, { text: ['Created.'] }]);
     const responses: unknown[] = [];
-    const run = await chat(service, { message: 'Create approved-cm', context: { namespace: namespace.name } }, { token: user.token, onEvent: decider(user.token, true, responses) });
+    const run = await chat(
+      service,
+      { message: 'Create approved-cm', context: { namespace: namespace.name } },
+      { token: user.token, onEvent: decider(user.token, true, responses) },
+    );
     const request = run.nth('tool_request');
     expect(request).toMatchObject({ tool: 'kubectl', type: 'write', requires_approval: true, blocked: false });
     expect(responses).toEqual([{ status: 200, body: { id: request?.id, approved: true, status: 'approved' } }]);
@@ -63,7 +74,12 @@ describe('approvals', () => {
     wire.script([{ toolCalls: [kubectl(`create configmap rejected-cm -n ${namespace.name}`)] }, { text: ['Fine, I did not create it.'] }]);
     const run = await chat(service, { message: 'Create rejected-cm', context: {} }, { token: user.token, onEvent: decider(user.token, false) });
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'rejected', result: expect.stringMatching(/^Cancelled: the user rejected/) });
-    expect(run.named('chunk').map((chunk) => chunk.content).join('')).toBe('Fine, I did not create it.');
+    expect(
+      run
+        .named('chunk')
+        .map((chunk) => chunk.content)
+        .join(''),
+    ).toBe('Fine, I did not create it.');
     expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     expect(await configMapExists('rejected-cm')).toBe(false);
     const rejects = await service.api('GET', '/api/audit?action=reject&limit=100', { token: service.adminToken });
@@ -75,14 +91,18 @@ describe('approvals', () => {
     expect((await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: 'x', approved: 'yes' } })).status).toBe(400);
     wire.script([{ toolCalls: [kubectl(`label configmap keep-me -n ${namespace.name} team=a`)] }, { text: ['Labelled.'] }]);
     const statuses: number[] = [];
-    const run = await chat(service, { message: 'Label it', context: {} }, {
-      token: user.token,
-      onEvent: async (event) => {
-        if (event.event !== 'tool_request') return;
-        statuses.push((await service.api('POST', '/api/tool/approve', { token: otherUser.token, body: { id: event.data.id, approved: true } })).status);
-        statuses.push((await service.api('POST', '/api/tool/approve', { token: service.adminToken, body: { id: event.data.id, approved: true } })).status);
+    const run = await chat(
+      service,
+      { message: 'Label it', context: {} },
+      {
+        token: user.token,
+        onEvent: async (event) => {
+          if (event.event !== 'tool_request') return;
+          statuses.push((await service.api('POST', '/api/tool/approve', { token: otherUser.token, body: { id: event.data.id, approved: true } })).status);
+          statuses.push((await service.api('POST', '/api/tool/approve', { token: service.adminToken, body: { id: event.data.id, approved: true } })).status);
+        },
       },
-    });
+    );
     expect(statuses).toEqual([404, 200]);
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'executed' });
   });
@@ -103,7 +123,10 @@ describe('refusals', () => {
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'forbidden', result: expect.stringMatching(/^Forbidden: role viewer/) });
     expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     const denied = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });
-    expect(denied.body.items.find((entry: AuditEntry) => entry.details.id === run.nth('tool_request', 0).id)).toMatchObject({ decision: 'deny', outcome: 'forbidden' });
+    expect(denied.body.items.find((entry: AuditEntry) => entry.details.id === run.nth('tool_request', 0).id)).toMatchObject({
+      decision: 'deny',
+      outcome: 'forbidden',
+    });
   });
 
   it('refuses deletes for role user, and runs them for an admin after approval', async () => {

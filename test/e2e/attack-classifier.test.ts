@@ -19,14 +19,23 @@ const namespace = useNamespace('attack');
 let service: TestService;
 let wire: LlmWireServer;
 const entries = attackCorpus.filter((entry) => entry.e2e);
-const llmConfig = (): Record<string, unknown> => ({ provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-attack-test', max_retries: 0 });
+const llmConfig = (): Record<string, unknown> => ({
+  provider: 'openai',
+  model: 'wire-model',
+  base_url: `${wire.url}/v1`,
+  api_key: 'sk-attack-test',
+  max_retries: 0,
+});
 
 /** Namespaces the attack lines aim at, plus this file's own (other test files create and delete theirs meanwhile). */
 const watchedNamespaces = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'default', 'prod', namespace.name]);
 
 async function clusterState(): Promise<string> {
   const all = await runKubectl(clusterKubeconfig(), ['get', 'namespaces', '-o', 'name']);
-  const namespaces = all.split('\n').filter((line) => watchedNamespaces.has(line.replace('namespace/', ''))).join('\n');
+  const namespaces = all
+    .split('\n')
+    .filter((line) => watchedNamespaces.has(line.replace('namespace/', '')))
+    .join('\n');
   const objects = await runKubectl(clusterKubeconfig(), ['get', 'configmaps,pods,secrets', '-n', namespace.name, '-o', 'name']);
   return `${namespaces}\n${objects}`;
 }
@@ -92,7 +101,10 @@ describe('attack lines through the chat', () => {
   });
 
   it('POST /api/tool/analyze reports the refusal without running anything', async () => {
-    const response = await service.api('POST', '/api/tool/analyze', { token: service.adminToken, body: { tool: 'kubectl', command: 'get pods -shttps://host:8443' } });
+    const response = await service.api('POST', '/api/tool/analyze', {
+      token: service.adminToken,
+      body: { tool: 'kubectl', command: 'get pods -shttps://host:8443' },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ type: 'dangerous', blocked: true, requiresApproval: true, refusal: expect.stringMatching(/--server/) });
   });

@@ -52,7 +52,9 @@ describe('GET /api/audit', () => {
     const ids = body.items.map((entry) => entry.id);
     expect([...ids].sort((left, right) => right - left)).toEqual(ids);
     expect(body.items[0]).toMatchObject({ user: 'bulk', action: 'query', details: { index: 59 }, decision: 'allow', timestamp: '2024-01-03T08:00:00.000Z' });
-    expect(Object.keys(body.items[0]!)).toEqual(expect.arrayContaining(['id', 'timestamp', 'user', 'action', 'resource', 'details', 'decision', 'source', 'request_id', 'outcome']));
+    expect(Object.keys(body.items[0]!)).toEqual(
+      expect.arrayContaining(['id', 'timestamp', 'user', 'action', 'resource', 'details', 'decision', 'source', 'request_id', 'outcome']),
+    );
   });
 
   it('paginates with limit and offset without overlap', async () => {
@@ -84,7 +86,16 @@ describe('GET /api/audit', () => {
   });
 
   it('refuses bad values with 400 VALIDATION_ERROR', async () => {
-    for (const search of ['?limit=0', '?limit=1001', '?limit=ten', '?offset=-1', '?action=delete', '?from=yesterday', '?to=2024-02-30', '?from=2024-01-03&to=2024-01-01']) {
+    for (const search of [
+      '?limit=0',
+      '?limit=1001',
+      '?limit=ten',
+      '?offset=-1',
+      '?action=delete',
+      '?from=yesterday',
+      '?to=2024-02-30',
+      '?from=2024-01-03&to=2024-01-01',
+    ]) {
       const response = await query(search);
       expect(response.status, search).toBe(400);
       expect(response.body.code).toBe('VALIDATION_ERROR');

@@ -33,7 +33,9 @@ describe('HTTP hardening', () => {
   it('sends no CORS headers unless origins are configured', async () => {
     const response = await service.api('GET', '/api/health', { headers: { Origin: 'https://console.example.com' } });
     expect(response.headers.get('Access-Control-Allow-Origin')).toBeNull();
-    const preflight = await service.api('OPTIONS', '/api/auth/login', { headers: { Origin: 'https://console.example.com', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await service.api('OPTIONS', '/api/auth/login', {
+      headers: { Origin: 'https://console.example.com', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
 
@@ -42,7 +44,9 @@ describe('HTTP hardening', () => {
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('https://console.example.com');
     expect(response.headers.get('Access-Control-Expose-Headers')).toContain('X-Refreshed-Token');
     expect(response.headers.get('Access-Control-Expose-Headers')).toContain('X-RateLimit-Reset');
-    const preflight = await withCors.api('OPTIONS', '/api/auth/login', { headers: { Origin: 'https://console.example.com', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await withCors.api('OPTIONS', '/api/auth/login', {
+      headers: { Origin: 'https://console.example.com', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('Access-Control-Allow-Headers')).toContain('Authorization');
     const stranger = await withCors.api('GET', '/api/health', { headers: { Origin: 'https://evil.example.com' } });

@@ -38,7 +38,10 @@ describe('login throttle', () => {
 
 describe('request ids', () => {
   it("keeps a client's short, safe X-Request-Id in the response and the audit", async () => {
-    const response = await service.api('POST', '/api/auth/login', { body: { username: 'rid-safe', password: 'x' }, headers: { 'X-Request-Id': 'trace-42.a:b_c' } });
+    const response = await service.api('POST', '/api/auth/login', {
+      body: { username: 'rid-safe', password: 'x' },
+      headers: { 'X-Request-Id': 'trace-42.a:b_c' },
+    });
     expect(response.headers.get('X-Request-Id')).toBe('trace-42.a:b_c');
     const audit = await service.api('GET', '/api/audit?action=login&user=rid-safe', { token: service.adminToken });
     expect(audit.body.items[0].request_id).toBe('trace-42.a:b_c');

@@ -12,7 +12,12 @@ const elsewhere = useNamespace('tok-other');
 const audience = 'pilothouse';
 const logLines: string[] = [];
 const tokens: Record<'admin' | 'viewer' | 'member' | 'unmapped' | 'otherAudience' | 'defaultAudience', string> = {
-  admin: '', viewer: '', member: '', unmapped: '', otherAudience: '', defaultAudience: '',
+  admin: '',
+  viewer: '',
+  member: '',
+  unmapped: '',
+  otherAudience: '',
+  defaultAudience: '',
 };
 let service: TestService;
 /** Kept across a restart of the service (the lock must persist). */
@@ -134,8 +139,14 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
     // Many requests above, one review and one audit row.
     expect(logins.body.items).toHaveLength(1);
     expect(logins.body.items[0]).toMatchObject({ decision: 'allow', resource: `user/${adminUser}`, details: { mode: 'token', role: 'admin' } });
-    const refused = await service.api('GET', `/api/audit?action=login&user=${encodeURIComponent(account(elsewhere.name, 'stranger'))}`, { token: tokens.admin });
-    expect(refused.body.items[0]).toMatchObject({ decision: 'deny', outcome: 'refused: no_role_mapping', details: { mode: 'token', reason: 'no_role_mapping' } });
+    const refused = await service.api('GET', `/api/audit?action=login&user=${encodeURIComponent(account(elsewhere.name, 'stranger'))}`, {
+      token: tokens.admin,
+    });
+    expect(refused.body.items[0]).toMatchObject({
+      decision: 'deny',
+      outcome: 'refused: no_role_mapping',
+      details: { mode: 'token', reason: 'no_role_mapping' },
+    });
     const everything = await service.api('GET', '/api/audit?limit=1000', { token: tokens.admin });
     expect(logLines.length).toBeGreaterThan(0);
     for (const token of [...Object.values(tokens), 'not-a-kubernetes-token']) {

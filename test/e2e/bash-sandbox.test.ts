@@ -70,7 +70,10 @@ beforeAll(async () => {
   configFolder = mkdtempSync(join(tmpdir(), 'pilothouse-config-'));
   configPath = join(configFolder, 'config.yaml');
   // The config file holds the LLM key: the marker must never reach the shell.
-  writeFileSync(configPath, `# ${configMarker}\nllm:\n  provider: openai\n  model: wire-model\n  base_url: ${wire.url}/v1\n  api_key: sk-${configMarker}\n  max_retries: 0\n`);
+  writeFileSync(
+    configPath,
+    `# ${configMarker}\nllm:\n  provider: openai\n  model: wire-model\n  base_url: ${wire.url}/v1\n  api_key: sk-${configMarker}\n  max_retries: 0\n`,
+  );
   const namespace = workspace.name;
   await applyYaml(clusterKubeconfig(), rbacYaml(namespace));
   await runKubectl(clusterKubeconfig(), ['create', 'configmap', 'keep-me', '-n', namespace]);
@@ -119,7 +122,8 @@ describe('bash sandbox (impersonation on)', () => {
 
   it('cannot read the data dir: not the SQLite store, not the signing key', async () => {
     const key = readFileSync(join(service.dataDir, signingKeyFileName), 'utf8').trim();
-    const command = `ls ${service.dataDir}; cat ${service.dataDir}/pilothouse.db ${service.dataDir}/${signingKeyFileName}; ` +
+    const command =
+      `ls ${service.dataDir}; cat ${service.dataDir}/pilothouse.db ${service.dataDir}/${signingKeyFileName}; ` +
       `find / '(' -path /proc -o -path /usr ')' -prune -o '(' -name '*.db' -o -name ${signingKeyFileName} ')' -print; echo end`;
     const { execution } = await runBash(command, user.token);
     expect(execution.result).toContain('No such file or directory');
@@ -212,7 +216,10 @@ describe('bash sandbox through the policy proxy', () => {
     const session = await gateway.open({ principal, mode: 'read' });
     try {
       const tool = service.deps.tools.get('bash');
-      const result = await tool!.run({ command: `kubectl create configmap forced -n ${workspace.name}` }, { principal, sessionId: 'forced', mode: 'read', cluster: session });
+      const result = await tool!.run(
+        { command: `kubectl create configmap forced -n ${workspace.name}` },
+        { principal, sessionId: 'forced', mode: 'read', cluster: session },
+      );
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/forbidden|403|read-only/i);
     } finally {

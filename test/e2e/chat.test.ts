@@ -32,13 +32,22 @@ beforeEach(() => wire.reset());
 describe('POST /api/chat/agentic', () => {
   it('streams session, chunks and stream_end; the context reaches the system prompt', async () => {
     wire.script([{ text: ['The ', 'answer ', 'is 42.'] }]);
-    const run = await chat(service, { message: 'What is it?', context: { namespace: namespace.name, resource: 'configmap/pilot-visible' } }, { token: userToken });
+    const run = await chat(
+      service,
+      { message: 'What is it?', context: { namespace: namespace.name, resource: 'configmap/pilot-visible' } },
+      { token: userToken },
+    );
     expect(run.status).toBe(200);
     expect(run.headers.get('content-type')).toContain('text/event-stream');
     expect(run.headers.get('x-accel-buffering')).toBe('no');
     expect(eventNames(run)).toEqual(['session', 'chunk', 'chunk', 'chunk', 'stream_end']);
     expect(run.nth('session', 0).session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(run.named('chunk').map((chunk) => chunk.content).join('')).toBe('The answer is 42.');
+    expect(
+      run
+        .named('chunk')
+        .map((chunk) => chunk.content)
+        .join(''),
+    ).toBe('The answer is 42.');
     expect(run.nth('stream_end', 0)).toEqual({ complete: true, reason: 'final_answer' });
     const system = (wire.chatRequests()[0]?.body as { messages: { content: string }[] }).messages[0]?.content;
     expect(system).toContain(`Default namespace: ${namespace.name}`);
@@ -51,7 +60,13 @@ describe('POST /api/chat/agentic', () => {
     const run = await chat(service, { message: 'Which configmaps exist?', context: { namespace: namespace.name } }, { token: userToken });
     expect(eventNames(run)).toEqual(['session', 'tool_request', 'tool_execution', 'chunk', 'stream_end']);
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'kubectl', command: `kubectl get configmaps -n ${namespace.name}`, type: 'read', requires_approval: false, blocked: false });
+    expect(request).toMatchObject({
+      tool: 'kubectl',
+      command: `kubectl get configmaps -n ${namespace.name}`,
+      type: 'read',
+      requires_approval: false,
+      blocked: false,
+    });
     const execution = run.nth('tool_execution');
     expect(execution).toMatchObject({ id: request.id, status: 'executed' });
     expect(execution.result).toContain('pilot-visible');
@@ -96,18 +111,25 @@ describe('POST /api/chat/agentic', () => {
   it('cancels the turn when the client disconnects, and the next turn resumes the session', async () => {
     wire.script([{ toolCalls: [kubectl(`create configmap never-made -n ${namespace.name}`)] }]);
     let sessionId = '';
-    const run = await chat(service, { message: 'Make one', context: {} }, {
-      token: userToken,
-      onEvent: (event, abort) => {
-        if (event.event === 'session') sessionId = event.data.session_id;
-        if (event.event === 'tool_request') abort();
+    const run = await chat(
+      service,
+      { message: 'Make one', context: {} },
+      {
+        token: userToken,
+        onEvent: (event, abort) => {
+          if (event.event === 'session') sessionId = event.data.session_id;
+          if (event.event === 'tool_request') abort();
+        },
       },
-    });
+    );
     expect(eventNames(run)).toEqual(['session', 'tool_request']);
     const id = run.nth('tool_request', 0).id;
     let history: { messages: { reason?: string; tool_calls?: unknown[] }[] } = { messages: [] };
     await expect
-      .poll(async () => (history = (await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken })).body).messages.at(-1)?.reason, { timeout: 10_000 })
+      .poll(
+        async () => (history = (await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken })).body).messages.at(-1)?.reason,
+        { timeout: 10_000 },
+      )
       .toBe('cancelled');
     const approve = await service.api('POST', '/api/tool/approve', { token: userToken, body: { id, approved: true } });
     expect(approve.status).toBe(400);
@@ -137,7 +159,11 @@ describe('chat history', () => {
     expect(detail.body.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant', 'assistant', 'turn_end']);
     expect(detail.body.messages[0]).toMatchObject({ content: 'Find pilot-visible please', context: { namespace: namespace.name } });
     expect(detail.body.messages[1].tool_calls[0]).toMatchObject({
-      tool: 'kubectl', command: `kubectl get configmap pilot-visible -n ${namespace.name} -o name`, type: 'read', status: 'executed', result: 'configmap/pilot-visible\n',
+      tool: 'kubectl',
+      command: `kubectl get configmap pilot-visible -n ${namespace.name} -o name`,
+      type: 'read',
+      status: 'executed',
+      result: 'configmap/pilot-visible\n',
     });
     expect(detail.body.messages[2]).toMatchObject({ content: 'Found it.', tool_calls: [] });
 
@@ -157,10 +183,16 @@ describe('chat history', () => {
     const run = await chat(service, { message: 'audit me', context: {} }, { token: userToken });
     const sessionId = run.nth('session', 0).session_id;
     const queries = await service.api('GET', '/api/audit?action=query&limit=100', { token: service.adminToken });
-    expect(queries.body.items.find((entry: { resource: string }) => entry.resource === `chat/${sessionId}`)).toMatchObject({ action: 'query', details: { message: 'audit me' } });
+    expect(queries.body.items.find((entry: { resource: string }) => entry.resource === `chat/${sessionId}`)).toMatchObject({
+      action: 'query',
+      details: { message: 'audit me' },
+    });
     const executions = await service.api('GET', '/api/audit?action=execute&limit=100', { token: service.adminToken });
     expect(executions.body.items.find((entry: { details: { session_id?: string } }) => entry.details.session_id === sessionId)).toMatchObject({
-      resource: 'tool/kubectl', decision: 'allow', outcome: 'success', details: { command: `kubectl get configmaps -n ${namespace.name} -o name` },
+      resource: 'tool/kubectl',
+      decision: 'allow',
+      outcome: 'success',
+      details: { command: `kubectl get configmaps -n ${namespace.name} -o name` },
     });
   });
 });

@@ -12,7 +12,11 @@ const program = join(rootDirectory, 'bin', 'pilothouse');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
   // The timeout turns a command that should have stopped at once but serves instead into a failure, not a hang.
-  const result = spawnSync(process.execPath, [program, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) } });
+  const result = spawnSync(process.execPath, [program, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'ph-home-')) },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -27,10 +31,14 @@ interface Serving {
 async function serve(args: string[], configText: string): Promise<Serving> {
   const directory = mkdtempSync(join(tmpdir(), 'ph-cli-'));
   writeFileSync(join(directory, 'config.yaml'), configText);
-  const child = spawn(process.execPath, [program, ...args, '--port', '0', '--config', join(directory, 'config.yaml'), '--data-dir', join(directory, 'data'), '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: directory },
-  });
+  const child = spawn(
+    process.execPath,
+    [program, ...args, '--port', '0', '--config', join(directory, 'config.yaml'), '--data-dir', join(directory, 'data'), '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: directory },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -99,7 +107,21 @@ describe('the pilothouse command', () => {
     writeFileSync(join(directory, 'config.yaml'), `kubernetes:\n  namespace: ${namespace}\n`);
     const child = spawn(
       process.execPath,
-      [program, '-web', '--no-auth', '--port', '0', '--kubeconfig', clusterKubeconfig(), '--config', join(directory, 'config.yaml'), '--data-dir', join(directory, 'data'), '--log-level', 'warn'],
+      [
+        program,
+        '-web',
+        '--no-auth',
+        '--port',
+        '0',
+        '--kubeconfig',
+        clusterKubeconfig(),
+        '--config',
+        join(directory, 'config.yaml'),
+        '--data-dir',
+        join(directory, 'data'),
+        '--log-level',
+        'warn',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -142,7 +164,10 @@ describe('the pilothouse command', () => {
 
   it('is as loud about auth.mode none in the config file as about --no-auth, and stays on loopback', async () => {
     const namespace = uniqueName('ph-cli');
-    const running = await serve(['--kubeconfig', clusterKubeconfig()], `kubernetes:\n  namespace: ${namespace}\nauth:\n  mode: none\nserver:\n  host: 0.0.0.0\n`);
+    const running = await serve(
+      ['--kubeconfig', clusterKubeconfig()],
+      `kubernetes:\n  namespace: ${namespace}\nauth:\n  mode: none\nserver:\n  host: 0.0.0.0\n`,
+    );
     try {
       expect(running.stderr()).toMatch(/WARNING: --no-auth \(auth\.mode: none\): authentication is OFF/);
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -157,7 +182,11 @@ describe('the pilothouse command', () => {
   it('refuses a non-loopback --host without authentication unless --no-auth-allow-remote is given too', async () => {
     const noAuthConfig = join(mkdtempSync(join(tmpdir(), 'ph-cli-')), 'config.yaml');
     writeFileSync(noAuthConfig, 'auth:\n  mode: none\n');
-    for (const args of [['--no-auth', '--host', '0.0.0.0'], ['--config', noAuthConfig, '--host', '0.0.0.0'], ['--no-auth', '--host', '::']]) {
+    for (const args of [
+      ['--no-auth', '--host', '0.0.0.0'],
+      ['--config', noAuthConfig, '--host', '0.0.0.0'],
+      ['--no-auth', '--host', '::'],
+    ]) {
       const result = run(args);
       expect(result.status, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);

@@ -7,7 +7,14 @@ const namespace = useNamespace('exec');
 let service: TestService;
 
 function podYaml(name: string, containers: string[]): string {
-  return [`apiVersion: v1`, `kind: Pod`, `metadata: {name: ${name}}`, `spec:`, `  containers:`, ...containers.map((container) => `  - {name: ${container}, image: busybox}`)].join('\n');
+  return [
+    `apiVersion: v1`,
+    `kind: Pod`,
+    `metadata: {name: ${name}}`,
+    `spec:`,
+    `  containers:`,
+    ...containers.map((container) => `  - {name: ${container}, image: busybox}`),
+  ].join('\n');
 }
 
 beforeAll(async () => {
@@ -15,7 +22,9 @@ beforeAll(async () => {
   await applyYaml(clusterKubeconfig(), podYaml('box', ['main']), namespace.name);
   await applyYaml(clusterKubeconfig(), podYaml('pair', ['one', 'two']), namespace.name);
   for (const pod of ['box', 'pair']) {
-    await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+    await waitFor(
+      async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+    );
   }
 });
 

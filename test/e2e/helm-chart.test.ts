@@ -66,21 +66,30 @@ describe('helm chart charts/pilothouse', () => {
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('ServiceMonitor');
     const options = ['--set', 'persistence.enabled=true', '--set', 'serviceMonitor.enabled=true', '--set', 'replicas=2'];
     const kinds = renderedKinds(await helm('template', 'pilothouse', chart, ...options));
-    expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'PersistentVolumeClaim', 'ServiceMonitor', 'Service', 'ConfigMap', 'Secret', 'Role', 'ClusterRole']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['Deployment', 'PersistentVolumeClaim', 'ServiceMonitor', 'Service', 'ConfigMap', 'Secret', 'Role', 'ClusterRole']),
+    );
     // Without adminPassword the chart generates one into its Secret: it is never printed to the pod's log.
-    const secret = (yaml.loadAll(await helm('template', 'pilothouse', chart)) as { kind?: string; data?: Record<string, string> }[]).find((document) => document?.kind === 'Secret');
+    const secret = (yaml.loadAll(await helm('template', 'pilothouse', chart)) as { kind?: string; data?: Record<string, string> }[]).find(
+      (document) => document?.kind === 'Secret',
+    );
     expect(Buffer.from(secret?.data?.['admin-password'] ?? '', 'base64').toString()).toHaveLength(24);
   });
 
   it('refuses cluster-wide write roles for viewer and user, and user writes in its own namespace', async () => {
     await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.user.clusterRole=edit')).rejects.toThrow(/allowClusterWideWrites/);
     await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.viewer.clusterRole=cluster-admin')).rejects.toThrow(/allowClusterWideWrites/);
-    await expect(helm('template', 'pilothouse', chart, '-n', 'ph', '--set', 'impersonation.user.namespaces={ph}')).rejects.toThrow(/must not contain the release namespace/);
+    await expect(helm('template', 'pilothouse', chart, '-n', 'ph', '--set', 'impersonation.user.namespaces={ph}')).rejects.toThrow(
+      /must not contain the release namespace/,
+    );
   });
 
   it('installs: the pod runs and the config file passes the config schema', async () => {
     await cluster('install', 'pilothouse', chart, '--set', 'adminPassword=chart-test-password', '--set', `impersonation.user.namespaces={${work.name}}`);
-    await waitFor(async () => (await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[*].status.phase}')) === 'Running', 60_000);
+    await waitFor(
+      async () => (await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[*].status.phase}')) === 'Running',
+      60_000,
+    );
     for (const name of ['pilothouse', 'pilothouse-viewer', 'pilothouse-user', 'pilothouse-admin']) await kubectl('get', 'serviceaccount', name);
     await runKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`]);
 
@@ -141,7 +150,9 @@ describe('helm chart charts/pilothouse', () => {
 
   it("answers 403 to a user's requests for Pilothouse's Secret and pod through the HTTP API, with the chart's identities", async () => {
     const roles = { viewer: account('pilothouse-viewer'), user: account('pilothouse-user'), admin: account('pilothouse-admin') };
-    const service = await startTestService({ config: { kubernetes: { namespace: namespace.name }, authorization: { impersonation: { enabled: true, mappings: roles } } } });
+    const service = await startTestService({
+      config: { kubernetes: { namespace: namespace.name }, authorization: { impersonation: { enabled: true, mappings: roles } } },
+    });
     try {
       const user = await service.createUser('user');
       const pod = await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[0].metadata.name}');

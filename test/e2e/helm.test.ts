@@ -52,7 +52,13 @@ afterAll(async () => {
 
 describe('helm releases', () => {
   it('installs from a repository URL and creates the objects', async () => {
-    const response = await call('POST', '/api/helm/install', { name: 'demo', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, values: { greeting: 'hi there' } });
+    const response = await call('POST', '/api/helm/install', {
+      name: 'demo',
+      namespace: namespace.name,
+      chart: 'demo',
+      repo: repositoryUrl,
+      values: { greeting: 'hi there' },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ name: 'demo', namespace: namespace.name, revision: 1, status: 'deployed', chart: 'demo-0.1.0', appVersion: '1.0.0' });
     expect(await kubectl('get', 'configmap', 'demo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('hi there');
@@ -60,13 +66,21 @@ describe('helm releases', () => {
 
   it('lists releases in a namespace and in all namespaces', async () => {
     const scoped = await call('GET', `/api/helm/releases?namespace=${namespace.name}`);
-    expect(scoped.body.items).toEqual([expect.objectContaining({ name: 'demo', namespace: namespace.name, revision: 1, status: 'deployed', chart: 'demo-0.1.0', appVersion: '1.0.0' })]);
+    expect(scoped.body.items).toEqual([
+      expect.objectContaining({ name: 'demo', namespace: namespace.name, revision: 1, status: 'deployed', chart: 'demo-0.1.0', appVersion: '1.0.0' }),
+    ]);
     const all = await call('GET', '/api/helm/releases');
     expect(all.body.items.some((item: { name: string; namespace: string }) => item.name === 'demo' && item.namespace === namespace.name)).toBe(true);
   });
 
   it('upgrades values, shows details, history, values and manifest', async () => {
-    const upgraded = await call('POST', '/api/helm/upgrade', { name: 'demo', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, values: { greeting: 'upgraded' } });
+    const upgraded = await call('POST', '/api/helm/upgrade', {
+      name: 'demo',
+      namespace: namespace.name,
+      chart: 'demo',
+      repo: repositoryUrl,
+      values: { greeting: 'upgraded' },
+    });
     expect(upgraded.status).toBe(200);
     expect(upgraded.body.revision).toBe(2);
     expect(await kubectl('get', 'configmap', 'demo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('upgraded');
@@ -74,7 +88,10 @@ describe('helm releases', () => {
     const history = await call('GET', `/api/helm/releases/demo/history?namespace=${namespace.name}`);
     expect(history.body.items.map((item: { revision: number }) => item.revision)).toEqual([1, 2]);
     expect((await call('GET', `/api/helm/releases/demo/values?namespace=${namespace.name}`)).body).toEqual({ values: { greeting: 'upgraded' } });
-    expect((await call('GET', `/api/helm/releases/demo/values?namespace=${namespace.name}&all=true`)).body.values).toEqual({ greeting: 'upgraded', replicas: 1 });
+    expect((await call('GET', `/api/helm/releases/demo/values?namespace=${namespace.name}&all=true`)).body.values).toEqual({
+      greeting: 'upgraded',
+      replicas: 1,
+    });
     const manifest = await call('GET', `/api/helm/releases/demo/manifest?namespace=${namespace.name}`);
     expect(manifest.headers.get('content-type')).toContain('yaml');
     expect(manifest.text).toContain('name: demo-settings');
@@ -93,8 +110,12 @@ describe('helm releases', () => {
     expect(again.status).toBe(400);
     expect(again.body.details.message).toContain('cannot re-use a name');
     expect((await call('GET', `/api/helm/releases/ghost?namespace=${namespace.name}`)).status).toBe(404);
-    expect((await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: '../../etc', repo: repositoryUrl, values: {} })).status).toBe(400);
-    expect((await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'file:///etc', values: {} })).status).toBe(400);
+    expect(
+      (await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: '../../etc', repo: repositoryUrl, values: {} })).status,
+    ).toBe(400);
+    expect((await call('POST', '/api/helm/install', { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'file:///etc', values: {} })).status).toBe(
+      400,
+    );
     expect((await call('POST', '/api/helm/install', { name: 'Bad_Name', namespace: namespace.name, chart: 'demo', values: {} })).status).toBe(400);
     const missingChart = await call('POST', '/api/helm/install', { name: 'other', namespace: namespace.name, chart: 'nope', repo: repositoryUrl, values: {} });
     expect(missingChart.status).toBe(404);
@@ -178,7 +199,14 @@ describe('helm hardening', () => {
       expect(refused.status, keyword).toBe(400);
       expect(refused.body.code).toBe('VALIDATION_ERROR');
     }
-    const version = await call('POST', '/api/helm/install', { name: 'flagged', namespace: namespace.name, chart: 'demo', repo: repositoryUrl, version: '--devel', values: {} });
+    const version = await call('POST', '/api/helm/install', {
+      name: 'flagged',
+      namespace: namespace.name,
+      chart: 'demo',
+      repo: repositoryUrl,
+      version: '--devel',
+      values: {},
+    });
     expect(version.status).toBe(400);
     expect(version.body.details.fields).toHaveProperty('version');
   });
@@ -206,7 +234,10 @@ describe('helm hardening', () => {
         expect(refused.status, url).toBe(400);
         expect(refused.body.details, url).toMatchObject({ field: 'url', reason });
       }
-      const install = await strict.api('POST', '/api/helm/install', { token: strict.adminToken, body: { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'https://127.0.0.1:1/', values: {} } });
+      const install = await strict.api('POST', '/api/helm/install', {
+        token: strict.adminToken,
+        body: { name: 'x', namespace: namespace.name, chart: 'demo', repo: 'https://127.0.0.1:1/', values: {} },
+      });
       expect(install.status).toBe(400);
       expect(install.body.details).toMatchObject({ field: 'repo', reason: 'private_address' });
       expect((await strict.api('GET', '/api/helm/repositories', { token: strict.adminToken })).body.items).toEqual([]);

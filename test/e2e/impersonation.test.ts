@@ -28,9 +28,15 @@ subjects: [{kind: ServiceAccount, name: ${name}, namespace: ${namespace}}]
   const scale = `- {apiGroups: [apps], resources: [deployments, deployments/scale], verbs: [get, list, watch, patch, update]}
 `;
   return [
-    account('ph-viewer'), role('ph-viewer', read), binding('ph-viewer'),
-    account('ph-admin'), role('ph-admin', read), binding('ph-admin'),
-    account('ph-user'), role('ph-user', read + scale), binding('ph-user'),
+    account('ph-viewer'),
+    role('ph-viewer', read),
+    binding('ph-viewer'),
+    account('ph-admin'),
+    role('ph-admin', read),
+    binding('ph-admin'),
+    account('ph-user'),
+    role('ph-user', read + scale),
+    binding('ph-user'),
   ].join('---\n');
 }
 
@@ -73,12 +79,19 @@ describe('impersonation toward the cluster', () => {
     expect(response.body.code).toBe('FORBIDDEN');
     expect(response.body.error).toContain('system:serviceaccount');
     const audit = await service.api('GET', '/api/audit?user=admin&action=execute&limit=1', { token: service.adminToken });
-    expect(audit.body.items[0]).toMatchObject({ decision: 'deny', resource: 'configmap/settings', details: { command: expect.stringContaining('kubectl delete configmaps settings') } });
+    expect(audit.body.items[0]).toMatchObject({
+      decision: 'deny',
+      resource: 'configmap/settings',
+      details: { command: expect.stringContaining('kubectl delete configmaps settings') },
+    });
     await runKubectl(clusterKubeconfig(), ['get', 'configmap', 'settings', '-n', workspace.name]);
   });
 
   it('refuses a scale by the admin whose mapped identity may only read, and allows it for the user identity that may scale', async () => {
-    const adminScale = await service.api('POST', '/api/deployment/scale', { token: service.adminToken, body: { namespace: workspace.name, name: 'web', replicas: 3 } });
+    const adminScale = await service.api('POST', '/api/deployment/scale', {
+      token: service.adminToken,
+      body: { namespace: workspace.name, name: 'web', replicas: 3 },
+    });
     expect(adminScale.status).toBe(403);
     expect(adminScale.body.code).toBe('FORBIDDEN');
     const user = await service.createUser('user', { roles: ['scale-here'] });

@@ -18,11 +18,23 @@ function criLines(lines: string[]): string {
 function podYaml(name: string, annotations: Record<string, string>, containers = ['app']): string {
   const annotationLines = Object.entries(annotations).map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`);
   const containerLines = containers.map((container) => `  - name: ${container}\n    image: busybox`);
-  return [`apiVersion: v1`, `kind: Pod`, `metadata:`, `  name: ${name}`, `  annotations:`, ...annotationLines, `spec:`, `  containers:`, ...containerLines].join('\n');
+  return [
+    `apiVersion: v1`,
+    `kind: Pod`,
+    `metadata:`,
+    `  name: ${name}`,
+    `  annotations:`,
+    ...annotationLines,
+    `spec:`,
+    `  containers:`,
+    ...containerLines,
+  ].join('\n');
 }
 
 async function waitRunning(name: string): Promise<void> {
-  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', name, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+  await waitFor(
+    async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', name, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+  );
 }
 
 /** Reads a streamed body until `done(text so far)` holds. */
@@ -45,8 +57,16 @@ beforeAll(async () => {
   writeFileSync(streamedFile, criLines(['stream start']));
   service = await startTestService();
   const kubeconfig = clusterKubeconfig();
-  await applyYaml(kubeconfig, podYaml('single', { 'pilothouse.dev/logs': 'one\ntwo\nthree', 'pilothouse.dev/previous-logs': 'before restart' }), namespace.name);
-  await applyYaml(kubeconfig, podYaml('multi', { 'pilothouse.dev/logs.web': 'web line', 'pilothouse.dev/logs.sidecar': 'sidecar line' }, ['web', 'sidecar']), namespace.name);
+  await applyYaml(
+    kubeconfig,
+    podYaml('single', { 'pilothouse.dev/logs': 'one\ntwo\nthree', 'pilothouse.dev/previous-logs': 'before restart' }),
+    namespace.name,
+  );
+  await applyYaml(
+    kubeconfig,
+    podYaml('multi', { 'pilothouse.dev/logs.web': 'web line', 'pilothouse.dev/logs.sidecar': 'sidecar line' }, ['web', 'sidecar']),
+    namespace.name,
+  );
   await applyYaml(kubeconfig, podYaml('streamed', { 'pilothouse.dev/logs-file': streamedFile }), namespace.name);
   await applyYaml(kubeconfig, podYaml('plain', { 'pilothouse.dev/logs': 'only current' }), namespace.name);
   for (const pod of ['single', 'multi', 'streamed', 'plain']) await waitRunning(pod);

@@ -50,7 +50,8 @@ beforeAll(async () => {
   });
   await waitFor(async () => {
     const response = await service.api('GET', '/api/mcp/servers', { token: service.adminToken });
-    const shown = response.status === 200 ? (response.body.items as { name: string; status: { phase: string } }[]).find((item) => item.name === 'everything') : undefined;
+    const shown =
+      response.status === 200 ? (response.body.items as { name: string; status: { phase: string } }[]).find((item) => item.name === 'everything') : undefined;
     return shown?.status.phase === 'connected';
   });
   user = await service.createUser('user');
@@ -71,7 +72,13 @@ describe('MCP tools in the AI chat', () => {
     expect(eventNames(run)).toEqual(['session', 'tool_request', 'tool_execution', 'chunk', 'stream_end']);
     expect(offeredTools(0)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'echo', command: 'mcp everything echo {"message":"hello from the pilot"}', type: 'read', requires_approval: false, blocked: false });
+    expect(request).toMatchObject({
+      tool: 'echo',
+      command: 'mcp everything echo {"message":"hello from the pilot"}',
+      type: 'read',
+      requires_approval: false,
+      blocked: false,
+    });
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('Echo: hello from the pilot') });
     expect(messagesOf(1).at(-1)).toMatchObject({ role: 'tool', tool_call_id: request.id, content: expect.stringContaining('Echo: hello from the pilot') });
     expect(await executeEntry(request.id)).toMatchObject({
@@ -88,11 +95,21 @@ describe('MCP tools in the AI chat', () => {
     const statuses: number[] = [];
     const run = await chat(service, { message: 'Add 19 and 23', context: {} }, { token: user.token, onEvent: approver(user.token, statuses) });
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'get-sum', command: 'mcp everything get-sum {"a":19,"b":23}', type: 'unknown', requires_approval: true, blocked: false });
+    expect(request).toMatchObject({
+      tool: 'get-sum',
+      command: 'mcp everything get-sum {"a":19,"b":23}',
+      type: 'unknown',
+      requires_approval: true,
+      blocked: false,
+    });
     expect(statuses).toEqual([200]);
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('The sum of 19 and 23 is 42.') });
     expect(messagesOf(1).at(-1)?.content).toContain('is 42.');
-    expect(await executeEntry(request.id)).toMatchObject({ decision: 'allow', outcome: 'success', details: { command: expect.stringMatching(/^mcp everything get-sum /) } });
+    expect(await executeEntry(request.id)).toMatchObject({
+      decision: 'allow',
+      outcome: 'success',
+      details: { command: expect.stringMatching(/^mcp everything get-sum /) },
+    });
   });
 
   it('answers a viewer’s MCP call with forbidden; nothing runs', async () => {
@@ -120,6 +137,10 @@ describe('MCP tools in the AI chat', () => {
     expect(request).toMatchObject({ tool: 'echo', type: 'dangerous', blocked: true, requires_approval: false });
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'blocked', result: expect.stringMatching(/^Blocked/) });
     expect(run.nth('tool_execution').result).not.toContain('Echo:');
-    expect(await executeEntry(request.id)).toMatchObject({ decision: 'deny', outcome: 'blocked', details: { command: 'mcp everything echo {"message":"rm -rf /"}' } });
+    expect(await executeEntry(request.id)).toMatchObject({
+      decision: 'deny',
+      outcome: 'blocked',
+      details: { command: 'mcp everything echo {"message":"rm -rf /"}' },
+    });
   });
 });

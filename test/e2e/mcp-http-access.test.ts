@@ -35,10 +35,21 @@ async function connect(headers: Record<string, string>): Promise<Client> {
 
 /** The status of an `initialize` POST carrying `headers` (node:http, so Host can be set). */
 function initializeStatus(headers: Record<string, string>): Promise<{ status: number; authenticate?: string }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  });
   return new Promise((resolve, reject) => {
     const sent = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: url.host, ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: url.host, ...headers },
+      },
       (response) => {
         response.resume();
         resolve({ status: response.statusCode ?? 0, authenticate: response.headers['www-authenticate'] });

@@ -32,7 +32,8 @@ let service: TestService | undefined;
 
 const start = (): Promise<TestService> => startTestService({ kubeconfig: cluster.kubeconfig, configPath, dataDir });
 const crdInstalled = async (): Promise<boolean> => (await tryKubectl(cluster.kubeconfig, ['get', 'crd', 'mcpservers.pilothouse.dev'])).code === 0;
-const serversInFile = (): { name: string; enabled: boolean; command: string; args: string[]; env: Record<string, string> }[] => loadConfig(configPath).mcp.servers;
+const serversInFile = (): { name: string; enabled: boolean; command: string; args: string[]; env: Record<string, string> }[] =>
+  loadConfig(configPath).mcp.servers;
 
 function body(name: string, env: Record<string, string> = {}): Record<string, unknown> {
   return Object.fromEntries(Object.entries(everythingServer(name, { env })).filter(([key]) => key !== 'source'));
@@ -84,7 +85,10 @@ describe('MCP servers API on a cluster without the Pilothouse CRDs', () => {
     expect(statSync(configPath).mode & 0o777).toBe(0o600);
     const record = await waitForPhase(service!, 'desk', 'connected');
     expect(record?.tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
-    expect(await service!.deps.mcp.manager.call('echo', { message: 'from the desk' })).toMatchObject({ isError: false, output: expect.stringContaining('Echo: from the desk') });
+    expect(await service!.deps.mcp.manager.call('echo', { message: 'from the desk' })).toMatchObject({
+      isError: false,
+      output: expect.stringContaining('Echo: from the desk'),
+    });
     expect(await crdInstalled()).toBe(false);
   });
 

@@ -90,7 +90,21 @@ describe('@modelcontextprotocol/inspector-cli against pilothouse --mcp (stdio)',
   });
 
   it('calls a tool against the cluster', async () => {
-    const outcome = await inspect([launcher, '--method', 'tools/call', '--tool-name', 'kubectl_get', '--tool-arg', 'resource=configmap', '--tool-arg', 'name=outside', '--tool-arg', `namespace=${namespace.name}`, '--tool-arg', 'output=jsonpath={.data.seen}']);
+    const outcome = await inspect([
+      launcher,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'kubectl_get',
+      '--tool-arg',
+      'resource=configmap',
+      '--tool-arg',
+      'name=outside',
+      '--tool-arg',
+      `namespace=${namespace.name}`,
+      '--tool-arg',
+      'output=jsonpath={.data.seen}',
+    ]);
     expect(outcome.code, outcome.stderr).toBe(0);
     const result = JSON.parse(outcome.stdout) as { content: { text: string }[]; isError?: boolean };
     expect(result.isError).toBeFalsy();
@@ -108,7 +122,11 @@ describe('@modelcontextprotocol/conformance against --mcp-transport http', () =>
   for (const scenario of ['server-initialize', 'ping', 'tools-list']) {
     it(`passes scenario ${scenario}`, async () => {
       // The suite writes results/ into its working folder: the temp folder of this file.
-      const outcome = await runNode('@modelcontextprotocol/conformance/dist/index.js', ['server', '--url', proxiedUrl, '--scenario', scenario], files.dataDir.replace(/\/data$/, ''));
+      const outcome = await runNode(
+        '@modelcontextprotocol/conformance/dist/index.js',
+        ['server', '--url', proxiedUrl, '--scenario', scenario],
+        files.dataDir.replace(/\/data$/, ''),
+      );
       expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
       expect(outcome.stdout).not.toMatch(/\bFAIL(ED)?\b/);
     });

@@ -69,7 +69,10 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
   });
 
   it('answers a 2024-11-05 client with 2024-11-05 and a current client with the newest version', async () => {
-    for (const [asked, answered] of [['2024-11-05', '2024-11-05'], [LATEST_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION]] as const) {
+    for (const [asked, answered] of [
+      ['2024-11-05', '2024-11-05'],
+      [LATEST_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION],
+    ] as const) {
       const seen: string[] = [];
       const recording = (transport: Transport): Transport => {
         const pinned = new PinnedVersionTransport(transport, asked);
@@ -171,7 +174,13 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
     await waitFor(() => auditEntries(readOnlyFiles).length >= 5);
     const entries = auditEntries(readOnlyFiles);
     expect(entries.every((entry) => entry.user === 'mcp-reader')).toBe(true);
-    expect(entries).toContainEqual(expect.objectContaining({ resource: 'tool/kubectl', decision: 'deny', details: expect.objectContaining({ command: `kubectl create configmap sneaky -n ${namespace.name}` }) }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        resource: 'tool/kubectl',
+        decision: 'deny',
+        details: expect.objectContaining({ command: `kubectl create configmap sneaky -n ${namespace.name}` }),
+      }),
+    );
     expect(entries).toContainEqual(expect.objectContaining({ resource: 'tool/kubectl_get', decision: 'allow', outcome: 'success' }));
     expect(auditEntries(writerFiles)).toContainEqual(expect.objectContaining({ user: 'mcp', resource: 'tool/bash', decision: 'allow' }));
   });

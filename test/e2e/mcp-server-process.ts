@@ -13,7 +13,14 @@ import { rootDirectory } from '../helpers/paths.js';
 export function pilothouseCommand(args: string[]): { command: string; args: string[] } {
   return {
     command: process.execPath,
-    args: ['--experimental-transform-types', '--no-warnings', '--import', join(rootDirectory, 'test/fixtures/mcp/register-ts.mjs'), join(rootDirectory, 'src/main.ts'), ...args],
+    args: [
+      '--experimental-transform-types',
+      '--no-warnings',
+      '--import',
+      join(rootDirectory, 'test/fixtures/mcp/register-ts.mjs'),
+      join(rootDirectory, 'src/main.ts'),
+      ...args,
+    ],
   };
 }
 
@@ -39,7 +46,10 @@ export function serverModeFiles(config: Record<string, unknown>): ServerModeFile
 }
 
 /** An SDK client over real stdio to a `pilothouse --mcp` child; `wrap` may decorate the transport. */
-export async function connectStdio(args: string[], wrap: (transport: Transport) => Transport = (transport) => transport): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
+export async function connectStdio(
+  args: string[],
+  wrap: (transport: Transport) => Transport = (transport) => transport,
+): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
   const transport = new StdioClientTransport({ ...pilothouseCommand(args), stderr: 'pipe', cwd: rootDirectory });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

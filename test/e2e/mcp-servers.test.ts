@@ -70,7 +70,10 @@ afterAll(async () => {
 
 describe('MCP servers API', () => {
   it('adds a server as an MCPServer object, connects it, lists its tools and masks env values', async () => {
-    const created = await service.api('POST', '/api/mcp/servers', { ...admin(), body: body(everythingServer('everything', { env: { API_TOKEN: 'secret-value' } })) });
+    const created = await service.api('POST', '/api/mcp/servers', {
+      ...admin(),
+      body: body(everythingServer('everything', { env: { API_TOKEN: 'secret-value' } })),
+    });
     expect(created.status).toBe(201);
     const record = await waitForPhase('everything', 'connected');
     expect(record).toMatchObject({ source: 'cluster', enabled: true, env: { API_TOKEN: '********' } });
@@ -127,7 +130,9 @@ describe('MCP servers API', () => {
   it('audits every change as execute with the command', async () => {
     const entries = service.deps.audit.query({ limit: 100, offset: 0, action: 'execute' }).items;
     const commands = entries.map((entry) => entry.details.command);
-    expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/^mcp add toggle -- /), 'mcp disable toggle', 'mcp enable toggle', 'mcp delete doomed']));
+    expect(commands).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^mcp add toggle -- /), 'mcp disable toggle', 'mcp enable toggle', 'mcp delete doomed']),
+    );
     expect(entries.find((entry) => entry.details.command === 'mcp delete doomed')).toMatchObject({ resource: 'mcpserver/doomed', decision: 'allow' });
   });
 
@@ -172,12 +177,29 @@ spec:
   });
 
   it('turns its JSON-RPC -32602 answer to an unknown tool into an isError result', async () => {
-    const definition = { name: 'kube-direct', command: kubernetesMcpServerPath, args: ['--kubeconfig', clusterKubeconfig()], enabled: true, env: {}, source: 'cluster' as const };
-    const connection = await McpConnection.open(definition, { clientVersion: 'test', initializeTimeoutMs: 10_000 }, { toolsChanged: () => undefined, closed: () => undefined });
+    const definition = {
+      name: 'kube-direct',
+      command: kubernetesMcpServerPath,
+      args: ['--kubeconfig', clusterKubeconfig()],
+      enabled: true,
+      env: {},
+      source: 'cluster' as const,
+    };
+    const connection = await McpConnection.open(
+      definition,
+      { clientVersion: 'test', initializeTimeoutMs: 10_000 },
+      { toolsChanged: () => undefined, closed: () => undefined },
+    );
     try {
-      const error = await connection.callTool('no_such_tool', {}, { timeoutMs: 5_000 }).then(() => undefined, (rejection: unknown) => rejection);
+      const error = await connection.callTool('no_such_tool', {}, { timeoutMs: 5_000 }).then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
       expect(error).toMatchObject({ code: -32602 });
-      expect(errorResult('kube-direct', 'no_such_tool', error)).toMatchObject({ isError: true, output: expect.stringMatching(/kube-direct[\s\S]*no_such_tool/) });
+      expect(errorResult('kube-direct', 'no_such_tool', error)).toMatchObject({
+        isError: true,
+        output: expect.stringMatching(/kube-direct[\s\S]*no_such_tool/),
+      });
     } finally {
       await connection.close();
     }

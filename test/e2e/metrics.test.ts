@@ -43,7 +43,7 @@ describe('metrics', () => {
     const node = response.body.items.find((item: { name: string }) => item.name === 'kwok-node-0');
     expect(node.cpu).toMatch(/^\d+m$/);
     expect(node.memory).toMatch(/^\d+Mi$/);
-    expect(node.cpuPercent).toBe(Math.round(Number.parseInt(node.cpu, 10) / 32_000 * 100));
+    expect(node.cpuPercent).toBe(Math.round((Number.parseInt(node.cpu, 10) / 32_000) * 100));
     expect(typeof node.memoryPercent).toBe('number');
   });
 

@@ -23,7 +23,15 @@ spec:
   taints: [{key: ${taint}, value: "true", effect: NoSchedule}]`,
   );
   const resources = { cpu: '8', memory: '16Gi', pods: '110' };
-  await runKubectl(clusterKubeconfig(), ['patch', 'node', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { capacity: resources, allocatable: resources } })]);
+  await runKubectl(clusterKubeconfig(), [
+    'patch',
+    'node',
+    name,
+    '--subresource=status',
+    '--type=merge',
+    '-p',
+    JSON.stringify({ status: { capacity: resources, allocatable: resources } }),
+  ]);
 }
 
 function deploymentYaml(name: string, node: string, replicas: number): string {
@@ -71,13 +79,22 @@ spec:
   selector: {matchLabels: {app: guarded}}`;
 
 async function podCount(node: string): Promise<number> {
-  const output = await runKubectl(clusterKubeconfig(), ['get', 'pods', '-n', namespace.name, '--field-selector', `spec.nodeName=${node},status.phase=Running`, '-o', 'name']);
+  const output = await runKubectl(clusterKubeconfig(), [
+    'get',
+    'pods',
+    '-n',
+    namespace.name,
+    '--field-selector',
+    `spec.nodeName=${node},status.phase=Running`,
+    '-o',
+    'name',
+  ]);
   return output.split('\n').filter(Boolean).length;
 }
 
 interface DrainEvent {
   event: string;
-   
+
   data: Record<string, any>;
 }
 
@@ -105,7 +122,9 @@ beforeAll(async () => {
   await applyYaml(clusterKubeconfig(), onNodeB, namespace.name);
   await waitFor(async () => (await podCount(nodeA)) === 4);
   await waitFor(async () => (await podCount(nodeB)) === 1);
-  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pdb', 'guarded', '-n', namespace.name, '-o', 'jsonpath={.status.currentHealthy}'])) === '1');
+  await waitFor(
+    async () => (await runKubectl(clusterKubeconfig(), ['get', 'pdb', 'guarded', '-n', namespace.name, '-o', 'jsonpath={.status.currentHealthy}'])) === '1',
+  );
 });
 
 afterAll(async () => {

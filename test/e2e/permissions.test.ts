@@ -81,7 +81,9 @@ describe('permission matrix on operations', () => {
 
   it('records the refusals in the audit log as deny', async () => {
     const audit = await service.api('GET', '/api/audit?limit=1000', { token: service.adminToken });
-    const denied = audit.body.items.filter((entry: { decision: string; details: { path?: string } }) => entry.decision === 'deny' && entry.details.path === '/api/deployment/scale');
+    const denied = audit.body.items.filter(
+      (entry: { decision: string; details: { path?: string } }) => entry.decision === 'deny' && entry.details.path === '/api/deployment/scale',
+    );
     expect(denied.length).toBeGreaterThanOrEqual(2);
   });
 });

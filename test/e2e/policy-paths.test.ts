@@ -35,7 +35,10 @@ const install = (token: string, namespace: string, name = 'demo') =>
   service.api('POST', '/api/helm/install', { token, body: { name, namespace, chart: 'demo', repo: charts.url, values: {} } });
 
 async function grant(user: { username: string; token: string }, namespaces: string[]): Promise<void> {
-  const asked = await service.api('POST', '/api/access-requests', { token: user.token, body: { permission: 'execute_write', namespaces, reason: 'policy paths', ttl: '1h' } });
+  const asked = await service.api('POST', '/api/access-requests', {
+    token: user.token,
+    body: { permission: 'execute_write', namespaces, reason: 'policy paths', ttl: '1h' },
+  });
   expect(asked.status).toBe(201);
   const approved = await service.api('POST', `/api/access-requests/${asked.body.id}/approve`, { token: service.adminToken, body: {} });
   expect(approved.body.phase).toBe('Approved');
@@ -43,7 +46,9 @@ async function grant(user: { username: string; token: string }, namespaces: stri
 
 async function denials(username: string): Promise<string[]> {
   const response = await service.api('GET', `/api/audit?user=${username}&action=execute&limit=100`, { token: service.adminToken });
-  return response.body.items.filter((entry: { decision: string }) => entry.decision === 'deny').map((entry: { details: { reason: string } }) => entry.details.reason);
+  return response.body.items
+    .filter((entry: { decision: string }) => entry.decision === 'deny')
+    .map((entry: { details: { reason: string } }) => entry.details.reason);
 }
 
 beforeAll(async () => {
@@ -87,7 +92,8 @@ describe('deny roles on every path', () => {
   });
 
   it('leaves the pods of denied namespaces out of /api/metrics/pod and refuses the namespace itself', async () => {
-    const mine = (items: { namespace: string; name: string }[]) => names(items).filter((entry) => [dev.name, prod.name].some((namespace) => entry.startsWith(`${namespace}/`)));
+    const mine = (items: { namespace: string; name: string }[]) =>
+      names(items).filter((entry) => [dev.name, prod.name].some((namespace) => entry.startsWith(`${namespace}/`)));
     await waitFor(async () => mine((await get('/api/metrics/pod', service.adminToken)).body.items ?? []).length === 2, 90_000, 1000);
     const listed = await get('/api/metrics/pod', denied.token);
     expect(listed.status).toBe(200);
@@ -125,7 +131,9 @@ describe('deny roles on every path', () => {
     expect((await get(`/api/helm/releases/prod-demo/values?namespace=${prod.name}`, admin.token)).body.details.reason).toBe('resource_role');
     const uninstall = await service.api('DELETE', `/api/helm/releases/prod-demo?namespace=${prod.name}`, { token: admin.token });
     expect(uninstall.body.details.reason).toBe('resource_role');
-    expect((await get(`/api/helm/releases?namespace=${prod.name}`, service.adminToken)).body.items.map((item: { name: string }) => item.name)).toEqual(['prod-demo']);
+    expect((await get(`/api/helm/releases?namespace=${prod.name}`, service.adminToken)).body.items.map((item: { name: string }) => item.name)).toEqual([
+      'prod-demo',
+    ]);
   });
 });
 

@@ -83,7 +83,9 @@ const podYaml = (name: string, annotations: Record<string, string> = {}): string
   JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
 
 async function waitRunning(name: string): Promise<void> {
-  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', name, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+  await waitFor(
+    async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', name, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+  );
 }
 
 beforeAll(async () => {
@@ -94,7 +96,9 @@ beforeAll(async () => {
   await applyYaml(kubeconfig, rbacYaml(namespace.name));
   const identity = (name: string) => `system:serviceaccount:${namespace.name}:${name}`;
   impersonating = await startTestService({
-    config: { authorization: { impersonation: { enabled: true, mappings: { viewer: identity('ph-user'), user: identity('ph-user'), admin: identity('ph-admin') } } } },
+    config: {
+      authorization: { impersonation: { enabled: true, mappings: { viewer: identity('ph-user'), user: identity('ph-user'), admin: identity('ph-admin') } } },
+    },
   });
   await runKubectl(kubeconfig, ['create', 'configmap', 'keep', '-n', namespace.name, '--from-literal=a=b']);
   await runKubectl(kubeconfig, ['create', 'secret', 'generic', 'hidden', '-n', namespace.name, '--from-literal=password=hunter2']);
@@ -116,8 +120,13 @@ describe('misclassification is harmless: writes in mode read are refused by the 
     const manifest = join(scratch, 'applied.yaml');
     writeFileSync(manifest, `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: applied, namespace: ${namespace.name}}\ndata: {from: proxy-test}\n`);
     const created = await throughProxy(`create configmap sneaky -n ${namespace.name} --from-literal=x=y`, { mode: 'read' });
-    expect(created).toMatchObject({ isError: true, output: expect.stringContaining(`this command ran as read-only and tried to create configmaps in namespace ${namespace.name}; it needs approval`) });
-    expect(created.refusals).toEqual([expect.objectContaining({ verb: 'create', resource: 'configmaps', namespace: namespace.name, reason: expect.stringContaining('needs approval') })]);
+    expect(created).toMatchObject({
+      isError: true,
+      output: expect.stringContaining(`this command ran as read-only and tried to create configmaps in namespace ${namespace.name}; it needs approval`),
+    });
+    expect(created.refusals).toEqual([
+      expect.objectContaining({ verb: 'create', resource: 'configmaps', namespace: namespace.name, reason: expect.stringContaining('needs approval') }),
+    ]);
     const deleted = await throughProxy(`delete pod victim -n ${namespace.name} --wait=false`, { mode: 'read' });
     expect(deleted.output).toMatch(/read-only and tried to delete pods victim/);
     const applied = await throughProxy(`apply -f ${manifest}`, { mode: 'read', tool: rawKubectl });
@@ -151,7 +160,10 @@ describe('identity', () => {
     expect((await whoami('user')).output).toBe(`system:serviceaccount:${namespace.name}:ph-user`);
     expect((await whoami('admin')).output).toBe(`system:serviceaccount:${namespace.name}:ph-admin`);
     const secrets = await throughProxy(`get secret hidden -n ${namespace.name}`, { mode: 'approved', target: impersonating });
-    expect(secrets).toMatchObject({ isError: true, output: expect.stringContaining(`User "system:serviceaccount:${namespace.name}:ph-admin" cannot get resource "secrets"`) });
+    expect(secrets).toMatchObject({
+      isError: true,
+      output: expect.stringContaining(`User "system:serviceaccount:${namespace.name}:ph-admin" cannot get resource "secrets"`),
+    });
   });
 
   it('forwards as the service itself when impersonation is off', async () => {
@@ -168,7 +180,9 @@ describe('credentials', () => {
       expect(otherToken.length).toBeGreaterThan(20);
       const view = await throughProxy('config view --raw -o json', { mode: 'read', tool: rawKubectl });
       const document = JSON.parse(view.output);
-      expect(document.clusters).toEqual([{ name: 'pilothouse', cluster: { server: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/), 'certificate-authority-data': expect.any(String) } }]);
+      expect(document.clusters).toEqual([
+        { name: 'pilothouse', cluster: { server: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/), 'certificate-authority-data': expect.any(String) } },
+      ]);
       expect(document.users).toEqual([{ name: 'pilothouse', user: { token: expect.any(String) } }]);
       expect(view.output).not.toContain(otherToken);
       // Closed with its call: the token is good for nothing afterwards.
@@ -180,9 +194,13 @@ describe('credentials', () => {
   });
 
   it('gains nothing from identity and endpoint flags inside bash: --as is dropped, other tokens and servers fail', async () => {
-    const asSomeone = await throughProxy('kubectl --as=system:kube-scheduler --as-group=system:nodes auth whoami -o jsonpath={.status.userInfo.username}/{.status.userInfo.groups}', {
-      mode: 'read', tool: 'bash',
-    });
+    const asSomeone = await throughProxy(
+      'kubectl --as=system:kube-scheduler --as-group=system:nodes auth whoami -o jsonpath={.status.userInfo.username}/{.status.userInfo.groups}',
+      {
+        mode: 'read',
+        tool: 'bash',
+      },
+    );
     expect(asSomeone.output).toMatch(/^admin\/.*system:masters/);
     expect(asSomeone.output).not.toContain('system:nodes');
     const otherToken = await throughProxy('kubectl --token=not-the-proxy-token get namespaces', { mode: 'read', tool: 'bash' });
@@ -193,7 +211,10 @@ describe('credentials', () => {
     const direct = await throughProxy(`kubectl --server=${apiServer} --request-timeout=5s get namespaces`, { mode: 'approved', tool: 'bash' });
     expect(direct.isError).toBe(true);
     expect(direct.output).not.toContain(namespace.name);
-    const insecure = await throughProxy(`kubectl --server=${apiServer} --insecure-skip-tls-verify --certificate-authority= --request-timeout=5s get namespaces`, { mode: 'approved', tool: 'bash' });
+    const insecure = await throughProxy(
+      `kubectl --server=${apiServer} --insecure-skip-tls-verify --certificate-authority= --request-timeout=5s get namespaces`,
+      { mode: 'approved', tool: 'bash' },
+    );
     expect(insecure.isError).toBe(true);
     expect(insecure.output).not.toContain(namespace.name);
     const noConfig = await throughProxy('kubectl --kubeconfig=/dev/null --request-timeout=5s get namespaces', { mode: 'approved', tool: 'bash' });
@@ -203,7 +224,10 @@ describe('credentials', () => {
 
   it('refuses identity flags in the kubectl tool itself', async () => {
     for (const command of [`get pods --as=admin`, '--kubeconfig=/dev/null get pods', '--token abc get pods']) {
-      expect(await throughProxy(command, { mode: 'read' })).toMatchObject({ isError: true, output: expect.stringMatching(/kubectl tool: refused: .*(--as|--kubeconfig|--token)/) });
+      expect(await throughProxy(command, { mode: 'read' })).toMatchObject({
+        isError: true,
+        output: expect.stringMatching(/kubectl tool: refused: .*(--as|--kubeconfig|--token)/),
+      });
     }
   });
 });
@@ -269,18 +293,28 @@ describe('through the chat', () => {
     try {
       const user = await service.createUser('user');
       wire.reset();
-      wire.script([{ toolCalls: [{ name: 'kubectl', arguments: { command: `delete namespace ${target} --dry-run=server --dry-run=none` } }] }, { text: ['Done.'] }]);
-      const run = await chat(service, { message: 'clean up', context: {} }, {
-        token: user.token,
-        onEvent: async (event) => {
-          if (event.event === 'tool_request' && event.data.requires_approval) await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: false } });
+      wire.script([
+        { toolCalls: [{ name: 'kubectl', arguments: { command: `delete namespace ${target} --dry-run=server --dry-run=none` } }] },
+        { text: ['Done.'] },
+      ]);
+      const run = await chat(
+        service,
+        { message: 'clean up', context: {} },
+        {
+          token: user.token,
+          onEvent: async (event) => {
+            if (event.event === 'tool_request' && event.data.requires_approval)
+              await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: false } });
+          },
         },
-      });
+      );
       const execution = run.nth('tool_execution');
       expect((await tryKubectl(clusterKubeconfig(), ['get', 'namespace', target])).code).toBe(0);
       // Once the classifier reads the last --dry-run, the call is refused before it runs; until then the proxy refuses it.
       if (execution.status === 'forbidden' || execution.status === 'rejected') return;
-      expect(execution.result).toContain(`[policy] refused delete namespaces ${target}: this command ran as read-only and tried to delete namespaces ${target}; it needs approval`);
+      expect(execution.result).toContain(
+        `[policy] refused delete namespaces ${target}: this command ran as read-only and tried to delete namespaces ${target}; it needs approval`,
+      );
       const audit = await service.api('GET', '/api/audit?action=execute&limit=50', { token: service.adminToken });
       const row = audit.body.items.find((entry: { details: { id?: string } }) => entry.details.id === run.nth('tool_request').id);
       expect(row.details.refusals).toEqual([expect.objectContaining({ verb: 'delete', resource: 'namespaces', name: target })]);

@@ -25,7 +25,9 @@ spec:
   containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
     namespace.name,
   );
-  await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'web', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+  await waitFor(
+    async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'web', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+  );
 });
 
 afterAll(async () => {
@@ -43,16 +45,35 @@ describe('port forward', () => {
     const { id, localPort } = created.body as { id: string; localPort: number };
     expect(localPort).toBeGreaterThan(0);
 
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${localPort}/probe`).then((response) => response.text()).catch(() => '')).includes('hello'));
+    await waitFor(async () =>
+      (
+        await fetch(`http://127.0.0.1:${localPort}/probe`)
+          .then((response) => response.text())
+          .catch(() => '')
+      ).includes('hello'),
+    );
     expect(await (await fetch(`http://127.0.0.1:${localPort}/x`)).text()).toBe('hello from the pod side /x');
 
-    const crd = await runKubectl(clusterKubeconfig(), ['get', 'portforwards.pilothouse.dev', id, '-n', service.namespace, '-o', 'jsonpath={.spec.pod} {.status.phase} {.spec.requester}']);
+    const crd = await runKubectl(clusterKubeconfig(), [
+      'get',
+      'portforwards.pilothouse.dev',
+      id,
+      '-n',
+      service.namespace,
+      '-o',
+      'jsonpath={.spec.pod} {.status.phase} {.spec.requester}',
+    ]);
     expect(crd).toBe('web active admin');
     const listed = await service.api('GET', '/api/portforward', { token: service.adminToken });
     expect(listed.body.items).toEqual([expect.objectContaining({ id, namespace: namespace.name, pod: 'web', podPort: 80, localPort, status: 'active' })]);
 
     expect((await service.api('DELETE', `/api/portforward/${id}`, { token: service.adminToken })).body).toEqual({ id, status: 'stopped' });
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${localPort}/`).then(() => 'open').catch(() => 'closed')) === 'closed');
+    await waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${localPort}/`)
+          .then(() => 'open')
+          .catch(() => 'closed')) === 'closed',
+    );
     expect((await service.api('DELETE', `/api/portforward/${id}`, { token: service.adminToken })).status).toBe(404);
   });
 
@@ -64,8 +85,14 @@ describe('port forward', () => {
   });
 
   it('closes the forward when the pod goes away', async () => {
-    await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: brief}\nspec:\n  containers: [{name: web, image: nginx}]`, namespace.name);
-    await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'brief', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: brief}\nspec:\n  containers: [{name: web, image: nginx}]`,
+      namespace.name,
+    );
+    await waitFor(
+      async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', 'brief', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+    );
     const created = await create({ namespace: namespace.name, pod: 'brief', podPort: 80 });
     expect(created.status).toBe(201);
     await runKubectl(clusterKubeconfig(), ['delete', 'pod', 'brief', '-n', namespace.name, '--grace-period=0', '--force']);
@@ -73,7 +100,12 @@ describe('port forward', () => {
       const listed = await service.api('GET', '/api/portforward', { token: service.adminToken });
       return listed.body.items.some((item: { id: string; status: string }) => item.id === created.body.id && item.status === 'failed');
     });
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${created.body.localPort}/`).then(() => 'open').catch(() => 'closed')) === 'closed');
+    await waitFor(
+      async () =>
+        (await fetch(`http://127.0.0.1:${created.body.localPort}/`)
+          .then(() => 'open')
+          .catch(() => 'closed')) === 'closed',
+    );
   });
 
   it('404s for an unknown pod or namespace and 400s for bad input', async () => {
@@ -92,7 +124,9 @@ describe('the requesting identity of a forward', () => {
     const created = await create({ namespace: namespace.name, pod: 'web', podPort: 80 });
     expect(created.status).toBe(201);
     // Impersonation is off in this service: the forward states it runs as the service.
-    expect(await kubectl('get', 'portforwards.pilothouse.dev', created.body.id, '-o', 'jsonpath={.metadata.annotations.pilothouse\\.dev/cluster-identity}')).toBe('pilothouse:service');
+    expect(
+      await kubectl('get', 'portforwards.pilothouse.dev', created.body.id, '-o', 'jsonpath={.metadata.annotations.pilothouse\\.dev/cluster-identity}'),
+    ).toBe('pilothouse:service');
     await service.api('DELETE', `/api/portforward/${created.body.id}`, { token: service.adminToken });
   });
 

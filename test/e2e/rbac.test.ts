@@ -31,8 +31,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const scale = (namespace: string, token: string) =>
-  service.api('POST', '/api/deployment/scale', { token, body: { namespace, name: 'web', replicas: 2 } });
+const scale = (namespace: string, token: string) => service.api('POST', '/api/deployment/scale', { token, body: { namespace, name: 'web', replicas: 2 } });
 
 describe('the permission matrix', () => {
   it('lets viewers read but refuses their writes and deletes with 403 FORBIDDEN, audited as deny', async () => {
@@ -67,7 +66,11 @@ describe('the permission matrix', () => {
 
   it('keeps user management and the audit log admin-only', async () => {
     const user = await service.createUser('user');
-    for (const [method, path] of [['GET', '/api/admin/users'], ['GET', '/api/audit'], ['POST', '/api/admin/lock']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/admin/users'],
+      ['GET', '/api/audit'],
+      ['POST', '/api/admin/lock'],
+    ] as const) {
       const response = await service.api(method, path, { token: user.token, body: method === 'POST' ? { username: 'admin' } : undefined });
       expect(response.status, `${method} ${path}`).toBe(403);
     }
@@ -129,7 +132,10 @@ describe('resource-level roles', () => {
     const user = await service.createUser('user', { roles: ['scale-dev'] });
     const admin = await service.createUser('admin', { roles: ['no-prod'] });
     for (const token of [user.token, admin.token]) {
-      const smuggled = await service.api('POST', `/api/deployment/scale?namespace=${dev.name}`, { token, body: { namespace: prod.name, name: 'web', replicas: 3 } });
+      const smuggled = await service.api('POST', `/api/deployment/scale?namespace=${dev.name}`, {
+        token,
+        body: { namespace: prod.name, name: 'web', replicas: 3 },
+      });
       expect(smuggled.status).toBe(400);
       expect(smuggled.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { namespace: expect.any(String) } } });
     }

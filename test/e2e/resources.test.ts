@@ -93,15 +93,23 @@ describe('resource API on the real cluster', () => {
   it('shows a change in the next list (watch-fed cache)', async () => {
     await service.api('GET', `/api/k8s/configmaps?namespace=${first.name}`, token());
     await runKubectl(clusterKubeconfig(), ['create', 'configmap', 'fresh', '-n', first.name, '--from-literal=x=y']);
-    await waitFor(async () => {
-      const { body } = await service.api('GET', `/api/k8s/configmaps?namespace=${first.name}`, token());
-      return body.items.some((item: { name: string }) => item.name === 'fresh');
-    }, 5000, 100);
+    await waitFor(
+      async () => {
+        const { body } = await service.api('GET', `/api/k8s/configmaps?namespace=${first.name}`, token());
+        return body.items.some((item: { name: string }) => item.name === 'fresh');
+      },
+      5000,
+      100,
+    );
     await runKubectl(clusterKubeconfig(), ['delete', 'configmap', 'fresh', '-n', first.name]);
-    await waitFor(async () => {
-      const { body } = await service.api('GET', `/api/k8s/configmaps?namespace=${first.name}`, token());
-      return !body.items.some((item: { name: string }) => item.name === 'fresh');
-    }, 5000, 100);
+    await waitFor(
+      async () => {
+        const { body } = await service.api('GET', `/api/k8s/configmaps?namespace=${first.name}`, token());
+        return !body.items.some((item: { name: string }) => item.name === 'fresh');
+      },
+      5000,
+      100,
+    );
   });
 
   it('reads one object as JSON and as YAML without managedFields', async () => {

@@ -19,15 +19,26 @@ beforeAll(async () => {
   [viewer, user] = await Promise.all([service.createUser('viewer'), service.createUser('user')]);
   const kubeconfig = clusterKubeconfig();
   // kubectl apply writes the last-applied annotation, which repeats the Secret's values.
-  await applyYaml(kubeconfig, `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: hunter2-applied}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\ndata: {a: b}\n`, namespace.name);
+  await applyYaml(
+    kubeconfig,
+    `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: hunter2-applied}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\ndata: {a: b}\n`,
+    namespace.name,
+  );
   await applyYaml(
     kubeconfig,
     `apiVersion: v1\nkind: Pod\nmetadata:\n  name: talker\n  annotations: {pilothouse.dev/logs: "line one\\nline two"}\nspec:\n  containers: [{name: app, image: busybox}]\n`,
     namespace.name,
   );
   await tryKubectl(kubeconfig, ['create', 'namespace', service.namespace]);
-  await applyYaml(kubeconfig, `apiVersion: pilothouse.dev/v1alpha1\nkind: MCPServer\nmetadata: {name: tokenized}\nspec: {command: npx, args: [some-server], env: {API_TOKEN: mcp-env-secret}, enabled: false}\n`, service.namespace);
-  const installed = await service.api('POST', '/api/helm/install', { token: service.adminToken, body: { name: 'vault', namespace: namespace.name, chart: 'vault', repo: repository.url, values: { password: 'helm-secret-value' } } });
+  await applyYaml(
+    kubeconfig,
+    `apiVersion: pilothouse.dev/v1alpha1\nkind: MCPServer\nmetadata: {name: tokenized}\nspec: {command: npx, args: [some-server], env: {API_TOKEN: mcp-env-secret}, enabled: false}\n`,
+    service.namespace,
+  );
+  const installed = await service.api('POST', '/api/helm/install', {
+    token: service.adminToken,
+    body: { name: 'vault', namespace: namespace.name, chart: 'vault', repo: repository.url, values: { password: 'helm-secret-value' } },
+  });
   expect(installed.status).toBe(201);
   await waitFor(async () => (await runKubectl(kubeconfig, ['get', 'pod', 'talker', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
 }, 120_000);

@@ -43,15 +43,23 @@ describe('GET/PUT /api/settings (per user)', () => {
   });
 
   it('auto_approve_readonly false makes the user’s read-only commands wait for approval', async () => {
-    await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-settings-test', max_retries: 0 } });
+    await service.api('PUT', '/api/settings/llm', {
+      token: service.adminToken,
+      body: { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-settings-test', max_retries: 0 },
+    });
     await service.api('PUT', '/api/settings', { token: user.token, body: { auto_approve_readonly: false } });
     wire.script([{ toolCalls: [{ name: 'kubectl', arguments: { command: 'get namespaces' } }] }, { text: ['ok'] }]);
-    const run = await chat(service, { message: 'namespaces?', context: {} }, {
-      token: user.token,
-      onEvent: async (event) => {
-        if (event.event === 'tool_request') await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: true } });
+    const run = await chat(
+      service,
+      { message: 'namespaces?', context: {} },
+      {
+        token: user.token,
+        onEvent: async (event) => {
+          if (event.event === 'tool_request')
+            await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: true } });
+        },
       },
-    });
+    );
     expect(run.nth('tool_request', 0)).toMatchObject({ type: 'read', requires_approval: true });
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'executed', result: expect.stringContaining('kube-system') });
     await service.api('PUT', '/api/settings', { token: user.token, body: { auto_approve_readonly: true } });
@@ -106,7 +114,8 @@ describe('GET/PUT /api/settings/llm', () => {
   it('refuses a base_url on loopback, link-local or metadata addresses, or over http, unless llm.allow_private_base_url', async () => {
     const strict = await startTestService();
     try {
-      const put = (baseUrl: string) => strict.api('PUT', '/api/settings/llm', { token: strict.adminToken, body: { provider: 'openai', model: 'm', api_key: 'k', base_url: baseUrl } });
+      const put = (baseUrl: string) =>
+        strict.api('PUT', '/api/settings/llm', { token: strict.adminToken, body: { provider: 'openai', model: 'm', api_key: 'k', base_url: baseUrl } });
       for (const [url, reason] of [
         [`${wire.url}/v1`, 'insecure_url'],
         ['https://127.0.0.1:9/v1', 'private_address'],
@@ -136,7 +145,10 @@ describe('GET/PUT /api/settings/llm', () => {
 describe('POST /api/tool/analyze', () => {
   it('classifies commands for any role and never runs them', async () => {
     const cases: [Record<string, string>, Record<string, unknown>][] = [
-      [{ command: 'get pods -n default', tool: 'kubectl' }, { type: 'read', requiresApproval: false, isReadOnly: true, blocked: false }],
+      [
+        { command: 'get pods -n default', tool: 'kubectl' },
+        { type: 'read', requiresApproval: false, isReadOnly: true, blocked: false },
+      ],
       [{ command: 'cat x.yaml | kubectl apply -f -' }, { type: 'write', requiresApproval: true }],
       // No files root configured: kubectl may name no local file.
       [{ command: 'kubectl apply -f x.yaml' }, { type: 'dangerous', blocked: true, refusal: expect.stringMatching(/no files root/) }],

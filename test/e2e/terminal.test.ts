@@ -9,9 +9,20 @@ let service: TestService;
 
 beforeAll(async () => {
   service = await startTestService({ config: { server: { cors_origins: ['https://console.example'] } } });
-  await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: shell}\nspec:\n  containers:\n  - {name: main, image: busybox}`, namespace.name);
-  await applyYaml(clusterKubeconfig(), `apiVersion: v1\nkind: Pod\nmetadata: {name: duo}\nspec:\n  containers:\n  - {name: main, image: busybox}\n  - {name: side, image: busybox}`, namespace.name);
-  for (const pod of ['shell', 'duo']) await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+  await applyYaml(
+    clusterKubeconfig(),
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: shell}\nspec:\n  containers:\n  - {name: main, image: busybox}`,
+    namespace.name,
+  );
+  await applyYaml(
+    clusterKubeconfig(),
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: duo}\nspec:\n  containers:\n  - {name: main, image: busybox}\n  - {name: side, image: busybox}`,
+    namespace.name,
+  );
+  for (const pod of ['shell', 'duo'])
+    await waitFor(
+      async () => (await runKubectl(clusterKubeconfig(), ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+    );
 });
 
 afterAll(async () => {
@@ -64,8 +75,14 @@ async function ticket(): Promise<string> {
 describe('web terminal', () => {
   it('runs an interactive shell through a one-time ticket', async () => {
     const value = await ticket();
-    const frames = await session(new WebSocket(terminalUrl(`&ticket=${value}&shell=/bin/sh`), ['pilothouse.terminal.v1']), ['echo marker-$((40+2))\n', 'exit 0\n']);
-    const output = frames.filter((frame) => frame.type === 'output').map((frame) => frame.data).join('');
+    const frames = await session(new WebSocket(terminalUrl(`&ticket=${value}&shell=/bin/sh`), ['pilothouse.terminal.v1']), [
+      'echo marker-$((40+2))\n',
+      'exit 0\n',
+    ]);
+    const output = frames
+      .filter((frame) => frame.type === 'output')
+      .map((frame) => frame.data)
+      .join('');
     expect(output).toContain('marker-42');
     expect(frames.at(-1)).toEqual({ type: 'exit', code: 0 });
     // A ticket works once.
@@ -104,13 +121,17 @@ describe('web terminal hardening', () => {
   };
   const base = () => service.url.replace('http', 'ws');
   const issue = async (pod: string, container?: string): Promise<string> => {
-    const response = await service.api('POST', `/api/pods/${pod}/terminal/ticket`, { body: { namespace: namespace.name, container }, token: service.adminToken });
+    const response = await service.api('POST', `/api/pods/${pod}/terminal/ticket`, {
+      body: { namespace: namespace.name, container },
+      token: service.adminToken,
+    });
     expect(response.status).toBe(201);
     return response.body.ticket as string;
   };
 
   it('refuses a WebSocket from a foreign Origin, accepts its own origin and configured CORS origins', async () => {
-    const open = (origin: string) => handshake(new WebSocket(terminalUrl('&shell=/bin/sh'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`], { origin }));
+    const open = (origin: string) =>
+      handshake(new WebSocket(terminalUrl('&shell=/bin/sh'), ['pilothouse.terminal.v1', `bearer.${service.adminToken}`], { origin }));
     expect(await open('http://evil.example')).toBe(403);
     expect(await open(`http://localhost.evil.example:${new URL(service.url).port}`)).toBe(403);
     expect(await open(service.url)).toBe(101);
@@ -135,6 +156,9 @@ describe('web terminal hardening', () => {
     const forSide = await issue('duo', 'side');
     const frames = await session(new WebSocket(url(`&ticket=${forSide}&shell=/bin/sh`), ['pilothouse.terminal.v1']), ['exit 3\n']);
     expect(frames.at(-1)).toEqual({ type: 'exit', code: 3 });
-    expect((await service.api('POST', '/api/pods/duo/terminal/ticket', { body: { namespace: namespace.name, container: 'ghost' }, token: service.adminToken })).status).toBe(404);
+    expect(
+      (await service.api('POST', '/api/pods/duo/terminal/ticket', { body: { namespace: namespace.name, container: 'ghost' }, token: service.adminToken }))
+        .status,
+    ).toBe(404);
   });
 });

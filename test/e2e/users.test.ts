@@ -16,7 +16,10 @@ afterAll(async () => {
 
 describe('users API', () => {
   it('creates, reads, changes and deletes users, never returning password hashes', async () => {
-    const created = await service.api('POST', '/api/admin/users', { ...admin(), body: { username: 'carol', password: 'carol-password', role: 'user', email: 'carol@example.com' } });
+    const created = await service.api('POST', '/api/admin/users', {
+      ...admin(),
+      body: { username: 'carol', password: 'carol-password', role: 'user', email: 'carol@example.com' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ username: 'carol', role: 'user', email: 'carol@example.com', enabled: true, locked: false, roles: [] });
     const patched = await service.api('PATCH', '/api/admin/users/carol', { ...admin(), body: { role: 'viewer', email: null } });
@@ -83,7 +86,10 @@ describe('users API', () => {
     // With a second admin, the other admin may be demoted; the remaining one may not.
     const second = await service.createUser('admin');
     expect((await service.api('PATCH', `/api/admin/users/${second.username}`, { ...admin(), body: { role: 'user' } })).status).toBe(200);
-    const lastOne = await service.api('POST', '/api/admin/lock', { token: (await service.createUser('admin', { username: 'deputy' })).token, body: { username: 'admin' } });
+    const lastOne = await service.api('POST', '/api/admin/lock', {
+      token: (await service.createUser('admin', { username: 'deputy' })).token,
+      body: { username: 'admin' },
+    });
     expect(lastOne.status).toBe(200);
     const deputyToken = await service.login('deputy', 'password-of-deputy');
     expect((await service.api('POST', '/api/admin/unlock', { token: deputyToken, body: { username: 'admin' } })).status).toBe(200);
@@ -118,7 +124,13 @@ describe('locks', () => {
     const unlocked = await service.api('POST', '/api/admin/unlock', { ...admin(), body: { username: user.username } });
     expect(unlocked.body.locked).toBe(false);
     const audit = await service.api('GET', '/api/audit?action=lock&limit=2', admin());
-    expect(audit.body.items[0]).toMatchObject({ action: 'lock', user: 'admin', resource: `user/${user.username}`, decision: 'allow', details: { locked: false } });
+    expect(audit.body.items[0]).toMatchObject({
+      action: 'lock',
+      user: 'admin',
+      resource: `user/${user.username}`,
+      decision: 'allow',
+      details: { locked: false },
+    });
     expect(audit.body.items[1]).toMatchObject({ action: 'lock', resource: `user/${user.username}`, details: { locked: true, sessions_revoked: 2 } });
     expect(await service.login(user.username, user.password)).toBeTruthy();
   });

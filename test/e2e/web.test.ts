@@ -12,13 +12,25 @@ import { deploymentYaml } from '../helpers/manifests.js';
 // Needs the built bundle (`make build` builds web/dist) and /usr/bin/chromium (.ci/run installs it).
 const webIndex = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
 const chromiumPath = '/usr/bin/chromium';
-const missing = [existsSync(webIndex) ? '' : 'web/dist is not built (run `make build`)', existsSync(chromiumPath) ? '' : `${chromiumPath} is missing (apt-get install chromium)`].filter(Boolean);
+const missing = [
+  existsSync(webIndex) ? '' : 'web/dist is not built (run `make build`)',
+  existsSync(chromiumPath) ? '' : `${chromiumPath} is missing (apt-get install chromium)`,
+].filter(Boolean);
 // In CI both are installed by .ci/run and `make build`: a missing one is a failure, not a skip.
 if (missing.length && process.env.CI) throw new Error(`web UI test cannot run: ${missing.join('; ')}`);
 if (missing.length) console.warn(`skipping the web UI test: ${missing.join('; ')}`);
 
 const screenshotPath = '/tmp/pilothouse-ui.png';
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const launchArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function podYaml(name: string, logs: string): string {
   return [
@@ -78,7 +90,11 @@ describe.skipIf(missing.length > 0)('web UI', () => {
 
   async function openPod(page: Page, name: string): Promise<void> {
     await page.getByRole('table').getByRole('button', { name }).click();
-    await page.getByRole('tabpanel').locator('pre').filter({ hasText: `name: ${name}` }).waitFor();
+    await page
+      .getByRole('tabpanel')
+      .locator('pre')
+      .filter({ hasText: `name: ${name}` })
+      .waitFor();
   }
 
   it('lets an admin browse pods, read YAML and logs, and approve the pilot’s write', { timeout: 180_000 }, async () => {
@@ -104,7 +120,10 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(1);
 
     // The pilot asks to create a ConfigMap; the card shows the class and waits for the approval.
-    wire.script([{ toolCalls: [{ name: 'kubectl', arguments: { command: `create configmap from-web-ui -n ${namespace.name}` } }] }, { text: ['Created the ConfigMap.'] }]);
+    wire.script([
+      { toolCalls: [{ name: 'kubectl', arguments: { command: `create configmap from-web-ui -n ${namespace.name}` } }] },
+      { text: ['Created the ConfigMap.'] },
+    ]);
     const input = page.getByLabel('Message to the AI pilot');
     await input.fill('kubectl delete pod ui-second');
     await page.locator('.command-preview').filter({ hasText: 'dangerous' }).waitFor();
@@ -198,10 +217,16 @@ describe.skipIf(missing.length > 0)('web UI', () => {
       const panel = page.getByRole('tabpanel');
       await panel.getByRole('button', { name: 'Drain…' }).waitFor();
       await panel.getByRole('button', { name: 'Cordon', exact: true }).click();
-      await panel.getByRole('status').filter({ hasText: /→ unschedulable/ }).waitFor();
+      await panel
+        .getByRole('status')
+        .filter({ hasText: /→ unschedulable/ })
+        .waitFor();
       expect(await unschedulable()).toBe('true');
       await panel.getByRole('button', { name: 'Uncordon', exact: true }).click();
-      await panel.getByRole('status').filter({ hasText: /→ schedulable$/ }).waitFor();
+      await panel
+        .getByRole('status')
+        .filter({ hasText: /→ schedulable$/ })
+        .waitFor();
       expect(['', 'false']).toContain(await unschedulable());
     } finally {
       // Other tests schedule on this node: never leave it cordoned.
@@ -229,9 +254,19 @@ spec:
     );
     try {
       const resources = { cpu: '8', memory: '16Gi', pods: '110' };
-      await runKubectl(kubeconfig, ['patch', 'node', node, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { capacity: resources, allocatable: resources } })]);
+      await runKubectl(kubeconfig, [
+        'patch',
+        'node',
+        node,
+        '--subresource=status',
+        '--type=merge',
+        '-p',
+        JSON.stringify({ status: { capacity: resources, allocatable: resources } }),
+      ]);
       await applyYaml(kubeconfig, `${podYaml('ui-loose', 'loose pod')}\n  nodeName: ${node}`, namespace.name);
-      await waitFor(async () => (await runKubectl(kubeconfig, ['get', 'pod', 'ui-loose', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running');
+      await waitFor(
+        async () => (await runKubectl(kubeconfig, ['get', 'pod', 'ui-loose', '-n', namespace.name, '-o', 'jsonpath={.status.phase}'])) === 'Running',
+      );
 
       const page = await signIn('admin', testAdminPassword);
       await page.getByRole('link', { name: 'Nodes' }).click();
@@ -251,8 +286,15 @@ spec:
       await panel.getByLabel(/^Force/).check();
       await panel.getByRole('button', { name: 'Drain…' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Drain', exact: true }).click();
-      await panel.getByRole('status').filter({ hasText: `Drain of ${node} completed.` }).waitFor();
-      await panel.locator('.drain-pods li').filter({ hasText: `${namespace.name}/ui-loose` }).filter({ hasText: 'evicted' }).waitFor();
+      await panel
+        .getByRole('status')
+        .filter({ hasText: `Drain of ${node} completed.` })
+        .waitFor();
+      await panel
+        .locator('.drain-pods li')
+        .filter({ hasText: `${namespace.name}/ui-loose` })
+        .filter({ hasText: 'evicted' })
+        .waitFor();
       expect(await panel.locator('progress').getAttribute('value')).toBe('1');
       expect(await runKubectl(kubeconfig, ['get', 'node', node, '-o', 'jsonpath={.spec.unschedulable}'])).toBe('true');
       await page.context().close();

@@ -63,29 +63,58 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const tools = new InMemoryToolRegistry();
   tools.register(
     createBashTool({
-      enabled: true, sandboxRoot: join(dataDir, 'sandboxes'), sandbox: createBashSandbox({ kubectlPath: findBinary('kubectl') }), outputLimit: 64 * 1024, timeoutMs: 10_000,
+      enabled: true,
+      sandboxRoot: join(dataDir, 'sandboxes'),
+      sandbox: createBashSandbox({ kubectlPath: findBinary('kubectl') }),
+      outputLimit: 64 * 1024,
+      timeoutMs: 10_000,
     }),
   );
   const scheduler = new ManualScheduler();
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 30_000;
   const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
   const audit = new AuditLog(database);
-  const provider = createLlmProvider({ ...config.llm, provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-test', timeout: 5_000, max_retries: 0 });
+  const provider = createLlmProvider({
+    ...config.llm,
+    provider: 'openai',
+    model: 'wire-model',
+    base_url: `${wire.url}/v1`,
+    api_key: 'sk-test',
+    timeout: 5_000,
+    max_retries: 0,
+  });
   const loop = new AgentLoop({
-    tools, safety, approvals, audit, identityOf: () => undefined, approvalTimeoutMs,
-    llm: { provider: () => provider }, maxSteps: options.maxSteps ?? 20, logger: createLogger('silent'),
+    tools,
+    safety,
+    approvals,
+    audit,
+    identityOf: () => undefined,
+    approvalTimeoutMs,
+    llm: { provider: () => provider },
+    maxSteps: options.maxSteps ?? 20,
+    logger: createLogger('silent'),
   });
   const store = new ChatStore(database);
   const chat = new ChatService(store, loop);
   const principal = (role: RoleName = 'admin', username = `${role}-tester`): Principal => ({ username, role, roles: [] });
   return {
-    wire, database, store, chat, approvals, scheduler, audit, tools, principal,
+    wire,
+    database,
+    store,
+    chat,
+    approvals,
+    scheduler,
+    audit,
+    tools,
+    principal,
     async turn(message, turnOptions = {}) {
       const caller = principal(turnOptions.role, turnOptions.username);
       const session = chat.openSession(caller, turnOptions.sessionId, message);
       const events: AgentEvent[] = [];
       const outcome = await chat.runTurn(session.id, {
-        principal: caller, message, context: { namespace: 'team-a', resource: 'deployment/web' },
+        principal: caller,
+        message,
+        context: { namespace: 'team-a', resource: 'deployment/web' },
         emit: (event) => {
           events.push(event);
           turnOptions.onEvent?.(event);

@@ -18,7 +18,8 @@ export async function serveFixtureCharts(charts: string[]): Promise<ChartReposit
   const directory = mkdtempSync(join(tmpdir(), 'pilothouse-charts-'));
   const helmHome = join(directory, '.helm');
   const environment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
-  for (const chart of charts) execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts', chart), '-d', directory], { env: environment });
+  for (const chart of charts)
+    execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts', chart), '-d', directory], { env: environment });
   const server = createServer((request, response) => {
     const file = (request.url ?? '/').split('?')[0]!.replace(/^\/+/, '');
     if (!/^[\w.-]+$/.test(file)) return void response.writeHead(404).end();

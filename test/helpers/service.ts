@@ -65,7 +65,10 @@ export interface TestService extends Service {
   /** Logs in over HTTP and returns the token (default: the admin with its password); throws unless 200. */
   login(username?: string, password?: string): Promise<string>;
   /** Creates a local user through the admin API and logs them in. */
-  createUser(role: RoleName, options?: { username?: string; password?: string; roles?: string[] }): Promise<{ username: string; password: string; token: string }>;
+  createUser(
+    role: RoleName,
+    options?: { username?: string; password?: string; roles?: string[] },
+  ): Promise<{ username: string; password: string; token: string }>;
 }
 
 /** Starts the real service on 127.0.0.1:0 against the shared test cluster (or `kubeconfig`) with a temp data dir. */
@@ -107,7 +110,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const headers: Record<string, string> = { ...requestOptions.headers };
     if (requestOptions.token) headers.Authorization = `Bearer ${requestOptions.token}`;
     if (requestOptions.body !== undefined) headers['Content-Type'] ??= 'application/json';
-    const body = typeof requestOptions.body === 'string' ? requestOptions.body : requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body);
+    const body =
+      typeof requestOptions.body === 'string' ? requestOptions.body : requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body);
     const response = await fetch(service.url + path, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
@@ -124,7 +128,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const createUser: TestService['createUser'] = async (role, userOptions = {}) => {
     const username = userOptions.username ?? uniqueName(role);
     const password = userOptions.password ?? `password-of-${username}`;
-    const created = await api('POST', '/api/admin/users', { token: testService.adminToken, body: { username, password, role, roles: userOptions.roles ?? [] } });
+    const created = await api('POST', '/api/admin/users', {
+      token: testService.adminToken,
+      body: { username, password, role, roles: userOptions.roles ?? [] },
+    });
     if (created.status !== 201) throw new Error(`creating user ${username} failed: ${created.status} ${created.text}`);
     return { username, password, token: await login(username, password) };
   };

@@ -85,9 +85,20 @@ function directoryLdif(users: LdapTestUser[]): string {
     return entry(`cn=${name},${ldapGroupsDn}`, [['objectClass', 'groupOfNames'], ['cn', name], ...members]);
   });
   return [
-    entry(ldapSuffix, [['objectClass', 'dcObject'], ['objectClass', 'organization'], ['o', 'pilothouse'], ['dc', 'pilothouse']]),
-    entry(ldapPeopleDn, [['objectClass', 'organizationalUnit'], ['ou', 'people']]),
-    entry(ldapGroupsDn, [['objectClass', 'organizationalUnit'], ['ou', 'groups']]),
+    entry(ldapSuffix, [
+      ['objectClass', 'dcObject'],
+      ['objectClass', 'organization'],
+      ['o', 'pilothouse'],
+      ['dc', 'pilothouse'],
+    ]),
+    entry(ldapPeopleDn, [
+      ['objectClass', 'organizationalUnit'],
+      ['ou', 'people'],
+    ]),
+    entry(ldapGroupsDn, [
+      ['objectClass', 'organizationalUnit'],
+      ['ou', 'groups'],
+    ]),
     ...users.map(userEntry),
     ...groups,
   ].join('\n');

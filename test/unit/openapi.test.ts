@@ -1,16 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../scripts/openapi.js';
 
-type Operation = { requestBody?: unknown; parameters: { name: string; in: string; schema: unknown }[]; responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>; security: unknown[] };
+type Operation = {
+  requestBody?: unknown;
+  parameters: { name: string; in: string; schema: unknown }[];
+  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+  security: unknown[];
+};
 
-const document = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
-const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+const document = openApiDocument() as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+};
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
 /** POSTs that act on the presented token alone. */
 const withoutBody = new Set(['post /api/auth/logout', 'post /api/auth/refresh']);
 
 describe('the OpenAPI document generated from the route declarations', () => {
   it('declares a request body for every POST, PUT and PATCH', () => {
-    const missing = operations.filter(({ path, method, operation }) => ['post', 'put', 'patch'].includes(method) && !operation.requestBody && !withoutBody.has(`${method} ${path}`));
+    const missing = operations.filter(
+      ({ path, method, operation }) => ['post', 'put', 'patch'].includes(method) && !operation.requestBody && !withoutBody.has(`${method} ${path}`),
+    );
     expect(missing.map(({ path, method }) => `${method} ${path}`)).toEqual([]);
   });
 
@@ -18,7 +30,10 @@ describe('the OpenAPI document generated from the route declarations', () => {
     for (const { path, method, operation } of operations) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
-      expect(pathParameters.map((parameter) => parameter.name), `${method} ${path}`).toEqual(names);
+      expect(
+        pathParameters.map((parameter) => parameter.name),
+        `${method} ${path}`,
+      ).toEqual(names);
       // Declared by the route's params schema, not the bare string every undeclared parameter gets.
       for (const parameter of pathParameters) expect(parameter.schema, `${method} ${path} ${parameter.name}`).not.toEqual({ type: 'string' });
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));

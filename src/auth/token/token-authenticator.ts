@@ -12,9 +12,7 @@ import type { KubernetesUser, ReviewResult, TokenReviewer } from './token-review
 import { rolesFor } from './token-roles.js';
 
 /** A cached review outcome: the principal, or why the token is refused. */
-export type TokenOutcome =
-  | { principal: Principal; user: KubernetesUser }
-  | { refusal: { message: string; reason: string; username?: string } };
+export type TokenOutcome = { principal: Principal; user: KubernetesUser } | { refusal: { message: string; reason: string; username?: string } };
 
 export interface TokenAuthContext {
   settings: Config['auth']['token'];
@@ -100,7 +98,15 @@ export class TokenAuthenticator implements Authenticator {
     if ('principal' in outcome) {
       const { principal, user } = outcome;
       const details = { mode: 'token', role: principal.role, groups: user.groups, token_id: tokenId };
-      audit.record({ user: principal.username, action: 'login', resource: `user/${principal.username}`, details, decision: 'allow', ...origin, outcome: 'success' });
+      audit.record({
+        user: principal.username,
+        action: 'login',
+        resource: `user/${principal.username}`,
+        details,
+        decision: 'allow',
+        ...origin,
+        outcome: 'success',
+      });
       return;
     }
     const { reason, username } = outcome.refusal;

@@ -17,7 +17,12 @@ describe('token role mappings', () => {
   });
 
   it('requires both user and group when an entry names both', () => {
-    const settings = settingsOf({ role_mappings: [{ user: robot.username, group: 'ops', role: 'admin' }, { user: robot.username, role: 'user', roles: ['ci-deployer'] }] });
+    const settings = settingsOf({
+      role_mappings: [
+        { user: robot.username, group: 'ops', role: 'admin' },
+        { user: robot.username, role: 'user', roles: ['ci-deployer'] },
+      ],
+    });
     expect(rolesFor(robot, settings)).toEqual({ role: 'user', roles: ['ci-deployer'] });
   });
 

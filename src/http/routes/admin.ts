@@ -24,39 +24,120 @@ function actorOf(context: AppContext): Actor {
 export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
   const users = deps.security.userAdmin;
   return [
-    route({ method: 'GET', path: '/api/admin/users', permission: 'manage_users', summary: 'List users (never password hashes)', response: listOf(user), handler: async (context) => {
-      const items = users.list();
-      context.body = { items, total: items.length };
-    } }),
-    route({ method: 'POST', path: '/api/admin/users', permission: 'manage_users', summary: 'Create a local user {username, password, role, email?, enabled?, roles?}', body: createUserSchema, status: 201, response: user, handler: async (context, { body }) => {
-      context.status = 201;
-      context.body = await users.create(body, actorOf(context));
-    } }),
-    route({ method: 'GET', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'One user', params: userParams, response: user, handler: async (context, { params }) => {
-      context.body = users.get(params.username);
-    } }),
-    route({ method: 'PATCH', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Change role, email, enabled, password or resource-level roles', params: userParams, body: updateUserSchema, response: user, handler: async (context, { params, body }) => {
-      context.body = await users.update(params.username, body, actorOf(context));
-    } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username', permission: 'manage_users', summary: 'Delete a user and end their sessions', params: userParams, response: z.object({ deleted: z.string() }), handler: async (context, { params }) => {
-      users.delete(params.username, actorOf(context));
-      context.body = { deleted: params.username };
-    } }),
-    route({ method: 'GET', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "A user's sessions, newest first", params: userParams, response: listOf(z.object({}).catchall(z.unknown())), handler: async (context, { params }) => {
-      const items = users.listSessions(params.username);
-      context.body = { items, total: items.length };
-    } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions', permission: 'manage_users', summary: "End all of a user's sessions", params: userParams, response: sessionsEnded, handler: async (context, { params }) => {
-      context.body = users.revokeSessions(params.username, actorOf(context));
-    } }),
-    route({ method: 'DELETE', path: '/api/admin/users/:username/sessions/:id', permission: 'manage_users', summary: 'End one session', params: sessionParams, response: sessionsEnded, handler: async (context, { params }) => {
-      context.body = users.revokeSessions(params.username, actorOf(context), params.id);
-    } }),
-    route({ method: 'POST', path: '/api/admin/lock', permission: 'manage_users', summary: 'Lock {username}: every session ends at once; audited as lock', body: lockBodySchema, response: locked, handler: async (context, { body }) => {
-      context.body = users.lock(body.username, actorOf(context));
-    } }),
-    route({ method: 'POST', path: '/api/admin/unlock', permission: 'manage_users', summary: 'Unlock {username}; audited as lock with details.locked false', body: lockBodySchema, response: locked, handler: async (context, { body }) => {
-      context.body = users.unlock(body.username, actorOf(context));
-    } }),
+    route({
+      method: 'GET',
+      path: '/api/admin/users',
+      permission: 'manage_users',
+      summary: 'List users (never password hashes)',
+      response: listOf(user),
+      handler: async (context) => {
+        const items = users.list();
+        context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/admin/users',
+      permission: 'manage_users',
+      summary: 'Create a local user {username, password, role, email?, enabled?, roles?}',
+      body: createUserSchema,
+      status: 201,
+      response: user,
+      handler: async (context, { body }) => {
+        context.status = 201;
+        context.body = await users.create(body, actorOf(context));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/admin/users/:username',
+      permission: 'manage_users',
+      summary: 'One user',
+      params: userParams,
+      response: user,
+      handler: async (context, { params }) => {
+        context.body = users.get(params.username);
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/api/admin/users/:username',
+      permission: 'manage_users',
+      summary: 'Change role, email, enabled, password or resource-level roles',
+      params: userParams,
+      body: updateUserSchema,
+      response: user,
+      handler: async (context, { params, body }) => {
+        context.body = await users.update(params.username, body, actorOf(context));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/admin/users/:username',
+      permission: 'manage_users',
+      summary: 'Delete a user and end their sessions',
+      params: userParams,
+      response: z.object({ deleted: z.string() }),
+      handler: async (context, { params }) => {
+        users.delete(params.username, actorOf(context));
+        context.body = { deleted: params.username };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/admin/users/:username/sessions',
+      permission: 'manage_users',
+      summary: "A user's sessions, newest first",
+      params: userParams,
+      response: listOf(z.object({}).catchall(z.unknown())),
+      handler: async (context, { params }) => {
+        const items = users.listSessions(params.username);
+        context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/admin/users/:username/sessions',
+      permission: 'manage_users',
+      summary: "End all of a user's sessions",
+      params: userParams,
+      response: sessionsEnded,
+      handler: async (context, { params }) => {
+        context.body = users.revokeSessions(params.username, actorOf(context));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/admin/users/:username/sessions/:id',
+      permission: 'manage_users',
+      summary: 'End one session',
+      params: sessionParams,
+      response: sessionsEnded,
+      handler: async (context, { params }) => {
+        context.body = users.revokeSessions(params.username, actorOf(context), params.id);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/admin/lock',
+      permission: 'manage_users',
+      summary: 'Lock {username}: every session ends at once; audited as lock',
+      body: lockBodySchema,
+      response: locked,
+      handler: async (context, { body }) => {
+        context.body = users.lock(body.username, actorOf(context));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/admin/unlock',
+      permission: 'manage_users',
+      summary: 'Unlock {username}; audited as lock with details.locked false',
+      body: lockBodySchema,
+      response: locked,
+      handler: async (context, { body }) => {
+        context.body = users.unlock(body.username, actorOf(context));
+      },
+    }),
   ];
 }

@@ -9,7 +9,17 @@ describe('audit query', () => {
   });
 
   it('refuses bad values', () => {
-    for (const query of [{ limit: '0' }, { limit: '1001' }, { limit: 'x' }, { offset: '-1' }, { action: 'nope' }, { from: '2024-13-01' }, { from: '2024-02-30' }, { to: 'yesterday' }, { from: '2024-05-01T10:00:00' }]) {
+    for (const query of [
+      { limit: '0' },
+      { limit: '1001' },
+      { limit: 'x' },
+      { offset: '-1' },
+      { action: 'nope' },
+      { from: '2024-13-01' },
+      { from: '2024-02-30' },
+      { to: 'yesterday' },
+      { from: '2024-05-01T10:00:00' },
+    ]) {
       expect(auditQuerySchema.safeParse(query).success, JSON.stringify(query)).toBe(false);
     }
   });

@@ -40,7 +40,12 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       errors: [401],
       handler: async (context, { body }) => {
         refuseInTokenMode(deps, 'login');
-        context.body = await login.login({ ...body, source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId });
+        context.body = await login.login({
+          ...body,
+          source: context.ip,
+          userAgent: context.get('User-Agent') || undefined,
+          requestId: context.state.requestId,
+        });
       },
     }),
     route({

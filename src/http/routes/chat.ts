@@ -23,8 +23,21 @@ const chatBody = z.object({
   message: z.string().trim().min(1).max(32_000),
   context: z
     .object({
-      namespace: z.union([z.literal(''), z.string().max(63).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')]).optional(),
-      resource: z.string().max(320).regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>').or(z.literal('')).optional(),
+      namespace: z
+        .union([
+          z.literal(''),
+          z
+            .string()
+            .max(63)
+            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label'),
+        ])
+        .optional(),
+      resource: z
+        .string()
+        .max(320)
+        .regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>')
+        .or(z.literal(''))
+        .optional(),
     })
     .prefault({}),
   session_id: z.string().min(1).max(128).optional(),
@@ -32,8 +45,6 @@ const chatBody = z.object({
 
 const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
-
-
 
 /** Heartbeat comments (config `server.sse_heartbeat`) keep proxies from closing a stream idle while a tool waits for approval. */
 function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
@@ -64,8 +75,12 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
         const auditFields = requestAuditFields(context);
         const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined };
         deps.audit.record({
-          ...auditFields, action: 'query', resource: `chat/${session.id}`,
-          details: { message: body.message.slice(0, 500), ...chatContext }, decision: 'allow', outcome: 'success',
+          ...auditFields,
+          action: 'query',
+          resource: `chat/${session.id}`,
+          details: { message: body.message.slice(0, 500), ...chatContext },
+          decision: 'allow',
+          outcome: 'success',
         });
         const stream = startEventStream(context);
         const emit: EmitEvent = (event) => stream.send(event.event, event.data);
@@ -73,7 +88,12 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
         const stopHeartbeat = startHeartbeat(stream, deps.config.server.sse_heartbeat);
         const settings = userSettings.get(principal.username);
         const turn = chat.runTurn(session.id, {
-          principal, message: body.message, context: chatContext, emit, signal: stream.signal, auditFields,
+          principal,
+          message: body.message,
+          context: chatContext,
+          emit,
+          signal: stream.signal,
+          auditFields,
           settings: { language: settings.language, beginnerMode: settings.beginner_mode, autoApproveReadonly: settings.auto_approve_readonly },
         });
         void turn

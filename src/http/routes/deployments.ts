@@ -16,7 +16,15 @@ export interface DeploymentsRouteDeps extends AuditContextDeps {
 
 const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
 const rollbackBody = workloadTarget.extend({ revision: z.number().int().min(0).optional() });
-const revisionItem = z.object({ revision: z.number().int(), images: z.array(z.string()), createdAt: z.string().nullable(), current: z.boolean(), changeCause: z.string().nullable() }).meta({ id: 'RevisionItem' });
+const revisionItem = z
+  .object({
+    revision: z.number().int(),
+    images: z.array(z.string()),
+    createdAt: z.string().nullable(),
+    current: z.boolean(),
+    changeCause: z.string().nullable(),
+  })
+  .meta({ id: 'RevisionItem' });
 
 /** Deployments: scale, restart, rollback, pause, resume, history. Responses: `{name, namespace, before, after}`. */
 export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
-import { installRelease, listReleases, releaseDetails, releaseHistory, releaseManifest, releaseValues, rollbackRelease, uninstallRelease, upgradeRelease } from '../../helm/releases.js';
+import {
+  installRelease,
+  listReleases,
+  releaseDetails,
+  releaseHistory,
+  releaseManifest,
+  releaseValues,
+  rollbackRelease,
+  uninstallRelease,
+  upgradeRelease,
+} from '../../helm/releases.js';
 import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { maskManifest } from '../../rbac/secret-masking.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
@@ -26,14 +36,29 @@ export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
   kube: KubeClients;
 }
 
-const releaseName = z.string().max(53).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a release name (lowercase letters, digits, "-")');
+const releaseName = z
+  .string()
+  .max(53)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a release name (lowercase letters, digits, "-")');
 /** A chart name or `repo/chart`: never a path on the Pilothouse host. */
-const chartName = z.string().max(200).regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a chart name or repo/chart');
+const chartName = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a chart name or repo/chart');
 const repositoryUrl = z.url({ protocol: /^https?$/ });
-const repositoryName = z.string().max(63).regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
+const repositoryName = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
 /** Never starts with "-": a user value is never read by helm as a flag. */
-const chartVersion = z.string().max(64).regex(/^[A-Za-z0-9.+~^<>=*][A-Za-z0-9.+~^<>=*, -]*$/, 'must be a version or version constraint');
-const searchKeyword = z.string().max(200).refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
+const chartVersion = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9.+~^<>=*][A-Za-z0-9.+~^<>=*, -]*$/, 'must be a version or version constraint');
+const searchKeyword = z
+  .string()
+  .max(200)
+  .refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
 const values = z.record(z.string(), z.unknown()).default({});
 
 const installBody = z.object({
@@ -86,7 +111,17 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
 
 function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
   const read = (suffix: string, summary: string, handler: (context: AppContext) => Promise<void>): RouteSpec =>
-    route({ method: 'GET', path: `/api/helm/releases/:name${suffix}`, permission: 'view', resourceKind: 'secrets', summary, ...releaseRead, produces: suffix === '/manifest' ? 'text/yaml' : undefined, response: suffix === '/history' ? itemsOf(anyObject) : anyObject, handler });
+    route({
+      method: 'GET',
+      path: `/api/helm/releases/:name${suffix}`,
+      permission: 'view',
+      resourceKind: 'secrets',
+      summary,
+      ...releaseRead,
+      produces: suffix === '/manifest' ? 'text/yaml' : undefined,
+      response: suffix === '/history' ? itemsOf(anyObject) : anyObject,
+      handler,
+    });
   return [
     route({
       method: 'GET',
@@ -130,7 +165,11 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
         const target = releaseTarget(context);
         await authorizeHelmAction(deps, context, { action: 'read', namespace: target.namespace });
         const { all } = parseWith(z.object({ all: queryBoolean.default(false) }), { all: context.query.all }, 'query');
-        const read = { resource: `helmrelease/${target.name}`, command: `helm get values ${target.name} -n ${target.namespace}${all ? ' --all' : ''}`, sensitive: true };
+        const read = {
+          resource: `helmrelease/${target.name}`,
+          command: `helm get values ${target.name} -n ${target.namespace}${all ? ' --all' : ''}`,
+          sensitive: true,
+        };
         context.body = { values: await auditedRead(deps, context, read, () => releaseValues(helmFor(deps, context), target.name, target.namespace, all)) };
       },
     }),
@@ -152,10 +191,16 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
         const body = parseWith(installBody, context.request.body);
         await checkChartUrl(deps, body.repo, 'repo');
         const created = body.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${body.namespace}}\n` : '';
-        await authorizeHelmAction(deps, context, { action: 'install', namespace: body.namespace, manifest: (await renderChart(helmFor(deps, context), body, false)) + created });
+        await authorizeHelmAction(deps, context, {
+          action: 'install',
+          namespace: body.namespace,
+          manifest: (await renderChart(helmFor(deps, context), body, false)) + created,
+        });
         const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
         context.status = 201;
-        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () => installRelease(helmFor(deps, context), body, body.createNamespace));
+        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () =>
+          installRelease(helmFor(deps, context), body, body.createNamespace),
+        );
       },
     }),
     route({
@@ -169,8 +214,14 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       handler: async (context) => {
         const body = parseWith(upgradeBody, context.request.body);
         await checkChartUrl(deps, body.repo, 'repo');
-        await authorizeHelmAction(deps, context, { action: 'upgrade', namespace: body.namespace, manifest: await renderChart(helmFor(deps, context), body, true) });
-        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () => upgradeRelease(helmFor(deps, context), body));
+        await authorizeHelmAction(deps, context, {
+          action: 'upgrade',
+          namespace: body.namespace,
+          manifest: await renderChart(helmFor(deps, context), body, true),
+        });
+        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () =>
+          upgradeRelease(helmFor(deps, context), body),
+        );
       },
     }),
     route({
@@ -186,7 +237,9 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
         const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
         await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
-        context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () => rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision));
+        context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () =>
+          rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision),
+        );
       },
     }),
     route({
@@ -202,7 +255,9 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
         const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);
         await authorizeHelmAction(deps, context, { action: 'uninstall', namespace: target.namespace, manifest });
         const line = `helm uninstall ${target.name} -n ${target.namespace}`;
-        context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () => uninstallRelease(helmFor(deps, context), target.name, target.namespace));
+        context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () =>
+          uninstallRelease(helmFor(deps, context), target.name, target.namespace),
+        );
       },
     }),
   ];
@@ -246,7 +301,9 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       response: anyObject,
       handler: async (context, { body }) => {
         const line = ['helm repo update', ...body.names].join(' ');
-        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () => updateRepositories(helmFor(deps, context), body.names));
+        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () =>
+          updateRepositories(helmFor(deps, context), body.names),
+        );
       },
     }),
     route({
@@ -257,7 +314,9 @@ function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       params: z.object({ name: repositoryName }),
       response: anyObject,
       handler: async (context, { params: { name } }) => {
-        context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () => removeRepository(helmFor(deps, context), name));
+        context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () =>
+          removeRepository(helmFor(deps, context), name),
+        );
       },
     }),
     route({

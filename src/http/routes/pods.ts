@@ -24,7 +24,10 @@ export interface PodsRouteDeps extends AuditContextDeps {
 }
 
 const podParams = z.object({ name: objectNameSchema });
-const containerSchema = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a container name').max(63);
+const containerSchema = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a container name')
+  .max(63);
 
 const logQuery = z.object({
   namespace: namespaceSchema.default('default'),
@@ -39,17 +42,31 @@ const logQuery = z.object({
 const execBody = z.object({
   namespace: namespaceSchema,
   container: containerSchema.optional(),
-  command: z.array(z.string().max(32 * 1024)).min(1).max(256),
+  command: z
+    .array(z.string().max(32 * 1024))
+    .min(1)
+    .max(256),
 });
 
 const ticketBody = z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() });
-const execResult = z.object({ stdout: z.string(), stderr: z.string(), exitCode: z.number().int().nullable(), truncated: z.boolean().optional(), timedOut: z.boolean().optional() }).catchall(z.unknown());
+const execResult = z
+  .object({
+    stdout: z.string(),
+    stderr: z.string(),
+    exitCode: z.number().int().nullable(),
+    truncated: z.boolean().optional(),
+    timedOut: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
 const logEvents = { line: z.object({ line: z.string() }), end: z.object({ reason: z.string() }), error: z.object({ error: z.string(), code: z.string() }) };
 
 const terminalQuery = z.object({
   namespace: namespaceSchema.default('default'),
   container: containerSchema.optional(),
-  shell: z.string().regex(/^\/[A-Za-z0-9_./-]+$/, 'must be an absolute program path such as /bin/bash').optional(),
+  shell: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_./-]+$/, 'must be an absolute program path such as /bin/bash')
+    .optional(),
 });
 
 /** `kubectl exec` as the audit records it (argv shown space-joined). */
@@ -59,7 +76,13 @@ function execLine(target: { namespace: string; pod: string; container: string; c
 
 /** `kubectl logs` as the audit records it. */
 function logsLine(options: LogOptions): string {
-  const flags = [`-n ${options.namespace}`, options.container ? `-c ${options.container}` : '', `--tail=${options.tail}`, options.follow ? '-f' : '', options.previous ? '--previous' : ''];
+  const flags = [
+    `-n ${options.namespace}`,
+    options.container ? `-c ${options.container}` : '',
+    `--tail=${options.tail}`,
+    options.follow ? '-f' : '',
+    options.previous ? '--previous' : '',
+  ];
   return `kubectl logs ${options.pod} ${flags.filter(Boolean).join(' ')}`;
 }
 
@@ -107,8 +130,11 @@ async function openTerminal(deps: PodsRouteDeps, context: AppContext): Promise<v
   const client = clusterOf(context);
   const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
-  const podSocket = await audited(deps, context, { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) }, () =>
-    openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
+  const podSocket = await audited(
+    deps,
+    context,
+    { resource: `pod/${name}`, command: execLine({ namespace: query.namespace, pod: name, container, command }, true) },
+    () => openPodTerminal(client, { namespace: query.namespace, pod: name, container, command }),
   );
   const browser = await deps.webSockets.accept(context);
   bridgeTerminal(browser, podSocket);
@@ -146,7 +172,9 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
         const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
-        const result = await audited(deps, context, { resource: `pod/${name}`, command: line }, () => execInPod(client, { ...body, container, pod: name }, limits));
+        const result = await audited(deps, context, { resource: `pod/${name}`, command: line }, () =>
+          execInPod(client, { ...body, container, pod: name }, limits),
+        );
         context.body = result;
       },
     }),
@@ -165,7 +193,10 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       handler: async (context, { params: { name }, body }) => {
         const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         context.status = 201;
-        context.body = { ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }), container };
+        context.body = {
+          ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }),
+          container,
+        };
       },
     }),
     route({

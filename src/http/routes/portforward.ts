@@ -30,7 +30,18 @@ const createBody = z.object({
 });
 
 const forwardView = z
-  .object({ id: z.string(), namespace: z.string(), pod: z.string(), podPort: z.number().int(), localPort: z.number().int().nullable().optional(), status: z.string(), address: z.string().nullable(), message: z.string().nullable(), requester: z.string().nullable(), createdAt: z.string().nullable() })
+  .object({
+    id: z.string(),
+    namespace: z.string(),
+    pod: z.string(),
+    podPort: z.number().int(),
+    localPort: z.number().int().nullable().optional(),
+    status: z.string(),
+    address: z.string().nullable(),
+    message: z.string().nullable(),
+    requester: z.string().nullable(),
+    createdAt: z.string().nullable(),
+  })
   .catchall(z.unknown());
 const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), status: z.literal('active'), address: z.string().optional() });
 const idParams = z.object({ id: objectNameSchema });
@@ -88,7 +99,10 @@ async function activationResult(client: CustomClient<PortForward>, name: string,
   if (status.phase === 'active') return { id: name, localPort: status.localPort, status: 'active', address: status.address };
   await client.delete(name);
   if (!object) throw new AppError('UNAVAILABLE', 'the port-forward controller did not open the listener in time (is this replica the leader?)', { id: name });
-  throw new AppError('VALIDATION_ERROR', `port forward failed: ${status.message ?? 'unknown reason'}`, { reason: 'portforward_failed', message: status.message });
+  throw new AppError('VALIDATION_ERROR', `port forward failed: ${status.message ?? 'unknown reason'}`, {
+    reason: 'portforward_failed',
+    message: status.message,
+  });
 }
 
 /** Port forwards: PortForward objects reconciled by the controller. */

@@ -22,7 +22,10 @@ export interface ResourcesRouteDeps extends AuditReadsDeps {
 }
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
-const resourceParam = z.string().max(253).regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
+const resourceParam = z
+  .string()
+  .max(253)
+  .regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps');
 const typeParams = z.object({ resource: resourceParam });
 const objectParams = z.object({ resource: resourceParam, name: objectNameSchema });
 type ObjectInput = { params: z.output<typeof objectParams>; query: z.output<typeof listQuery> };
@@ -46,7 +49,11 @@ function sensitiveType(type: ResourceType): boolean {
 
 /** Reads one object (audited per `audit.include_reads`) and masks it for the caller. */
 async function readObject(deps: ResourcesRouteDeps, context: AppContext, target: ObjectTarget, output: string): Promise<KubeObject> {
-  const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: `${kubectlLine('get', target)} -o ${output}`, sensitive: sensitiveType(target.type) };
+  const read = {
+    resource: `${target.type.kind.toLowerCase()}/${target.name}`,
+    command: `${kubectlLine('get', target)} -o ${output}`,
+    sensitive: sensitiveType(target.type),
+  };
   const object = await auditedRead(deps, context, read, () => getObject(clusterOf(context), target.type, target.name, target.namespace));
   return maskObject(object, secretVisibility(context.state.principal));
 }
@@ -105,8 +112,14 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       produces: 'text/plain',
       handler: async (context, input) => {
         const target = await resolveTarget(deps, input);
-        const read = { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('describe', target), sensitive: sensitiveType(target.type) };
-        const text = await auditedRead(deps, context, read, () => describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace));
+        const read = {
+          resource: `${target.type.kind.toLowerCase()}/${target.name}`,
+          command: kubectlLine('describe', target),
+          sensitive: sensitiveType(target.type),
+        };
+        const text = await auditedRead(deps, context, read, () =>
+          describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace),
+        );
         context.type = 'text/plain';
         context.body = maskDescribe(text, target.type.kind, secretVisibility(context.state.principal));
       },
@@ -120,8 +133,11 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       response: objectReference,
       handler: async (context, input) => {
         const target = await resolveTarget(deps, input);
-        context.body = await audited(deps, context, { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('delete', target) }, () =>
-          deleteObject(clusterOf(context), target.type, target.name, target.namespace),
+        context.body = await audited(
+          deps,
+          context,
+          { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('delete', target) },
+          () => deleteObject(clusterOf(context), target.type, target.name, target.namespace),
         );
       },
     }),

@@ -22,7 +22,16 @@ function masked(env: Record<string, string>): Record<string, string> {
 }
 
 function record(definition: Omit<ServerDefinition, 'source'>, source: ServerSource, status: ServerStatus): ServerRecord {
-  const shown: ServerRecord = { name: definition.name, command: definition.command, args: definition.args, enabled: definition.enabled, env: masked(definition.env), source, status, tools: status.tools };
+  const shown: ServerRecord = {
+    name: definition.name,
+    command: definition.command,
+    args: definition.args,
+    enabled: definition.enabled,
+    env: masked(definition.env),
+    source,
+    status,
+    tools: status.tools,
+  };
   if (definition.description !== undefined) shown.description = definition.description;
   return shown;
 }
@@ -35,7 +44,11 @@ export function recordOfView(view: ServerView): ServerRecord {
 /** An MCPServer object the manager does not run (not yet reconciled, or its name clashes): its written status. */
 export function recordOfObject(object: McpServerObject): ServerRecord {
   const written = object.status ?? {};
-  const status: ServerStatus = { phase: written.phase ?? (object.spec.enabled ? 'connecting' : 'disabled'), tools: written.tools ?? [], restarts: written.restarts ?? 0 };
+  const status: ServerStatus = {
+    phase: written.phase ?? (object.spec.enabled ? 'connecting' : 'disabled'),
+    tools: written.tools ?? [],
+    restarts: written.restarts ?? 0,
+  };
   if (written.message) status.message = written.message;
   if (written.lastConnected) status.lastConnected = written.lastConnected;
   return record({ name: object.metadata.name, ...object.spec }, 'cluster', status);

@@ -79,7 +79,14 @@ describe('McpClientManager with server-everything', () => {
   it('prefixes tool names that clash with built-ins or other servers', async () => {
     const { manager, registry } = startManager();
     registry.register({
-      definition: { name: 'get-sum', description: 'a built-in of the same name', inputSchema: { type: 'object' }, type: 'bash', readOnly: true, destructive: false },
+      definition: {
+        name: 'get-sum',
+        description: 'a built-in of the same name',
+        inputSchema: { type: 'object' },
+        type: 'bash',
+        readOnly: true,
+        destructive: false,
+      },
       commandLine: () => 'get-sum',
       run: async () => ({ output: 'built-in', isError: false }),
     });
@@ -133,7 +140,14 @@ describe('McpClientManager failures', () => {
 
   it('backs off exponentially between restarts of a server that keeps failing', async () => {
     const { manager } = startManager({ restartDelayMs: 100 });
-    await manager.apply({ name: 'kube', command: kubernetesMcpServerPath, args: ['--kubeconfig', '/nonexistent/kubeconfig'], enabled: true, env: {}, source: 'config' });
+    await manager.apply({
+      name: 'kube',
+      command: kubernetesMcpServerPath,
+      args: ['--kubeconfig', '/nonexistent/kubeconfig'],
+      enabled: true,
+      env: {},
+      source: 'config',
+    });
     await waitFor(() => (manager.get('kube')?.status.restarts ?? 0) >= 3);
     const status = manager.get('kube')!.status;
     expect(status.message).toContain('failed to load kubeconfig');
@@ -143,7 +157,14 @@ describe('McpClientManager failures', () => {
 
   it('fails a server that never answers initialize within the timeout', async () => {
     const { manager } = startManager({ initializeTimeoutMs: 300, restartDelayMs: 60_000 });
-    await manager.apply({ name: 'mute', command: process.execPath, args: ['-e', 'process.stderr.write("mute server\\n"); setInterval(() => {}, 1000)'], enabled: true, env: {}, source: 'config' });
+    await manager.apply({
+      name: 'mute',
+      command: process.execPath,
+      args: ['-e', 'process.stderr.write("mute server\\n"); setInterval(() => {}, 1000)'],
+      enabled: true,
+      env: {},
+      source: 'config',
+    });
     await waitFor(() => phaseOf(manager, 'mute') === 'failed');
     expect(manager.get('mute')!.status.message).toMatch(/timed out[\s\S]*mute server/i);
   });

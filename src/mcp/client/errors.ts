@@ -10,6 +10,10 @@ export class ToolNotFoundError extends AppError {
 /** A server name already used by a definition from the other source (config file vs MCPServer object). */
 export class NameClashError extends AppError {
   constructor(name: string, owner: string) {
-    super('VALIDATION_ERROR', `MCP server name "${name}" clashes with the server of that name from the ${owner === 'config' ? 'config file' : 'cluster (MCPServer object)'}`, { name, owner });
+    super(
+      'VALIDATION_ERROR',
+      `MCP server name "${name}" clashes with the server of that name from the ${owner === 'config' ? 'config file' : 'cluster (MCPServer object)'}`,
+      { name, owner },
+    );
   }
 }

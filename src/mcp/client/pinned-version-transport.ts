@@ -30,9 +30,10 @@ export class PinnedVersionTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const pinned = isJSONRPCRequest(message) && message.method === 'initialize'
-      ? { ...message, params: { ...message.params, protocolVersion: this.protocolVersion } }
-      : message;
+    const pinned =
+      isJSONRPCRequest(message) && message.method === 'initialize'
+        ? { ...message, params: { ...message.params, protocolVersion: this.protocolVersion } }
+        : message;
     await this.inner.send(pinned, options);
   }
 

@@ -67,8 +67,10 @@ async function callerOf(token: string, policy: HttpAccessPolicy): Promise<Access
 
 /** Checks Host, Origin and the bearer token of one request to the HTTP transport bound on `port`. */
 export async function checkHttpAccess(request: IncomingMessage, policy: HttpAccessPolicy, port: number): Promise<AccessDecision> {
-  if (!hostAllowed(request, policy, port)) return { allowed: false, status: 403, message: 'Host not allowed (mcp_server.allowed_hosts)', reason: 'host_not_allowed' };
-  if (!originAllowed(request, policy, port)) return { allowed: false, status: 403, message: 'Origin not allowed (mcp_server.allowed_origins)', reason: 'origin_not_allowed' };
+  if (!hostAllowed(request, policy, port))
+    return { allowed: false, status: 403, message: 'Host not allowed (mcp_server.allowed_hosts)', reason: 'host_not_allowed' };
+  if (!originAllowed(request, policy, port))
+    return { allowed: false, status: 403, message: 'Origin not allowed (mcp_server.allowed_origins)', reason: 'origin_not_allowed' };
   const match = /^Bearer\s+(\S+)$/i.exec((request.headers.authorization ?? '').trim());
   if (!match?.[1]) return { allowed: false, status: 401, message: 'a bearer token is required', reason: 'missing_token' };
   return callerOf(match[1], policy);

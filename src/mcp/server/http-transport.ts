@@ -37,7 +37,12 @@ async function handle(context: HttpMcpContext, request: IncomingMessage, respons
   if (!decision.allowed) {
     const code = decision.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
     logger.warn({ reason: decision.reason }, 'mcp http request refused');
-    return refuse(response, decision.status, { error: decision.message, code, details: { reason: decision.reason } }, decision.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+    return refuse(
+      response,
+      decision.status,
+      { error: decision.message, code, details: { reason: decision.reason } },
+      decision.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
+    );
   }
   const mcpServer = context.createMcpServer(decision.caller);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -58,7 +63,12 @@ async function handle(context: HttpMcpContext, request: IncomingMessage, respons
  * `--mcp --mcp-transport http`: Streamable HTTP on host:port at `/mcp` (stateless). Every request
  * needs a bearer token and a `Host` (and `Origin`, when sent) naming this server (http-access.ts).
  */
-export async function startHttpMcp(createMcpServer: McpServerFactory, access: HttpAccessPolicy, listen: { host: string; port: number }, logger: Logger): Promise<RunningHttpMcp> {
+export async function startHttpMcp(
+  createMcpServer: McpServerFactory,
+  access: HttpAccessPolicy,
+  listen: { host: string; port: number },
+  logger: Logger,
+): Promise<RunningHttpMcp> {
   const { host, port } = listen;
   const context: HttpMcpContext = { createMcpServer, access, logger, port: () => (server.address() as AddressInfo).port };
   const server = createServer((request, response) => void handle(context, request, response));

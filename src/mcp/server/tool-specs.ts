@@ -44,7 +44,8 @@ const namespace = z.string().min(1).optional().describe('Namespace (default: the
 export const serverToolSpecs: readonly ServerToolSpec[] = [
   spec({
     name: 'kubectl',
-    description: 'Run any kubectl command (the arguments after `kubectl`, e.g. `get pods -n default`). Commands that change the cluster are refused unless the server allows writes.',
+    description:
+      'Run any kubectl command (the arguments after `kubectl`, e.g. `get pods -n default`). Commands that change the cluster are refused unless the server allows writes.',
     inputShape: { command: z.string().min(1).describe('kubectl arguments, e.g. `get pods -A -o wide`') },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     plan: ({ command }) => ({ tool: 'kubectl', command: command.trim().replace(/^kubectl(\s+|$)/, '') }),
@@ -62,7 +63,14 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     plan: (args) => ({
       tool: 'kubectl',
-      command: commandLineOf(['get', args.resource, ...(args.name ? [args.name] : []), ...namespaceFlags(args.namespace), ...optional('-l', args.selector), ...optional('-o', args.output)]),
+      command: commandLineOf([
+        'get',
+        args.resource,
+        ...(args.name ? [args.name] : []),
+        ...namespaceFlags(args.namespace),
+        ...optional('-l', args.selector),
+        ...optional('-o', args.output),
+      ]),
     }),
   }),
   spec({
@@ -85,12 +93,21 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     plan: (args) => ({
       tool: 'kubectl',
-      command: commandLineOf(['logs', args.pod, ...namespaceFlags(args.namespace), ...optional('-c', args.container), '--tail', String(args.tail ?? 100), ...(args.previous ? ['--previous'] : [])]),
+      command: commandLineOf([
+        'logs',
+        args.pod,
+        ...namespaceFlags(args.namespace),
+        ...optional('-c', args.container),
+        '--tail',
+        String(args.tail ?? 100),
+        ...(args.previous ? ['--previous'] : []),
+      ]),
     }),
   }),
   spec({
     name: 'kubectl_apply',
-    description: 'Apply a YAML or JSON manifest (kubectl apply -f). With dry_run the API server validates without persisting. Refused unless the server allows writes (dry runs excepted).',
+    description:
+      'Apply a YAML or JSON manifest (kubectl apply -f). With dry_run the API server validates without persisting. Refused unless the server allows writes (dry runs excepted).',
     inputShape: {
       manifest: z.string().min(1).describe('The manifest (YAML or JSON, several documents allowed)'),
       namespace,
@@ -105,7 +122,8 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
   }),
   spec({
     name: 'bash',
-    description: 'Run a bash command line in a private working folder (kubectl on PATH). Disabled unless the server enables bash; commands that change anything are refused unless it allows writes.',
+    description:
+      'Run a bash command line in a private working folder (kubectl on PATH). Disabled unless the server enables bash; commands that change anything are refused unless it allows writes.',
     inputShape: {
       command: z.string().min(1).describe('The bash command line'),
       timeout: z.number().int().min(1).max(600).optional().describe('Timeout in seconds (capped by the server)'),

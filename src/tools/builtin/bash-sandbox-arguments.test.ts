@@ -3,8 +3,14 @@ import { bubblewrapArguments, sandboxBinaries, sandboxEnvironment, sandboxHome, 
 import { etcAllowlist, readSystemLayout } from './sandbox-layout.js';
 
 const plan: SandboxPlan = {
-  system: [{ path: '/bin', kind: 'symlink', target: 'usr/bin' }, { path: '/lib', kind: 'folder' }],
-  binaries: [{ name: 'kubectl', path: '/opt/tools/kubectl-1.33' }, { name: 'helm', path: '/opt/tools/helm' }],
+  system: [
+    { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+    { path: '/lib', kind: 'folder' },
+  ],
+  binaries: [
+    { name: 'kubectl', path: '/opt/tools/kubectl-1.33' },
+    { name: 'helm', path: '/opt/tools/helm' },
+  ],
   home: '/var/lib/pilothouse/sandboxes/session-1',
   kubeconfigPath: '/tmp/pilothouse-proxy-abc/kubeconfig',
   disableUserNamespaces: true,
@@ -31,7 +37,16 @@ describe('bubblewrap arguments', () => {
   });
 
   it('isolates in new user, PID, IPC, UTS and cgroup namespaces, shares only the network, and dies with its parent', () => {
-    for (const flag of ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--disable-userns', '--die-with-parent', '--new-session']) {
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--disable-userns',
+      '--die-with-parent',
+      '--new-session',
+    ]) {
       expect(args).toContain(flag);
     }
     expect(args.join(' ')).toContain('--cap-drop ALL');
@@ -57,12 +72,36 @@ describe('bubblewrap arguments', () => {
 
   it('binds no credential, config, data, service or other-session path', () => {
     const sources = boundSources(args).map((bind) => bind.source);
-    const forbidden = ['/', '/etc', '/etc/pilothouse', '/etc/ssl', '/etc/ssl/private', '/etc/shadow', '/var', '/var/lib/pilothouse', '/var/lib/pilothouse/sandboxes', '/var/run', '/run', '/var/run/secrets/kubernetes.io', '/run/secrets', '/root', '/home', '/proc', '/sys', '/tmp'];
+    const forbidden = [
+      '/',
+      '/etc',
+      '/etc/pilothouse',
+      '/etc/ssl',
+      '/etc/ssl/private',
+      '/etc/shadow',
+      '/var',
+      '/var/lib/pilothouse',
+      '/var/lib/pilothouse/sandboxes',
+      '/var/run',
+      '/run',
+      '/var/run/secrets/kubernetes.io',
+      '/run/secrets',
+      '/root',
+      '/home',
+      '/proc',
+      '/sys',
+      '/tmp',
+    ];
     for (const path of forbidden) expect(sources, path).not.toContain(path);
     for (const source of sources) {
-      expect(source.startsWith('/var/run/secrets') || source.startsWith('/run/secrets') || source.startsWith('/root') || source.startsWith('/etc/pilothouse'), source).toBe(false);
+      expect(
+        source.startsWith('/var/run/secrets') || source.startsWith('/run/secrets') || source.startsWith('/root') || source.startsWith('/etc/pilothouse'),
+        source,
+      ).toBe(false);
     }
-    expect(etcAllowlist.every((file) => file.startsWith('/etc/') && !file.includes('private') && !file.includes('shadow') && !file.includes('pilothouse'))).toBe(true);
+    expect(
+      etcAllowlist.every((file) => file.startsWith('/etc/') && !file.includes('private') && !file.includes('shadow') && !file.includes('pilothouse')),
+    ).toBe(true);
   });
 
   it('clears the environment and sets exactly PATH, HOME, LANG, TERM and KUBECONFIG', () => {

@@ -84,7 +84,11 @@ export function bubblewrapArguments(plan: SandboxPlan, command: string): string[
     ...systemArguments(plan),
     ...sessionArguments(plan),
     ...environmentArguments(plan),
-    '--chdir', sandboxHome,
-    '--', 'bash', '-c', command,
+    '--chdir',
+    sandboxHome,
+    '--',
+    'bash',
+    '-c',
+    command,
   ];
 }

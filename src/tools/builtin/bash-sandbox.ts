@@ -131,8 +131,11 @@ export class BubblewrapSandbox implements BashSandbox {
       for (const disableUserNamespaces of [true, false]) {
         const plan: SandboxPlan = { ...this.base, home, disableUserNamespaces };
         const result = await runProcess({
-          file: this.bwrapPath, args: bubblewrapArguments(plan, 'true'), environment: sandboxEnvironment(plan),
-          timeoutMs: this.options.probeTimeoutMs ?? 10_000, outputLimit: probeOutputLimit,
+          file: this.bwrapPath,
+          args: bubblewrapArguments(plan, 'true'),
+          environment: sandboxEnvironment(plan),
+          timeoutMs: this.options.probeTimeoutMs ?? 10_000,
+          outputLimit: probeOutputLimit,
         });
         if (!result.isError) return { status: { available: true }, disableUserNamespaces };
         reason = reasonOf(result.output);

@@ -71,7 +71,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('does not show other sessions, the sandbox root or the host paths around it', async () => {
     await run('echo mine > secret-of-session-2', { sessionId: 'session-2' });
-    const result = await run(`ls /home; ls ${sandboxRoot} ${root} 2>&1; find / '(' -path /usr -o -path /proc ')' -prune -o -name 'secret-of-session-2' -print 2>/dev/null; echo done`);
+    const result = await run(
+      `ls /home; ls ${sandboxRoot} ${root} 2>&1; find / '(' -path /usr -o -path /proc ')' -prune -o -name 'secret-of-session-2' -print 2>/dev/null; echo done`,
+    );
     expect(result.output).toContain('pilothouse\n');
     expect(result.output).toContain('No such file or directory');
     expect(result.output).not.toContain('secret-of-session-2');
@@ -95,7 +97,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
     const [count, init] = result.output.split('\n');
     expect(Number(count)).toBeLessThan(6);
     expect(init).toContain('bwrap');
-    expect((await run(`test -e /proc/${process.pid}/environ && tr "\\0" "\\n" < /proc/${process.pid}/environ | grep -c PATH || echo none`)).output).not.toContain('very-secret');
+    expect(
+      (await run(`test -e /proc/${process.pid}/environ && tr "\\0" "\\n" < /proc/${process.pid}/environ | grep -c PATH || echo none`)).output,
+    ).not.toContain('very-secret');
   });
 
   it('finds kubectl on PATH, and without a proxy session kubectl has no kubeconfig', async () => {
@@ -105,7 +109,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('uses the proxy kubeconfig as KUBECONFIG, read-only', async () => {
     const kubeconfigPath = await proxyKubeconfig();
-    const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', { cluster: proxySession(kubeconfigPath) });
+    const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', {
+      cluster: proxySession(kubeconfigPath),
+    });
     expect(result.output).toBe(`${kubeconfigPath}\n1\nread-only\n`);
     expect(await readFile(kubeconfigPath, 'utf8')).not.toContain('x\n');
   });
@@ -117,7 +123,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
   });
 
   it('hides the config folder, root’s home and the service-account token folder', async () => {
-    const result = await run('for p in /etc/pilothouse /root /var/run/secrets /run/secrets /etc/shadow /etc/ssl/private /var/lib; do test -e $p && echo "visible $p"; done; echo checked');
+    const result = await run(
+      'for p in /etc/pilothouse /root /var/run/secrets /run/secrets /etc/shadow /etc/ssl/private /var/lib; do test -e $p && echo "visible $p"; done; echo checked',
+    );
     expect(result.output).toBe('checked\n');
   });
 
@@ -163,7 +171,10 @@ describe('bash tool in the bubblewrap sandbox', () => {
     await writeFile(wrapper, '#!/bin/sh\nexec bwrap --unshare-user --disable-userns --dev-bind / / -- bwrap "$@"\n', { mode: 0o755 });
     const locked = new BubblewrapSandbox({ bwrapPath: wrapper, binaries: [] });
     const status = await locked.status();
-    expect(status).toMatchObject({ available: false, reason: expect.stringMatching(/^bubblewrap cannot run here \(bwrap: .*namespace.*\); it needs user namespaces$/) });
+    expect(status).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/^bubblewrap cannot run here \(bwrap: .*namespace.*\); it needs user namespaces$/),
+    });
     const result = await run('echo hi', {}, { sandbox: locked });
     expect(result).toEqual({ output: `bash tool is unavailable: ${status.available ? '' : status.reason}`, isError: true });
   });
@@ -187,9 +198,14 @@ describe('bash tool in the bubblewrap sandbox', () => {
     const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-nobody-'));
     await chown(home, 65534, 65534);
     const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true };
-    const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')], {
-      env: sandboxEnvironment({}), encoding: 'utf8',
-    });
+    const result = spawnSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')],
+      {
+        env: sandboxEnvironment({}),
+        encoding: 'utf8',
+      },
+    );
     await rm(home, { recursive: true, force: true });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('65534\nmine\n');

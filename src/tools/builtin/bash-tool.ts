@@ -30,8 +30,7 @@ export function createBashTool(options: BashToolOptions): Tool {
     definition: {
       name: 'bash',
       description:
-        'Run a bash command line (pipes allowed) in a private working folder; kubectl and helm are on PATH. ' +
-        'Commands that change anything need approval.',
+        'Run a bash command line (pipes allowed) in a private working folder; kubectl and helm are on PATH. ' + 'Commands that change anything need approval.',
       inputSchema: inputSchemaOf(bashInput),
       type: 'bash',
       readOnly: false,

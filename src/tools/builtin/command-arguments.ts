@@ -4,8 +4,7 @@ import { splitPlainWords } from '../safety/plain-words.js';
 export type ArgumentsResult = { ok: true; argv: string[] } | { ok: false; error: string };
 
 const notPlain =
-  'is not a single plain command: pipes, redirections, `;`, `&&`, `||`, `&`, `$(...)`, backticks and ' +
-  'variables need a shell; use the bash tool for those';
+  'is not a single plain command: pipes, redirections, `;`, `&&`, `||`, `&`, `$(...)`, backticks and ' + 'variables need a shell; use the bash tool for those';
 
 /**
  * Splits a command line into argv with shell quoting rules (quotes, backslashes, line continuations)

@@ -29,7 +29,7 @@ describe('AI tool list (golden file)', () => {
     }));
     const text = `${JSON.stringify(definitions, null, 2)}\n`;
     if (process.env.UPDATE_GOLDEN) writeFileSync(goldenPath, text);
-    expect(existsSync(goldenPath), "golden file missing: run with UPDATE_GOLDEN=1").toBe(true);
+    expect(existsSync(goldenPath), 'golden file missing: run with UPDATE_GOLDEN=1').toBe(true);
     expect(text).toBe(readFileSync(goldenPath, 'utf8'));
     expect(definitions.map((definition) => definition.name)).toEqual(['kubectl', 'bash', 'read_file', 'write_file']);
   });

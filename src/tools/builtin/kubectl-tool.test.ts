@@ -107,12 +107,20 @@ describe('kubectl tool', () => {
     expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/use the bash tool/) });
   });
 
-  it.each(['get pods --as=admin', 'get pods --kubeconfig /etc/k', '--context=other get pods', 'get pods --token abc', '-s http://x get pods', 'get pods -shttp://x', 'get pods --as_group=x'])(
-    'refuses identity flags: %s',
-    async (command) => {
-      expect(await run(command)).toMatchObject({ isError: true, output: expect.stringMatching(/refused: --(as|as-group|kubeconfig|context|token|server) chooses .*; the service sets it/) });
-    },
-  );
+  it.each([
+    'get pods --as=admin',
+    'get pods --kubeconfig /etc/k',
+    '--context=other get pods',
+    'get pods --token abc',
+    '-s http://x get pods',
+    'get pods -shttp://x',
+    'get pods --as_group=x',
+  ])('refuses identity flags: %s', async (command) => {
+    expect(await run(command)).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/refused: --(as|as-group|kubeconfig|context|token|server) chooses .*; the service sets it/),
+    });
+  });
 
   it('times out and kills kubectl', async () => {
     const started = Date.now();

@@ -31,7 +31,11 @@ async function decisionFor(authorize: Authorize, attributes: RequestAttributes):
   const hidden = decision.hiddenNamespaces;
   if (!decision.allowed || !hidden || hidden.size === 0) return decision;
   const names = [...hidden].sort().join(', ');
-  return { allowed: false, code: 'resource_role', reason: `${attributes.verb} ${attributes.resource} across all namespaces is refused: namespaces ${names} are closed to you; name a namespace (-n)` };
+  return {
+    allowed: false,
+    code: 'resource_role',
+    reason: `${attributes.verb} ${attributes.resource} across all namespaces is refused: namespaces ${names} are closed to you; name a namespace (-n)`,
+  };
 }
 
 /**

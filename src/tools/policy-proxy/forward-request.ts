@@ -12,7 +12,12 @@ import { upstreamUrl, type Upstream } from './upstream.js';
  * (watches and `logs?follow=true` flow chunk by chunk). When the client goes away the upstream
  * request is destroyed; when the upstream fails before answering, the client gets a 503 Status.
  */
-export function forwardRequest(request: IncomingMessage, response: ServerResponse, target: RequestTarget, upstream: { upstream: Upstream; agent: HttpsAgent }): void {
+export function forwardRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: RequestTarget,
+  upstream: { upstream: Upstream; agent: HttpsAgent },
+): void {
   const outgoing = upstreamRequest(upstream.upstream, upstreamUrl(upstream.upstream, target), {
     method: request.method ?? 'GET',
     headers: forwardedRequestHeaders(request.headers, upstream.upstream.headers, false),

@@ -50,7 +50,9 @@ export function forwardUpgrade(request: IncomingMessage, client: { socket: Duple
     clientSocket.write(rawHead(answer, ['Connection: close']));
     pipeline(answer, clientSocket, () => clientSocket.destroy());
   });
-  outgoing.on('error', () => writeSocketStatus(clientSocket, { code: 503, reason: 'ServiceUnavailable', message: 'the policy proxy could not reach the API server' }));
+  outgoing.on('error', () =>
+    writeSocketStatus(clientSocket, { code: 503, reason: 'ServiceUnavailable', message: 'the policy proxy could not reach the API server' }),
+  );
   clientSocket.on('close', () => outgoing.destroy());
   outgoing.end();
 }

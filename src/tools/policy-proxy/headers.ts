@@ -1,7 +1,18 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) plus the ones a client could use to pick an identity. */
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 /** Identity headers the client may not send: the proxy's token and any impersonation or front-proxy identity. */
 function identityHeader(name: string): boolean {
@@ -10,7 +21,10 @@ function identityHeader(name: string): boolean {
 
 /** Headers named in the Connection header are hop-by-hop too. */
 function connectionListed(headers: IncomingHttpHeaders): Set<string> {
-  const listed = String(headers.connection ?? '').toLowerCase().split(',').map((name) => name.trim());
+  const listed = String(headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
   return new Set(listed.filter((name) => name !== '' && name !== 'upgrade'));
 }
 

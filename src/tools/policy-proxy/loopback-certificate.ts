@@ -41,5 +41,8 @@ export function loopbackCertificate(now = new Date()): LoopbackCertificate {
     explicit(3, sequence(loopbackAltName, serverAuth)),
   );
   const signature = sign('sha256', tbs, { key: privateKey, dsaEncoding: 'der' });
-  return { cert: pem('CERTIFICATE', sequence(tbs, ecdsaWithSha256, bitString(signature))), key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  return {
+    cert: pem('CERTIFICATE', sequence(tbs, ecdsaWithSha256, bitString(signature))),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }

@@ -96,10 +96,12 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
     socket.once('close', () => sockets.delete(socket));
   });
   const url = `https://127.0.0.1:${await listen(server)}`;
-  const written = await writeProxyKubeconfig({ url, certificate: certificate.cert, token: context.token }, options.folderParent).catch(async (error: unknown) => {
-    server.close();
-    throw error;
-  });
+  const written = await writeProxyKubeconfig({ url, certificate: certificate.cert, token: context.token }, options.folderParent).catch(
+    async (error: unknown) => {
+      server.close();
+      throw error;
+    },
+  );
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

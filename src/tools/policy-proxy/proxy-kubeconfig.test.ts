@@ -9,7 +9,7 @@ import { proxyKubeconfigText, writeProxyKubeconfig } from './proxy-kubeconfig.js
 describe('proxy kubeconfig', () => {
   const certificate = loopbackCertificate().cert;
 
-  it("holds the proxy URL, its own certificate and its token, and nothing else to authenticate with", () => {
+  it('holds the proxy URL, its own certificate and its token, and nothing else to authenticate with', () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(proxyKubeconfigText({ url: 'https://127.0.0.1:41234', certificate, token: 'one-time' }));
     expect(kubeConfig.getCurrentCluster()).toMatchObject({ server: 'https://127.0.0.1:41234', skipTLSVerify: false });
@@ -18,7 +18,13 @@ describe('proxy kubeconfig', () => {
     const user = kubeConfig.getCurrentUser();
     expect(user).toMatchObject({ token: 'one-time' });
     expect([user?.certData, user?.keyData, user?.certFile, user?.keyFile, user?.exec, user?.authProvider, user?.impersonateUser]).toEqual([
-      undefined, undefined, undefined, undefined, undefined, undefined, undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
     expect(kubeConfig.getClusters()).toHaveLength(1);
     expect(kubeConfig.getUsers()).toHaveLength(1);

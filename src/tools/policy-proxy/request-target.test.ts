@@ -10,12 +10,16 @@ describe('request target', () => {
     expect(target?.attributes).toMatchObject({ verb: 'get', resource: 'secrets', name: 'db', namespace: 'a', dryRun: false });
   });
 
-  it.each(['http://evil.example/api/v1/pods', '//evil.example/api/v1/pods', '/api/v1/namespaces/prod/secrets%2Fdb', '/api/v1/namespaces/prod%2fsecrets', 'api/v1/pods', undefined])(
-    'refuses the target %s',
-    (url) => {
-      expect(requestTarget('GET', url)).toBeUndefined();
-    },
-  );
+  it.each([
+    'http://evil.example/api/v1/pods',
+    '//evil.example/api/v1/pods',
+    '/api/v1/namespaces/prod/secrets%2Fdb',
+    '/api/v1/namespaces/prod%2fsecrets',
+    'api/v1/pods',
+    undefined,
+  ])('refuses the target %s', (url) => {
+    expect(requestTarget('GET', url)).toBeUndefined();
+  });
 
   it('keeps repeated parameters (exec commands) and watch', () => {
     const exec = requestTarget('POST', '/api/v1/namespaces/a/pods/p/exec?command=sh&command=-c&command=echo%20hi&stdout=true');
@@ -29,14 +33,29 @@ describe('forwarded headers', () => {
   it('drops the client credentials, impersonation and hop-by-hop headers; adds the service ones', () => {
     const headers = forwardedRequestHeaders(
       {
-        authorization: 'Bearer proxy-token', 'impersonate-user': 'admin', 'impersonate-group': 'system:masters', 'impersonate-uid': '1',
-        'impersonate-extra-scopes': 'x', 'x-remote-user': 'admin', connection: 'keep-alive, x-private', 'x-private': 'y', 'keep-alive': 'timeout=5',
-        'transfer-encoding': 'chunked', host: '127.0.0.1:1', accept: 'application/json', 'content-type': 'application/json',
+        authorization: 'Bearer proxy-token',
+        'impersonate-user': 'admin',
+        'impersonate-group': 'system:masters',
+        'impersonate-uid': '1',
+        'impersonate-extra-scopes': 'x',
+        'x-remote-user': 'admin',
+        connection: 'keep-alive, x-private',
+        'x-private': 'y',
+        'keep-alive': 'timeout=5',
+        'transfer-encoding': 'chunked',
+        host: '127.0.0.1:1',
+        accept: 'application/json',
+        'content-type': 'application/json',
       },
       { Authorization: 'Bearer service', 'Impersonate-User': 'system:serviceaccount:ph:user' },
       false,
     );
-    expect(headers).toEqual({ accept: 'application/json', 'content-type': 'application/json', Authorization: 'Bearer service', 'Impersonate-User': 'system:serviceaccount:ph:user' });
+    expect(headers).toEqual({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      Authorization: 'Bearer service',
+      'Impersonate-User': 'system:serviceaccount:ph:user',
+    });
   });
 
   it('keeps the upgrade of an upgrade request', () => {

@@ -10,7 +10,15 @@ export interface StatusAnswer {
 
 /** The `Status` JSON of an answer. */
 export function statusJson(answer: StatusAnswer): string {
-  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: answer.message, reason: answer.reason, code: answer.code });
+  return JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: answer.message,
+    reason: answer.reason,
+    code: answer.code,
+  });
 }
 
 /** Answers a plain request with a `Status`. */
@@ -22,6 +30,11 @@ export function writeStatus(response: ServerResponse, answer: StatusAnswer): voi
 /** Answers an upgrade request (raw socket, no 101) with a `Status` and closes the socket. */
 export function writeSocketStatus(socket: Duplex, answer: StatusAnswer): void {
   const body = statusJson(answer);
-  const head = [`HTTP/1.1 ${answer.code} ${answer.reason}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  const head = [
+    `HTTP/1.1 ${answer.code} ${answer.reason}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }

@@ -35,7 +35,13 @@ export async function upstreamOf(kubeConfig: KubeConfig): Promise<Upstream> {
   await kubeConfig.applyToHTTPSOptions(options as never);
   const headers = { ...options.headers };
   if (options.auth && !headers.Authorization) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  const tls: UpstreamTls = { ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: options.rejectUnauthorized, servername: options.servername };
+  const tls: UpstreamTls = {
+    ca: options.ca,
+    cert: options.cert,
+    key: options.key,
+    rejectUnauthorized: options.rejectUnauthorized,
+    servername: options.servername,
+  };
   return { url: new URL(cluster.server.replace(/\/$/, '')), tls, headers };
 }
 

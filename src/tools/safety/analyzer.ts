@@ -102,7 +102,10 @@ export class SafetyAnalyzer {
     if (typeof words === 'string') {
       return this.report(line, { verdict: { type: 'dangerous', warnings: [`refused: ${words}`], refusal: words }, blockedBy: this.patterns.match(line) });
     }
-    const found = classifyKubectl(words.map((text) => ({ text, dynamic: false })), { filesRoot: this.options.filesRoot });
+    const found = classifyKubectl(
+      words.map((text) => ({ text, dynamic: false })),
+      { filesRoot: this.options.filesRoot },
+    );
     const blockedBy = this.patterns.match(line, ['kubectl', ...words].join(' '), ...found.patternTexts);
     return this.report(line, blockedBy === undefined ? { verdict: found.verdict } : { verdict: found.verdict, blockedBy });
   }

@@ -12,14 +12,11 @@ describe('safety corpus', () => {
     expect(safetyCorpus.length).toBeGreaterThanOrEqual(200);
   });
 
-  it.each(safetyCorpus.map((entry) => [entry.tool, JSON.stringify(entry.command), entry]))(
-    '%s %s',
-    async (_tool, _shown, entry) => {
-      const report = await analyzer.analyze(entry.tool, entry.command);
-      expect({ type: report.type, blocked: report.blocked }, report.warnings.join('; ')).toEqual({
-        type: entry.type,
-        blocked: entry.blocked,
-      });
-    },
-  );
+  it.each(safetyCorpus.map((entry) => [entry.tool, JSON.stringify(entry.command), entry]))('%s %s', async (_tool, _shown, entry) => {
+    const report = await analyzer.analyze(entry.tool, entry.command);
+    expect({ type: report.type, blocked: report.blocked }, report.warnings.join('; ')).toEqual({
+      type: entry.type,
+      blocked: entry.blocked,
+    });
+  });
 });

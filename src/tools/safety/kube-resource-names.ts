@@ -4,508 +4,447 @@ import type { ResourceNames } from './kubectl-flag-types.js';
 
 export const builtInResources: readonly ResourceNames[] = [
   {
-    "group": "",
-    "plural": "bindings",
-    "singular": "binding",
-    "kind": "Binding"
-  },
-  {
-    "group": "",
-    "plural": "componentstatuses",
-    "singular": "componentstatus",
-    "kind": "ComponentStatus",
-    "shortNames": [
-      "cs"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "configmaps",
-    "singular": "configmap",
-    "kind": "ConfigMap",
-    "shortNames": [
-      "cm"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "endpoints",
-    "singular": "endpoints",
-    "kind": "Endpoints",
-    "shortNames": [
-      "ep"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "events",
-    "singular": "event",
-    "kind": "Event",
-    "shortNames": [
-      "ev"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "limitranges",
-    "singular": "limitrange",
-    "kind": "LimitRange",
-    "shortNames": [
-      "limits"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "namespaces",
-    "singular": "namespace",
-    "kind": "Namespace",
-    "shortNames": [
-      "ns"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "nodes",
-    "singular": "node",
-    "kind": "Node",
-    "shortNames": [
-      "no"
-    ]
-  },
+    group: '',
+    plural: 'bindings',
+    singular: 'binding',
+    kind: 'Binding',
+  },
+  {
+    group: '',
+    plural: 'componentstatuses',
+    singular: 'componentstatus',
+    kind: 'ComponentStatus',
+    shortNames: ['cs'],
+  },
+  {
+    group: '',
+    plural: 'configmaps',
+    singular: 'configmap',
+    kind: 'ConfigMap',
+    shortNames: ['cm'],
+  },
+  {
+    group: '',
+    plural: 'endpoints',
+    singular: 'endpoints',
+    kind: 'Endpoints',
+    shortNames: ['ep'],
+  },
+  {
+    group: '',
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    shortNames: ['ev'],
+  },
+  {
+    group: '',
+    plural: 'limitranges',
+    singular: 'limitrange',
+    kind: 'LimitRange',
+    shortNames: ['limits'],
+  },
+  {
+    group: '',
+    plural: 'namespaces',
+    singular: 'namespace',
+    kind: 'Namespace',
+    shortNames: ['ns'],
+  },
+  {
+    group: '',
+    plural: 'nodes',
+    singular: 'node',
+    kind: 'Node',
+    shortNames: ['no'],
+  },
   {
-    "group": "",
-    "plural": "persistentvolumeclaims",
-    "singular": "persistentvolumeclaim",
-    "kind": "PersistentVolumeClaim",
-    "shortNames": [
-      "pvc"
-    ]
+    group: '',
+    plural: 'persistentvolumeclaims',
+    singular: 'persistentvolumeclaim',
+    kind: 'PersistentVolumeClaim',
+    shortNames: ['pvc'],
   },
-  {
-    "group": "",
-    "plural": "persistentvolumes",
-    "singular": "persistentvolume",
-    "kind": "PersistentVolume",
-    "shortNames": [
-      "pv"
-    ]
-  },
-  {
-    "group": "",
-    "plural": "pods",
-    "singular": "pod",
-    "kind": "Pod",
-    "shortNames": [
-      "po"
-    ]
-  },
   {
-    "group": "",
-    "plural": "podtemplates",
-    "singular": "podtemplate",
-    "kind": "PodTemplate"
+    group: '',
+    plural: 'persistentvolumes',
+    singular: 'persistentvolume',
+    kind: 'PersistentVolume',
+    shortNames: ['pv'],
   },
   {
-    "group": "",
-    "plural": "replicationcontrollers",
-    "singular": "replicationcontroller",
-    "kind": "ReplicationController",
-    "shortNames": [
-      "rc"
-    ]
+    group: '',
+    plural: 'pods',
+    singular: 'pod',
+    kind: 'Pod',
+    shortNames: ['po'],
   },
   {
-    "group": "",
-    "plural": "resourcequotas",
-    "singular": "resourcequota",
-    "kind": "ResourceQuota",
-    "shortNames": [
-      "quota"
-    ]
+    group: '',
+    plural: 'podtemplates',
+    singular: 'podtemplate',
+    kind: 'PodTemplate',
   },
   {
-    "group": "",
-    "plural": "secrets",
-    "singular": "secret",
-    "kind": "Secret"
+    group: '',
+    plural: 'replicationcontrollers',
+    singular: 'replicationcontroller',
+    kind: 'ReplicationController',
+    shortNames: ['rc'],
   },
   {
-    "group": "",
-    "plural": "serviceaccounts",
-    "singular": "serviceaccount",
-    "kind": "ServiceAccount",
-    "shortNames": [
-      "sa"
-    ]
+    group: '',
+    plural: 'resourcequotas',
+    singular: 'resourcequota',
+    kind: 'ResourceQuota',
+    shortNames: ['quota'],
   },
   {
-    "group": "",
-    "plural": "services",
-    "singular": "service",
-    "kind": "Service",
-    "shortNames": [
-      "svc"
-    ]
+    group: '',
+    plural: 'secrets',
+    singular: 'secret',
+    kind: 'Secret',
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "mutatingadmissionpolicies",
-    "singular": "mutatingadmissionpolicy",
-    "kind": "MutatingAdmissionPolicy"
+    group: '',
+    plural: 'serviceaccounts',
+    singular: 'serviceaccount',
+    kind: 'ServiceAccount',
+    shortNames: ['sa'],
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "mutatingadmissionpolicybindings",
-    "singular": "mutatingadmissionpolicybinding",
-    "kind": "MutatingAdmissionPolicyBinding"
+    group: '',
+    plural: 'services',
+    singular: 'service',
+    kind: 'Service',
+    shortNames: ['svc'],
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "mutatingwebhookconfigurations",
-    "singular": "mutatingwebhookconfiguration",
-    "kind": "MutatingWebhookConfiguration"
+    group: 'admissionregistration.k8s.io',
+    plural: 'mutatingadmissionpolicies',
+    singular: 'mutatingadmissionpolicy',
+    kind: 'MutatingAdmissionPolicy',
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "validatingadmissionpolicies",
-    "singular": "validatingadmissionpolicy",
-    "kind": "ValidatingAdmissionPolicy"
+    group: 'admissionregistration.k8s.io',
+    plural: 'mutatingadmissionpolicybindings',
+    singular: 'mutatingadmissionpolicybinding',
+    kind: 'MutatingAdmissionPolicyBinding',
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "validatingadmissionpolicybindings",
-    "singular": "validatingadmissionpolicybinding",
-    "kind": "ValidatingAdmissionPolicyBinding"
+    group: 'admissionregistration.k8s.io',
+    plural: 'mutatingwebhookconfigurations',
+    singular: 'mutatingwebhookconfiguration',
+    kind: 'MutatingWebhookConfiguration',
   },
   {
-    "group": "admissionregistration.k8s.io",
-    "plural": "validatingwebhookconfigurations",
-    "singular": "validatingwebhookconfiguration",
-    "kind": "ValidatingWebhookConfiguration"
+    group: 'admissionregistration.k8s.io',
+    plural: 'validatingadmissionpolicies',
+    singular: 'validatingadmissionpolicy',
+    kind: 'ValidatingAdmissionPolicy',
   },
   {
-    "group": "apiextensions.k8s.io",
-    "plural": "customresourcedefinitions",
-    "singular": "customresourcedefinition",
-    "kind": "CustomResourceDefinition",
-    "shortNames": [
-      "crd",
-      "crds"
-    ]
+    group: 'admissionregistration.k8s.io',
+    plural: 'validatingadmissionpolicybindings',
+    singular: 'validatingadmissionpolicybinding',
+    kind: 'ValidatingAdmissionPolicyBinding',
   },
   {
-    "group": "apiregistration.k8s.io",
-    "plural": "apiservices",
-    "singular": "apiservice",
-    "kind": "APIService"
+    group: 'admissionregistration.k8s.io',
+    plural: 'validatingwebhookconfigurations',
+    singular: 'validatingwebhookconfiguration',
+    kind: 'ValidatingWebhookConfiguration',
   },
   {
-    "group": "apps",
-    "plural": "controllerrevisions",
-    "singular": "controllerrevision",
-    "kind": "ControllerRevision"
+    group: 'apiextensions.k8s.io',
+    plural: 'customresourcedefinitions',
+    singular: 'customresourcedefinition',
+    kind: 'CustomResourceDefinition',
+    shortNames: ['crd', 'crds'],
   },
   {
-    "group": "apps",
-    "plural": "daemonsets",
-    "singular": "daemonset",
-    "kind": "DaemonSet",
-    "shortNames": [
-      "ds"
-    ]
+    group: 'apiregistration.k8s.io',
+    plural: 'apiservices',
+    singular: 'apiservice',
+    kind: 'APIService',
   },
   {
-    "group": "apps",
-    "plural": "deployments",
-    "singular": "deployment",
-    "kind": "Deployment",
-    "shortNames": [
-      "deploy"
-    ]
+    group: 'apps',
+    plural: 'controllerrevisions',
+    singular: 'controllerrevision',
+    kind: 'ControllerRevision',
   },
   {
-    "group": "apps",
-    "plural": "replicasets",
-    "singular": "replicaset",
-    "kind": "ReplicaSet",
-    "shortNames": [
-      "rs"
-    ]
+    group: 'apps',
+    plural: 'daemonsets',
+    singular: 'daemonset',
+    kind: 'DaemonSet',
+    shortNames: ['ds'],
   },
   {
-    "group": "apps",
-    "plural": "statefulsets",
-    "singular": "statefulset",
-    "kind": "StatefulSet",
-    "shortNames": [
-      "sts"
-    ]
+    group: 'apps',
+    plural: 'deployments',
+    singular: 'deployment',
+    kind: 'Deployment',
+    shortNames: ['deploy'],
   },
   {
-    "group": "authentication.k8s.io",
-    "plural": "selfsubjectreviews",
-    "singular": "selfsubjectreview",
-    "kind": "SelfSubjectReview"
+    group: 'apps',
+    plural: 'replicasets',
+    singular: 'replicaset',
+    kind: 'ReplicaSet',
+    shortNames: ['rs'],
   },
   {
-    "group": "authentication.k8s.io",
-    "plural": "tokenreviews",
-    "singular": "tokenreview",
-    "kind": "TokenReview"
+    group: 'apps',
+    plural: 'statefulsets',
+    singular: 'statefulset',
+    kind: 'StatefulSet',
+    shortNames: ['sts'],
   },
   {
-    "group": "authorization.k8s.io",
-    "plural": "localsubjectaccessreviews",
-    "singular": "localsubjectaccessreview",
-    "kind": "LocalSubjectAccessReview"
+    group: 'authentication.k8s.io',
+    plural: 'selfsubjectreviews',
+    singular: 'selfsubjectreview',
+    kind: 'SelfSubjectReview',
   },
   {
-    "group": "authorization.k8s.io",
-    "plural": "selfsubjectaccessreviews",
-    "singular": "selfsubjectaccessreview",
-    "kind": "SelfSubjectAccessReview"
+    group: 'authentication.k8s.io',
+    plural: 'tokenreviews',
+    singular: 'tokenreview',
+    kind: 'TokenReview',
   },
   {
-    "group": "authorization.k8s.io",
-    "plural": "selfsubjectrulesreviews",
-    "singular": "selfsubjectrulesreview",
-    "kind": "SelfSubjectRulesReview"
+    group: 'authorization.k8s.io',
+    plural: 'localsubjectaccessreviews',
+    singular: 'localsubjectaccessreview',
+    kind: 'LocalSubjectAccessReview',
   },
   {
-    "group": "authorization.k8s.io",
-    "plural": "subjectaccessreviews",
-    "singular": "subjectaccessreview",
-    "kind": "SubjectAccessReview"
+    group: 'authorization.k8s.io',
+    plural: 'selfsubjectaccessreviews',
+    singular: 'selfsubjectaccessreview',
+    kind: 'SelfSubjectAccessReview',
   },
   {
-    "group": "autoscaling",
-    "plural": "horizontalpodautoscalers",
-    "singular": "horizontalpodautoscaler",
-    "kind": "HorizontalPodAutoscaler",
-    "shortNames": [
-      "hpa"
-    ]
+    group: 'authorization.k8s.io',
+    plural: 'selfsubjectrulesreviews',
+    singular: 'selfsubjectrulesreview',
+    kind: 'SelfSubjectRulesReview',
   },
   {
-    "group": "batch",
-    "plural": "cronjobs",
-    "singular": "cronjob",
-    "kind": "CronJob",
-    "shortNames": [
-      "cj"
-    ]
+    group: 'authorization.k8s.io',
+    plural: 'subjectaccessreviews',
+    singular: 'subjectaccessreview',
+    kind: 'SubjectAccessReview',
   },
   {
-    "group": "batch",
-    "plural": "jobs",
-    "singular": "job",
-    "kind": "Job"
+    group: 'autoscaling',
+    plural: 'horizontalpodautoscalers',
+    singular: 'horizontalpodautoscaler',
+    kind: 'HorizontalPodAutoscaler',
+    shortNames: ['hpa'],
   },
   {
-    "group": "certificates.k8s.io",
-    "plural": "certificatesigningrequests",
-    "singular": "certificatesigningrequest",
-    "kind": "CertificateSigningRequest",
-    "shortNames": [
-      "csr"
-    ]
+    group: 'batch',
+    plural: 'cronjobs',
+    singular: 'cronjob',
+    kind: 'CronJob',
+    shortNames: ['cj'],
   },
   {
-    "group": "coordination.k8s.io",
-    "plural": "leases",
-    "singular": "lease",
-    "kind": "Lease"
+    group: 'batch',
+    plural: 'jobs',
+    singular: 'job',
+    kind: 'Job',
   },
   {
-    "group": "discovery.k8s.io",
-    "plural": "endpointslices",
-    "singular": "endpointslice",
-    "kind": "EndpointSlice"
+    group: 'certificates.k8s.io',
+    plural: 'certificatesigningrequests',
+    singular: 'certificatesigningrequest',
+    kind: 'CertificateSigningRequest',
+    shortNames: ['csr'],
   },
   {
-    "group": "events.k8s.io",
-    "plural": "events",
-    "singular": "event",
-    "kind": "Event",
-    "shortNames": [
-      "ev"
-    ]
+    group: 'coordination.k8s.io',
+    plural: 'leases',
+    singular: 'lease',
+    kind: 'Lease',
   },
   {
-    "group": "flowcontrol.apiserver.k8s.io",
-    "plural": "flowschemas",
-    "singular": "flowschema",
-    "kind": "FlowSchema"
+    group: 'discovery.k8s.io',
+    plural: 'endpointslices',
+    singular: 'endpointslice',
+    kind: 'EndpointSlice',
   },
   {
-    "group": "flowcontrol.apiserver.k8s.io",
-    "plural": "prioritylevelconfigurations",
-    "singular": "prioritylevelconfiguration",
-    "kind": "PriorityLevelConfiguration"
+    group: 'events.k8s.io',
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    shortNames: ['ev'],
   },
   {
-    "group": "metrics.k8s.io",
-    "plural": "nodes",
-    "singular": "",
-    "kind": "NodeMetrics"
+    group: 'flowcontrol.apiserver.k8s.io',
+    plural: 'flowschemas',
+    singular: 'flowschema',
+    kind: 'FlowSchema',
   },
   {
-    "group": "metrics.k8s.io",
-    "plural": "pods",
-    "singular": "",
-    "kind": "PodMetrics"
+    group: 'flowcontrol.apiserver.k8s.io',
+    plural: 'prioritylevelconfigurations',
+    singular: 'prioritylevelconfiguration',
+    kind: 'PriorityLevelConfiguration',
   },
   {
-    "group": "networking.k8s.io",
-    "plural": "ingressclasses",
-    "singular": "ingressclass",
-    "kind": "IngressClass"
+    group: 'metrics.k8s.io',
+    plural: 'nodes',
+    singular: '',
+    kind: 'NodeMetrics',
   },
   {
-    "group": "networking.k8s.io",
-    "plural": "ingresses",
-    "singular": "ingress",
-    "kind": "Ingress",
-    "shortNames": [
-      "ing"
-    ]
+    group: 'metrics.k8s.io',
+    plural: 'pods',
+    singular: '',
+    kind: 'PodMetrics',
   },
   {
-    "group": "networking.k8s.io",
-    "plural": "ipaddresses",
-    "singular": "ipaddress",
-    "kind": "IPAddress",
-    "shortNames": [
-      "ip"
-    ]
+    group: 'networking.k8s.io',
+    plural: 'ingressclasses',
+    singular: 'ingressclass',
+    kind: 'IngressClass',
   },
   {
-    "group": "networking.k8s.io",
-    "plural": "networkpolicies",
-    "singular": "networkpolicy",
-    "kind": "NetworkPolicy",
-    "shortNames": [
-      "netpol"
-    ]
+    group: 'networking.k8s.io',
+    plural: 'ingresses',
+    singular: 'ingress',
+    kind: 'Ingress',
+    shortNames: ['ing'],
   },
   {
-    "group": "networking.k8s.io",
-    "plural": "servicecidrs",
-    "singular": "servicecidr",
-    "kind": "ServiceCIDR"
+    group: 'networking.k8s.io',
+    plural: 'ipaddresses',
+    singular: 'ipaddress',
+    kind: 'IPAddress',
+    shortNames: ['ip'],
   },
   {
-    "group": "node.k8s.io",
-    "plural": "runtimeclasses",
-    "singular": "runtimeclass",
-    "kind": "RuntimeClass"
+    group: 'networking.k8s.io',
+    plural: 'networkpolicies',
+    singular: 'networkpolicy',
+    kind: 'NetworkPolicy',
+    shortNames: ['netpol'],
   },
   {
-    "group": "policy",
-    "plural": "poddisruptionbudgets",
-    "singular": "poddisruptionbudget",
-    "kind": "PodDisruptionBudget",
-    "shortNames": [
-      "pdb"
-    ]
+    group: 'networking.k8s.io',
+    plural: 'servicecidrs',
+    singular: 'servicecidr',
+    kind: 'ServiceCIDR',
   },
   {
-    "group": "rbac.authorization.k8s.io",
-    "plural": "clusterrolebindings",
-    "singular": "clusterrolebinding",
-    "kind": "ClusterRoleBinding"
+    group: 'node.k8s.io',
+    plural: 'runtimeclasses',
+    singular: 'runtimeclass',
+    kind: 'RuntimeClass',
   },
   {
-    "group": "rbac.authorization.k8s.io",
-    "plural": "clusterroles",
-    "singular": "clusterrole",
-    "kind": "ClusterRole"
+    group: 'policy',
+    plural: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    kind: 'PodDisruptionBudget',
+    shortNames: ['pdb'],
   },
   {
-    "group": "rbac.authorization.k8s.io",
-    "plural": "rolebindings",
-    "singular": "rolebinding",
-    "kind": "RoleBinding"
+    group: 'rbac.authorization.k8s.io',
+    plural: 'clusterrolebindings',
+    singular: 'clusterrolebinding',
+    kind: 'ClusterRoleBinding',
   },
   {
-    "group": "rbac.authorization.k8s.io",
-    "plural": "roles",
-    "singular": "role",
-    "kind": "Role"
+    group: 'rbac.authorization.k8s.io',
+    plural: 'clusterroles',
+    singular: 'clusterrole',
+    kind: 'ClusterRole',
   },
   {
-    "group": "resource.k8s.io",
-    "plural": "deviceclasses",
-    "singular": "deviceclass",
-    "kind": "DeviceClass"
+    group: 'rbac.authorization.k8s.io',
+    plural: 'rolebindings',
+    singular: 'rolebinding',
+    kind: 'RoleBinding',
   },
   {
-    "group": "resource.k8s.io",
-    "plural": "resourceclaims",
-    "singular": "resourceclaim",
-    "kind": "ResourceClaim"
+    group: 'rbac.authorization.k8s.io',
+    plural: 'roles',
+    singular: 'role',
+    kind: 'Role',
   },
   {
-    "group": "resource.k8s.io",
-    "plural": "resourceclaimtemplates",
-    "singular": "resourceclaimtemplate",
-    "kind": "ResourceClaimTemplate"
+    group: 'resource.k8s.io',
+    plural: 'deviceclasses',
+    singular: 'deviceclass',
+    kind: 'DeviceClass',
   },
   {
-    "group": "resource.k8s.io",
-    "plural": "resourceslices",
-    "singular": "resourceslice",
-    "kind": "ResourceSlice"
+    group: 'resource.k8s.io',
+    plural: 'resourceclaims',
+    singular: 'resourceclaim',
+    kind: 'ResourceClaim',
   },
   {
-    "group": "scheduling.k8s.io",
-    "plural": "priorityclasses",
-    "singular": "priorityclass",
-    "kind": "PriorityClass",
-    "shortNames": [
-      "pc"
-    ]
+    group: 'resource.k8s.io',
+    plural: 'resourceclaimtemplates',
+    singular: 'resourceclaimtemplate',
+    kind: 'ResourceClaimTemplate',
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "csidrivers",
-    "singular": "csidriver",
-    "kind": "CSIDriver"
+    group: 'resource.k8s.io',
+    plural: 'resourceslices',
+    singular: 'resourceslice',
+    kind: 'ResourceSlice',
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "csinodes",
-    "singular": "csinode",
-    "kind": "CSINode"
+    group: 'scheduling.k8s.io',
+    plural: 'priorityclasses',
+    singular: 'priorityclass',
+    kind: 'PriorityClass',
+    shortNames: ['pc'],
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "csistoragecapacities",
-    "singular": "csistoragecapacity",
-    "kind": "CSIStorageCapacity"
+    group: 'storage.k8s.io',
+    plural: 'csidrivers',
+    singular: 'csidriver',
+    kind: 'CSIDriver',
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "storageclasses",
-    "singular": "storageclass",
-    "kind": "StorageClass",
-    "shortNames": [
-      "sc"
-    ]
+    group: 'storage.k8s.io',
+    plural: 'csinodes',
+    singular: 'csinode',
+    kind: 'CSINode',
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "volumeattachments",
-    "singular": "volumeattachment",
-    "kind": "VolumeAttachment"
+    group: 'storage.k8s.io',
+    plural: 'csistoragecapacities',
+    singular: 'csistoragecapacity',
+    kind: 'CSIStorageCapacity',
   },
   {
-    "group": "storage.k8s.io",
-    "plural": "volumeattributesclasses",
-    "singular": "volumeattributesclass",
-    "kind": "VolumeAttributesClass",
-    "shortNames": [
-      "vac"
-    ]
-  }
+    group: 'storage.k8s.io',
+    plural: 'storageclasses',
+    singular: 'storageclass',
+    kind: 'StorageClass',
+    shortNames: ['sc'],
+  },
+  {
+    group: 'storage.k8s.io',
+    plural: 'volumeattachments',
+    singular: 'volumeattachment',
+    kind: 'VolumeAttachment',
+  },
+  {
+    group: 'storage.k8s.io',
+    plural: 'volumeattributesclasses',
+    singular: 'volumeattributesclass',
+    kind: 'VolumeAttributesClass',
+    shortNames: ['vac'],
+  },
 ];

@@ -145,7 +145,10 @@ export type KubectlArgumentCheck = { ok: true; read: string[]; write: string[] }
 
 /** Checks a kubectl argv (no program name) as the analysis does; for the kubectl tool's own guard. */
 export function checkKubectlArguments(argv: readonly string[], context: PathContext): KubectlArgumentCheck {
-  const found = classifyKubectl(argv.map((text) => ({ text, dynamic: false })), context);
+  const found = classifyKubectl(
+    argv.map((text) => ({ text, dynamic: false })),
+    context,
+  );
   if (found.verdict.refusal !== undefined) return { ok: false, reason: found.verdict.refusal };
   const parsed = parseKubectl(argv);
   if (!parsed.ok) return { ok: false, reason: parsed.reason };

@@ -3,5893 +3,5863 @@
 import type { KubectlFlagTable } from './kubectl-flag-types.js';
 
 export const kubectlFlagTable: KubectlFlagTable = {
-  "commands": {
-    "alpha": {
-      "runnable": false,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "annotate": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "field-selector",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "list",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "resource-version",
-          "type": "string"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "api-resources": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "api-group",
-          "type": "string"
-        },
-        {
-          "name": "cached",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "categories",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "namespaced",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "sort-by",
-          "type": "string"
-        },
-        {
-          "name": "verbs",
-          "type": "stringSlice"
-        }
-      ]
-    },
-    "api-versions": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "apply": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cascade",
-          "type": "string",
-          "noOpt": "background"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "force-conflicts",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "grace-period",
-          "type": "int"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "openapi-patch",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "prune",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "prune-allowlist",
-          "type": "stringArray"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "server-side",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "wait",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "apply edit-last-applied": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "windows-line-endings",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "apply set-last-applied": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "create-annotation",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "apply view-last-applied": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        }
-      ]
-    },
-    "attach": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "container",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "detach-keys",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
-        },
-        {
-          "name": "quiet",
-          "shorthand": "q",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "stdin",
-          "shorthand": "i",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tty",
-          "shorthand": "t",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "auth": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "auth can-i": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "list",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "quiet",
-          "shorthand": "q",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        }
-      ]
-    },
-    "auth reconcile": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "remove-extra-permissions",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "remove-extra-subjects",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "auth whoami": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "autoscale": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cpu",
-          "type": "string"
-        },
-        {
-          "name": "cpu-percent",
-          "type": "int32"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "max",
-          "type": "int32"
-        },
-        {
-          "name": "memory",
-          "type": "string"
-        },
-        {
-          "name": "min",
-          "type": "int32"
-        },
-        {
-          "name": "name",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "certificate": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "certificate approve": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "certificate deny": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "cluster-info": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "cluster-info dump": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "namespaces",
-          "type": "stringSlice"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "output-directory",
-          "type": "string"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
+  commands: {
+    alpha: {
+      runnable: false,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "completion": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "config": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config current-context": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config delete-cluster": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config delete-context": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config delete-user": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config get-clusters": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config get-contexts": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        }
-      ]
-    },
-    "config get-users": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config rename-context": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config set": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        },
-        {
-          "name": "set-raw-bytes",
-          "type": "tristate",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "config set-cluster": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "certificate-authority",
-          "type": "string"
-        },
-        {
-          "name": "embed-certs",
-          "type": "tristate",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "insecure-skip-tls-verify",
-          "type": "tristate",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        },
-        {
-          "name": "proxy-url",
-          "type": "string"
-        },
-        {
-          "name": "server",
-          "type": "string"
-        },
-        {
-          "name": "tls-server-name",
-          "type": "string"
-        }
-      ]
-    },
-    "config set-context": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "cluster",
-          "type": "string"
-        },
-        {
-          "name": "current",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        },
-        {
-          "name": "namespace",
-          "shorthand": "n",
-          "type": "string"
-        },
-        {
-          "name": "user",
-          "type": "string"
-        }
-      ]
-    },
-    "config set-credentials": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "auth-provider",
-          "type": "string"
-        },
-        {
-          "name": "auth-provider-arg",
-          "type": "stringSlice"
-        },
-        {
-          "name": "client-certificate",
-          "type": "string"
-        },
-        {
-          "name": "client-key",
-          "type": "string"
-        },
-        {
-          "name": "embed-certs",
-          "type": "tristate",
-          "noOpt": "true"
-        },
-        {
-          "name": "exec-api-version",
-          "type": "string"
-        },
-        {
-          "name": "exec-arg",
-          "type": "stringSlice"
-        },
-        {
-          "name": "exec-command",
-          "type": "string"
-        },
-        {
-          "name": "exec-env",
-          "type": "stringArray"
-        },
-        {
-          "name": "exec-interactive-mode",
-          "type": "string"
-        },
-        {
-          "name": "exec-provide-cluster-info",
-          "type": "tristate",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        },
-        {
-          "name": "password",
-          "type": "string"
-        },
-        {
-          "name": "token",
-          "type": "string"
-        },
-        {
-          "name": "username",
-          "type": "string"
-        }
-      ]
-    },
-    "config unset": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
-    },
-    "config use-context": {
-      "aliases": [
-        "use"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kubeconfig",
-          "type": "string"
-        }
-      ]
     },
-    "config view": {
-      "runnable": true,
-      "flags": [
+    annotate: {
+      runnable: true,
+      flags: [
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "flatten",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "kubeconfig",
-          "type": "string"
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
         },
         {
-          "name": "merge",
-          "type": "tristate",
-          "noOpt": "true"
+          name: 'field-manager',
+          type: 'string',
         },
         {
-          "name": "minify",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'field-selector',
+          type: 'string',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
         },
         {
-          "name": "raw",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
         },
         {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "cordon": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'list',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        }
-      ]
-    },
-    "cp": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "container",
-          "shorthand": "c",
-          "type": "string"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "no-preserve",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "retries",
-          "type": "int"
-        }
-      ]
-    },
-    "create": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'resource-version',
+          type: 'string',
         },
         {
-          "name": "edit",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
         },
         {
-          "name": "field-manager",
-          "type": "string"
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
+          name: 'template',
+          type: 'string',
         },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "raw",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "windows-line-endings",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "create clusterrole": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "aggregation-rule",
-          "type": "mapStringString"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "non-resource-url",
-          "type": "stringSlice"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "resource",
-          "type": "stringSlice"
-        },
-        {
-          "name": "resource-name",
-          "type": "stringArray"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "verb",
-          "type": "stringSlice"
-        }
-      ]
-    },
-    "create clusterrolebinding": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "clusterrole",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "group",
-          "type": "stringArray"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "serviceaccount",
-          "type": "stringArray"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "user",
-          "type": "stringArray"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create configmap": {
-      "aliases": [
-        "cm"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "append-hash",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "from-env-file",
-          "type": "stringSlice"
-        },
-        {
-          "name": "from-file",
-          "type": "stringSlice"
-        },
-        {
-          "name": "from-literal",
-          "type": "stringArray"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create cronjob": {
-      "aliases": [
-        "cj"
+    'api-resources': {
+      runnable: true,
+      flags: [
+        {
+          name: 'api-group',
+          type: 'string',
+        },
+        {
+          name: 'cached',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'categories',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'namespaced',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'sort-by',
+          type: 'string',
+        },
+        {
+          name: 'verbs',
+          type: 'stringSlice',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "image",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "restart",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "schedule",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create deployment": {
-      "aliases": [
-        "deploy"
+    'api-versions': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "image",
-          "type": "stringSlice"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "port",
-          "type": "int32"
-        },
-        {
-          "name": "replicas",
-          "shorthand": "r",
-          "type": "int32"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create ingress": {
-      "aliases": [
-        "ing"
+    apply: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cascade',
+          type: 'string',
+          noOpt: 'background',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'force-conflicts',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'grace-period',
+          type: 'int',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'openapi-patch',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'prune',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'prune-allowlist',
+          type: 'stringArray',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'server-side',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'subresource',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'wait',
+          type: 'bool',
+          noOpt: 'true',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "annotation",
-          "type": "stringArray"
-        },
-        {
-          "name": "class",
-          "type": "string"
-        },
-        {
-          "name": "default-backend",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "rule",
-          "type": "stringArray"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create job": {
-      "runnable": true,
-      "flags": [
+    'apply edit-last-applied': {
+      runnable: true,
+      flags: [
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'field-manager',
+          type: 'string',
         },
         {
-          "name": "field-manager",
-          "type": "string"
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
         },
         {
-          "name": "from",
-          "type": "string"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
         },
         {
-          "name": "image",
-          "type": "string"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "template",
-          "type": "string"
+          name: 'template',
+          type: 'string',
         },
         {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create namespace": {
-      "aliases": [
-        "ns"
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'windows-line-endings',
+          type: 'bool',
+          noOpt: 'true',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create poddisruptionbudget": {
-      "aliases": [
-        "pdb"
+    'apply set-last-applied': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'create-annotation',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "max-unavailable",
-          "type": "string"
-        },
-        {
-          "name": "min-available",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create priorityclass": {
-      "aliases": [
-        "pc"
+    'apply view-last-applied': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "description",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "global-default",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "preemption-policy",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "value",
-          "type": "int32"
-        }
-      ]
     },
-    "create quota": {
-      "aliases": [
-        "resourcequota"
+    attach: {
+      runnable: true,
+      flags: [
+        {
+          name: 'container',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'detach-keys',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+        {
+          name: 'quiet',
+          shorthand: 'q',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'stdin',
+          shorthand: 'i',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tty',
+          shorthand: 't',
+          type: 'bool',
+          noOpt: 'true',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "hard",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "scopes",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create role": {
-      "runnable": true,
-      "flags": [
+    auth: {
+      runnable: true,
+      flags: [
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "resource",
-          "type": "stringSlice"
-        },
-        {
-          "name": "resource-name",
-          "type": "stringArray"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "verb",
-          "type": "stringSlice"
-        }
-      ]
-    },
-    "create rolebinding": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "clusterrole",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "group",
-          "type": "stringArray"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "role",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "serviceaccount",
-          "type": "stringArray"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "user",
-          "type": "stringArray"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create secret": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "create secret docker-registry": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "append-hash",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "docker-email",
-          "type": "string"
-        },
-        {
-          "name": "docker-password",
-          "type": "string"
-        },
-        {
-          "name": "docker-server",
-          "type": "string"
-        },
-        {
-          "name": "docker-username",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "from-file",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create secret generic": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "append-hash",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "from-env-file",
-          "type": "stringSlice"
-        },
-        {
-          "name": "from-file",
-          "type": "stringSlice"
-        },
-        {
-          "name": "from-literal",
-          "type": "stringArray"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "type",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create secret tls": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "append-hash",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cert",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "key",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create service": {
-      "aliases": [
-        "svc"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
     },
-    "create service clusterip": {
-      "runnable": true,
-      "flags": [
+    'auth can-i': {
+      runnable: true,
+      flags: [
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "clusterip",
-          "type": "string"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'list',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "field-manager",
-          "type": "string"
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'quiet',
+          shorthand: 'q',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
+          name: 'subresource',
+          type: 'string',
         },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tcp",
-          "type": "stringSlice"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create service externalname": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "external-name",
-          "type": "string"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tcp",
-          "type": "stringSlice"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create service loadbalancer": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tcp",
-          "type": "stringSlice"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create service nodeport": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "node-port",
-          "type": "int"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tcp",
-          "type": "stringSlice"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "create serviceaccount": {
-      "aliases": [
-        "sa"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
     },
-    "create token": {
-      "runnable": true,
-      "flags": [
+    'auth reconcile': {
+      runnable: true,
+      flags: [
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "audience",
-          "type": "stringArray"
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
         },
         {
-          "name": "bound-object-kind",
-          "type": "string"
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
         },
         {
-          "name": "bound-object-name",
-          "type": "string"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "bound-object-uid",
-          "type": "string"
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
         },
         {
-          "name": "duration",
-          "type": "duration"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
+          name: 'remove-extra-permissions',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'remove-extra-subjects',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "debug": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "arguments-only",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "attach",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "container",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "copy-to",
-          "type": "string"
-        },
-        {
-          "name": "custom",
-          "type": "string"
-        },
-        {
-          "name": "env",
-          "type": "stringToString"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "image",
-          "type": "string"
-        },
-        {
-          "name": "image-pull-policy",
-          "type": "string"
-        },
-        {
-          "name": "keep-annotations",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keep-init-containers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keep-labels",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keep-liveness",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keep-readiness",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keep-startup",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "profile",
-          "type": "string"
-        },
-        {
-          "name": "quiet",
-          "shorthand": "q",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "replace",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "same-node",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "set-image",
-          "type": "stringToString"
-        },
-        {
-          "name": "share-processes",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "stdin",
-          "shorthand": "i",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "target",
-          "type": "string"
-        },
-        {
-          "name": "tty",
-          "shorthand": "t",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "delete": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cascade",
-          "type": "string",
-          "noOpt": "background"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-selector",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "grace-period",
-          "type": "int"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "ignore-not-found",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "interactive",
-          "shorthand": "i",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "now",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "raw",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        },
-        {
-          "name": "wait",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "describe": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "chunk-size",
-          "type": "int64"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-events",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "diff": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "concurrency",
-          "type": "int"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force-conflicts",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "prune",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "prune-allowlist",
-          "type": "stringArray"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "server-side",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-secrets",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "drain": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "chunk-size",
-          "type": "int64"
-        },
-        {
-          "name": "delete-emptydir-data",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "disable-eviction",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "grace-period",
-          "type": "int"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "ignore-daemonsets",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "pod-selector",
-          "type": "string"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "skip-wait-for-delete-timeout",
-          "type": "int"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        }
-      ]
-    },
-    "edit": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "output-patch",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "windows-line-endings",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "events": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "chunk-size",
-          "type": "int64"
-        },
-        {
-          "name": "for",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "types",
-          "type": "stringSlice"
-        },
-        {
-          "name": "watch",
-          "shorthand": "w",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "exec": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "container",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
-        },
-        {
-          "name": "quiet",
-          "shorthand": "q",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "stdin",
-          "shorthand": "i",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "tty",
-          "shorthand": "t",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "explain": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "api-version",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "expose": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cluster-ip",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "external-ip",
-          "type": "string"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "labels",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "load-balancer-ip",
-          "type": "string"
-        },
-        {
-          "name": "name",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "override-type",
-          "type": "string"
-        },
-        {
-          "name": "overrides",
-          "type": "string"
-        },
-        {
-          "name": "port",
-          "type": "string"
-        },
-        {
-          "name": "protocol",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "type": "string"
-        },
-        {
-          "name": "session-affinity",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "target-port",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "type",
-          "type": "string"
-        }
-      ]
-    },
-    "get": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "chunk-size",
-          "type": "int64"
-        },
-        {
-          "name": "field-selector",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "ignore-not-found",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "label-columns",
-          "shorthand": "L",
-          "type": "stringSlice"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "output-watch-events",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "raw",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "server-print",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-kind",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-labels",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "sort-by",
-          "type": "string"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "watch",
-          "shorthand": "w",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "watch-only",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "help": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "kuberc": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "kuberc set": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allowlist-entry",
-          "type": "stringArray"
-        },
-        {
-          "name": "appendarg",
-          "type": "stringArray"
-        },
-        {
-          "name": "command",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kuberc",
-          "type": "string"
-        },
-        {
-          "name": "name",
-          "type": "string"
-        },
-        {
-          "name": "option",
-          "type": "stringArray"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "policy",
-          "type": "string"
-        },
-        {
-          "name": "prependarg",
-          "type": "stringArray"
-        },
-        {
-          "name": "section",
-          "type": "string"
-        }
-      ]
-    },
-    "kuberc view": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kuberc",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "kustomize": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "as-current-user",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "enable-alpha-plugins",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "enable-helm",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "enable-managedby-label",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "env",
-          "shorthand": "e",
-          "type": "stringArray"
-        },
-        {
-          "name": "helm-api-versions",
-          "type": "stringArray"
-        },
-        {
-          "name": "helm-command",
-          "type": "string"
-        },
-        {
-          "name": "helm-debug",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "helm-kube-version",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "load-restrictor",
-          "type": "string"
-        },
-        {
-          "name": "mount",
-          "type": "stringArray"
-        },
-        {
-          "name": "network",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "network-name",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "reorder",
-          "type": "string"
-        }
-      ]
-    },
-    "label": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "field-selector",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "list",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "resource-version",
-          "type": "string"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "logs": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-containers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "all-pods",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "container",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "follow",
-          "shorthand": "f",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "ignore-errors",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "insecure-skip-tls-verify-backend",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "limit-bytes",
-          "type": "int64"
-        },
-        {
-          "name": "max-log-requests",
-          "type": "int"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
-        },
-        {
-          "name": "prefix",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "previous",
-          "shorthand": "p",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "since",
-          "type": "duration"
-        },
-        {
-          "name": "since-time",
-          "type": "string"
-        },
-        {
-          "name": "tail",
-          "type": "int64"
-        },
-        {
-          "name": "timestamps",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "options": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "patch": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "patch",
-          "shorthand": "p",
-          "type": "string"
-        },
-        {
-          "name": "patch-file",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "type",
-          "type": "string"
-        }
-      ]
-    },
-    "plugin": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "plugin list": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "name-only",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "port-forward": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "address",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
-        }
-      ]
-    },
-    "proxy": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "accept-hosts",
-          "type": "string"
-        },
-        {
-          "name": "accept-paths",
-          "type": "string"
-        },
-        {
-          "name": "address",
-          "type": "string"
-        },
-        {
-          "name": "api-prefix",
-          "type": "string"
-        },
-        {
-          "name": "append-server-path",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "disable-filter",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keepalive",
-          "type": "duration"
-        },
-        {
-          "name": "port",
-          "shorthand": "p",
-          "type": "int"
-        },
-        {
-          "name": "reject-methods",
-          "type": "string"
-        },
-        {
-          "name": "reject-paths",
-          "type": "string"
-        },
-        {
-          "name": "unix-socket",
-          "shorthand": "u",
-          "type": "string"
-        },
-        {
-          "name": "www",
-          "shorthand": "w",
-          "type": "string"
-        },
-        {
-          "name": "www-prefix",
-          "shorthand": "P",
-          "type": "string"
-        }
-      ]
-    },
-    "replace": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cascade",
-          "type": "string",
-          "noOpt": "background"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "grace-period",
-          "type": "int"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "raw",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "subresource",
-          "type": "string"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        },
-        {
-          "name": "wait",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "rollout": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "rollout history": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "revision",
-          "type": "int64"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "rollout pause": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "rollout restart": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "rollout resume": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "rollout status": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "revision",
-          "type": "int64"
+          name: 'template',
+          type: 'string',
         },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        },
-        {
-          "name": "watch",
-          "shorthand": "w",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "rollout undo": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "to-revision",
-          "type": "int64"
-        }
-      ]
-    },
-    "run": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "annotations",
-          "type": "stringArray"
-        },
-        {
-          "name": "attach",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "cascade",
-          "type": "string",
-          "noOpt": "background"
-        },
-        {
-          "name": "command",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "detach-keys",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "env",
-          "type": "stringArray"
-        },
-        {
-          "name": "expose",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "force",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "grace-period",
-          "type": "int"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "image",
-          "type": "string"
-        },
-        {
-          "name": "image-pull-policy",
-          "type": "string"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "labels",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "leave-stdin-open",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "override-type",
-          "type": "string"
-        },
-        {
-          "name": "overrides",
-          "type": "string"
-        },
-        {
-          "name": "pod-running-timeout",
-          "type": "duration"
-        },
-        {
-          "name": "port",
-          "type": "string"
-        },
-        {
-          "name": "privileged",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "quiet",
-          "shorthand": "q",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "restart",
-          "type": "string"
-        },
-        {
-          "name": "rm",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "save-config",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "stdin",
-          "shorthand": "i",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        },
-        {
-          "name": "tty",
-          "shorthand": "t",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "wait",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "scale": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "current-replicas",
-          "type": "int"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "replicas",
-          "type": "int"
-        },
-        {
-          "name": "resource-version",
-          "type": "string"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "timeout",
-          "type": "duration"
-        }
-      ]
-    },
-    "set": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "set env": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "containers",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "env",
-          "shorthand": "e",
-          "type": "stringArray"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "from",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "keys",
-          "type": "stringSlice"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "list",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "prefix",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "resolve",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "set image": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "set resources": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "containers",
-          "shorthand": "c",
-          "type": "string"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "limits",
-          "type": "string"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "requests",
-          "type": "string"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "set selector": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "resource-version",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
-    },
-    "set serviceaccount": {
-      "aliases": [
-        "sa"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "record",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        }
-      ]
     },
-    "set subject": {
-      "runnable": true,
-      "flags": [
+    'auth whoami': {
+      runnable: true,
+      flags: [
         {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "field-manager",
-          "type": "string"
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
+          name: 'template',
+          type: 'string',
         },
-        {
-          "name": "group",
-          "type": "stringArray"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "kustomize",
-          "shorthand": "k",
-          "type": "string"
-        },
-        {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "serviceaccount",
-          "type": "stringArray"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "user",
-          "type": "stringArray"
-        }
-      ]
-    },
-    "taint": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
-        },
-        {
-          "name": "field-manager",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        },
-        {
-          "name": "overwrite",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "template",
-          "type": "string"
-        },
-        {
-          "name": "validate",
-          "type": "string",
-          "noOpt": "strict"
-        }
-      ]
-    },
-    "top": {
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
-    },
-    "top node": {
-      "aliases": [
-        "no",
-        "nodes"
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-capacity",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "show-swap",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "sort-by",
-          "type": "string"
-        },
-        {
-          "name": "use-protocol-buffers",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
     },
-    "top pod": {
-      "aliases": [
-        "po",
-        "pods"
+    autoscale: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cpu',
+          type: 'string',
+        },
+        {
+          name: 'cpu-percent',
+          type: 'int32',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'max',
+          type: 'int32',
+        },
+        {
+          name: 'memory',
+          type: 'string',
+        },
+        {
+          name: 'min',
+          type: 'int32',
+        },
+        {
+          name: 'name',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
       ],
-      "runnable": true,
-      "flags": [
-        {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "containers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "field-selector",
-          "type": "string"
-        },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "no-headers",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        },
-        {
-          "name": "show-swap",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "sort-by",
-          "type": "string"
-        },
-        {
-          "name": "sum",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "use-protocol-buffers",
-          "type": "bool",
-          "noOpt": "true"
-        }
-      ]
     },
-    "uncordon": {
-      "runnable": true,
-      "flags": [
+    certificate: {
+      runnable: true,
+      flags: [
         {
-          "name": "dry-run",
-          "type": "string",
-          "noOpt": "unchanged"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
-        {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
-        },
-        {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
-        }
-      ]
+      ],
     },
-    "version": {
-      "runnable": true,
-      "flags": [
+    'certificate approve': {
+      runnable: true,
+      flags: [
         {
-          "name": "client",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
-        }
-      ]
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
     },
-    "wait": {
-      "runnable": true,
-      "flags": [
+    'certificate deny': {
+      runnable: true,
+      flags: [
         {
-          "name": "all",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "all-namespaces",
-          "shorthand": "A",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
         },
         {
-          "name": "allow-missing-template-keys",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "field-selector",
-          "type": "string"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "filename",
-          "shorthand": "f",
-          "type": "stringSlice"
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
         },
         {
-          "name": "for",
-          "type": "stringArray"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "help",
-          "shorthand": "h",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "local",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "output",
-          "shorthand": "o",
-          "type": "string"
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'cluster-info': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'cluster-info dump': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "recursive",
-          "shorthand": "R",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "selector",
-          "shorthand": "l",
-          "type": "string"
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
         },
         {
-          "name": "show-managed-fields",
-          "type": "bool",
-          "noOpt": "true"
+          name: 'namespaces',
+          type: 'stringSlice',
         },
         {
-          "name": "template",
-          "type": "string"
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
         },
         {
-          "name": "timeout",
-          "type": "duration"
-        }
-      ]
-    }
+          name: 'output-directory',
+          type: 'string',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    completion: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    config: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config current-context': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config delete-cluster': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config delete-context': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config delete-user': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config get-clusters': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config get-contexts': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+      ],
+    },
+    'config get-users': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config rename-context': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config set': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'set-raw-bytes',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'config set-cluster': {
+      runnable: true,
+      flags: [
+        {
+          name: 'certificate-authority',
+          type: 'string',
+        },
+        {
+          name: 'embed-certs',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'insecure-skip-tls-verify',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'proxy-url',
+          type: 'string',
+        },
+        {
+          name: 'server',
+          type: 'string',
+        },
+        {
+          name: 'tls-server-name',
+          type: 'string',
+        },
+      ],
+    },
+    'config set-context': {
+      runnable: true,
+      flags: [
+        {
+          name: 'cluster',
+          type: 'string',
+        },
+        {
+          name: 'current',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'namespace',
+          shorthand: 'n',
+          type: 'string',
+        },
+        {
+          name: 'user',
+          type: 'string',
+        },
+      ],
+    },
+    'config set-credentials': {
+      runnable: true,
+      flags: [
+        {
+          name: 'auth-provider',
+          type: 'string',
+        },
+        {
+          name: 'auth-provider-arg',
+          type: 'stringSlice',
+        },
+        {
+          name: 'client-certificate',
+          type: 'string',
+        },
+        {
+          name: 'client-key',
+          type: 'string',
+        },
+        {
+          name: 'embed-certs',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+        {
+          name: 'exec-api-version',
+          type: 'string',
+        },
+        {
+          name: 'exec-arg',
+          type: 'stringSlice',
+        },
+        {
+          name: 'exec-command',
+          type: 'string',
+        },
+        {
+          name: 'exec-env',
+          type: 'stringArray',
+        },
+        {
+          name: 'exec-interactive-mode',
+          type: 'string',
+        },
+        {
+          name: 'exec-provide-cluster-info',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'password',
+          type: 'string',
+        },
+        {
+          name: 'token',
+          type: 'string',
+        },
+        {
+          name: 'username',
+          type: 'string',
+        },
+      ],
+    },
+    'config unset': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config use-context': {
+      aliases: ['use'],
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+      ],
+    },
+    'config view': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'flatten',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kubeconfig',
+          type: 'string',
+        },
+        {
+          name: 'merge',
+          type: 'tristate',
+          noOpt: 'true',
+        },
+        {
+          name: 'minify',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'raw',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    cordon: {
+      runnable: true,
+      flags: [
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+      ],
+    },
+    cp: {
+      runnable: true,
+      flags: [
+        {
+          name: 'container',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'no-preserve',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'retries',
+          type: 'int',
+        },
+      ],
+    },
+    create: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'edit',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'raw',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'windows-line-endings',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'create clusterrole': {
+      runnable: true,
+      flags: [
+        {
+          name: 'aggregation-rule',
+          type: 'mapStringString',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'non-resource-url',
+          type: 'stringSlice',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'resource',
+          type: 'stringSlice',
+        },
+        {
+          name: 'resource-name',
+          type: 'stringArray',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'verb',
+          type: 'stringSlice',
+        },
+      ],
+    },
+    'create clusterrolebinding': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'clusterrole',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'group',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'serviceaccount',
+          type: 'stringArray',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'user',
+          type: 'stringArray',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create configmap': {
+      aliases: ['cm'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'append-hash',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'from-env-file',
+          type: 'stringSlice',
+        },
+        {
+          name: 'from-file',
+          type: 'stringSlice',
+        },
+        {
+          name: 'from-literal',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create cronjob': {
+      aliases: ['cj'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'image',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'restart',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'schedule',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create deployment': {
+      aliases: ['deploy'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'image',
+          type: 'stringSlice',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'port',
+          type: 'int32',
+        },
+        {
+          name: 'replicas',
+          shorthand: 'r',
+          type: 'int32',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create ingress': {
+      aliases: ['ing'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'annotation',
+          type: 'stringArray',
+        },
+        {
+          name: 'class',
+          type: 'string',
+        },
+        {
+          name: 'default-backend',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'rule',
+          type: 'stringArray',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create job': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'from',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'image',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create namespace': {
+      aliases: ['ns'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create poddisruptionbudget': {
+      aliases: ['pdb'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'max-unavailable',
+          type: 'string',
+        },
+        {
+          name: 'min-available',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create priorityclass': {
+      aliases: ['pc'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'description',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'global-default',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'preemption-policy',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'value',
+          type: 'int32',
+        },
+      ],
+    },
+    'create quota': {
+      aliases: ['resourcequota'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'hard',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'scopes',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create role': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'resource',
+          type: 'stringSlice',
+        },
+        {
+          name: 'resource-name',
+          type: 'stringArray',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'verb',
+          type: 'stringSlice',
+        },
+      ],
+    },
+    'create rolebinding': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'clusterrole',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'group',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'role',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'serviceaccount',
+          type: 'stringArray',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'user',
+          type: 'stringArray',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create secret': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'create secret docker-registry': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'append-hash',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'docker-email',
+          type: 'string',
+        },
+        {
+          name: 'docker-password',
+          type: 'string',
+        },
+        {
+          name: 'docker-server',
+          type: 'string',
+        },
+        {
+          name: 'docker-username',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'from-file',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create secret generic': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'append-hash',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'from-env-file',
+          type: 'stringSlice',
+        },
+        {
+          name: 'from-file',
+          type: 'stringSlice',
+        },
+        {
+          name: 'from-literal',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'type',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create secret tls': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'append-hash',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cert',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'key',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create service': {
+      aliases: ['svc'],
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'create service clusterip': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'clusterip',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tcp',
+          type: 'stringSlice',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create service externalname': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'external-name',
+          type: 'string',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tcp',
+          type: 'stringSlice',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create service loadbalancer': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tcp',
+          type: 'stringSlice',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create service nodeport': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'node-port',
+          type: 'int',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tcp',
+          type: 'stringSlice',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create serviceaccount': {
+      aliases: ['sa'],
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    'create token': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'audience',
+          type: 'stringArray',
+        },
+        {
+          name: 'bound-object-kind',
+          type: 'string',
+        },
+        {
+          name: 'bound-object-name',
+          type: 'string',
+        },
+        {
+          name: 'bound-object-uid',
+          type: 'string',
+        },
+        {
+          name: 'duration',
+          type: 'duration',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    debug: {
+      runnable: true,
+      flags: [
+        {
+          name: 'arguments-only',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'attach',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'container',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'copy-to',
+          type: 'string',
+        },
+        {
+          name: 'custom',
+          type: 'string',
+        },
+        {
+          name: 'env',
+          type: 'stringToString',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'image',
+          type: 'string',
+        },
+        {
+          name: 'image-pull-policy',
+          type: 'string',
+        },
+        {
+          name: 'keep-annotations',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keep-init-containers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keep-labels',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keep-liveness',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keep-readiness',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keep-startup',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'profile',
+          type: 'string',
+        },
+        {
+          name: 'quiet',
+          shorthand: 'q',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'replace',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'same-node',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'set-image',
+          type: 'stringToString',
+        },
+        {
+          name: 'share-processes',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'stdin',
+          shorthand: 'i',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'target',
+          type: 'string',
+        },
+        {
+          name: 'tty',
+          shorthand: 't',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    delete: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cascade',
+          type: 'string',
+          noOpt: 'background',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-selector',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'grace-period',
+          type: 'int',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'ignore-not-found',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'interactive',
+          shorthand: 'i',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'now',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'raw',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+        {
+          name: 'wait',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    describe: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'chunk-size',
+          type: 'int64',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-events',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    diff: {
+      runnable: true,
+      flags: [
+        {
+          name: 'concurrency',
+          type: 'int',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'force-conflicts',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'prune',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'prune-allowlist',
+          type: 'stringArray',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'server-side',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-secrets',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    drain: {
+      runnable: true,
+      flags: [
+        {
+          name: 'chunk-size',
+          type: 'int64',
+        },
+        {
+          name: 'delete-emptydir-data',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'disable-eviction',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'grace-period',
+          type: 'int',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'ignore-daemonsets',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'pod-selector',
+          type: 'string',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'skip-wait-for-delete-timeout',
+          type: 'int',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+      ],
+    },
+    edit: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'output-patch',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'subresource',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'windows-line-endings',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    events: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'chunk-size',
+          type: 'int64',
+        },
+        {
+          name: 'for',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'types',
+          type: 'stringSlice',
+        },
+        {
+          name: 'watch',
+          shorthand: 'w',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    exec: {
+      runnable: true,
+      flags: [
+        {
+          name: 'container',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+        {
+          name: 'quiet',
+          shorthand: 'q',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'stdin',
+          shorthand: 'i',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'tty',
+          shorthand: 't',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    explain: {
+      runnable: true,
+      flags: [
+        {
+          name: 'api-version',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    expose: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cluster-ip',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'external-ip',
+          type: 'string',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'labels',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'load-balancer-ip',
+          type: 'string',
+        },
+        {
+          name: 'name',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'override-type',
+          type: 'string',
+        },
+        {
+          name: 'overrides',
+          type: 'string',
+        },
+        {
+          name: 'port',
+          type: 'string',
+        },
+        {
+          name: 'protocol',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          type: 'string',
+        },
+        {
+          name: 'session-affinity',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'target-port',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'type',
+          type: 'string',
+        },
+      ],
+    },
+    get: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'chunk-size',
+          type: 'int64',
+        },
+        {
+          name: 'field-selector',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'ignore-not-found',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'label-columns',
+          shorthand: 'L',
+          type: 'stringSlice',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'output-watch-events',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'raw',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'server-print',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-kind',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-labels',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'sort-by',
+          type: 'string',
+        },
+        {
+          name: 'subresource',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'watch',
+          shorthand: 'w',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'watch-only',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    help: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    kuberc: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'kuberc set': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allowlist-entry',
+          type: 'stringArray',
+        },
+        {
+          name: 'appendarg',
+          type: 'stringArray',
+        },
+        {
+          name: 'command',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kuberc',
+          type: 'string',
+        },
+        {
+          name: 'name',
+          type: 'string',
+        },
+        {
+          name: 'option',
+          type: 'stringArray',
+        },
+        {
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'policy',
+          type: 'string',
+        },
+        {
+          name: 'prependarg',
+          type: 'stringArray',
+        },
+        {
+          name: 'section',
+          type: 'string',
+        },
+      ],
+    },
+    'kuberc view': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kuberc',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    kustomize: {
+      runnable: true,
+      flags: [
+        {
+          name: 'as-current-user',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'enable-alpha-plugins',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'enable-helm',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'enable-managedby-label',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'env',
+          shorthand: 'e',
+          type: 'stringArray',
+        },
+        {
+          name: 'helm-api-versions',
+          type: 'stringArray',
+        },
+        {
+          name: 'helm-command',
+          type: 'string',
+        },
+        {
+          name: 'helm-debug',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'helm-kube-version',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'load-restrictor',
+          type: 'string',
+        },
+        {
+          name: 'mount',
+          type: 'stringArray',
+        },
+        {
+          name: 'network',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'network-name',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'reorder',
+          type: 'string',
+        },
+      ],
+    },
+    label: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'field-selector',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'list',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'resource-version',
+          type: 'string',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    logs: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all-containers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'all-pods',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'container',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'follow',
+          shorthand: 'f',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'ignore-errors',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'insecure-skip-tls-verify-backend',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'limit-bytes',
+          type: 'int64',
+        },
+        {
+          name: 'max-log-requests',
+          type: 'int',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+        {
+          name: 'prefix',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'previous',
+          shorthand: 'p',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'since',
+          type: 'duration',
+        },
+        {
+          name: 'since-time',
+          type: 'string',
+        },
+        {
+          name: 'tail',
+          type: 'int64',
+        },
+        {
+          name: 'timestamps',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    options: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    patch: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'patch',
+          shorthand: 'p',
+          type: 'string',
+        },
+        {
+          name: 'patch-file',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'subresource',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'type',
+          type: 'string',
+        },
+      ],
+    },
+    plugin: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'plugin list': {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'name-only',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'port-forward': {
+      runnable: true,
+      flags: [
+        {
+          name: 'address',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+      ],
+    },
+    proxy: {
+      runnable: true,
+      flags: [
+        {
+          name: 'accept-hosts',
+          type: 'string',
+        },
+        {
+          name: 'accept-paths',
+          type: 'string',
+        },
+        {
+          name: 'address',
+          type: 'string',
+        },
+        {
+          name: 'api-prefix',
+          type: 'string',
+        },
+        {
+          name: 'append-server-path',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'disable-filter',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keepalive',
+          type: 'duration',
+        },
+        {
+          name: 'port',
+          shorthand: 'p',
+          type: 'int',
+        },
+        {
+          name: 'reject-methods',
+          type: 'string',
+        },
+        {
+          name: 'reject-paths',
+          type: 'string',
+        },
+        {
+          name: 'unix-socket',
+          shorthand: 'u',
+          type: 'string',
+        },
+        {
+          name: 'www',
+          shorthand: 'w',
+          type: 'string',
+        },
+        {
+          name: 'www-prefix',
+          shorthand: 'P',
+          type: 'string',
+        },
+      ],
+    },
+    replace: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cascade',
+          type: 'string',
+          noOpt: 'background',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'grace-period',
+          type: 'int',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'raw',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'subresource',
+          type: 'string',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+        {
+          name: 'wait',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    rollout: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'rollout history': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'revision',
+          type: 'int64',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'rollout pause': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'rollout restart': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'rollout resume': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'rollout status': {
+      runnable: true,
+      flags: [
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'revision',
+          type: 'int64',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+        {
+          name: 'watch',
+          shorthand: 'w',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'rollout undo': {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'to-revision',
+          type: 'int64',
+        },
+      ],
+    },
+    run: {
+      runnable: true,
+      flags: [
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'annotations',
+          type: 'stringArray',
+        },
+        {
+          name: 'attach',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'cascade',
+          type: 'string',
+          noOpt: 'background',
+        },
+        {
+          name: 'command',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'detach-keys',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'env',
+          type: 'stringArray',
+        },
+        {
+          name: 'expose',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'force',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'grace-period',
+          type: 'int',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'image',
+          type: 'string',
+        },
+        {
+          name: 'image-pull-policy',
+          type: 'string',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'labels',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'leave-stdin-open',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'override-type',
+          type: 'string',
+        },
+        {
+          name: 'overrides',
+          type: 'string',
+        },
+        {
+          name: 'pod-running-timeout',
+          type: 'duration',
+        },
+        {
+          name: 'port',
+          type: 'string',
+        },
+        {
+          name: 'privileged',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'quiet',
+          shorthand: 'q',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'restart',
+          type: 'string',
+        },
+        {
+          name: 'rm',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'save-config',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'stdin',
+          shorthand: 'i',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+        {
+          name: 'tty',
+          shorthand: 't',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'wait',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    scale: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'current-replicas',
+          type: 'int',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'replicas',
+          type: 'int',
+        },
+        {
+          name: 'resource-version',
+          type: 'string',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+      ],
+    },
+    set: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'set env': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'containers',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'env',
+          shorthand: 'e',
+          type: 'stringArray',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'from',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'keys',
+          type: 'stringSlice',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'list',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'prefix',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'resolve',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'set image': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'set resources': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'containers',
+          shorthand: 'c',
+          type: 'string',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'limits',
+          type: 'string',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'requests',
+          type: 'string',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'set selector': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'resource-version',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'set serviceaccount': {
+      aliases: ['sa'],
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'record',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+      ],
+    },
+    'set subject': {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'group',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'kustomize',
+          shorthand: 'k',
+          type: 'string',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'serviceaccount',
+          type: 'stringArray',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'user',
+          type: 'stringArray',
+        },
+      ],
+    },
+    taint: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'field-manager',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'overwrite',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'validate',
+          type: 'string',
+          noOpt: 'strict',
+        },
+      ],
+    },
+    top: {
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'top node': {
+      aliases: ['no', 'nodes'],
+      runnable: true,
+      flags: [
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-capacity',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'show-swap',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'sort-by',
+          type: 'string',
+        },
+        {
+          name: 'use-protocol-buffers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    'top pod': {
+      aliases: ['po', 'pods'],
+      runnable: true,
+      flags: [
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'containers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-selector',
+          type: 'string',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'no-headers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-swap',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'sort-by',
+          type: 'string',
+        },
+        {
+          name: 'sum',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'use-protocol-buffers',
+          type: 'bool',
+          noOpt: 'true',
+        },
+      ],
+    },
+    uncordon: {
+      runnable: true,
+      flags: [
+        {
+          name: 'dry-run',
+          type: 'string',
+          noOpt: 'unchanged',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+      ],
+    },
+    version: {
+      runnable: true,
+      flags: [
+        {
+          name: 'client',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+      ],
+    },
+    wait: {
+      runnable: true,
+      flags: [
+        {
+          name: 'all',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'all-namespaces',
+          shorthand: 'A',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'allow-missing-template-keys',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'field-selector',
+          type: 'string',
+        },
+        {
+          name: 'filename',
+          shorthand: 'f',
+          type: 'stringSlice',
+        },
+        {
+          name: 'for',
+          type: 'stringArray',
+        },
+        {
+          name: 'help',
+          shorthand: 'h',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'local',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'output',
+          shorthand: 'o',
+          type: 'string',
+        },
+        {
+          name: 'recursive',
+          shorthand: 'R',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'selector',
+          shorthand: 'l',
+          type: 'string',
+        },
+        {
+          name: 'show-managed-fields',
+          type: 'bool',
+          noOpt: 'true',
+        },
+        {
+          name: 'template',
+          type: 'string',
+        },
+        {
+          name: 'timeout',
+          type: 'duration',
+        },
+      ],
+    },
   },
-  "global": [
+  global: [
     {
-      "name": "as",
-      "type": "string"
+      name: 'as',
+      type: 'string',
     },
     {
-      "name": "as-group",
-      "type": "stringArray"
+      name: 'as-group',
+      type: 'stringArray',
     },
     {
-      "name": "as-uid",
-      "type": "string"
+      name: 'as-uid',
+      type: 'string',
     },
     {
-      "name": "as-user-extra",
-      "type": "stringArray"
+      name: 'as-user-extra',
+      type: 'stringArray',
     },
     {
-      "name": "cache-dir",
-      "type": "string"
+      name: 'cache-dir',
+      type: 'string',
     },
     {
-      "name": "certificate-authority",
-      "type": "string"
+      name: 'certificate-authority',
+      type: 'string',
     },
     {
-      "name": "client-certificate",
-      "type": "string"
+      name: 'client-certificate',
+      type: 'string',
     },
     {
-      "name": "client-key",
-      "type": "string"
+      name: 'client-key',
+      type: 'string',
     },
     {
-      "name": "cluster",
-      "type": "string"
+      name: 'cluster',
+      type: 'string',
     },
     {
-      "name": "context",
-      "type": "string"
+      name: 'context',
+      type: 'string',
     },
     {
-      "name": "disable-compression",
-      "type": "bool",
-      "noOpt": "true"
+      name: 'disable-compression',
+      type: 'bool',
+      noOpt: 'true',
     },
     {
-      "name": "insecure-skip-tls-verify",
-      "type": "bool",
-      "noOpt": "true"
+      name: 'insecure-skip-tls-verify',
+      type: 'bool',
+      noOpt: 'true',
     },
     {
-      "name": "kubeconfig",
-      "type": "string"
+      name: 'kubeconfig',
+      type: 'string',
     },
     {
-      "name": "kuberc",
-      "type": "string"
+      name: 'kuberc',
+      type: 'string',
     },
     {
-      "name": "log-flush-frequency",
-      "type": "duration"
+      name: 'log-flush-frequency',
+      type: 'duration',
     },
     {
-      "name": "match-server-version",
-      "type": "bool",
-      "noOpt": "true"
+      name: 'match-server-version',
+      type: 'bool',
+      noOpt: 'true',
     },
     {
-      "name": "namespace",
-      "shorthand": "n",
-      "type": "string"
+      name: 'namespace',
+      shorthand: 'n',
+      type: 'string',
     },
     {
-      "name": "password",
-      "type": "string"
+      name: 'password',
+      type: 'string',
     },
     {
-      "name": "profile",
-      "type": "string"
+      name: 'profile',
+      type: 'string',
     },
     {
-      "name": "profile-output",
-      "type": "string"
+      name: 'profile-output',
+      type: 'string',
     },
     {
-      "name": "request-timeout",
-      "type": "string"
+      name: 'request-timeout',
+      type: 'string',
     },
     {
-      "name": "server",
-      "shorthand": "s",
-      "type": "string"
+      name: 'server',
+      shorthand: 's',
+      type: 'string',
     },
     {
-      "name": "tls-server-name",
-      "type": "string"
+      name: 'tls-server-name',
+      type: 'string',
     },
     {
-      "name": "token",
-      "type": "string"
+      name: 'token',
+      type: 'string',
     },
     {
-      "name": "user",
-      "type": "string"
+      name: 'user',
+      type: 'string',
     },
     {
-      "name": "username",
-      "type": "string"
+      name: 'username',
+      type: 'string',
     },
     {
-      "name": "v",
-      "shorthand": "v",
-      "type": "Level"
+      name: 'v',
+      shorthand: 'v',
+      type: 'Level',
     },
     {
-      "name": "vmodule",
-      "type": "moduleSpec"
+      name: 'vmodule',
+      type: 'moduleSpec',
     },
     {
-      "name": "warnings-as-errors",
-      "type": "bool",
-      "noOpt": "true"
-    }
+      name: 'warnings-as-errors',
+      type: 'bool',
+      noOpt: 'true',
+    },
   ],
-  "root": [
+  root: [
     {
-      "name": "help",
-      "shorthand": "h",
-      "type": "bool",
-      "noOpt": "true"
-    }
-  ]
+      name: 'help',
+      shorthand: 'h',
+      type: 'bool',
+      noOpt: 'true',
+    },
+  ],
 };

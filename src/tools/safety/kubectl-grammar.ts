@@ -63,7 +63,13 @@ interface CommandNode {
 
 function buildTree(): CommandNode {
   const { global, root: rootFlags, commands } = kubectlFlagTable;
-  const root: CommandNode = { name: 'kubectl', path: [], spec: { runnable: true, flags: rootFlags }, flags: new FlagSet(rootFlags, global), children: new Map() };
+  const root: CommandNode = {
+    name: 'kubectl',
+    path: [],
+    spec: { runnable: true, flags: rootFlags },
+    flags: new FlagSet(rootFlags, global),
+    children: new Map(),
+  };
   const paths = Object.keys(commands).sort((first, second) => first.split(' ').length - second.split(' ').length);
   for (const key of paths) {
     const spec = commands[key] as CommandSpec;
@@ -189,7 +195,12 @@ class FlagParser {
     return this.longValue(entry, name, equals === -1 ? undefined : body.slice(equals + 1), next);
   }
 
-  private longValue(entry: { spec: FlagSpec; scope: 'local' | 'global' }, name: string, inline: string | undefined, next: string | undefined): boolean | string {
+  private longValue(
+    entry: { spec: FlagSpec; scope: 'local' | 'global' },
+    name: string,
+    inline: string | undefined,
+    next: string | undefined,
+  ): boolean | string {
     if (inline !== undefined) return this.record(entry, `--${name}`, inline) ?? false;
     if (entry.spec.noOpt) return this.record(entry, `--${name}`, entry.spec.noOpt) ?? false;
     if (next === undefined) return `flag --${name} needs a value`;
@@ -218,7 +229,12 @@ class FlagParser {
   }
 
   /** The value of the one-letter flag at `position`: `-n=x`, optional value, `-nx` or `-n x`. */
-  private shortValue(entry: { spec: FlagSpec; scope: 'local' | 'global' }, word: string, position: number, next: string | undefined): string | { end: boolean; usedNext: boolean } {
+  private shortValue(
+    entry: { spec: FlagSpec; scope: 'local' | 'global' },
+    word: string,
+    position: number,
+    next: string | undefined,
+  ): string | { end: boolean; usedNext: boolean } {
     const letter = word.charAt(position);
     const remaining = word.length - position;
     let result = { end: true, usedNext: false };

@@ -12,7 +12,16 @@ for (const resource of builtInResources) {
 }
 
 /** Commands whose plain arguments name one implicit type. */
-const implicitKinds: Record<string, string> = { cordon: 'node', uncordon: 'node', drain: 'node', logs: 'pod', exec: 'pod', attach: 'pod', 'top node': 'node', 'top pod': 'pod' };
+const implicitKinds: Record<string, string> = {
+  cordon: 'node',
+  uncordon: 'node',
+  drain: 'node',
+  logs: 'pod',
+  exec: 'pod',
+  attach: 'pod',
+  'top node': 'node',
+  'top pod': 'pod',
+};
 
 /** At most this many kind × name pairs are spelled out; more is refused (the texts would grow quadratically). */
 export const maximumResourcePairs = 20_000;

@@ -9,10 +9,30 @@ const interactive: CommandRule = { class: 'interactive' };
 const kubeconfigRefusal = { refuse: 'kubectl config may only view (without --raw/--flatten), show the current context or list contexts' };
 
 const createCommands = [
-  'clusterrole', 'clusterrolebinding', 'configmap', 'cronjob', 'deployment', 'ingress', 'job', 'namespace',
-  'poddisruptionbudget', 'priorityclass', 'quota', 'role', 'rolebinding', 'secret', 'secret docker-registry',
-  'secret generic', 'secret tls', 'service', 'service clusterip', 'service externalname', 'service loadbalancer',
-  'service nodeport', 'serviceaccount', 'token',
+  'clusterrole',
+  'clusterrolebinding',
+  'configmap',
+  'cronjob',
+  'deployment',
+  'ingress',
+  'job',
+  'namespace',
+  'poddisruptionbudget',
+  'priorityclass',
+  'quota',
+  'role',
+  'rolebinding',
+  'secret',
+  'secret docker-registry',
+  'secret generic',
+  'secret tls',
+  'service',
+  'service clusterip',
+  'service externalname',
+  'service loadbalancer',
+  'service nodeport',
+  'serviceaccount',
+  'token',
 ];
 
 /**
@@ -21,22 +41,69 @@ const createCommands = [
  */
 export const commandRules: Record<string, CommandRule> = {
   '': read,
-  get: read, describe: read, logs: read, top: read, 'top node': read, 'top pod': read, explain: read,
-  'api-resources': read, 'api-versions': read, version: read, 'cluster-info': read, 'cluster-info dump': read,
-  diff: read, events: read, wait: read, completion: read, kustomize: read, options: read, help: read,
-  auth: read, 'auth can-i': read, 'auth whoami': read, 'auth reconcile': write,
-  rollout: read, 'rollout status': read, 'rollout history': read,
-  'rollout restart': write, 'rollout undo': write, 'rollout pause': write, 'rollout resume': write,
-  apply: write, 'apply view-last-applied': read, 'apply set-last-applied': write,
+  get: read,
+  describe: read,
+  logs: read,
+  top: read,
+  'top node': read,
+  'top pod': read,
+  explain: read,
+  'api-resources': read,
+  'api-versions': read,
+  version: read,
+  'cluster-info': read,
+  'cluster-info dump': read,
+  diff: read,
+  events: read,
+  wait: read,
+  completion: read,
+  kustomize: read,
+  options: read,
+  help: read,
+  auth: read,
+  'auth can-i': read,
+  'auth whoami': read,
+  'auth reconcile': write,
+  rollout: read,
+  'rollout status': read,
+  'rollout history': read,
+  'rollout restart': write,
+  'rollout undo': write,
+  'rollout pause': write,
+  'rollout resume': write,
+  apply: write,
+  'apply view-last-applied': read,
+  'apply set-last-applied': write,
   'apply edit-last-applied': { refuse: 'kubectl apply edit-last-applied opens an editor; use apply set-last-applied or patch' },
-  create: write, ...Object.fromEntries(createCommands.map((name) => [`create ${name}`, write])),
-  patch: write, label: write, annotate: write, scale: write, expose: write, autoscale: write, replace: write, run: write,
-  set: read, 'set env': write, 'set image': write, 'set resources': write, 'set selector': write,
-  'set serviceaccount': write, 'set subject': write,
-  cordon: write, uncordon: write, taint: write,
-  certificate: read, 'certificate approve': write, 'certificate deny': write,
-  delete: { class: 'dangerous' }, drain: { class: 'dangerous' },
-  exec: interactive, attach: interactive, cp: interactive, debug: interactive,
+  create: write,
+  ...Object.fromEntries(createCommands.map((name) => [`create ${name}`, write])),
+  patch: write,
+  label: write,
+  annotate: write,
+  scale: write,
+  expose: write,
+  autoscale: write,
+  replace: write,
+  run: write,
+  set: read,
+  'set env': write,
+  'set image': write,
+  'set resources': write,
+  'set selector': write,
+  'set serviceaccount': write,
+  'set subject': write,
+  cordon: write,
+  uncordon: write,
+  taint: write,
+  certificate: read,
+  'certificate approve': write,
+  'certificate deny': write,
+  delete: { class: 'dangerous' },
+  drain: { class: 'dangerous' },
+  exec: interactive,
+  attach: interactive,
+  cp: interactive,
+  debug: interactive,
   edit: { refuse: 'kubectl edit opens an editor; use patch or apply' },
   proxy: { refuse: 'kubectl proxy opens a local listener to the API server; use the Pilothouse API' },
   'port-forward': { refuse: 'kubectl port-forward opens a local listener; use the Pilothouse port-forward API' },
@@ -46,11 +113,25 @@ export const commandRules: Record<string, CommandRule> = {
   kuberc: { refuse: 'kubectl kuberc edits local kubectl preferences' },
   'kuberc set': { refuse: 'kubectl kuberc edits local kubectl preferences' },
   'kuberc view': { refuse: 'kubectl kuberc reads local kubectl preferences' },
-  config: read, 'config view': read, 'config current-context': read, 'config get-contexts': read,
+  config: read,
+  'config view': read,
+  'config current-context': read,
+  'config get-contexts': read,
   ...Object.fromEntries(
-    ['delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context'].map(
-      (name) => [`config ${name}`, kubeconfigRefusal],
-    ),
+    [
+      'delete-cluster',
+      'delete-context',
+      'delete-user',
+      'get-clusters',
+      'get-users',
+      'rename-context',
+      'set',
+      'set-cluster',
+      'set-context',
+      'set-credentials',
+      'unset',
+      'use-context',
+    ].map((name) => [`config ${name}`, kubeconfigRefusal]),
   ),
 };
 
@@ -75,17 +156,33 @@ const identity = (flag: string, what: string): [string, FlagRule] => [flag, { re
 
 /** kubectl's global flags. */
 export const globalFlagRules: Record<string, FlagRule> = {
-  namespace: 'allow', 'request-timeout': 'allow', 'match-server-version': 'allow', 'warnings-as-errors': 'allow',
-  'disable-compression': 'allow', 'log-flush-frequency': 'allow', help: 'allow',
+  namespace: 'allow',
+  'request-timeout': 'allow',
+  'match-server-version': 'allow',
+  'warnings-as-errors': 'allow',
+  'disable-compression': 'allow',
+  'log-flush-frequency': 'allow',
+  help: 'allow',
   ...Object.fromEntries([
-    identity('server', 'the API server'), identity('tls-server-name', 'the API server'), identity('insecure-skip-tls-verify', 'the API server'),
-    identity('certificate-authority', 'the API server'), identity('kubeconfig', 'the kubeconfig'), identity('context', 'the kubeconfig context'),
-    identity('cluster', 'the cluster'), identity('user', 'the identity'), identity('token', 'the identity'), identity('as', 'the identity'),
-    identity('as-group', 'the identity'), identity('as-uid', 'the identity'), identity('as-user-extra', 'the identity'),
-    identity('username', 'the identity'), identity('password', 'the identity'), identity('client-certificate', 'the identity'),
+    identity('server', 'the API server'),
+    identity('tls-server-name', 'the API server'),
+    identity('insecure-skip-tls-verify', 'the API server'),
+    identity('certificate-authority', 'the API server'),
+    identity('kubeconfig', 'the kubeconfig'),
+    identity('context', 'the kubeconfig context'),
+    identity('cluster', 'the cluster'),
+    identity('user', 'the identity'),
+    identity('token', 'the identity'),
+    identity('as', 'the identity'),
+    identity('as-group', 'the identity'),
+    identity('as-uid', 'the identity'),
+    identity('as-user-extra', 'the identity'),
+    identity('username', 'the identity'),
+    identity('password', 'the identity'),
+    identity('client-certificate', 'the identity'),
     identity('client-key', 'the identity'),
   ]),
-  'cache-dir': { refuse: '--cache-dir writes kubectl\'s cache to a chosen folder' },
+  'cache-dir': { refuse: "--cache-dir writes kubectl's cache to a chosen folder" },
   profile: { refuse: '--profile writes a profile file' },
   'profile-output': { refuse: '--profile-output writes a profile file' },
   kuberc: { refuse: '--kuberc loads kubectl preferences (aliases, default flags) from a file' },
@@ -97,12 +194,33 @@ const kustomizeRefusal = (flag: string): [string, FlagRule] => [flag, { refuse: 
 
 /** Local flags with a check or a refusal; the same name means the same in every command unless overridden below. */
 const localFlagChecks: Record<string, FlagRule> = {
-  filename: 'filename', kustomize: 'kustomize', output: 'output', 'from-file': 'fromFile', 'from-env-file': 'readPath',
-  'patch-file': 'readPath', cert: 'readPath', key: 'readPath', custom: 'readPath', 'output-directory': 'writePath',
+  filename: 'filename',
+  kustomize: 'kustomize',
+  output: 'output',
+  'from-file': 'fromFile',
+  'from-env-file': 'readPath',
+  'patch-file': 'readPath',
+  cert: 'readPath',
+  key: 'readPath',
+  custom: 'readPath',
+  'output-directory': 'writePath',
   'insecure-skip-tls-verify-backend': { refuse: '--insecure-skip-tls-verify-backend skips TLS verification of the kubelet' },
   kubeconfig: { refuse: '--kubeconfig chooses the kubeconfig; the service sets it' },
   edit: { refuse: '--edit opens an editor' },
-  ...Object.fromEntries(['enable-helm', 'helm-command', 'helm-api-versions', 'helm-kube-version', 'helm-debug', 'enable-alpha-plugins', 'mount', 'network', 'network-name', 'load-restrictor'].map(kustomizeRefusal)),
+  ...Object.fromEntries(
+    [
+      'enable-helm',
+      'helm-command',
+      'helm-api-versions',
+      'helm-kube-version',
+      'helm-debug',
+      'enable-alpha-plugins',
+      'mount',
+      'network',
+      'network-name',
+      'load-restrictor',
+    ].map(kustomizeRefusal),
+  ),
 };
 
 /** Per command overrides (`<path>:<flag>`). */
@@ -113,7 +231,8 @@ const commandFlagRules: Record<string, FlagRule> = {
 };
 
 /** Local flags reviewed as harmless: they shape output, select objects or set fields of the object being changed. */
-const allowedLocalFlags = new Set(`
+const allowedLocalFlags = new Set(
+  `
   aggregation-rule all all-containers all-namespaces all-pods allow-missing-template-keys allowlist-entry annotation annotations api-group
   api-version append-hash arguments-only as-current-user attach audience bound-object-kind bound-object-name
   bound-object-uid cached cascade categories chunk-size class client clusterip cluster-ip clusterrole command
@@ -133,7 +252,10 @@ const allowedLocalFlags = new Set(`
   show-managed-fields show-secrets show-swap since since-time skip-wait-for-delete-timeout sort-by stdin subresource
   sum tail target target-port tcp template timeout timestamps to-revision tty type types use-protocol-buffers user
   validate value verb verbs wait watch watch-only windows-line-endings no-preserve
-`.trim().split(/\s+/));
+`
+    .trim()
+    .split(/\s+/),
+);
 
 /** The rule of a flag as used by a command. */
 export function flagRule(path: readonly string[], name: string, scope: 'local' | 'global'): FlagRule {

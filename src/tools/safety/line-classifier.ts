@@ -38,7 +38,8 @@ function roughWordCount(line: string): number {
 const maximumHops = 16;
 
 /** Variables that change which program runs, what it loads or where it connects. */
-const sensitiveVariable = /^(PATH|LD_\w*|KUBE\w*|BASH_ENV|ENV|HOME|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HELM_\w*|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|TMPDIR|EDITOR|VISUAL|PAGER|SSL_\w*|CURL_\w*|https?_proxy|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$/;
+const sensitiveVariable =
+  /^(PATH|LD_\w*|KUBE\w*|BASH_ENV|ENV|HOME|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HELM_\w*|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|TMPDIR|EDITOR|VISUAL|PAGER|SSL_\w*|CURL_\w*|https?_proxy|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$/;
 
 /** Environment prefixes (`NAME=value program`), settings of sensitive variables and process substitutions: at least write. */
 function environmentFindings(parsed: ParsedLine): Finding[] {

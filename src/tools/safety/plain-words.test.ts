@@ -4,7 +4,7 @@ import { sedScriptEffect } from './sed-script.js';
 
 describe('splitPlainWords', () => {
   it.each([
-    ["get 'a b' \"c d\" e\\ f", ['get', 'a b', 'c d', 'e f']],
+    ['get \'a b\' "c d" e\\ f', ['get', 'a b', 'c d', 'e f']],
     ["$'\\x6b'ubectl", ['kubectl']],
     ['get "\\$x"', ['get', '$x']],
     ['get \\\n pods # comment', ['get', 'pods']],

@@ -26,11 +26,54 @@ export interface ProgramFinding {
 
 /** Shell builtins without effects outside the shell itself. */
 const harmlessBuiltins = new Set([
-  'cd', 'pushd', 'popd', 'dirs', ':', 'true', 'false', 'test', '[', 'pwd', 'type', 'hash', 'shift', 'set',
-  'unset', 'read', 'wait', 'sleep', 'exit', 'return', 'break', 'continue', 'getopts', 'echo', 'printf', 'jobs',
+  'cd',
+  'pushd',
+  'popd',
+  'dirs',
+  ':',
+  'true',
+  'false',
+  'test',
+  '[',
+  'pwd',
+  'type',
+  'hash',
+  'shift',
+  'set',
+  'unset',
+  'read',
+  'wait',
+  'sleep',
+  'exit',
+  'return',
+  'break',
+  'continue',
+  'getopts',
+  'echo',
+  'printf',
+  'jobs',
 ]);
 /** Programs that run code given to them: at least write, never an automatic read. */
-const interpreters = new Set(['perl', 'python', 'python3', 'node', 'nodejs', 'ruby', 'php', 'lua', 'tclsh', 'Rscript', 'deno', 'bun', 'osascript', 'expect', 'busybox', 'trap', 'enable', 'alias']);
+const interpreters = new Set([
+  'perl',
+  'python',
+  'python3',
+  'node',
+  'nodejs',
+  'ruby',
+  'php',
+  'lua',
+  'tclsh',
+  'Rscript',
+  'deno',
+  'bun',
+  'osascript',
+  'expect',
+  'busybox',
+  'trap',
+  'enable',
+  'alias',
+]);
 const diskWipers = new Set(['mkfs', 'wipefs', 'shred', 'fdisk', 'sfdisk', 'parted', 'mkswap']);
 const machineStoppers = new Set(['reboot', 'shutdown', 'halt', 'poweroff']);
 const harmlessFiles = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);

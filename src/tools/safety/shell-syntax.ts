@@ -137,8 +137,7 @@ class LineCollector {
       else if (type === 'CmdSubst' || type === 'ProcSubst') {
         if (type === 'ProcSubst') this.processSubstitutions += 1;
         this.statements(node.Stmts as ShellNode[], false);
-      }
-      else return true;
+      } else return true;
       return false;
     });
   }

@@ -39,7 +39,24 @@ const prefixWrappers: Record<string, OptionGrammar> = {
   command: grammar(),
   builtin: grammar(),
   exec: grammar('-a'),
-  xargs: grammar('-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--arg-file', '--delimiter', '--max-lines', '--max-chars', '--replace', '--eof'),
+  xargs: grammar(
+    '-I',
+    '-n',
+    '-P',
+    '-L',
+    '-s',
+    '-d',
+    '-E',
+    '-a',
+    '--max-args',
+    '--max-procs',
+    '--arg-file',
+    '--delimiter',
+    '--max-lines',
+    '--max-chars',
+    '--replace',
+    '--eof',
+  ),
 };
 
 /** Builtins and programs that run another program by name: at least write (they bypass functions, aliases or the class of the wrapper). */

@@ -49,19 +49,27 @@ const refusalStatuses = new Set(['blocked', 'forbidden', 'rejected', 'timeout', 
 export const policyRefusal = '[policy] refused';
 
 /** Sends one chat turn whose model asks for `command` with `tool`, as a caller of `role` (or that caller); rejects every approval request. */
-export async function runAttackChat(world: AttackWorld, role: AttackRole | { username: string; token: string }, call: { tool: string; command: string }): Promise<AttackRun> {
+export async function runAttackChat(
+  world: AttackWorld,
+  role: AttackRole | { username: string; token: string },
+  call: { tool: string; command: string },
+): Promise<AttackRun> {
   const { service, wire } = world;
   const caller = typeof role === 'string' ? world.callers[role] : role;
   wire.reset();
   wire.script([{ toolCalls: [{ name: call.tool, arguments: { command: call.command } }] }, { text: ['I could not do that.'] }]);
-  const run = await chat(service, { message: 'Please do it', context: {} }, {
-    token: caller.token,
-    onEvent: async (event) => {
-      if (event.event !== 'tool_request' || !event.data.requires_approval) return;
-      const decided = await service.api('POST', '/api/tool/approve', { token: caller.token, body: { id: event.data.id, approved: false } });
-      expect(decided.status).toBe(200);
+  const run = await chat(
+    service,
+    { message: 'Please do it', context: {} },
+    {
+      token: caller.token,
+      onEvent: async (event) => {
+        if (event.event !== 'tool_request' || !event.data.requires_approval) return;
+        const decided = await service.api('POST', '/api/tool/approve', { token: caller.token, body: { id: event.data.id, approved: false } });
+        expect(decided.status).toBe(200);
+      },
     },
-  });
+  );
   expect(run.status).toBe(200);
   const request = run.nth('tool_request');
   const execution = run.nth('tool_execution');
@@ -70,7 +78,10 @@ export async function runAttackChat(world: AttackWorld, role: AttackRole | { use
   const audit = (rows.body.items as AuditEntry[]).find((entry) => entry.details.id === request.id);
   if (!audit) throw new Error(`no ${action} audit row for ${request.id}`);
   // ATTACK_LOG=1 prints which layer stopped each case (for the report; tests assert regardless).
-  if (process.env.ATTACK_LOG) console.log(`[attack] ${caller.username} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${process.env.ATTACK_LOG === "full" ? execution.result : firstReason(execution.result)}`);
+  if (process.env.ATTACK_LOG)
+    console.log(
+      `[attack] ${caller.username} ${call.tool} ${call.command.slice(0, 90)} => ${execution.status} ${process.env.ATTACK_LOG === 'full' ? execution.result : firstReason(execution.result)}`,
+    );
   return { chat: run, request, execution, audit };
 }
 

@@ -70,8 +70,10 @@ function impersonationRbac(namespace: string): string {
   return [account('ph-user'), account('ph-admin'), role, binding('ph-user'), binding('ph-admin')].join('---\n');
 }
 
-const podJson = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
-const configMapYaml = (name: string, namespace: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: ${namespace}}\ndata: {pwned: "yes"}\n`;
+const podJson = (name: string): string =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+const configMapYaml = (name: string, namespace: string): string =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: ${namespace}}\ndata: {pwned: "yes"}\n`;
 
 async function createVictims(namespace: string): Promise<void> {
   const kubeconfig = clusterKubeconfig();
@@ -91,7 +93,10 @@ function kubeconfigCredentials(path: string): string[] {
   if (user?.token) found.push(user.token);
   for (const data of [user?.keyData, user?.certData]) {
     if (!data) continue;
-    const pem = Buffer.from(data, 'base64').toString('utf8').split('\n').filter((line) => line && !line.startsWith('-----'));
+    const pem = Buffer.from(data, 'base64')
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('-----'));
     found.push(data, pem.join('').slice(20, 84));
   }
   return found;
@@ -107,17 +112,24 @@ export async function clusterFingerprint(namespace: string): Promise<string[]> {
     if (item.kind === 'ClusterRoleBinding') return name.startsWith('pwned');
     return item.metadata.namespace === namespace;
   });
-  return relevant.map((item) => {
-    const annotations = { ...item.metadata.annotations };
-    delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
-    const spec = item.spec ?? {};
-    const template = spec.template ?? {};
-    const shape = {
-      labels: item.metadata.labels, annotations, data: item.data, replicas: spec.replicas, phase: item.kind === 'Namespace' ? item.status?.phase : undefined,
-      template: template.metadata?.annotations, images: (template.spec ?? spec).containers?.map((container: { image: string }) => container.image),
-    };
-    return `${item.kind}/${item.metadata.name} ${JSON.stringify(shape)}`;
-  }).sort();
+  return relevant
+    .map((item) => {
+      const annotations = { ...item.metadata.annotations };
+      delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
+      const spec = item.spec ?? {};
+      const template = spec.template ?? {};
+      const shape = {
+        labels: item.metadata.labels,
+        annotations,
+        data: item.data,
+        replicas: spec.replicas,
+        phase: item.kind === 'Namespace' ? item.status?.phase : undefined,
+        template: template.metadata?.annotations,
+        images: (template.spec ?? spec).containers?.map((container: { image: string }) => container.image),
+      };
+      return `${item.kind}/${item.metadata.name} ${JSON.stringify(shape)}`;
+    })
+    .sort();
 }
 
 const digest = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -126,7 +138,11 @@ const volatile = /^(pilothouse\.db(-wal|-shm|-journal)?|sandboxes)$/;
 
 /** The files an attack must not change: sentinels, the signing key, the listings of the data dir and scratch; the store opens. */
 export function fileFingerprint(world: Pick<AttackWorld, 'dataDir' | 'scratch' | 'sentinel'>): string[] {
-  const listing = (folder: string) => readdirSync(folder).filter((name) => !volatile.test(name)).sort().join(',');
+  const listing = (folder: string) =>
+    readdirSync(folder)
+      .filter((name) => !volatile.test(name))
+      .sort()
+      .join(',');
   const database = new Database(join(world.dataDir, 'pilothouse.db'), { readonly: true, fileMustExist: true });
   let store: string;
   try {
@@ -137,9 +153,12 @@ export function fileFingerprint(world: Pick<AttackWorld, 'dataDir' | 'scratch' |
     database.close();
   }
   return [
-    `data dir: ${listing(world.dataDir)}`, `scratch: ${listing(world.scratch)}`,
-    `sentinel in data dir: ${digest(world.sentinel.dataDir)}`, `sentinel outside: ${digest(world.sentinel.outside)}`,
-    `signing key: ${digest(join(world.dataDir, signingKeyFileName))}`, store,
+    `data dir: ${listing(world.dataDir)}`,
+    `scratch: ${listing(world.scratch)}`,
+    `sentinel in data dir: ${digest(world.sentinel.dataDir)}`,
+    `sentinel outside: ${digest(world.sentinel.outside)}`,
+    `signing key: ${digest(join(world.dataDir, signingKeyFileName))}`,
+    store,
   ];
 }
 
@@ -193,9 +212,16 @@ export function useAttackWorld(prefix: string, options: AttackWorldOptions = {})
     const signingKey = readFileSync(join(service.dataDir, signingKeyFileName), 'utf8').trim();
     const files = { dataDir: service.dataDir, scratch, sentinel };
     holder.world = {
-      service, wire, namespace, callers: { user, admin: { username: 'admin', token: service.adminToken } },
-      apiServer: kubeconfig.getCurrentCluster()?.server ?? '', serviceKubeconfig: clusterKubeconfig(), ...files, manifest,
-      fetchUrl: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`, fetches,
+      service,
+      wire,
+      namespace,
+      callers: { user, admin: { username: 'admin', token: service.adminToken } },
+      apiServer: kubeconfig.getCurrentCluster()?.server ?? '',
+      serviceKubeconfig: clusterKubeconfig(),
+      ...files,
+      manifest,
+      fetchUrl: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`,
+      fetches,
       credentials: [...kubeconfigCredentials(clusterKubeconfig()), signingKey, testAdminPassword, llmKey],
       baseline: { cluster: await clusterFingerprint(namespace), files: fileFingerprint(files) },
     };

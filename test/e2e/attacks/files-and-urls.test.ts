@@ -30,18 +30,33 @@ const fileWrites: AttackCase[] = [
   kubectl('--profile-output relative (the working folder)', () => `version --client --profile=heap --profile-output=${relativeOutput}`, { ...relativeCase }),
   kubectl('--log-file (removed from kubectl; must not write)', (w) => `get pods -n ${w.namespace} --log-file=${w.sentinel.outside}`),
   kubectl('--cache-dir inside the data dir', (w) => `get pods -n ${w.namespace} --cache-dir=${w.dataDir}/pwned-cache`),
-  kubectl('cluster-info dump --output-directory into the data dir', (w) => `cluster-info dump --namespaces ${w.namespace} --output-directory=${w.dataDir}/pwned-dump`),
+  kubectl(
+    'cluster-info dump --output-directory into the data dir',
+    (w) => `cluster-info dump --namespaces ${w.namespace} --output-directory=${w.dataDir}/pwned-dump`,
+  ),
   kubectl('cluster-info dump --output-directory outside', (w) => `cluster-info dump --namespaces ${w.namespace} --output-directory=${w.scratch}/pwned-dump`),
-  kubectl('get -o jsonpath-file / template-file of the signing key (reads a service file)', (w) => `get pods -n ${w.namespace} -o go-template-file=${w.dataDir}/jwt-signing-key`),
+  kubectl(
+    'get -o jsonpath-file / template-file of the signing key (reads a service file)',
+    (w) => `get pods -n ${w.namespace} -o go-template-file=${w.dataDir}/jwt-signing-key`,
+  ),
   bash('redirect over the data dir sentinel', (w) => `kubectl get configmap keep -n ${w.namespace} -o yaml > ${w.sentinel.dataDir}`),
   bash('tee onto a file outside', (w) => `kubectl get configmap keep -n ${w.namespace} -o yaml | tee ${w.sentinel.outside}`),
   bash('--profile-output onto the store, in the sandbox', (w) => `kubectl version --client --profile=heap --profile-output=${w.dataDir}/pilothouse.db`),
 ];
 
 const fileReads: AttackCase[] = [
-  kubectl('--from-file of the service kubeconfig, client dry run', (w) => `create configmap pwned-leak -n ${w.namespace} --from-file=${w.serviceKubeconfig} --dry-run=client -o yaml`),
-  kubectl('--from-file of the signing key, client dry run', (w) => `create secret generic pwned-key -n ${w.namespace} --from-file=${w.dataDir}/jwt-signing-key --dry-run=client -o yaml`),
-  kubectl('--from-env-file of the service kubeconfig', (w) => `create configmap pwned-env -n ${w.namespace} --from-env-file=${w.serviceKubeconfig} --dry-run=client -o json`),
+  kubectl(
+    '--from-file of the service kubeconfig, client dry run',
+    (w) => `create configmap pwned-leak -n ${w.namespace} --from-file=${w.serviceKubeconfig} --dry-run=client -o yaml`,
+  ),
+  kubectl(
+    '--from-file of the signing key, client dry run',
+    (w) => `create secret generic pwned-key -n ${w.namespace} --from-file=${w.dataDir}/jwt-signing-key --dry-run=client -o yaml`,
+  ),
+  kubectl(
+    '--from-env-file of the service kubeconfig',
+    (w) => `create configmap pwned-env -n ${w.namespace} --from-env-file=${w.serviceKubeconfig} --dry-run=client -o json`,
+  ),
   kubectl('get -f <the service kubeconfig>', (w) => `get -f ${w.serviceKubeconfig} -o yaml`),
   kubectl('apply -f <the service kubeconfig> as a server dry run', (w) => `apply -f ${w.serviceKubeconfig} --dry-run=server -o yaml`),
 ];
@@ -63,13 +78,25 @@ const rawPaths: AttackCase[] = [
     expect: 'harmless',
     check: (run) => expect(run.execution.result).toContain('"name":"keep"'),
   }),
-  kubectl('--raw to exec, shell characters unquoted', (w) => `get --raw /api/v1/namespaces/${w.namespace}/pods/victim/exec?command=touch&command=/tmp/pwned&stdout=true`),
-  kubectl('--raw to exec, quoted (GET on pods/exec)', (w) => `get --raw '/api/v1/namespaces/${w.namespace}/pods/victim/exec?command=touch&command=/tmp/pwned&stdout=true'`),
+  kubectl(
+    '--raw to exec, shell characters unquoted',
+    (w) => `get --raw /api/v1/namespaces/${w.namespace}/pods/victim/exec?command=touch&command=/tmp/pwned&stdout=true`,
+  ),
+  kubectl(
+    '--raw to exec, quoted (GET on pods/exec)',
+    (w) => `get --raw '/api/v1/namespaces/${w.namespace}/pods/victim/exec?command=touch&command=/tmp/pwned&stdout=true'`,
+  ),
   kubectl('--raw to a pod proxy', (w) => `get --raw /api/v1/namespaces/${w.namespace}/pods/victim:80/proxy/`),
-  kubectl('--raw to Pilothouse’s own Secrets', (w) => `get --raw /api/v1/namespaces/${w.service.namespace}/secrets`, { expect: { user: 'refused', admin: 'harmless' } }),
-  kubectl('--raw with dot segments into another namespace', (w) => `get --raw /api/v1/namespaces/${w.namespace}/configmaps/../../${w.service.namespace}/secrets`, {
+  kubectl('--raw to Pilothouse’s own Secrets', (w) => `get --raw /api/v1/namespaces/${w.service.namespace}/secrets`, {
     expect: { user: 'refused', admin: 'harmless' },
   }),
+  kubectl(
+    '--raw with dot segments into another namespace',
+    (w) => `get --raw /api/v1/namespaces/${w.namespace}/configmaps/../../${w.service.namespace}/secrets`,
+    {
+      expect: { user: 'refused', admin: 'harmless' },
+    },
+  ),
 ];
 
 /** Last: if this one got through, the store is gone for every later case. */

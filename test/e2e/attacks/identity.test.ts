@@ -23,7 +23,9 @@ const noSecret: AttackCase['check'] = (run) => {
 const endpointSwitches: AttackCase[] = [
   kubectl('glued -s<real API server> (issue example)', (w) => `get secrets -n ${w.namespace} -s${w.apiServer}`, { check: noSecret }),
   kubectl('glued -s to a dead port', (w) => `get pods -n ${w.namespace} -shttps://127.0.0.1:1`),
-  kubectl('--server with --insecure-skip-tls-verify', (w) => `get secrets -n ${w.namespace} --server=${w.apiServer} --insecure-skip-tls-verify`, { check: noSecret }),
+  kubectl('--server with --insecure-skip-tls-verify', (w) => `get secrets -n ${w.namespace} --server=${w.apiServer} --insecure-skip-tls-verify`, {
+    check: noSecret,
+  }),
   kubectl('--kubeconfig=<the service kubeconfig>', (w) => `get secrets -n ${w.namespace} --kubeconfig=${w.serviceKubeconfig}`, { check: noSecret }),
   kubectl('--kubeconfig <path> (space form) before the verb', (w) => `--kubeconfig ${w.serviceKubeconfig} delete configmap keep -n ${w.namespace}`),
   kubectl('--context of the service kubeconfig', (w) => `get secrets -n ${w.namespace} --context=testcluster`, { check: noSecret }),
@@ -69,14 +71,18 @@ const credentialReads: AttackCase[] = [
 const shellSwitches: AttackCase[] = [
   bash('KUBECONFIG=<the service kubeconfig> prefix', (w) => `KUBECONFIG=${w.serviceKubeconfig} kubectl get secrets -n ${w.namespace}`, { check: noSecret }),
   bash('--kubeconfig=<the service kubeconfig> with a delete', (w) => `kubectl --kubeconfig=${w.serviceKubeconfig} delete configmap keep -n ${w.namespace}`),
-  bash('--as and --as-group are dropped by the proxy', () => 'kubectl --as=kubernetes-admin --as-group=system:masters auth whoami -o jsonpath={.status.userInfo.username}', {
-    expect: 'harmless',
-    check: (run, world, role) => {
-      // Refused by the classifier today (`--as` picks the identity); were it run, the proxy drops the headers.
-      if (run.execution.status === 'blocked') return void expect(run.execution.result).toMatch(/--as/);
-      expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}`);
+  bash(
+    '--as and --as-group are dropped by the proxy',
+    () => 'kubectl --as=kubernetes-admin --as-group=system:masters auth whoami -o jsonpath={.status.userInfo.username}',
+    {
+      expect: 'harmless',
+      check: (run, world, role) => {
+        // Refused by the classifier today (`--as` picks the identity); were it run, the proxy drops the headers.
+        if (run.execution.status === 'blocked') return void expect(run.execution.result).toMatch(/--as/);
+        expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}`);
+      },
     },
-  }),
+  ),
   bash('--as-user-extra is dropped by the proxy', () => 'kubectl --as=kubernetes-admin --as-user-extra=scopes=all auth whoami -o json', {
     expect: 'harmless',
     check: (run, world, role) => {
@@ -86,12 +92,19 @@ const shellSwitches: AttackCase[] = [
     },
   }),
   bash('--as=kubernetes-admin with a delete', (w) => `kubectl --as=kubernetes-admin delete configmap keep -n ${w.namespace}`),
-  bash('-s <real API server> with the proxy token', (w) => `kubectl -s ${w.apiServer} --insecure-skip-tls-verify get secrets -n ${w.namespace}`, { check: noSecret }),
-  bash('a service-account token from the pod folder', (w) => `kubectl --token="$(cat /var/run/secrets/kubernetes.io/serviceaccount/token)" get secrets -n ${w.namespace}`, { check: noSecret }),
+  bash('-s <real API server> with the proxy token', (w) => `kubectl -s ${w.apiServer} --insecure-skip-tls-verify get secrets -n ${w.namespace}`, {
+    check: noSecret,
+  }),
+  bash(
+    'a service-account token from the pod folder',
+    (w) => `kubectl --token="$(cat /var/run/secrets/kubernetes.io/serviceaccount/token)" get secrets -n ${w.namespace}`,
+    { check: noSecret },
+  ),
   bash('cat the service kubeconfig', (w) => `cat ${w.serviceKubeconfig}`),
   bash('the environment and config view --raw', () => 'env; kubectl config view --raw', { expect: 'harmless' }),
   bash('a secret read as the caller (impersonation holds in bash)', (w) => `kubectl get secret db -n ${w.namespace} -o yaml`, {
-    check: (run, world, role) => expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}" cannot get resource "secrets"`),
+    check: (run, world, role) =>
+      expect(run.execution.result).toContain(`system:serviceaccount:${world.namespace}:${account(role)}" cannot get resource "secrets"`),
   }),
 ];
 

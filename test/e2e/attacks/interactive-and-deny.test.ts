@@ -9,7 +9,9 @@ import { clusterFingerprint, useAttackWorld } from './attack-world.js';
  * the HTTP route.
  */
 const holder = useAttackWorld('atk-interactive', {
-  config: (namespace) => ({ authorization: { roles: [{ name: 'no-victim-secrets', resources: ['secrets'], namespaces: [namespace], verbs: ['*'], effect: 'deny' }] } }),
+  config: (namespace) => ({
+    authorization: { roles: [{ name: 'no-victim-secrets', resources: ['secrets'], namespaces: [namespace], verbs: ['*'], effect: 'deny' }] },
+  }),
 });
 
 const kubectl = (name: string, command: AttackCase['command'], extra: Partial<AttackCase> = {}): AttackCase => ({ name, tool: 'kubectl', command, ...extra });
@@ -39,7 +41,12 @@ describe('interactive commands without approval', () => {
 });
 
 describe('deny roles through the AI', () => {
-  const denied = ['get secret db -n NS -o yaml', 'get secrets -n NS -o json', 'get --raw /api/v1/namespaces/NS/secrets/db', 'get --raw /api/v1/namespaces/NS/secrets%2Fdb'];
+  const denied = [
+    'get secret db -n NS -o yaml',
+    'get secrets -n NS -o json',
+    'get --raw /api/v1/namespaces/NS/secrets/db',
+    'get --raw /api/v1/namespaces/NS/secrets%2Fdb',
+  ];
 
   it('refuses a user denied Secrets the same way in the chat as on GET /api/k8s/secrets/db', async () => {
     const world = holder.world;

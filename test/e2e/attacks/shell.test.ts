@@ -56,13 +56,16 @@ const commandPosition: AttackCase[] = [
   bash('a variable in the command position', (w) => `K=kubectl; $K delete configmap keep -n ${w.namespace}`),
   bash('a variable holding the verb', (w) => `V=delete; kubectl $V configmap keep -n ${w.namespace}`),
   bash('${IFS} instead of spaces', (w) => `kubectl\${IFS}delete\${IFS}configmap\${IFS}keep\${IFS}-n\${IFS}${w.namespace}`),
-  bash('brace expansion builds the verb', (w) => `kubectl {del,}ete configmap keep -n ${w.namespace} 2>/dev/null; kubectl de{l,}ete configmap keep -n ${w.namespace}`),
+  bash(
+    'brace expansion builds the verb',
+    (w) => `kubectl {del,}ete configmap keep -n ${w.namespace} 2>/dev/null; kubectl de{l,}ete configmap keep -n ${w.namespace}`,
+  ),
 ];
 
 const encodings: AttackCase[] = [
   bash("ANSI-C quoting $'\\x6b'ubectl", (w) => `$'\\x6b'ubectl delete configmap keep -n ${w.namespace}`),
   bash('quotes splitting the word k"u"bectl', (w) => `k"u"bectl delete configmap keep -n ${w.namespace}`),
-  bash('quotes splitting the verb de\'le\'te', (w) => `kubectl de'le'te configmap keep -n ${w.namespace}`),
+  bash("quotes splitting the verb de'le'te", (w) => `kubectl de'le'te configmap keep -n ${w.namespace}`),
   bash('a backslash \\kubectl', (w) => `\\kubectl delete configmap keep -n ${w.namespace}`),
   bash('the absolute path of kubectl', (w) => `/opt/pilothouse/bin/kubectl delete configmap keep -n ${w.namespace}`),
   bash('a Cyrillic look-alike kubеctl', (w) => `kub\u0435ctl delete configmap keep -n ${w.namespace}`),
@@ -70,9 +73,15 @@ const encodings: AttackCase[] = [
 ];
 
 const environmentAndPlugins: AttackCase[] = [
-  bash('KUBECTL_EXTERNAL_DIFF runs a program', (w) =>
-    `KUBECTL_EXTERNAL_DIFF="${payload(w)} --ignore-not-found" kubectl diff -f <(kubectl get configmap keep -n ${w.namespace} -o yaml | sed 's/a: b/a: c/')`),
-  bash('PATH prefix with a kubectl-<plugin> in HOME', (w) => `mkdir -p ~/bin && printf '#!/bin/sh\\n${payload(w)}\\n' > ~/bin/kubectl-pwn && chmod +x ~/bin/kubectl-pwn && PATH=~/bin:$PATH kubectl pwn`),
+  bash(
+    'KUBECTL_EXTERNAL_DIFF runs a program',
+    (w) =>
+      `KUBECTL_EXTERNAL_DIFF="${payload(w)} --ignore-not-found" kubectl diff -f <(kubectl get configmap keep -n ${w.namespace} -o yaml | sed 's/a: b/a: c/')`,
+  ),
+  bash(
+    'PATH prefix with a kubectl-<plugin> in HOME',
+    (w) => `mkdir -p ~/bin && printf '#!/bin/sh\\n${payload(w)}\\n' > ~/bin/kubectl-pwn && chmod +x ~/bin/kubectl-pwn && PATH=~/bin:$PATH kubectl pwn`,
+  ),
   bash('plugin list (a read; no plugin in reach)', () => 'kubectl plugin list', { expect: 'harmless' }),
   bash('BASH_ENV runs a file first', (w) => `BASH_ENV=<(echo "${payload(w)}") bash -c true`),
 ];

@@ -25,9 +25,7 @@ function toolFrames(turn: ScriptedTurn): WireFrame[] {
   return (turn.toolCalls ?? []).flatMap((call, offset) => {
     const contentBlockIndex = first + offset;
     const toolUse = { toolUseId: call.id ?? `tooluse_wire_${offset}`, name: call.name };
-    const inputs = splitInTwo(argumentsText(call.arguments)).map((input) =>
-      frame('contentBlockDelta', { contentBlockIndex, delta: { toolUse: { input } } }),
-    );
+    const inputs = splitInTwo(argumentsText(call.arguments)).map((input) => frame('contentBlockDelta', { contentBlockIndex, delta: { toolUse: { input } } }));
     return [frame('contentBlockStart', { contentBlockIndex, start: { toolUse } }), ...inputs, frame('contentBlockStop', { contentBlockIndex })];
   });
 }

@@ -7,10 +7,7 @@ export interface CollectedStream {
 }
 
 /** Drains a stream, keeping the events seen before any error. */
-export async function collectStream(
-  stream: AsyncIterable<LlmStreamEvent>,
-  onEvent?: (event: LlmStreamEvent) => void,
-): Promise<CollectedStream> {
+export async function collectStream(stream: AsyncIterable<LlmStreamEvent>, onEvent?: (event: LlmStreamEvent) => void): Promise<CollectedStream> {
   const events: LlmStreamEvent[] = [];
   try {
     for await (const event of stream) {

@@ -183,9 +183,8 @@ export function describeProviderConformance(target: ProviderTarget): void {
     it('stops when the caller aborts', async () => {
       harness.server.script([{ text: ['one ', 'two ', 'three'], delayMs: 50 }]);
       const controller = new AbortController();
-      const { events, error } = await collectStream(
-        harness.provider().streamChat({ messages: userAsks, tools: [kubectlGet], signal: controller.signal }),
-        () => controller.abort(),
+      const { events, error } = await collectStream(harness.provider().streamChat({ messages: userAsks, tools: [kubectlGet], signal: controller.signal }), () =>
+        controller.abort(),
       );
       expect(expectLlmError(error)).toMatchObject({ aborted: true });
       expect(textsOf(events)).toEqual(['one ']);

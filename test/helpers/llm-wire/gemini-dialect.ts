@@ -18,7 +18,12 @@ function event(model: string, parts: unknown[], finishReason?: string): WireFram
 function geminiFrames(turn: ScriptedTurn, model: string): WireFrame[] {
   const texts = (turn.text ?? []).map((text) => ({ ...event(model, [{ text }]), text: true }));
   const calls = turn.toolCalls?.length
-    ? [event(model, turn.toolCalls.map((call, index) => ({ functionCall: { name: call.name, args: call.arguments }, thoughtSignature: `signature-${index}` })))]
+    ? [
+        event(
+          model,
+          turn.toolCalls.map((call, index) => ({ functionCall: { name: call.name, args: call.arguments }, thoughtSignature: `signature-${index}` })),
+        ),
+      ]
     : [];
   return [...texts, ...calls, event(model, [{ text: '' }], 'STOP')];
 }

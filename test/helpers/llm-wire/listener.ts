@@ -1,10 +1,5 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http';
-import {
-  createServer as createHttp2Server,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  type Http2Session,
-} from 'node:http2';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export type WireHandler = (request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse) => void;

@@ -26,9 +26,7 @@ function toolCallFrames(turn: ScriptedTurn, model: string): WireFrame[] {
   return (turn.toolCalls ?? []).flatMap((call, index) => {
     const id = call.id ?? `call_wire_${index}`;
     const opening = { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] };
-    const pieces = splitInTwo(argumentsText(call.arguments)).map((part) =>
-      sse(model, { tool_calls: [{ index, function: { arguments: part } }] }),
-    );
+    const pieces = splitInTwo(argumentsText(call.arguments)).map((part) => sse(model, { tool_calls: [{ index, function: { arguments: part } }] }));
     return [sse(model, opening), ...pieces];
   });
 }
