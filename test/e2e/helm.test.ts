@@ -1,45 +1,22 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
-import { rootDirectory, toolPath } from '../helpers/paths.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { serveDemoChartRepository, type ChartRepository } from '../helpers/chart-repository.js';
 
 const namespace = useNamespace('helm');
 let service: TestService;
-let repository: Server;
+let repository: ChartRepository | undefined;
 let repositoryUrl = '';
-const chartDirectory = mkdtempSync(join(tmpdir(), 'pilothouse-charts-'));
-
-/** Packages test/fixtures/charts/demo and serves it as a chart repository on loopback. */
-async function serveChartRepository(): Promise<void> {
-  const helmHome = join(chartDirectory, '.helm');
-  const environment = { ...process.env, HELM_CACHE_HOME: helmHome, HELM_CONFIG_HOME: helmHome, HELM_DATA_HOME: helmHome };
-  execFileSync(toolPath('helm'), ['package', join(rootDirectory, 'test/fixtures/charts/demo'), '-d', chartDirectory], { env: environment });
-  repository = createServer((request, response) => {
-    const file = (request.url ?? '/').split('?')[0]!.replace(/^\/+/, '');
-    if (!/^[\w.-]+$/.test(file)) return void response.writeHead(404).end();
-    try {
-      response.end(readFileSync(join(chartDirectory, file)));
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => repository.listen(0, '127.0.0.1', resolve));
-  repositoryUrl = `http://127.0.0.1:${(repository.address() as AddressInfo).port}`;
-  execFileSync(toolPath('helm'), ['repo', 'index', chartDirectory, '--url', repositoryUrl], { env: environment });
-}
 
 const kubectl = (...args: string[]) => runKubectl(clusterKubeconfig(), [...args, '-n', namespace.name]);
 const call = (method: string, path: string, body?: unknown) => service.api(method, path, { body, token: service.adminToken });
 
 beforeAll(async () => {
-  await serveChartRepository();
+  repository = await serveDemoChartRepository();
+  repositoryUrl = repository.url;
   // The fixture repository is http on 127.0.0.1: allowed only with these keys.
   service = await startTestService({ config: { helm: { allow_http: true, allow_private_urls: true } } });
 });
@@ -47,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   repository?.close();
-  rmSync(chartDirectory, { recursive: true, force: true });
 });
 
 describe('helm releases', () => {
