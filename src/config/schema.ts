@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
+import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
 
 /** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
@@ -13,29 +14,7 @@ const regexList = z.array(z.string()).superRefine((patterns, context) => {
   });
 });
 
-export const roleNames = ['viewer', 'user', 'admin'] as const;
-export type RoleName = (typeof roleNames)[number];
-
-export const resourceRoleSchema = z.object({
-  name: z.string().min(1),
-  resources: z.array(z.string()).default(['*']),
-  namespaces: z.array(z.string()).default(['*']),
-  verbs: z.array(z.enum(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', '*'])).default(['get', 'list', 'watch']),
-  effect: z.enum(['allow', 'deny']).default('allow'),
-});
-export type ResourceRole = z.infer<typeof resourceRoleSchema>;
-
-/** One entry of `auth.token.role_mappings`: a Kubernetes user and/or group → base role (first match wins). */
-export const tokenRoleMappingSchema = z
-  .object({
-    user: z.string().min(1).optional(),
-    group: z.string().min(1).optional(),
-    role: z.enum(roleNames),
-    /** Extra resource-level role names (`authorization.roles`) for the matched callers. */
-    roles: z.array(z.string()).default([]),
-  })
-  .refine((mapping) => mapping.user !== undefined || mapping.group !== undefined, { message: 'a role mapping names a user or a group' });
-export type TokenRoleMapping = z.infer<typeof tokenRoleMappingSchema>;
+export { resourceRoleSchema, roleNames, tokenRoleMappingSchema, type ResourceRole, type RoleName, type TokenRoleMapping } from './role-schemas.js';
 
 export const mcpServerConfigSchema = z.object({
   name: z
