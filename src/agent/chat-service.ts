@@ -10,14 +10,14 @@ import { historyView, type MessageView } from './history-view.js';
 export interface SessionSummary {
   id: string;
   title: string;
-  created_at: string;
-  updated_at: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 const titleLength = 80;
 
 function summary(session: ChatSessionRecord): SessionSummary {
-  return { id: session.id, title: session.title, created_at: session.createdAt, updated_at: session.updatedAt };
+  return { id: session.id, title: session.title, createdAt: session.createdAt, updatedAt: session.updatedAt };
 }
 
 function titleOf(message: string): string {

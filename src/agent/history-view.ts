@@ -12,16 +12,16 @@ export interface ToolCallView {
   blocked?: boolean;
   warnings?: string[];
   decision?: ApprovalOutcome;
-  decided_by?: string;
+  decidedBy?: string;
   status?: ToolStatus;
   result?: string;
 }
 
 /** One message of a session's history view. */
 export type MessageView =
-  | { role: 'user'; content: string; context: ChatContext; created_at: string }
-  | { role: 'assistant'; content: string; tool_calls: ToolCallView[]; created_at: string }
-  | { role: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string }; created_at: string };
+  | { role: 'user'; content: string; context: ChatContext; createdAt: string }
+  | { role: 'assistant'; content: string; toolCalls: ToolCallView[]; createdAt: string }
+  | { role: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string }; createdAt: string };
 
 function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
   if (entry.kind === 'tool_request') {
@@ -33,19 +33,19 @@ function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
       warnings: entry.warnings,
     });
   } else if (entry.kind === 'decision') {
-    Object.assign(call, { decision: entry.outcome, decided_by: entry.by });
+    Object.assign(call, { decision: entry.outcome, decidedBy: entry.by });
   } else if (entry.kind === 'tool_result') {
     Object.assign(call, { status: entry.status, result: entry.result });
   }
 }
 
 function messageOf(entry: StoredHistoryEntry, calls: Map<string, ToolCallView>): MessageView | undefined {
-  if (entry.kind === 'user') return { role: 'user', content: entry.content, context: entry.context, created_at: entry.createdAt };
-  if (entry.kind === 'turn_end') return { role: 'turn_end', reason: entry.reason, error: entry.error, created_at: entry.createdAt };
+  if (entry.kind === 'user') return { role: 'user', content: entry.content, context: entry.context, createdAt: entry.createdAt };
+  if (entry.kind === 'turn_end') return { role: 'turn_end', reason: entry.reason, error: entry.error, createdAt: entry.createdAt };
   if (entry.kind !== 'assistant') return undefined;
   const toolCalls = entry.toolCalls.map((call) => ({ id: call.id, tool: call.name, arguments: call.arguments }));
   for (const call of toolCalls) calls.set(call.id, call);
-  return { role: 'assistant', content: entry.content, tool_calls: toolCalls, created_at: entry.createdAt };
+  return { role: 'assistant', content: entry.content, toolCalls: toolCalls, createdAt: entry.createdAt };
 }
 
 /** The history entries folded into messages, each assistant message carrying its tool calls' outcomes. */

@@ -56,7 +56,7 @@ export class LoginService {
     const window = this.settings.counter.hit(key, this.settings.limit);
     if (!window.allowed) {
       this.refuse(attempt, username, 'throttled');
-      throw new AppError('RATE_LIMITED', 'too many login attempts; try again later', { retry_after: window.retryAfterSeconds });
+      throw new AppError('RATE_LIMITED', 'too many login attempts; try again later', { retryAfter: window.retryAfterSeconds });
     }
     const user = await this.verify(attempt, username);
     if (!user) {

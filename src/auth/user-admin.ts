@@ -16,11 +16,11 @@ export interface Actor {
 
 export interface PublicSession {
   id: string;
-  created_at: string;
+  createdAt: string;
   expires_at: string;
-  revoked_at: string | null;
+  revokedAt: string | null;
   source: string | null;
-  user_agent: string | null;
+  userAgent: string | null;
 }
 
 function fieldError(field: string, message: string): Error {
@@ -136,7 +136,7 @@ export class UserAdmin {
       action: 'lock',
       resource: `user/${username}`,
       decision: 'allow',
-      details: { locked: true, sessions_revoked: revoked },
+      details: { locked: true, sessionsRevoked: revoked },
       outcome: 'success',
     });
     return publicUser(updated);
@@ -199,7 +199,7 @@ export class UserAdmin {
         action: 'logout',
         resource: `user/${username}`,
         decision: 'allow',
-        details: { username, by: actor.principal.username, sessions_revoked: revoked },
+        details: { username, by: actor.principal.username, sessionsRevoked: revoked },
         outcome: 'success',
       });
     }
@@ -221,10 +221,10 @@ function changeFlags(changes: UpdateUserInput): string {
 function publicSession(session: SessionRecord): PublicSession {
   return {
     id: session.id,
-    created_at: session.createdAt,
+    createdAt: session.createdAt,
     expires_at: session.expiresAt,
-    revoked_at: session.revokedAt,
+    revokedAt: session.revokedAt,
     source: session.source,
-    user_agent: session.userAgent,
+    userAgent: session.userAgent,
   };
 }

@@ -51,8 +51,8 @@ export interface PublicUser {
   enabled: boolean;
   locked: boolean;
   source: string;
-  created_at: string;
-  updated_at: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export function publicUser(user: UserRecord): PublicUser {
@@ -64,7 +64,7 @@ export function publicUser(user: UserRecord): PublicUser {
     enabled: user.enabled,
     locked: user.locked,
     source: user.source,
-    created_at: user.createdAt,
-    updated_at: user.updatedAt,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
   };
 }

@@ -46,8 +46,8 @@ export const user = z
     enabled: z.boolean(),
     locked: z.boolean(),
     source: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
   })
   .catchall(z.unknown())
   .meta({ id: 'User' });
@@ -62,7 +62,7 @@ export const auditEntry = z
     details: anyObject,
     decision: z.enum(['allow', 'deny']),
     source: z.string().nullable(),
-    request_id: z.string().nullable(),
+    requestId: z.string().nullable(),
     outcome: z.string().nullable(),
   })
   .meta({ id: 'AuditEntry' });

@@ -7,7 +7,7 @@ export const toolStatus = z.enum(['executed', 'rejected', 'timeout', 'blocked', 
 export const turnEndReason = z.enum(['final_answer', 'step_cap', 'error', 'cancelled']).meta({ id: 'TurnEndReason' });
 
 export const chatSessionSummary = z
-  .object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() })
+  .object({ id: z.string(), title: z.string(), createdAt: z.string(), updatedAt: z.string() })
   .catchall(z.unknown())
   .meta({ id: 'ChatSessionSummary' });
 
@@ -22,7 +22,7 @@ export const toolCallView = z
     blocked: z.boolean().optional(),
     warnings: z.array(z.string()).optional(),
     decision: z.enum(['approved', 'rejected', 'timeout', 'cancelled']).optional(),
-    decided_by: z.string().optional(),
+    decidedBy: z.string().optional(),
     status: toolStatus.optional(),
     result: z.string().optional(),
   })
@@ -34,14 +34,14 @@ export const messageView = z
       role: z.literal('user'),
       content: z.string(),
       context: z.object({ namespace: z.string().optional(), resource: z.string().optional() }),
-      created_at: z.string(),
+      createdAt: z.string(),
     }),
-    z.object({ role: z.literal('assistant'), content: z.string(), tool_calls: z.array(toolCallView), created_at: z.string() }),
+    z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallView), createdAt: z.string() }),
     z.object({
       role: z.literal('turn_end'),
       reason: turnEndReason,
       error: z.object({ code: z.string(), message: z.string() }).optional(),
-      created_at: z.string(),
+      createdAt: z.string(),
     }),
   ])
   .meta({ id: 'MessageView' });

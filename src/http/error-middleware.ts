@@ -55,7 +55,7 @@ export function errorMiddleware(logger: Logger) {
       const appError = error instanceof AppError ? error : fromKoaError(error);
       const status = statusFor(appError);
       if (status >= 500) logger.error({ err: error, requestId: context.state.requestId, path: context.path }, 'request failed');
-      if (appError.code === 'RATE_LIMITED') context.set('Retry-After', String(appError.details.retry_after ?? 60));
+      if (appError.code === 'RATE_LIMITED') context.set('Retry-After', String(appError.details.retryAfter ?? 60));
       context.status = status;
       context.type = 'application/json';
       context.body = { error: appError.message, code: appError.code, details: appError.details };

@@ -12,7 +12,7 @@ export interface HealthReport {
   kubernetes: 'connected' | 'disconnected';
   llm: 'available' | 'unconfigured' | 'unavailable';
   /** Optional features; they do not change `status` (a bash tool that cannot run is off, not a failure). */
-  details: { bash_sandbox: BashSandboxHealth };
+  details: { bashSandbox: BashSandboxHealth };
 }
 
 export type LlmCheck = () => Promise<HealthReport['llm']>;
@@ -55,7 +55,7 @@ export class HealthService {
       this.bashSandboxCheck().catch((error: unknown) => ({ status: 'unavailable' as const, reason: (error as Error).message })),
     ]);
     const status = kubernetes === 'connected' && llm !== 'unavailable' ? 'healthy' : 'degraded';
-    const report: HealthReport = { status, kubernetes, llm, details: { bash_sandbox: bashSandbox } };
+    const report: HealthReport = { status, kubernetes, llm, details: { bashSandbox: bashSandbox } };
     this.cached = { at: this.clock(), report };
     return report;
   }

@@ -22,12 +22,12 @@ function setHeaders(context: AppContext, state: WindowState): void {
 }
 
 function limited(state: WindowState): AppError {
-  return new AppError('RATE_LIMITED', `rate limit of ${state.limit} requests per minute exceeded`, { retry_after: state.retryAfterSeconds });
+  return new AppError('RATE_LIMITED', `rate limit of ${state.limit} requests per minute exceeded`, { retryAfter: state.retryAfterSeconds });
 }
 
 /**
  * Rate limits of the API: every `/api/` response carries `X-RateLimit-*`; over the limit a request
- * gets 429 RATE_LIMITED with `details.retry_after` (the error middleware adds `Retry-After`).
+ * gets 429 RATE_LIMITED with `details.retryAfter` (the error middleware adds `Retry-After`).
  * Routes count per user after authentication; requests that never reach a route (bad token,
  * unknown path) count per client address.
  */

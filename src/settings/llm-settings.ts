@@ -37,7 +37,7 @@ type StoredLlmSettings = Omit<LlmSettingsBody, 'api_key'> & { api_key_env?: stri
 export type ApiKeySource = 'file' | 'config' | 'none';
 
 /** `GET /api/settings/llm`: the configuration without the key. */
-export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { api_key_set: boolean; api_key_source: ApiKeySource };
+export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { apiKeySet: boolean; apiKeySource: ApiKeySource };
 
 const settingsKey = 'llm';
 
@@ -77,7 +77,7 @@ export class LlmSettings {
   view(): LlmSettingsView {
     const { api_key: apiKey, ...config } = this.config();
     delete (config as { allow_private_base_url?: boolean }).allow_private_base_url;
-    return { ...config, api_key_set: Boolean(apiKey), api_key_source: apiKey ? this.keySource() : 'none' };
+    return { ...config, apiKeySet: Boolean(apiKey), apiKeySource: apiKey ? this.keySource() : 'none' };
   }
 
   /**

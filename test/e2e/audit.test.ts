@@ -53,7 +53,7 @@ describe('GET /api/audit', () => {
     expect([...ids].sort((left, right) => right - left)).toEqual(ids);
     expect(body.items[0]).toMatchObject({ user: 'bulk', action: 'query', details: { index: 59 }, decision: 'allow', timestamp: '2024-01-03T08:00:00.000Z' });
     expect(Object.keys(body.items[0]!)).toEqual(
-      expect.arrayContaining(['id', 'timestamp', 'user', 'action', 'resource', 'details', 'decision', 'source', 'request_id', 'outcome']),
+      expect.arrayContaining(['id', 'timestamp', 'user', 'action', 'resource', 'details', 'decision', 'source', 'requestId', 'outcome']),
     );
   });
 

@@ -44,7 +44,7 @@ describe('request ids', () => {
     });
     expect(response.headers.get('X-Request-Id')).toBe('trace-42.a:b_c');
     const audit = await service.api('GET', '/api/audit?action=login&user=rid-safe', { token: service.adminToken });
-    expect(audit.body.items[0].request_id).toBe('trace-42.a:b_c');
+    expect(audit.body.items[0].requestId).toBe('trace-42.a:b_c');
   });
 
   it('replaces a long or unsafe X-Request-Id with a new id, which the response and the audit row carry', async () => {
@@ -55,7 +55,7 @@ describe('request ids', () => {
       const echoed = response.headers.get('X-Request-Id');
       expect(echoed, id).toMatch(uuid);
       const audit = await service.api('GET', `/api/audit?action=login&user=${user}`, { token: service.adminToken });
-      expect(audit.body.items[0].request_id, id).toBe(echoed);
+      expect(audit.body.items[0].requestId, id).toBe(echoed);
       expect(audit.text).not.toContain(id);
     }
   });

@@ -125,7 +125,7 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
   it('does not use Pilothouse login, logout or refresh', async () => {
     const login = await service.api('POST', '/api/auth/login', { body: { password: 'anything' } });
     expect(login.status).toBe(400);
-    expect(login.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { auth_mode: 'token' } });
+    expect(login.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { authMode: 'token' } });
     expect(login.body.error).toContain('present a Kubernetes token');
     for (const path of ['/api/auth/logout', '/api/auth/refresh']) {
       expect((await service.api('POST', path, { token: tokens.member })).status).toBe(400);

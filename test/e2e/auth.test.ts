@@ -136,7 +136,7 @@ describe('token lifetime', () => {
     const early = await service.api('POST', '/api/auth/refresh', { token });
     expect(early.status).toBe(400);
     expect(early.body.code).toBe('VALIDATION_ERROR');
-    expect(early.body.details.refresh_opens_at).toBeTruthy();
+    expect(early.body.details.refreshOpensAt).toBeTruthy();
     expect(early.headers.get('X-Refreshed-Token')).toBeNull();
 
     clock.now += 50 * 60_000; // inside the 15 minute window before the 1 h expiry

@@ -105,7 +105,7 @@ describe('bash sandbox (impersonation on)', () => {
   it('reports the sandbox as available in GET /api/health details', async () => {
     const health = await service.api('GET', '/api/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: expect.any(String), kubernetes: 'connected', details: { bash_sandbox: { status: 'available' } } });
+    expect(health.body).toMatchObject({ status: expect.any(String), kubernetes: 'connected', details: { bashSandbox: { status: 'available' } } });
   });
 
   it('runs with impersonation on and shows an empty root with only the system, /dev, /proc, /tmp and its HOME', async () => {

@@ -124,7 +124,7 @@ describe('POST /api/chat/agentic', () => {
     );
     expect(eventNames(run)).toEqual(['session', 'tool_request']);
     const id = run.nth('tool_request', 0).id;
-    let history: { messages: { reason?: string; tool_calls?: unknown[] }[] } = { messages: [] };
+    let history: { messages: { reason?: string; toolCalls?: unknown[] }[] } = { messages: [] };
     await expect
       .poll(
         async () => (history = (await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken })).body).messages.at(-1)?.reason,
@@ -133,7 +133,7 @@ describe('POST /api/chat/agentic', () => {
       .toBe('cancelled');
     const approve = await service.api('POST', '/api/tool/approve', { token: userToken, body: { id, approved: true } });
     expect(approve.status).toBe(400);
-    expect(history.messages[1]?.tool_calls?.[0]).toMatchObject({ id, type: 'write', requires_approval: true });
+    expect(history.messages[1]?.toolCalls?.[0]).toMatchObject({ id, type: 'write', requires_approval: true });
 
     wire.script([{ text: ['Resumed.'] }]);
     const resumed = await chat(service, { message: 'Go on', context: {}, session_id: sessionId }, { token: userToken });
@@ -152,20 +152,20 @@ describe('chat history', () => {
 
     const list = await service.api('GET', '/api/chat/history', { token: userToken });
     expect(list.status).toBe(200);
-    expect(list.body.items[0]).toMatchObject({ id: sessionId, title: 'Find pilot-visible please', updated_at: expect.any(String) });
+    expect(list.body.items[0]).toMatchObject({ id: sessionId, title: 'Find pilot-visible please', updatedAt: expect.any(String) });
 
     const detail = await service.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: userToken });
     expect(detail.body.session.id).toBe(sessionId);
     expect(detail.body.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant', 'assistant', 'turn_end']);
     expect(detail.body.messages[0]).toMatchObject({ content: 'Find pilot-visible please', context: { namespace: namespace.name } });
-    expect(detail.body.messages[1].tool_calls[0]).toMatchObject({
+    expect(detail.body.messages[1].toolCalls[0]).toMatchObject({
       tool: 'kubectl',
       command: `kubectl get configmap pilot-visible -n ${namespace.name} -o name`,
       type: 'read',
       status: 'executed',
       result: 'configmap/pilot-visible\n',
     });
-    expect(detail.body.messages[2]).toMatchObject({ content: 'Found it.', tool_calls: [] });
+    expect(detail.body.messages[2]).toMatchObject({ content: 'Found it.', toolCalls: [] });
 
     const otherList = await service.api('GET', '/api/chat/history', { token: service.adminToken });
     expect(otherList.body.items.map((item: { id: string }) => item.id)).not.toContain(sessionId);

@@ -20,8 +20,8 @@ async function repeat(count: number, call: () => Promise<ApiResponse>): Promise<
 
 function expectRateLimited(response: ApiResponse, limit: number): void {
   expect(response.status).toBe(429);
-  expect(response.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String), details: { retry_after: expect.any(Number) } });
-  expect(response.headers.get('Retry-After')).toBe(String(response.body.details.retry_after));
+  expect(response.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String), details: { retryAfter: expect.any(Number) } });
+  expect(response.headers.get('Retry-After')).toBe(String(response.body.details.retryAfter));
   expect(response.headers.get('X-RateLimit-Limit')).toBe(String(limit));
   expect(response.headers.get('X-RateLimit-Remaining')).toBe('0');
 }
@@ -56,7 +56,7 @@ describe('rate limits', () => {
     const responses = await repeat(7, () => service.api('GET', '/api/health'));
     expect(responses.slice(0, 6).every((response) => response.status !== 429)).toBe(true);
     expectRateLimited(responses[6]!, 6);
-    expect(responses[6]!.body.details.retry_after).toBe(60);
+    expect(responses[6]!.body.details.retryAfter).toBe(60);
     // An authenticated user has a window of their own.
     expect((await service.api('GET', '/api/auth/me', { token: viewer.token })).status).toBe(200);
   });
@@ -75,7 +75,7 @@ describe('rate limits', () => {
     expectRateLimited(responses[6]!, 6);
     expect((await service.api('GET', '/api/auth/me', { token: viewer.token })).status).toBe(200);
     clock.now += 30_000;
-    expect((await service.api('GET', '/api/auth/me', { token: service.adminToken })).body.details.retry_after).toBe(30);
+    expect((await service.api('GET', '/api/auth/me', { token: service.adminToken })).body.details.retryAfter).toBe(30);
     clock.now += 31_000;
     expect((await service.api('GET', '/api/auth/me', { token: service.adminToken })).status).toBe(200);
   });

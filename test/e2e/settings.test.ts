@@ -79,7 +79,7 @@ describe('GET/PUT /api/settings/llm', () => {
     expect(saved.status).toBe(200);
     expect(saved.text).not.toContain('sk-very-secret-key');
     const read = await service.api('GET', '/api/settings/llm', { token: viewer.token });
-    expect(read.body).toMatchObject({ provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key_set: true, api_key_source: 'file' });
+    expect(read.body).toMatchObject({ provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, apiKeySet: true, apiKeySource: 'file' });
     expect(read.body).not.toHaveProperty('api_key');
     expect(read.text).not.toContain('sk-very-secret-key');
     const keyFile = join(service.dataDir, 'llm-api-key');
@@ -100,7 +100,7 @@ describe('GET/PUT /api/settings/llm', () => {
     const body = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, max_retries: 0 };
     const saved = await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { ...body, api_key: '${HOME}' } });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ api_key_set: true, api_key_source: 'file' });
+    expect(saved.body).toMatchObject({ apiKeySet: true, apiKeySource: 'file' });
     expect(saved.body).not.toHaveProperty('api_key_env');
     await service.api('PUT', '/api/settings/llm', { token: service.adminToken, body: { ...body, model: 'wire-model-2' } });
     wire.script([{ text: ['literal key'] }]);

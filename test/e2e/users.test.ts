@@ -102,7 +102,7 @@ describe('users API', () => {
     const sessions = await service.api('GET', `/api/admin/users/${user.username}/sessions`, admin());
     expect(sessions.body.total).toBe(2);
     const [newest] = sessions.body.items;
-    expect(newest).toMatchObject({ revoked_at: null, source: expect.any(String) });
+    expect(newest).toMatchObject({ revokedAt: null, source: expect.any(String) });
     const one = await service.api('DELETE', `/api/admin/users/${user.username}/sessions/${newest.id}`, admin());
     expect(one.body).toEqual({ revoked: 1 });
     expect((await service.api('GET', '/api/auth/me', { token: second })).status).toBe(401);
@@ -131,7 +131,7 @@ describe('locks', () => {
       decision: 'allow',
       details: { locked: false },
     });
-    expect(audit.body.items[1]).toMatchObject({ action: 'lock', resource: `user/${user.username}`, details: { locked: true, sessions_revoked: 2 } });
+    expect(audit.body.items[1]).toMatchObject({ action: 'lock', resource: `user/${user.username}`, details: { locked: true, sessionsRevoked: 2 } });
     expect(await service.login(user.username, user.password)).toBeTruthy();
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditActions, type AuditEntry } from '../../audit/types.js';
+import { auditActions } from '../../audit/types.js';
 import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
 import { queryInteger } from '../validate.js';
@@ -38,12 +38,6 @@ export const auditQuerySchema = z.object({
   to: boundary('to').optional(),
 });
 
-/** The API shape of an entry (snake_case like the rest of the API). */
-function publicEntry(entry: AuditEntry): Record<string, unknown> {
-  const { requestId, ...rest } = entry;
-  return { ...rest, request_id: requestId };
-}
-
 /** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
 export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
   return [
@@ -57,7 +51,7 @@ export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
       handler: async (context, { query }) => {
         if (query.from && query.to && query.from > query.to) throw validation('from must not be after to', { fields: { from: 'after to' } });
         const result = deps.audit.query({ ...query, limit: query.limit ?? 50, offset: query.offset ?? 0 });
-        context.body = { items: result.items.map(publicEntry), total: result.total };
+        context.body = { items: result.items, total: result.total };
       },
     }),
   ];

@@ -23,7 +23,7 @@ function sessionPrincipal(context: AppContext): { sessionId: string; tokenExpire
 /** Login, logout and refresh belong to Pilothouse sessions, which token mode does not use. */
 function refuseInTokenMode(deps: AuthRouteDeps, what: string): void {
   if (deps.security.mode !== 'token') return;
-  throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { auth_mode: 'token' });
+  throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { authMode: 'token' });
 }
 
 /** Authentication (README "Authentication modes"): login, logout, refresh, and who am I. */
@@ -53,13 +53,13 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/logout',
       permission: 'authenticated',
       summary: 'End the session of the presented token at once',
-      response: z.object({ logged_out: z.boolean() }),
+      response: z.object({ loggedOut: z.boolean() }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
         sessions.revoke(sessionId);
         deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
-        context.body = { logged_out: true };
+        context.body = { loggedOut: true };
       },
     }),
     route({
@@ -73,7 +73,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         const { tokenExpiresAt } = sessionPrincipal(context);
         if (!sessions.inRefreshWindow(tokenExpiresAt)) {
           const opensAt = new Date(sessions.refreshOpensAt(tokenExpiresAt)).toISOString();
-          throw validation(`refresh opens at ${opensAt} (inside the refresh window before expiry)`, { refresh_opens_at: opensAt });
+          throw validation(`refresh opens at ${opensAt} (inside the refresh window before expiry)`, { refreshOpensAt: opensAt });
         }
         // A token inside its window was already refreshed by the authenticator: hand out that one.
         const refreshed = context.response.get(refreshedTokenHeader);

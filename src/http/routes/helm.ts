@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
-import type { HelmInvocation } from '../../helm/helm-runner.js';
 import {
   installRelease,
   listReleases,
@@ -12,29 +10,19 @@ import {
   uninstallRelease,
   upgradeRelease,
 } from '../../helm/releases.js';
-import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { maskManifest } from '../../rbac/secret-masking.js';
-import { checkOutboundUrl } from '../../net/address-policy.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
-import { helmUrlPolicy } from '../../net/outbound-policies.js';
 import { renderChart, storedManifest } from '../../helm/rendering.js';
-import { audited, type AuditContextDeps } from '../audit-context.js';
+import { audited } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
-import { authorizeHelmAction, type HelmPolicyDeps } from '../helm-policy.js';
+import { authorizeHelmAction } from '../helm-policy.js';
+import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
 import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { anyObject, itemsOf, namespaceQuery } from '../api-schemas.js';
-import type { Config } from '../../config/schema.js';
-import type { KubeClients } from '../../kube/clients.js';
-import type { HelmInvocations } from '../../helm/helm-invocations.js';
 
-/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
-  config: Config;
-  helm: HelmInvocations;
-  kube: KubeClients;
-}
+export type { HelmRouteDeps } from '../helm-routing.js';
 
 const releaseName = z
   .string()
@@ -45,20 +33,11 @@ const chartName = z
   .string()
   .max(200)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'must be a chart name or repo/chart');
-const repositoryUrl = z.url({ protocol: /^https?$/ });
-const repositoryName = z
-  .string()
-  .max(63)
-  .regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
 /** Never starts with "-": a user value is never read by helm as a flag. */
 const chartVersion = z
   .string()
   .max(64)
   .regex(/^[A-Za-z0-9.+~^<>=*][A-Za-z0-9.+~^<>=*, -]*$/, 'must be a version or version constraint');
-const searchKeyword = z
-  .string()
-  .max(200)
-  .refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
 const values = z.record(z.string(), z.unknown()).default({});
 
 const installBody = z.object({
@@ -74,28 +53,8 @@ const upgradeBody = installBody.omit({ createNamespace: true });
 const releaseQuery = z.object({ namespace: namespaceSchema });
 const nameParams = z.object({ name: releaseName });
 const rollbackBody = z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) });
-const repositoryBody = z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) });
-const updateBody = z.object({ names: z.array(repositoryName).default([]) });
-const chartQuery = z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) });
 const valuesQuery = releaseQuery.extend({ all: queryBoolean.default(false) });
 const releaseRead = { params: nameParams, query: releaseQuery, errors: [404] as ErrorStatus[] };
-
-/** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
-function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
-  return deps.helm.for(context.state.principal);
-}
-
-/** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
-async function checkChartUrl(deps: HelmRouteDeps, url: string | undefined, field: string): Promise<void> {
-  if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, deps.kube.apiServerUrl()), field);
-}
-
-/** A repository name in use may be pointed elsewhere only with `force: true` (admins only reach this route). */
-async function checkRepositoryName(helm: HelmInvocation, name: string, url: string, force: boolean): Promise<void> {
-  const existing = (await listRepositories(helm)).find((repository) => repository.name === name);
-  if (!existing || force || existing.url.replace(/\/+$/, '') === url.replace(/\/+$/, '')) return;
-  throw new AppError('VALIDATION_ERROR', `repository ${name} exists with another URL; send force: true to repoint it`, { reason: 'repository_exists', name });
-}
 
 function releaseTarget(context: AppContext): { name: string; namespace: string } {
   const { name } = parseWith(nameParams, context.params, 'path');
@@ -263,78 +222,6 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
   ];
 }
 
-function repositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
-  return [
-    route({
-      method: 'GET',
-      path: '/api/helm/repositories',
-      permission: 'view',
-      summary: 'Chart repositories: {items: [{name, url}]}',
-      response: itemsOf(z.object({ name: z.string(), url: z.string() })),
-      handler: async (context) => {
-        context.body = { items: await listRepositories(helmFor(deps, context)) };
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/api/helm/repositories',
-      permission: 'admin',
-      summary: 'helm repo add {name, url, force?} (an existing name is repointed only with force): {name, url}',
-      body: repositoryBody,
-      status: 201,
-      response: anyObject,
-      handler: async (context, { body }) => {
-        await checkChartUrl(deps, body.url, 'url');
-        const helm = helmFor(deps, context);
-        await checkRepositoryName(helm, body.name, body.url, body.force);
-        const line = `helm repo add ${body.name} ${body.url}${body.force ? ' --force-update' : ''}`;
-        context.status = 201;
-        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: line }, () => addRepository(helm, body.name, body.url));
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/api/helm/repositories/update',
-      permission: 'admin',
-      summary: 'helm repo update {names?}: {updated: [name]}',
-      body: updateBody,
-      response: anyObject,
-      handler: async (context, { body }) => {
-        const line = ['helm repo update', ...body.names].join(' ');
-        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () =>
-          updateRepositories(helmFor(deps, context), body.names),
-        );
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/api/helm/repositories/:name',
-      permission: 'admin',
-      summary: 'helm repo remove: {name, removed: true}',
-      params: z.object({ name: repositoryName }),
-      response: anyObject,
-      handler: async (context, { params: { name } }) => {
-        context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () =>
-          removeRepository(helmFor(deps, context), name),
-        );
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/api/helm/charts',
-      permission: 'view',
-      summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
-      query: chartQuery,
-      errors: [404],
-      response: itemsOf(anyObject),
-      handler: async (context, { query }) => {
-        context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
-      },
-    }),
-  ];
-}
-
-/** Helm: releases and repositories through the real helm binary, as the caller's identity. */
 export function helmRoutes(deps: HelmRouteDeps): RouteSpec[] {
-  return [...releaseReadRoutes(deps), ...releaseWriteRoutes(deps), ...repositoryRoutes(deps)];
+  return [...releaseReadRoutes(deps), ...releaseWriteRoutes(deps)];
 }

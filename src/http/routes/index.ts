@@ -13,6 +13,7 @@ import { nodeRoutes, type NodesRouteDeps } from './nodes.js';
 import { metricsRoutes, type MetricsRouteDeps } from './metrics.js';
 import { portForwardRoutes, type PortforwardRouteDeps } from './portforward.js';
 import { helmRoutes, type HelmRouteDeps } from './helm.js';
+import { helmRepositoryRoutes } from './helm-repositories.js';
 import { mcpRoutes, type McpRouteDeps } from './mcp.js';
 import { chatRoutes, type ChatRouteDeps } from './chat.js';
 import { toolRoutes, type ToolRouteDeps } from './tool.js';
@@ -57,6 +58,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...metricsRoutes(deps),
     ...portForwardRoutes(deps),
     ...helmRoutes(deps),
+    ...helmRepositoryRoutes(deps),
     ...mcpRoutes(deps),
     ...chatRoutes(deps),
     ...toolRoutes(deps),

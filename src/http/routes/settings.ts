@@ -44,7 +44,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/settings/llm',
       permission: 'authenticated',
-      summary: 'The LLM configuration in use, without the key (api_key_set tells whether one is set)',
+      summary: 'The LLM configuration in use, without the key (apiKeySet tells whether one is set)',
       response: anyObject,
       handler: async (context) => {
         context.body = llm.view();

@@ -1269,7 +1269,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The LLM configuration in use, without the key (api_key_set tells whether one is set)
+         * The LLM configuration in use, without the key (apiKeySet tells whether one is set)
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         get: operations["getApiSettingsLlm"];
@@ -1417,7 +1417,7 @@ export interface components {
             };
             id: number;
             outcome: string | null;
-            request_id: string | null;
+            requestId: string | null;
             resource: string;
             source: string | null;
             timestamp: string;
@@ -1428,10 +1428,10 @@ export interface components {
             session: components["schemas"]["ChatSessionSummary"];
         };
         ChatSessionSummary: {
-            created_at: string;
+            createdAt: string;
             id: string;
             title: string;
-            updated_at: string;
+            updatedAt: string;
         } & {
             [key: string]: unknown;
         };
@@ -1458,17 +1458,17 @@ export interface components {
                 namespace?: string;
                 resource?: string;
             };
-            created_at: string;
+            createdAt: string;
             /** @constant */
             role: "user";
         } | {
             content: string;
-            created_at: string;
+            createdAt: string;
             /** @constant */
             role: "assistant";
-            tool_calls: components["schemas"]["ToolCallView"][];
+            toolCalls: components["schemas"]["ToolCallView"][];
         } | {
-            created_at: string;
+            createdAt: string;
             error?: {
                 code: string;
                 message: string;
@@ -1518,7 +1518,7 @@ export interface components {
             };
             blocked?: boolean;
             command?: string;
-            decided_by?: string;
+            decidedBy?: string;
             /** @enum {string} */
             decision?: "approved" | "rejected" | "timeout" | "cancelled";
             id: string;
@@ -1534,14 +1534,14 @@ export interface components {
         /** @enum {string} */
         TurnEndReason: "final_answer" | "step_cap" | "error" | "cancelled";
         User: {
-            created_at: string;
+            createdAt: string;
             email: string | null;
             enabled: boolean;
             locked: boolean;
             role: components["schemas"]["Role"];
             roles: string[];
             source: string;
-            updated_at: string;
+            updatedAt: string;
             username: string;
         } & {
             [key: string]: unknown;
@@ -3332,7 +3332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        logged_out: boolean;
+                        loggedOut: boolean;
                     };
                 };
             };

@@ -33,7 +33,7 @@ function userColumns(t: Translate, { busy, onLock }: { busy: boolean; onLock: (u
         </>
       ),
     },
-    { key: 'created', header: t('users.created'), cell: (user) => formatTime(user.created_at), className: 'nowrap', sortValue: (user) => user.created_at },
+    { key: 'created', header: t('users.created'), cell: (user) => formatTime(user.createdAt), className: 'nowrap', sortValue: (user) => user.createdAt },
     {
       key: 'actions',
       header: t('users.actions'),

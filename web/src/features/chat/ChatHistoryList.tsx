@@ -35,7 +35,7 @@ export function ChatHistoryList({ current, onPick }: { current?: string; onPick:
           <li key={item.id} className={item.id === current ? 'current' : undefined}>
             <button type="button" className="history-item" onClick={() => onPick(item.id)}>
               <span className="history-title">{item.title || item.id}</span>
-              <span className="muted small">{formatTime(item.updated_at)}</span>
+              <span className="muted small">{formatTime(item.updatedAt)}</span>
             </button>
             <button
               type="button"

@@ -59,19 +59,19 @@ describe('chatReducer', () => {
     const state = chatReducer(initialChat, {
       type: 'load',
       history: {
-        session: { id: 's9', title: 'pods', created_at: '', updated_at: '' },
+        session: { id: 's9', title: 'pods', createdAt: '', updatedAt: '' },
         messages: [
-          { role: 'user', content: 'list pods', context: {}, created_at: '' },
+          { role: 'user', content: 'list pods', context: {}, createdAt: '' },
           {
             role: 'assistant',
             content: '',
-            tool_calls: [
+            toolCalls: [
               { id: 'c1', tool: 'kubectl', arguments: { command: 'get pods' }, command: 'kubectl get pods', type: 'read', status: 'executed', result: 'web-1' },
             ],
-            created_at: '',
+            createdAt: '',
           },
-          { role: 'assistant', content: 'One pod.', tool_calls: [], created_at: '' },
-          { role: 'turn_end', reason: 'final_answer', created_at: '' },
+          { role: 'assistant', content: 'One pod.', toolCalls: [], createdAt: '' },
+          { role: 'turn_end', reason: 'final_answer', createdAt: '' },
         ],
       },
     });

@@ -131,7 +131,7 @@ function addMessage(state: ChatState, message: MessageView): ChatState {
   if (message.role === 'user') return push(state, { kind: 'user', content: message.content, context: message.context });
   if (message.role === 'assistant') {
     const withText = message.content ? push(state, { kind: 'assistant', content: message.content }) : state;
-    return message.tool_calls.reduce((next, call) => push(next, toolFromView(call)), withText);
+    return message.toolCalls.reduce((next, call) => push(next, toolFromView(call)), withText);
   }
   if (message.error) return push(state, { kind: 'error', error: message.error.message, code: message.error.code });
   return message.reason === 'final_answer' ? state : push(state, { kind: 'end', reason: message.reason });

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { HelmInvocation } from '../helm/helm-runner.js';
+import { checkOutboundUrl } from '../net/address-policy.js';
+import { helmUrlPolicy } from '../net/outbound-policies.js';
+import type { AuditContextDeps } from './audit-context.js';
+import type { HelmPolicyDeps } from './helm-policy.js';
+import type { AppContext } from './types.js';
+import type { Config } from '../config/schema.js';
+import type { KubeClients } from '../kube/clients.js';
+import type { HelmInvocations } from '../helm/helm-invocations.js';
+
+/** What the Helm release and repository routes use of the composed services (src/app/compose.ts hands them exactly these). */
+export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
+  config: Config;
+  helm: HelmInvocations;
+  kube: KubeClients;
+}
+
+export const repositoryUrl = z.url({ protocol: /^https?$/ });
+
+/** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
+export function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
+  return deps.helm.for(context.state.principal);
+}
+
+/** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
+export async function checkChartUrl(deps: HelmRouteDeps, url: string | undefined, field: string): Promise<void> {
+  if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, deps.kube.apiServerUrl()), field);
+}

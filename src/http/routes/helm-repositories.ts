@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import type { HelmInvocation } from '../../helm/helm-runner.js';
+import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
+import { audited } from '../audit-context.js';
+import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
+import { queryBoolean } from '../validate.js';
+import { route, type RouteSpec } from '../types.js';
+import { anyObject, itemsOf } from '../api-schemas.js';
+
+const repositoryName = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/, 'must be a repository name');
+const searchKeyword = z
+  .string()
+  .max(200)
+  .refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
+const repositoryBody = z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) });
+const updateBody = z.object({ names: z.array(repositoryName).default([]) });
+const chartQuery = z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) });
+
+/** A repository name in use may be pointed elsewhere only with `force: true` (admins only reach this route). */
+async function checkRepositoryName(helm: HelmInvocation, name: string, url: string, force: boolean): Promise<void> {
+  const existing = (await listRepositories(helm)).find((repository) => repository.name === name);
+  if (!existing || force || existing.url.replace(/\/+$/, '') === url.replace(/\/+$/, '')) return;
+  throw new AppError('VALIDATION_ERROR', `repository ${name} exists with another URL; send force: true to repoint it`, { reason: 'repository_exists', name });
+}
+
+/** Helm chart repositories and chart search, through the real helm binary as the caller's identity. */
+export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/helm/repositories',
+      permission: 'view',
+      summary: 'Chart repositories: {items: [{name, url}]}',
+      response: itemsOf(z.object({ name: z.string(), url: z.string() })),
+      handler: async (context) => {
+        context.body = { items: await listRepositories(helmFor(deps, context)) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/repositories',
+      permission: 'admin',
+      summary: 'helm repo add {name, url, force?} (an existing name is repointed only with force): {name, url}',
+      body: repositoryBody,
+      status: 201,
+      response: anyObject,
+      handler: async (context, { body }) => {
+        await checkChartUrl(deps, body.url, 'url');
+        const helm = helmFor(deps, context);
+        await checkRepositoryName(helm, body.name, body.url, body.force);
+        const line = `helm repo add ${body.name} ${body.url}${body.force ? ' --force-update' : ''}`;
+        context.status = 201;
+        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: line }, () => addRepository(helm, body.name, body.url));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/helm/repositories/update',
+      permission: 'admin',
+      summary: 'helm repo update {names?}: {updated: [name]}',
+      body: updateBody,
+      response: anyObject,
+      handler: async (context, { body }) => {
+        const line = ['helm repo update', ...body.names].join(' ');
+        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () =>
+          updateRepositories(helmFor(deps, context), body.names),
+        );
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/helm/repositories/:name',
+      permission: 'admin',
+      summary: 'helm repo remove: {name, removed: true}',
+      params: z.object({ name: repositoryName }),
+      response: anyObject,
+      handler: async (context, { params: { name } }) => {
+        context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () =>
+          removeRepository(helmFor(deps, context), name),
+        );
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/helm/charts',
+      permission: 'view',
+      summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
+      query: chartQuery,
+      errors: [404],
+      response: itemsOf(anyObject),
+      handler: async (context, { query }) => {
+        context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
+      },
+    }),
+  ];
+}
