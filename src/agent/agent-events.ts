@@ -10,7 +10,7 @@ export type AgentEvent =
   | { event: 'chunk'; data: { content: string } }
   | {
       event: 'tool_request';
-      data: { tool: string; command: string; id: string; type: CommandClass; requires_approval: boolean; blocked: boolean; warnings: string[] };
+      data: { tool: string; command: string; id: string; type: CommandClass; requiresApproval: boolean; blocked: boolean; warnings: string[] };
     }
   | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus } }
   | { event: 'error'; data: { error: string; code: string } }

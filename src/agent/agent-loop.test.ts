@@ -37,7 +37,7 @@ describe('agent loop', () => {
     const { events, outcome } = await harness.turn('Run echo');
     expect(names(events)).toEqual(['tool_request', 'tool_execution', 'chunk', 'stream_end']);
     const [request] = eventsNamed(events, 'tool_request');
-    expect(request).toMatchObject({ tool: 'bash', command: 'echo hello-from-bash', type: 'read', requires_approval: false, blocked: false });
+    expect(request).toMatchObject({ tool: 'bash', command: 'echo hello-from-bash', type: 'read', requiresApproval: false, blocked: false });
     expect(eventsNamed(events, 'tool_execution')[0]).toEqual({ id: request?.id, result: 'hello-from-bash\n', status: 'executed' });
     expect(outcome.states).toEqual(['Idle', 'Running', 'ToolAnalysis', 'Running', 'Done', 'Idle']);
     expect(chatBody(1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: request?.id, content: 'hello-from-bash\n' });
@@ -61,7 +61,7 @@ describe('agent loop', () => {
         if (event.event === 'tool_request') harness.approvals.decide(harness.principal('user'), event.data.id, true);
       },
     });
-    expect(eventsNamed(events, 'tool_request')[0]).toMatchObject({ requires_approval: true });
+    expect(eventsNamed(events, 'tool_request')[0]).toMatchObject({ requiresApproval: true });
     expect(eventsNamed(events, 'tool_execution')[0]).toMatchObject({ status: 'executed', result: 'made\n' });
     expect(outcome.states).toEqual(['Idle', 'Running', 'ToolAnalysis', 'WaitingForApproval', 'Running', 'Done', 'Idle']);
   });
@@ -105,7 +105,7 @@ describe('agent loop', () => {
 
     harness.wire.script([{ toolCalls: [bash('rm -rf ./scratch')] }, { text: ['ok'] }]);
     const user = await harness.turn('clean', { role: 'user' });
-    expect(eventsNamed(user.events, 'tool_request')[0]).toMatchObject({ type: 'dangerous', requires_approval: false });
+    expect(eventsNamed(user.events, 'tool_request')[0]).toMatchObject({ type: 'dangerous', requiresApproval: false });
     expect(eventsNamed(user.events, 'tool_execution')[0]).toMatchObject({ status: 'forbidden', result: expect.stringContaining('role user may not') });
 
     harness.wire.script([{ toolCalls: [bash('echo hi; rm -rf /')] }, { text: ['ok'] }]);

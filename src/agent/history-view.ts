@@ -8,7 +8,7 @@ export interface ToolCallView {
   arguments: Record<string, unknown>;
   command?: string;
   type?: CommandClass;
-  requires_approval?: boolean;
+  requiresApproval?: boolean;
   blocked?: boolean;
   warnings?: string[];
   decision?: ApprovalOutcome;
@@ -28,7 +28,7 @@ function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
     Object.assign(call, {
       command: entry.command,
       type: entry.type,
-      requires_approval: entry.requiresApproval,
+      requiresApproval: entry.requiresApproval,
       blocked: entry.blocked,
       warnings: entry.warnings,
     });

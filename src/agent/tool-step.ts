@@ -127,7 +127,7 @@ export class ToolStep {
         command: analyzed.command,
         id: call.id,
         type: report.type,
-        requires_approval: requiresApproval,
+        requiresApproval: requiresApproval,
         blocked: report.blocked,
         warnings: report.warnings,
       },

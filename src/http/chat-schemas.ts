@@ -18,7 +18,7 @@ export const toolCallView = z
     arguments: anyObject,
     command: z.string().optional(),
     type: commandClass.optional(),
-    requires_approval: z.boolean().optional(),
+    requiresApproval: z.boolean().optional(),
     blocked: z.boolean().optional(),
     warnings: z.array(z.string()).optional(),
     decision: z.enum(['approved', 'rejected', 'timeout', 'cancelled']).optional(),

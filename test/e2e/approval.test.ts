@@ -59,7 +59,7 @@ describe('approvals', () => {
       { token: user.token, onEvent: decider(user.token, true, responses) },
     );
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'kubectl', type: 'write', requires_approval: true, blocked: false });
+    expect(request).toMatchObject({ tool: 'kubectl', type: 'write', requiresApproval: true, blocked: false });
     expect(responses).toEqual([{ status: 200, body: { id: request?.id, approved: true, status: 'approved' } }]);
     expect(run.nth('tool_execution', 0)).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('approved-cm') });
     expect(await configMapExists('approved-cm')).toBe(true);
@@ -112,7 +112,7 @@ describe('refusals', () => {
   it('blocks a blocked pattern for everyone without asking', async () => {
     wire.script([{ toolCalls: [kubectl('delete namespace kube-system')] }, { text: ['That is blocked.'] }]);
     const run = await chat(service, { message: 'Delete kube-system', context: {} }, { token: service.adminToken });
-    expect(run.nth('tool_request', 0)).toMatchObject({ blocked: true, type: 'dangerous', requires_approval: false });
+    expect(run.nth('tool_request', 0)).toMatchObject({ blocked: true, type: 'dangerous', requiresApproval: false });
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'blocked', result: expect.stringMatching(/^Blocked/) });
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'namespace', 'kube-system'])).code).toBe(0);
   });
@@ -132,13 +132,13 @@ describe('refusals', () => {
   it('refuses deletes for role user, and runs them for an admin after approval', async () => {
     wire.script([{ toolCalls: [kubectl(`delete configmap keep-me -n ${namespace.name}`)] }, { text: ['Not allowed.'] }]);
     const refused = await chat(service, { message: 'Delete keep-me', context: {} }, { token: user.token, onEvent: decider(user.token, true) });
-    expect(refused.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requires_approval: false });
+    expect(refused.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requiresApproval: false });
     expect(refused.nth('tool_execution', 0)).toMatchObject({ status: 'forbidden', result: expect.stringContaining('role user may not') });
     expect(await configMapExists('keep-me')).toBe(true);
 
     wire.script([{ toolCalls: [kubectl(`delete configmap keep-me -n ${namespace.name}`)] }, { text: ['Deleted.'] }]);
     const allowed = await chat(service, { message: 'Delete keep-me', context: {} }, { token: service.adminToken, onEvent: decider(service.adminToken, true) });
-    expect(allowed.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requires_approval: true, warnings: expect.any(Array) });
+    expect(allowed.nth('tool_request', 0)).toMatchObject({ type: 'dangerous', requiresApproval: true, warnings: expect.any(Array) });
     expect(allowed.nth('tool_execution', 0)).toMatchObject({ status: 'executed' });
     expect(await configMapExists('keep-me')).toBe(false);
   });

@@ -49,7 +49,7 @@ function expectedStatus(entry: AttackEntry, role: 'user' | 'admin'): string {
 /** Rejects every approval request over HTTP. */
 function rejecter(token: string) {
   return async (event: ChatEvent): Promise<void> => {
-    if (event.event !== 'tool_request' || !event.data.requires_approval || event.data.blocked) return;
+    if (event.event !== 'tool_request' || !event.data.requiresApproval || event.data.blocked) return;
     await service.api('POST', '/api/tool/approve', { token, body: { id: event.data.id, approved: false } });
   };
 }

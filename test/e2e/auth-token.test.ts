@@ -138,7 +138,11 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
     expect(logins.status).toBe(200);
     // Many requests above, one review and one audit row.
     expect(logins.body.items).toHaveLength(1);
-    expect(logins.body.items[0]).toMatchObject({ decision: 'allow', resource: `user/${adminUser}`, details: { mode: 'token', role: 'admin' } });
+    expect(logins.body.items[0]).toMatchObject({
+      decision: 'allow',
+      resource: `user/${adminUser}`,
+      details: { mode: 'token', role: 'admin', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) },
+    });
     const refused = await service.api('GET', `/api/audit?action=login&user=${encodeURIComponent(account(elsewhere.name, 'stranger'))}`, {
       token: tokens.admin,
     });

@@ -34,7 +34,7 @@ const bash = (command: string) => ({ name: 'bash', arguments: { command } });
 async function runBash(command: string, token: string, options: { approve?: boolean; sessionId?: string } = {}) {
   wire.script([{ toolCalls: [bash(command)] }, { text: ['Done.'] }]);
   const onEvent = async (event: ChatEvent): Promise<void> => {
-    if (event.event !== 'tool_request' || !event.data.requires_approval) return;
+    if (event.event !== 'tool_request' || !event.data.requiresApproval) return;
     await service.api('POST', '/api/tool/approve', { token, body: { id: event.data.id, approved: options.approve ?? true } });
   };
   const run = await chat(service, { message: 'Run it', context: {}, session_id: options.sessionId }, { token, onEvent });
@@ -167,7 +167,7 @@ describe('bash sandbox (impersonation on)', () => {
   it('writes in its HOME (after approval) and keeps the file for the session, but not for other sessions', async () => {
     const note = `note-${randomBytes(4).toString('hex')}`;
     const written = await runBash(`echo ${note} > private-note && echo wrote`, user.token);
-    expect(written.request).toMatchObject({ requires_approval: true });
+    expect(written.request).toMatchObject({ requiresApproval: true });
     expect(written.execution).toMatchObject({ status: 'executed', result: 'wrote\n' });
     expect(readFileSync(join(service.dataDir, 'sandboxes', written.sessionId, 'private-note'), 'utf8')).toBe(`${note}\n`);
 
@@ -186,7 +186,7 @@ describe('bash sandbox (impersonation on)', () => {
 
   it('still classifies a cluster write through bash and asks; rejected, nothing changes', async () => {
     const { request, execution } = await runBash(`kubectl label configmap keep-me -n ${workspace.name} touched=yes`, user.token, { approve: false });
-    expect(request).toMatchObject({ tool: 'bash', requires_approval: true });
+    expect(request).toMatchObject({ tool: 'bash', requiresApproval: true });
     expect(['write', 'dangerous']).toContain(request.type);
     expect(execution.status).toBe('rejected');
     const labels = await runKubectl(clusterKubeconfig(), ['get', 'configmap', 'keep-me', '-n', workspace.name, '-o', 'jsonpath={.metadata.labels}']);

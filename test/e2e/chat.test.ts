@@ -64,7 +64,7 @@ describe('POST /api/chat/agentic', () => {
       tool: 'kubectl',
       command: `kubectl get configmaps -n ${namespace.name}`,
       type: 'read',
-      requires_approval: false,
+      requiresApproval: false,
       blocked: false,
     });
     const execution = run.nth('tool_execution');
@@ -133,7 +133,7 @@ describe('POST /api/chat/agentic', () => {
       .toBe('cancelled');
     const approve = await service.api('POST', '/api/tool/approve', { token: userToken, body: { id, approved: true } });
     expect(approve.status).toBe(400);
-    expect(history.messages[1]?.toolCalls?.[0]).toMatchObject({ id, type: 'write', requires_approval: true });
+    expect(history.messages[1]?.toolCalls?.[0]).toMatchObject({ id, type: 'write', requiresApproval: true });
 
     wire.script([{ text: ['Resumed.'] }]);
     const resumed = await chat(service, { message: 'Go on', context: {}, session_id: sessionId }, { token: userToken });

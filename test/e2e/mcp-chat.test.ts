@@ -76,7 +76,7 @@ describe('MCP tools in the AI chat', () => {
       tool: 'echo',
       command: 'mcp everything echo {"message":"hello from the pilot"}',
       type: 'read',
-      requires_approval: false,
+      requiresApproval: false,
       blocked: false,
     });
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'executed', result: expect.stringContaining('Echo: hello from the pilot') });
@@ -99,7 +99,7 @@ describe('MCP tools in the AI chat', () => {
       tool: 'get-sum',
       command: 'mcp everything get-sum {"a":19,"b":23}',
       type: 'unknown',
-      requires_approval: true,
+      requiresApproval: true,
       blocked: false,
     });
     expect(statuses).toEqual([200]);
@@ -125,7 +125,7 @@ describe('MCP tools in the AI chat', () => {
   it('answers a tool no server advertises with tool-not-found naming it', async () => {
     wire.script([{ toolCalls: [{ name: 'everything__no-such-tool', arguments: { message: 'x' } }] }, { text: ['That tool does not exist.'] }]);
     const run = await chat(service, { message: 'Call a missing tool', context: {} }, { token: user.token });
-    expect(run.nth('tool_request')).toMatchObject({ tool: 'everything__no-such-tool', requires_approval: false });
+    expect(run.nth('tool_request')).toMatchObject({ tool: 'everything__no-such-tool', requiresApproval: false });
     expect(run.nth('tool_execution')).toMatchObject({ status: 'error', result: 'Tool not found: everything__no-such-tool' });
     expect(messagesOf(1).at(-1)).toMatchObject({ role: 'tool', content: 'Tool not found: everything__no-such-tool' });
   });
@@ -134,7 +134,7 @@ describe('MCP tools in the AI chat', () => {
     wire.script([{ toolCalls: [echo('rm -rf /')] }, { text: ['That is blocked.'] }]);
     const run = await chat(service, { message: 'Echo rm -rf /', context: {} }, { token: service.adminToken });
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'echo', type: 'dangerous', blocked: true, requires_approval: false });
+    expect(request).toMatchObject({ tool: 'echo', type: 'dangerous', blocked: true, requiresApproval: false });
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'blocked', result: expect.stringMatching(/^Blocked/) });
     expect(run.nth('tool_execution').result).not.toContain('Echo:');
     expect(await executeEntry(request.id)).toMatchObject({

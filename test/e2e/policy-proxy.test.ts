@@ -303,7 +303,7 @@ describe('through the chat', () => {
         {
           token: user.token,
           onEvent: async (event) => {
-            if (event.event === 'tool_request' && event.data.requires_approval)
+            if (event.event === 'tool_request' && event.data.requiresApproval)
               await service.api('POST', '/api/tool/approve', { token: user.token, body: { id: event.data.id, approved: false } });
           },
         },

@@ -60,7 +60,7 @@ describe('GET/PUT /api/settings (per user)', () => {
         },
       },
     );
-    expect(run.nth('tool_request', 0)).toMatchObject({ type: 'read', requires_approval: true });
+    expect(run.nth('tool_request', 0)).toMatchObject({ type: 'read', requiresApproval: true });
     expect(run.nth('tool_execution', 0)).toMatchObject({ status: 'executed', result: expect.stringContaining('kube-system') });
     await service.api('PUT', '/api/settings', { token: user.token, body: { auto_approve_readonly: true } });
   });

@@ -97,7 +97,7 @@ export class TokenAuthenticator implements Authenticator {
     const { audit, logger } = this.context;
     if ('principal' in outcome) {
       const { principal, user } = outcome;
-      const details = { mode: 'token', role: principal.role, groups: user.groups, tokenId };
+      const details = { mode: 'token', role: principal.role, groups: user.groups, fingerprint: tokenId };
       audit.record({
         user: principal.username,
         action: 'login',
@@ -111,7 +111,7 @@ export class TokenAuthenticator implements Authenticator {
     }
     const { reason, username } = outcome.refusal;
     if (username) {
-      const details = { mode: 'token', reason, tokenId };
+      const details = { mode: 'token', reason, fingerprint: tokenId };
       audit.record({ user: username, action: 'login', resource: `user/${username}`, details, decision: 'deny', ...origin, outcome: `refused: ${reason}` });
       return;
     }

@@ -64,7 +64,7 @@ export async function runAttackChat(
     {
       token: caller.token,
       onEvent: async (event) => {
-        if (event.event !== 'tool_request' || !event.data.requires_approval) return;
+        if (event.event !== 'tool_request' || !event.data.requiresApproval) return;
         const decided = await service.api('POST', '/api/tool/approve', { token: caller.token, body: { id: event.data.id, approved: false } });
         expect(decided.status).toBe(200);
       },

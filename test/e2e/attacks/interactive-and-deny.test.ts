@@ -57,7 +57,7 @@ describe('deny roles through the AI', () => {
     for (const command of denied.map((text) => text.replaceAll('NS', world.namespace))) {
       const run = await runAttackChat(world, user, { tool: 'kubectl', command });
       // Auto-run as a read; the proxy asked the policy, which refused: no Secret data reached the model.
-      expect(run.request, command).toMatchObject({ requires_approval: false, blocked: false });
+      expect(run.request, command).toMatchObject({ requiresApproval: false, blocked: false });
       expect(run.execution.status, command).toBe('error');
       expect(run.execution.result, command).toContain(policyRefusal);
       expect(run.execution.result, command).toMatch(/secrets/);

@@ -1522,7 +1522,7 @@ export interface components {
             /** @enum {string} */
             decision?: "approved" | "rejected" | "timeout" | "cancelled";
             id: string;
-            requires_approval?: boolean;
+            requiresApproval?: boolean;
             result?: string;
             status?: components["schemas"]["ToolStatus"];
             tool: string;

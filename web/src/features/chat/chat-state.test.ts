@@ -16,7 +16,7 @@ describe('chatReducer', () => {
         tool: 'kubectl',
         command: 'kubectl scale deploy web --replicas=3',
         type: 'write',
-        requires_approval: true,
+        requiresApproval: true,
         blocked: false,
         warnings: ['changes state'],
       }),

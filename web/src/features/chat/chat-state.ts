@@ -74,7 +74,7 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     tool: text(data.tool),
     command: text(data.command),
     type: (text(data.type) || 'unknown') as CommandClass,
-    requiresApproval: data.requires_approval === true,
+    requiresApproval: data.requiresApproval === true,
     blocked: data.blocked === true,
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
   };
@@ -118,7 +118,7 @@ function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
     tool: call.tool,
     command: call.command ?? JSON.stringify(call.arguments),
     type: call.type ?? 'unknown',
-    requiresApproval: call.requires_approval ?? false,
+    requiresApproval: call.requiresApproval ?? false,
     blocked: call.blocked ?? false,
     warnings: call.warnings ?? [],
     decision: call.decision,
