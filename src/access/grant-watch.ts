@@ -36,7 +36,7 @@ export class GrantWatch {
       } catch (error) {
         if (signal.aborted) return;
         failures += 1;
-        this.logger.debug({ error: String(error), failures }, 'access request watch failed');
+        this.logger.debug({ err: String(error), failures }, 'access request watch failed');
         await delay(Math.min(30_000, 500 * 2 ** failures), undefined, { signal }).catch(() => undefined);
       }
     }

@@ -42,6 +42,27 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** How long one shutdown step may take before the service stops without it. */
+const shutdownStepMs = 10_000;
+
+/** Waits for a shutdown step, at most `shutdownStepMs`; a step that takes longer is logged and left behind. */
+async function withinShutdownDeadline(step: string, work: Promise<void>, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), shutdownStepMs);
+    timer.unref();
+  });
+  const outcome = await Promise.race([
+    work.then(
+      () => 'done' as const,
+      () => 'failed' as const,
+    ),
+    deadline,
+  ]);
+  clearTimeout(timer);
+  if (outcome !== 'done') logger.warn({ step, outcome }, 'shutdown step did not finish cleanly; stopping anyway');
+}
+
 /**
  * Builds every dependency and starts the HTTP API. Used by `pilothouse -web` and by the
  * integration tests alike, so tests exercise the same wiring as production.
@@ -70,14 +91,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     url: server.url,
     server,
     close: async () => {
-      await server.close();
+      // Each step that talks to the network gets a deadline: a hung API server or MCP child never keeps the process from stopping.
+      const bounded = (step: string, work: Promise<void>): Promise<void> => withinShutdownDeadline(step, work, deps.logger);
+      await bounded('http server', server.close());
       security.stop();
-      await deps.controllers.stop();
+      await bounded('controllers', deps.controllers.stop());
       deps.accessRequests.stop();
-      await deps.mcp.manager.close();
+      await bounded('mcp servers', deps.mcp.manager.close());
       deps.caches.close();
       deps.toolCluster.close();
-      await deps.kube.close();
+      await bounded('cluster clients', deps.kube.close());
       deps.database.close();
     },
   };

@@ -53,7 +53,7 @@ export class LdapCredentialVerifier implements CredentialVerifier {
   private refusal(error: unknown): undefined {
     if (error instanceof DirectoryRefusal && error.reason === 'invalid_credentials') return undefined;
     const detail = error instanceof Error ? error.message : String(error);
-    this.parts.logger.error({ url: this.parts.directory.url, error: detail }, 'LDAP directory unavailable');
+    this.parts.logger.error({ url: this.parts.directory.url, err: detail }, 'LDAP directory unavailable');
     throw unauthorized('the directory is unavailable; try again later', { reason: 'directory_unavailable' });
   }
 }

@@ -34,7 +34,7 @@ export async function startClusterSide(deps: BootstrapDeps): Promise<void> {
     if (deps.config.kubernetes.install_crds) await ensureCrds(deps.kube.forIdentity(undefined).rest, deps.logger);
     await ensureNamespace(deps);
   } catch (error) {
-    deps.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'cluster set-up incomplete; controllers start anyway and retry');
+    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster set-up incomplete; controllers start anyway and retry');
   }
   deps.controllers.start();
 }

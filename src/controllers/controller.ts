@@ -66,7 +66,7 @@ export class Controller<T extends AnyObject> {
       } catch (error) {
         if (signal.aborted) return;
         failures += 1;
-        this.logger.debug({ kind: this.client.kind.kind, error: String(error) }, 'controller watch failed');
+        this.logger.debug({ kind: this.client.kind.kind, err: String(error) }, 'controller watch failed');
         await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** failures)));
       }
     }

@@ -78,7 +78,7 @@ export class LeaderElector {
     try {
       this.setLeading(await this.tryAcquireOrRenew());
     } catch (error) {
-      this.logger.debug({ error: String(error) }, 'leader election attempt failed');
+      this.logger.debug({ err: String(error) }, 'leader election attempt failed');
       this.setLeading(false);
     }
     if (!this.stopped) {

@@ -113,14 +113,14 @@ export class WorkQueue {
     } catch (error) {
       if (error instanceof TerminalError) {
         this.backoff.delete(key);
-        this.logger.warn({ controller: this.reconciler.name, key, error: error.message }, 'reconcile failed permanently');
+        this.logger.warn({ controller: this.reconciler.name, key, err: error.message }, 'reconcile failed permanently');
         return;
       }
       const state = this.backoff.get(key) ?? { failures: 0 };
       state.failures += 1;
       this.backoff.set(key, state);
       const delay = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (state.failures - 1));
-      this.logger.info({ controller: this.reconciler.name, key, error: String(error), retryInMs: delay }, 'reconcile failed, retrying');
+      this.logger.info({ controller: this.reconciler.name, key, err: String(error), retryInMs: delay }, 'reconcile failed, retrying');
       this.addAfter(key, delay);
     }
   }

@@ -101,7 +101,7 @@ export class DrainJobs {
     this.jobs.set(job.id, job);
     void this.run(job, client, options).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      this.logger.warn({ node, error: message }, 'drain failed');
+      this.logger.warn({ node, err: message }, 'drain failed');
       job.emit({ type: 'result', node, status: 'failed', evicted: 0, failed: [], refused: [], skipped: [], message });
     });
     return job;

@@ -60,7 +60,7 @@ export class PortForwardTunnel {
     openChannelSocket(this.client.kubeConfig, path, ['v4.channel.k8s.io'], `pods/${this.target.pod}`).then(
       (stream) => this.pipe(socket, stream),
       (error: unknown) => {
-        this.logger.info({ pod: this.target.pod, error: error instanceof Error ? error.message : String(error) }, 'port-forward connection failed');
+        this.logger.info({ pod: this.target.pod, err: error instanceof Error ? error.message : String(error) }, 'port-forward connection failed');
         socket.destroy();
       },
     );
@@ -75,7 +75,7 @@ export class PortForwardTunnel {
       if (payload.length === 0) return;
       if (frame.channel === dataChannel) socket.write(payload);
       else if (frame.channel === errorChannel) {
-        this.logger.info({ pod: this.target.pod, error: payload.toString('utf8') }, 'port-forward error from the pod');
+        this.logger.info({ pod: this.target.pod, err: payload.toString('utf8') }, 'port-forward error from the pod');
         socket.destroy();
       }
     });

@@ -102,7 +102,7 @@ export class TableCache {
         if (this.stopped) return;
         failures += 1;
         if (!(error instanceof ExpiredError)) {
-          this.logger.debug({ resource: this.type.plural, error: String(error) }, 'watch failed, relisting');
+          this.logger.debug({ resource: this.type.plural, err: String(error) }, 'watch failed, relisting');
           await delay(Math.min(30_000, 250 * 2 ** failures));
         }
         await this.list().catch(() => undefined);

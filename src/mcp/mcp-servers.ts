@@ -22,7 +22,7 @@ export interface McpServers {
 export async function startConfiguredServers(servers: McpServers, config: Config, logger: Logger): Promise<void> {
   for (const server of config.mcp.servers) {
     await servers.manager.apply({ ...server, source: 'config' }).catch((error: unknown) => {
-      logger.warn({ server: server.name, error: String(error) }, 'mcp server from the config file not started');
+      logger.warn({ server: server.name, err: String(error) }, 'mcp server from the config file not started');
     });
   }
 }

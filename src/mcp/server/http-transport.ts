@@ -54,7 +54,7 @@ async function handle(context: HttpMcpContext, request: IncomingMessage, respons
     await mcpServer.connect(transport);
     await transport.handleRequest(request, response);
   } catch (error) {
-    logger.error({ error: error instanceof Error ? error.message : String(error) }, 'mcp http request failed');
+    logger.error({ err: error instanceof Error ? error.message : String(error) }, 'mcp http request failed');
     if (!response.headersSent) response.writeHead(500).end();
   }
 }
