@@ -13,6 +13,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'],
           environment: 'node',
+          // Some unit tests start real processes (kubectl, bwrap, MCP servers) while the e2e project runs beside them.
+          testTimeout: 20_000,
         },
       },
       {

@@ -138,6 +138,7 @@ describe('McpClientManager failures', () => {
     expect((await manager.call('pid', {})).output).not.toBe(firstPid);
   });
 
+  // Real child processes started several times: a loaded machine needs more than the default 5 s.
   it('backs off exponentially between restarts of a server that keeps failing', async () => {
     const { manager } = startManager({ restartDelayMs: 100 });
     await manager.apply({
@@ -152,8 +153,8 @@ describe('McpClientManager failures', () => {
     const status = manager.get('kube')!.status;
     expect(status.message).toContain('failed to load kubeconfig');
     await waitFor(() => phaseOf(manager, 'kube') === 'failed');
-    expect(manager.get('kube')!.status.message).toMatch(/restarting in (0\.8|1\.6|3\.2)s/);
-  });
+    expect(manager.get('kube')!.status.message).toMatch(/restarting in (0\.8|1\.6|3\.2|6\.4|12\.8)s/);
+  }, 30_000);
 
   it('fails a server that never answers initialize within the timeout', async () => {
     const { manager } = startManager({ initializeTimeoutMs: 300, restartDelayMs: 60_000 });
