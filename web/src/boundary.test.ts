@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-// STYLE habit 12: web/ talks to the service only over HTTP, never by importing its sources.
+// STYLE habit 12: web/ talks to the service only over HTTP, never by importing its sources. The one
+// import from outside web/src is the shared locale catalogue, data only, through the `@locales` alias.
 const sources = import.meta.glob<string>(['./**/*.ts', './**/*.tsx', '!./**/*.test.ts'], { query: '?raw', import: 'default', eager: true });
 
 describe('web/ boundary', () => {

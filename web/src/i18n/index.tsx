@@ -1,11 +1,8 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { Language } from '../api/types';
-import { en, type Dictionary, type MessageKey } from './en';
-import { ko } from './ko';
-import { ja } from './ja';
-import { zh } from './zh';
+import { dictionaries, en, type MessageKey } from './catalogue';
 
-export const dictionaries: Record<Language, Dictionary> = { en, ko, ja, zh };
+export { dictionaries };
 export const languageNames: Record<Language, string> = { en: 'English', ko: '한국어', ja: '日本語', zh: '中文' };
 
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;

@@ -1,0 +1,24 @@
+// The UI strings come from the shared catalogue at the repository root, locales/<language>/<area>.json:
+// one source of truth for the web UI and the terminal UI (test/unit/locales.test.ts checks that every
+// language has every key). Areas are files so that features add strings without touching each other's.
+import type { Language } from '../api/types';
+import type web from '@locales/en/web.json';
+
+/** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
+type English = typeof web;
+
+export type MessageKey = keyof English;
+export type Dictionary = Record<MessageKey, string>;
+
+const files = import.meta.glob<Record<string, string>>('@locales/*/*.json', { eager: true, import: 'default' });
+
+function dictionary(language: Language): Dictionary {
+  const merged: Record<string, string> = {};
+  for (const [path, strings] of Object.entries(files)) {
+    if (path.split('/').at(-2) === language) Object.assign(merged, strings);
+  }
+  return merged as Dictionary;
+}
+
+export const dictionaries: Record<Language, Dictionary> = { en: dictionary('en'), ko: dictionary('ko'), ja: dictionary('ja'), zh: dictionary('zh') };
+export const en = dictionaries.en;
