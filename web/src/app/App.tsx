@@ -1,4 +1,5 @@
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
 import type { Language } from '../api/types';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -36,9 +37,13 @@ function Root(): ReactNode {
 
 /** The whole web UI over one API client. */
 export function App({ client }: { client: ApiClient }): ReactNode {
+  // Data fetching and caching for pages: TanStack Query (live lists are pushed over SSE into its cache).
+  const [queries] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }));
   return (
     <ApiProvider client={client}>
-      <Root />
+      <QueryClientProvider client={queries}>
+        <Root />
+      </QueryClientProvider>
     </ApiProvider>
   );
 }
