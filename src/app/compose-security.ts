@@ -12,6 +12,7 @@ import { TokenCache } from '../auth/token/token-cache.js';
 import { TokenReviewer } from '../auth/token/token-review.js';
 import { TokenSigner } from '../auth/tokens.js';
 import { UserAdmin } from '../auth/user-admin.js';
+import { OidcService } from '../auth/oidc-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients } from '../kube/clients.js';
@@ -50,8 +51,15 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const verifier = credentialVerifierFor(mode, config, users, inputs.logger);
   const login = new LoginService(sessions, audit, { counter: rateWindows, limit: config.limits.login_attempts_per_minute, verifier });
   const roleNames = new Set(config.authorization.roles.map((role) => role.name));
-  const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: mode === 'token' ? 'token' : undefined });
-  return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows };
+  const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: lockableSource(mode) });
+  const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock });
+  return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows, oidc };
+}
+
+/** Accounts of the mode's outside identities, which admins may lock like local ones. */
+function lockableSource(mode: AuthModeName): string | undefined {
+  if (mode === 'token') return 'token';
+  return mode === 'oidc' ? 'oidc' : undefined;
 }
 
 /** What the token-mode authenticator is built from. */

@@ -164,7 +164,7 @@ export function composeServices(options: ComposeOptions): Services {
   // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/tools/policy-proxy).
   const toolCluster = new PolicyProxyGateway({
     kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
-    identityOf: (principal) => identities.identityOf(principal),
+    identityOf: (principal) => identities.clusterIdentityOf(principal),
     policy,
   });
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });

@@ -49,10 +49,12 @@ async function chooseAuthenticator(deps: HttpSecurityDeps, options: HttpSecurity
     if (options.adminPassword !== undefined) deps.logger.warn('--admin-password is ignored in token mode (callers present Kubernetes tokens)');
     return buildTokenAuthenticator(deps);
   }
-  if (mode !== 'local' && mode !== 'ldap') throw new Error(`auth mode "${mode}" is not implemented yet (use --auth-mode local, token or ldap)`);
-  // In ldap mode `admin` stays a local account: the break-glass login when the directory is down.
+  // In ldap and oidc modes `admin` stays a local account: the break-glass login when the directory or provider is down.
   await ensureAdmin(deps.security.users, { adminPassword: options.adminPassword, logger: deps.logger, announce });
-  return new JwtAuthenticator(deps.security.sessions);
+  const sessions = new JwtAuthenticator(deps.security.sessions);
+  if (mode !== 'oidc') return sessions;
+  await deps.security.oidc.start();
+  return deps.security.oidc.authenticator(sessions);
 }
 
 /**
@@ -87,6 +89,9 @@ export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSec
       middlewares: [...(cors ? [cors] : []), clientAddress, limiter.middleware],
       afterAuthenticate: [limiter.afterAuthenticate],
     },
-    stop: () => schedules.forEach((schedule) => schedule.stop()),
+    stop: () => {
+      schedules.forEach((schedule) => schedule.stop());
+      security.oidc.close();
+    },
   };
 }

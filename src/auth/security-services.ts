@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UsersStore } from '../store/users-store.js';
 import type { LoginService } from './login.js';
+import type { OidcService } from './oidc-service.js';
 import type { FixedWindowCounter } from './rate-window.js';
 import type { SessionManager } from './sessions.js';
 import type { UserAdmin } from './user-admin.js';
@@ -17,6 +18,8 @@ export interface SecurityServices {
   sessions: SessionManager;
   login: LoginService;
   userAdmin: UserAdmin;
+  /** Single sign-on (OpenID Connect); enabled once started under `--auth-mode oidc`. */
+  oidc: OidcService;
   /** Request counters of the rate limits (general, chat, login). */
   rateWindows: FixedWindowCounter;
 }

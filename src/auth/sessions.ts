@@ -18,6 +18,8 @@ export interface SessionSettings {
 export interface SessionOrigin {
   source?: string;
   userAgent?: string;
+  /** Groups the identity provider named at an SSO sign-in (prefixed). */
+  groups?: readonly string[];
 }
 
 export interface StartedSession extends IssuedToken {
@@ -54,6 +56,7 @@ export class SessionManager {
       expiresAt: new Date(issued.expiresAt).toISOString(),
       source: origin.source ?? null,
       userAgent: origin.userAgent ?? null,
+      groups: origin.groups,
     });
     return { ...issued, sessionId };
   }
@@ -69,7 +72,16 @@ export class SessionManager {
     const refusal = accountRefusal(user);
     if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal });
     const sessionEndsAt = Date.parse(session.createdAt) + this.settings.maxSessionMs;
-    return { username: user.username, role: user.role, roles: user.roles, sessionId: claims.sid, tokenExpiresAt: claims.exp * 1000, sessionEndsAt };
+    return {
+      username: user.username,
+      role: user.role,
+      roles: user.roles,
+      groups: session.groups,
+      ...(user.source === 'oidc' ? { identitySource: 'oidc' as const } : {}),
+      sessionId: claims.sid,
+      tokenExpiresAt: claims.exp * 1000,
+      sessionEndsAt,
+    };
   }
 
   /** When refresh becomes possible for a token expiring at `expiresAt` (ms). */

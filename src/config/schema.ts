@@ -70,6 +70,8 @@ const authorizationSchema = z
     impersonation: z
       .object({
         enabled: z.boolean().default(false),
+        /** `role`: the role's mapped identity; `user`: SSO users as themselves (prefixed name and groups). */
+        mode: z.enum(['role', 'user']).default('role'),
         mappings: z.partialRecord(z.enum(roleNames), z.string()).default({}),
       })
       .prefault({}),
@@ -214,8 +216,24 @@ export const configSchema = z
         client_id: z.string().optional(),
         client_secret: z.string().optional(),
         redirect_url: z.string().optional(),
-        role_claim: z.string().default('groups'),
+        scopes: z
+          .union([z.string(), z.array(z.string())])
+          .default('openid profile email groups')
+          .transform((value) => (Array.isArray(value) ? value : value.split(/\s+/).filter(Boolean))),
+        /** The claim naming the user; `preferred_username` falls back to `email`, then `sub`. */
+        username_claim: z.string().min(1).default('preferred_username'),
+        /** Prefix of SSO user names (and groups toward the cluster), so they never collide with local ones. */
+        username_prefix: z.string().default('oidc:'),
+        groups_claim: z.string().min(1).default('groups'),
+        /** Group or user name (without prefix) → role; the highest mapped role wins. */
         role_mappings: z.record(z.string(), z.enum(roleNames)).default({}),
+        /** Role of users no mapping names; absent: such users cannot sign in. */
+        default_role: z.enum(roleNames).optional(),
+        /** Audiences accepted on bearer ID tokens besides `client_id`. */
+        api_audiences: z.array(z.string().min(1)).default([]),
+        /** PEM file of the CA that signs the provider's TLS certificate (private CAs). */
+        ca_file: z.string().optional(),
+        button_label: z.string().min(1).max(80).default('Sign in with SSO'),
       })
       .prefault({}),
     llm: llmSchema,

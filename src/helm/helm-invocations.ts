@@ -26,6 +26,7 @@ export class HelmInvocations {
       kubeconfigPath: kubectl.kubeconfigPath,
       context: kubectl.context,
       impersonate: kubectl.impersonate,
+      impersonateGroups: kubectl.impersonateGroups,
       timeoutMs: this.settings.timeoutMs,
     };
   }

@@ -13,6 +13,8 @@ export interface HelmInvocation {
   context?: string;
   /** The impersonated cluster user (`--kube-as-user`). */
   impersonate?: string;
+  /** Its impersonated groups (`--kube-as-group`). */
+  impersonateGroups?: readonly string[];
   timeoutMs: number;
 }
 
@@ -51,6 +53,7 @@ export function helmClusterArgs(invocation: HelmInvocation): string[] {
   if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
   if (invocation.context) args.push('--kube-context', invocation.context);
   if (invocation.impersonate) args.push('--kube-as-user', invocation.impersonate);
+  for (const group of invocation.impersonateGroups ?? []) args.push('--kube-as-group', group);
   return args;
 }
 

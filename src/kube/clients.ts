@@ -1,5 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { RestClient, type CallObserver } from './rest-client.js';
+import { clusterIdentity, GroupImpersonatingKubeConfig, type ClusterIdentity, type IdentityRef } from './impersonation.js';
 
 export interface KubeConnectionOptions {
   kubeconfigPath?: string;
@@ -41,13 +42,14 @@ export class KubeClients {
     return this.base.getCurrentCluster()?.server;
   }
 
-  /** The client for `identity` (impersonated via the Impersonate-User header), or the service's own. */
-  forIdentity(identity?: string): KubeIdentityClient {
-    const key = identity ?? '';
+  /** The client for `identity` (impersonated via the Impersonate-User and Impersonate-Group headers), or the service's own. */
+  forIdentity(identity?: IdentityRef): KubeIdentityClient {
+    const target = identity ? clusterIdentity(identity) : undefined;
+    const key = target ? [target.user, ...target.groups].join('\u0000') : '';
     let client = this.clients.get(key);
     if (!client) {
-      const kubeConfig = identity ? impersonating(this.base, identity) : this.base;
-      client = { identity, kubeConfig, rest: new RestClient(kubeConfig, this.observe) };
+      const kubeConfig = target ? impersonating(this.base, target) : this.base;
+      client = { identity: target?.user, kubeConfig, rest: new RestClient(kubeConfig, this.observe) };
       this.clients.set(key, client);
     }
     return client;
@@ -58,9 +60,10 @@ export class KubeClients {
   }
 }
 
-/** A copy of `base` whose current user impersonates `identity`. */
-function impersonating(base: KubeConfig, identity: string): KubeConfig {
-  const copy = new KubeConfig();
+/** A copy of `base` whose current user impersonates `identity` (and its groups). */
+function impersonating(base: KubeConfig, target: ClusterIdentity): KubeConfig {
+  const identity = target.user;
+  const copy = new GroupImpersonatingKubeConfig(target.groups);
   copy.loadFromString(base.exportConfig());
   const context = copy.getContextObject(copy.getCurrentContext());
   const user = copy.getCurrentUser();

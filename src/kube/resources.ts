@@ -70,6 +70,8 @@ export interface KubectlInvocation {
   kubeconfigPath?: string;
   context?: string;
   impersonate?: string;
+  /** Groups to impersonate with `impersonate` (kubectl `--as-group`). */
+  impersonateGroups?: readonly string[];
   timeoutMs?: number;
 }
 
@@ -79,6 +81,7 @@ export function kubectlGlobalArgs(invocation: KubectlInvocation): string[] {
   if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
   if (invocation.context) args.push('--context', invocation.context);
   if (invocation.impersonate) args.push('--as', invocation.impersonate);
+  for (const group of invocation.impersonateGroups ?? []) args.push('--as-group', group);
   return args;
 }
 

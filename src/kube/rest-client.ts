@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import { connectionError, mapKubeError } from './errors.js';
+import { carryGroups, expandImpersonatedGroups } from './impersonation.js';
 
 export interface RestOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -78,18 +79,18 @@ export class RestClient {
   }
 
   private async connection(): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher | undefined }> {
-    const options: { headers: Record<string, string>; ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean } = {
+    const options: { headers: Record<string, string | string[]>; ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean } = {
       headers: {},
     };
     await this.kubeConfig.applyToHTTPSOptions(options as never);
-    if (!this.dispatcher && this.server.startsWith('https')) {
-      this.dispatcher = new Agent({
-        connect: { ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: options.rejectUnauthorized },
-        keepAliveTimeout: 30_000,
-        connections: 32,
-      });
-    }
-    return { headers: { ...options.headers }, dispatcher: this.dispatcher };
+    this.dispatcher ??= new Agent({
+      connect: this.server.startsWith('https')
+        ? { ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: options.rejectUnauthorized }
+        : undefined,
+      keepAliveTimeout: 30_000,
+      connections: 32,
+    }).compose(expandImpersonatedGroups);
+    return { headers: carryGroups(options.headers), dispatcher: this.dispatcher };
   }
 }
 

@@ -2,11 +2,14 @@ import type { Principal } from './principal.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients, KubeIdentityClient } from '../kube/clients.js';
 import type { KubectlInvocation } from '../kube/resources.js';
+import type { ClusterIdentity } from '../kube/impersonation.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */
 export interface IdentityResolver {
   /** The impersonated identity for a principal, or undefined for the service's own identity. */
   identityOf(principal: Principal | undefined): string | undefined;
+  /** The impersonated user and groups (groups only for SSO users under `impersonation.mode: user`). */
+  clusterIdentityOf(principal: Principal | undefined): ClusterIdentity | undefined;
   clientFor(principal: Principal | undefined): KubeIdentityClient;
   /** kubectl settings (binary, kubeconfig, context, `--as`) for a principal. */
   kubectlFor(principal: Principal | undefined): KubectlInvocation;
@@ -24,15 +27,21 @@ export class RoleIdentityResolver implements IdentityResolver {
   ) {}
 
   identityOf(principal: Principal | undefined): string | undefined {
+    return this.clusterIdentityOf(principal)?.user;
+  }
+
+  clusterIdentityOf(principal: Principal | undefined): ClusterIdentity | undefined {
     const impersonation = this.config.authorization.impersonation;
     if (!impersonation.enabled) return undefined;
+    // `mode: user`: an SSO user acts toward the cluster as themselves (prefixed name and groups), as in Headlamp.
+    if (impersonation.mode === 'user' && principal?.identitySource === 'oidc') return { user: principal.username, groups: principal.groups ?? [] };
     const role = principal?.role ?? 'viewer';
     // Fail closed: a role without a mapping gets the viewer identity, never the service's own.
-    return impersonation.mappings[role] ?? impersonation.mappings.viewer ?? 'system:anonymous';
+    return { user: impersonation.mappings[role] ?? impersonation.mappings.viewer ?? 'system:anonymous', groups: [] };
   }
 
   clientFor(principal: Principal | undefined): KubeIdentityClient {
-    return this.kube.forIdentity(this.identityOf(principal));
+    return this.kube.forIdentity(this.clusterIdentityOf(principal));
   }
 
   kubectlFor(principal: Principal | undefined): KubectlInvocation {
@@ -41,6 +50,7 @@ export class RoleIdentityResolver implements IdentityResolver {
       kubeconfigPath: this.kube.connection.kubeconfigPath,
       context: this.kube.connection.context,
       impersonate: this.identityOf(principal),
+      impersonateGroups: this.clusterIdentityOf(principal)?.groups,
     };
   }
 }

@@ -8,6 +8,10 @@ export interface Principal {
   readonly role: RoleName;
   /** Extra resource-level role names from config `authorization.roles`. */
   readonly roles: readonly string[];
+  /** Groups named by the identity provider (SSO, prefixed); used toward the cluster in `impersonation.mode: user`. */
+  readonly groups?: readonly string[];
+  /** Where the identity comes from when it is not a local account (`oidc` for SSO users). */
+  readonly identitySource?: 'oidc';
   /** Session id of the JWT, when the request carries one. */
   readonly sessionId?: string;
   /** Expiry of the presented token (ms since the epoch), when the request carries one. */

@@ -65,4 +65,6 @@ export const migrations: readonly string[] = [
      value TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // 5: the groups an SSO sign-in brought (JSON array), for impersonation as the user
+  `ALTER TABLE sessions ADD COLUMN groups TEXT NOT NULL DEFAULT '[]';`,
 ];

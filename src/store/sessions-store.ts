@@ -9,6 +9,8 @@ export interface SessionRecord {
   revokedAt: string | null;
   source: string | null;
   userAgent: string | null;
+  /** Groups of an SSO sign-in (prefixed), kept for impersonation as the user; empty otherwise. */
+  groups: string[];
 }
 
 interface SessionRow {
@@ -19,6 +21,7 @@ interface SessionRow {
   revoked_at: string | null;
   source: string | null;
   user_agent: string | null;
+  groups: string;
 }
 
 function toRecord(row: SessionRow): SessionRecord {
@@ -30,6 +33,7 @@ function toRecord(row: SessionRow): SessionRecord {
     revokedAt: row.revoked_at,
     source: row.source,
     userAgent: row.user_agent,
+    groups: JSON.parse(row.groups) as string[],
   };
 }
 
@@ -37,10 +41,10 @@ function toRecord(row: SessionRow): SessionRecord {
 export class SessionsStore {
   constructor(private readonly database: Db) {}
 
-  insert(session: Omit<SessionRecord, 'revokedAt'>): void {
+  insert(session: Omit<SessionRecord, 'revokedAt' | 'groups'> & { groups?: readonly string[] }): void {
     this.database
-      .prepare('INSERT INTO sessions (id, username, created_at, expires_at, revoked_at, source, user_agent) VALUES (?, ?, ?, ?, NULL, ?, ?)')
-      .run(session.id, session.username, session.createdAt, session.expiresAt, session.source, session.userAgent);
+      .prepare('INSERT INTO sessions (id, username, created_at, expires_at, revoked_at, source, user_agent, groups) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)')
+      .run(session.id, session.username, session.createdAt, session.expiresAt, session.source, session.userAgent, JSON.stringify(session.groups ?? []));
   }
 
   find(id: string): SessionRecord | undefined {

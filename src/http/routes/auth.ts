@@ -52,14 +52,15 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/auth/logout',
       permission: 'authenticated',
-      summary: 'End the session of the presented token at once',
-      response: z.object({ loggedOut: z.boolean() }),
+      summary: "End the session of the presented token at once; under SSO also the provider's logout URL (RP-initiated logout)",
+      response: z.object({ loggedOut: z.boolean(), endSessionUrl: z.string().optional() }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
         sessions.revoke(sessionId);
         deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
-        context.body = { loggedOut: true };
+        const endSessionUrl = context.state.principal?.identitySource === 'oidc' ? deps.security.oidc.endSessionUrl() : undefined;
+        context.body = endSessionUrl ? { loggedOut: true, endSessionUrl } : { loggedOut: true };
       },
     }),
     route({

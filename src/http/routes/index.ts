@@ -4,6 +4,7 @@ import { openApiRoutes, type OpenapiRouteDeps } from './openapi.js';
 import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
 import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
+import { oidcRoutes, type OidcRouteDeps } from './oidc.js';
 import { adminRoutes, type AdminRouteDeps } from './admin.js';
 import { auditRoutes, type AuditRouteDeps } from './audit.js';
 import { podRoutes, type PodsRouteDeps } from './pods.js';
@@ -26,6 +27,7 @@ export type RouteDeps = HealthRouteDeps &
   PrometheusRouteDeps &
   ResourcesRouteDeps &
   AuthRouteDeps &
+  OidcRouteDeps &
   AdminRouteDeps &
   AuditRouteDeps &
   PodsRouteDeps &
@@ -49,6 +51,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...healthRoutes(deps),
     ...resourceRoutes(deps),
     ...authRoutes(deps),
+    ...oidcRoutes(deps),
     ...adminRoutes(deps),
     ...auditRoutes(deps),
     ...podRoutes(deps),

@@ -36,11 +36,12 @@ describe('the route table', () => {
     }
   });
 
-  it('leaves only health, login and static reads public', () => {
+  it('leaves only health, sign-in and static reads public', () => {
     const open = routes.filter((spec) => spec.permission === 'public').map((spec) => `${spec.method} ${spec.path}`);
     expect(open).toContain('POST /api/auth/login');
     expect(open).toContain('GET /api/health');
-    for (const entry of open) expect(entry).not.toMatch(/^(POST|PUT|PATCH|DELETE) (?!\/api\/auth\/login$)/);
+    // Writes open to anyone: password login and the device sign-in (start, poll).
+    for (const entry of open) expect(entry).not.toMatch(/^(POST|PUT|PATCH|DELETE) (?!\/api\/auth\/(login|oidc\/device|oidc\/device\/token)$)/);
   });
 
   it('gives viewers no write, delete or exec route', () => {

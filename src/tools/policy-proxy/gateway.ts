@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpsAgent } from 'node:https';
+import type { IdentityRef } from '../../kube/impersonation.js';
 import type { Principal } from '../../rbac/principal.js';
 import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
@@ -10,9 +11,9 @@ import { upstreamOf } from './upstream.js';
 /** What the gateway needs: the service's connection per cluster identity, impersonation, the policy. */
 export interface PolicyProxyGatewayDeps {
   /** The service's kubeconfig for an identity (impersonating it when defined). */
-  kubeConfigFor(identity: string | undefined): KubeConfig;
+  kubeConfigFor(identity: IdentityRef | undefined): KubeConfig;
   /** The cluster identity a caller is impersonated as (undefined: impersonation is off). */
-  identityOf(principal: Principal): string | undefined;
+  identityOf(principal: Principal): IdentityRef | undefined;
   policy: { authorize(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode): Promise<PolicyDecision> };
   /** Parent of the per-call kubeconfig folders (default: the OS temp folder). */
   folderParent?: string;

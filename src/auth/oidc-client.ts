@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import * as client from 'openid-client';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { ConfigError } from '../config/load.js';
+import type { OidcSettings } from './oidc-identity.js';
+
+/** What the start of `--auth-mode oidc` needs; missing keys stop the start with one line naming the key. */
+export interface OidcProviderSettings extends OidcSettings {
+  issuer: string;
+  client_id: string;
+  redirect_url: string;
+}
+
+export function requireOidcSettings(settings: OidcSettings): OidcProviderSettings {
+  for (const key of ['issuer', 'client_id', 'redirect_url'] as const) {
+    if (!settings[key]) throw new ConfigError(`oidc.${key} is required when auth.mode is oidc`);
+  }
+  return settings as OidcProviderSettings;
+}
+
+/** fetch for the provider: trusts `oidc.ca_file` (a private CA) besides the system roots. */
+function providerFetch(caFile: string | undefined): client.CustomFetch | undefined {
+  if (!caFile) return undefined;
+  let ca: string;
+  try {
+    ca = readFileSync(caFile, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`oidc.ca_file: cannot read ${caFile}: ${(error as Error).message}`);
+  }
+  const dispatcher = new Agent({ connect: { ca } });
+  return (url, options) => undiciFetch(url, { ...(options as object), dispatcher }) as unknown as ReturnType<client.CustomFetch>;
+}
+
+/** The relying party's view of the provider: discovered metadata, client credentials and a fetch that trusts `ca_file`. */
+export interface OidcProvider {
+  readonly settings: OidcProviderSettings;
+  readonly configuration: client.Configuration;
+  /** fetch used toward the provider (JWKS of bearer ID tokens too). */
+  readonly fetch: client.CustomFetch | undefined;
+}
+
+/**
+ * Discovers the provider (`/.well-known/openid-configuration`) at start; a failure names `oidc.issuer`.
+ * The client authenticates with `client_secret` (basic) when one is set, else as a public client.
+ */
+export async function discoverProvider(settings: OidcSettings): Promise<OidcProvider> {
+  const required = requireOidcSettings(settings);
+  const fetch = providerFetch(settings.ca_file);
+  const secret = required.client_secret || undefined;
+  const auth = secret ? client.ClientSecretBasic(secret) : client.None();
+  const options: client.DiscoveryRequestOptions = { timeout: 10 };
+  if (fetch) options[client.customFetch] = fetch;
+  if (new URL(required.issuer).protocol === 'http:') options.execute = [client.allowInsecureRequests];
+  try {
+    const configuration = await client.discovery(new URL(required.issuer), required.client_id, { redirect_uris: [required.redirect_url] }, auth, options);
+    if (fetch) configuration[client.customFetch] = fetch;
+    return { settings: required, configuration, fetch };
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+    throw new ConfigError(`oidc.issuer: cannot discover ${required.issuer}: ${reason}`);
+  }
+}
