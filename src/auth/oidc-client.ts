@@ -50,10 +50,14 @@ export async function discoverProvider(settings: OidcSettings): Promise<OidcProv
   const auth = secret ? client.ClientSecretBasic(secret) : client.None();
   const options: client.DiscoveryRequestOptions = { timeout: 10 };
   if (fetch) options[client.customFetch] = fetch;
-  if (new URL(required.issuer).protocol === 'http:') options.execute = [client.allowInsecureRequests];
+  // Plain HTTP only toward a provider on this machine (development); anything else must be HTTPS.
+  const issuerUrl = new URL(required.issuer);
+  if (issuerUrl.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuerUrl.hostname)) options.execute = [client.allowInsecureRequests];
   try {
-    const configuration = await client.discovery(new URL(required.issuer), required.client_id, { redirect_uris: [required.redirect_url] }, auth, options);
+    const configuration = await client.discovery(issuerUrl, required.client_id, { redirect_uris: [required.redirect_url] }, auth, options);
     if (fetch) configuration[client.customFetch] = fetch;
+    // ID tokens from the token endpoint are verified against the issuer's JWKS too (refetched on an unknown key id).
+    client.enableNonRepudiationChecks(configuration);
     return { settings: required, configuration, fetch };
   } catch (error) {
     const reason = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);

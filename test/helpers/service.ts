@@ -26,6 +26,8 @@ export interface TestServiceOptions {
   clock?: Clock;
   /** Receives the once-printed generated admin password (instead of stderr). */
   announce?: (text: string) => void;
+  /** Port on 127.0.0.1 (default 0: any free one); SSO tests need the callback URL before the start. */
+  port?: number;
   /** `-web`: also serve the built web UI (web/dist). */
   web?: boolean;
   /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
@@ -98,7 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     kubeconfigPath: kubeconfig,
     configPath: options.configPath,
     host: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     noAuth: options.noAuth ?? false,
     adminPassword: adminPassword ?? undefined,
     clock: options.clock,

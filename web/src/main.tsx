@@ -5,6 +5,11 @@ import { App } from './app/App';
 import './app/styles.css';
 
 const client = new ApiClient({ storage: window.sessionStorage });
+// The end of an SSO sign-in: take the session from the fragment, then leave the URL clean.
+if (window.location.pathname === '/login/sso') {
+  client.adoptSsoFragment(window.location.hash);
+  window.history.replaceState(null, '', '/');
+}
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
 createRoot(root).render(

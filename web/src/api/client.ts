@@ -83,14 +83,34 @@ export class ApiClient {
     return session;
   }
 
-  /** Ends the session on the service (best effort) and locally. */
-  async logout(): Promise<void> {
+  /**
+   * Ends the session on the service (best effort) and locally; resolves with the identity provider's
+   * logout URL when the session came from SSO and the provider offers RP-initiated logout.
+   */
+  async logout(): Promise<string | undefined> {
+    let endSessionUrl: string | undefined;
     try {
-      if (this.session) await this.request('POST', '/api/auth/logout');
+      if (this.session) endSessionUrl = (await this.json<{ endSessionUrl?: string }>('POST', '/api/auth/logout')).endSessionUrl;
     } catch {
       // the local session ends anyway
     }
     this.setSession(null, 'logout');
+    return endSessionUrl;
+  }
+
+  /**
+   * Takes the session an SSO sign-in hands over in the URL fragment of `/login/sso`
+   * (`#token=…&expires_at=…&username=…&role=…`; a fragment never reaches servers or logs).
+   */
+  adoptSsoFragment(fragment: string): boolean {
+    const values = new URLSearchParams(fragment.replace(/^#/, ''));
+    const token = values.get('token');
+    const expiresAt = values.get('expires_at');
+    const username = values.get('username');
+    const role = values.get('role');
+    if (!token || !expiresAt || !username || !role) return false;
+    this.setSession({ token, expires_at: expiresAt, username, role } as Session);
+    return true;
   }
 
   /** Sends a request; resolves with the 2xx response, otherwise throws ApiError. */

@@ -279,7 +279,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End the session of the presented token at once
+         * End the session of the presented token at once; under SSO also the provider's logout URL (RP-initiated logout)
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiAuthLogout"];
@@ -309,6 +309,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back: checks state, code (PKCE) and ID token, then redirects to the web UI with a Pilothouse session in the URL fragment
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiAuthOidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a device sign-in (terminal UI, scripts): the verification URL and user code to show, and a handle to poll with
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiAuthOidcDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/device/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Polls a device sign-in: {status: pending, interval} until the user signs in, then the Pilothouse session (once)
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiAuthOidcDeviceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Starts a browser sign-in: redirects (302) to the identity provider's authorization endpoint (PKCE, state, nonce)
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiAuthOidcLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/refresh": {
         parameters: {
             query?: never;
@@ -323,6 +403,26 @@ export interface paths {
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiAuthRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the login page offers: the auth mode and, under SSO, the button label and the sign-in URL
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiAuthSso"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3332,6 +3432,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        endSessionUrl?: string;
                         loggedOut: boolean;
                     };
                 };
@@ -3477,6 +3578,357 @@ export interface operations {
             };
         };
     };
+    getApiAuthOidcCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+                session_state?: string;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            302: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiAuthOidcDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expiresIn: number;
+                        handle: string;
+                        interval: number;
+                        userCode: string;
+                        verificationUri: string;
+                        verificationUriComplete?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiAuthOidcDeviceToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    handle: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        interval: number;
+                        /** @constant */
+                        status: "pending";
+                    } | {
+                        expires_at: string;
+                        role: components["schemas"]["Role"];
+                        /** @constant */
+                        status: "complete";
+                        token: string;
+                        username: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAuthOidcLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            302: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postApiAuthRefresh: {
         parameters: {
             query?: never;
@@ -3524,6 +3976,75 @@ export interface operations {
             };
             /** @description FORBIDDEN: the caller may not do this (details.reason) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiAuthSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mode: string;
+                        sso: {
+                            buttonLabel: string;
+                            enabled: boolean;
+                            loginUrl: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

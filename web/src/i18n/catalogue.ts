@@ -3,9 +3,10 @@
 // language has every key). Areas are files so that features add strings without touching each other's.
 import type { Language } from '../api/types';
 import type web from '@locales/en/web.json';
+import type sso from '@locales/en/sso.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
-type English = typeof web;
+type English = typeof web & typeof sso;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

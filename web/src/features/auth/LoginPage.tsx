@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
+import './login.css';
 
 /** Sign-in form: `POST /api/auth/login` with `{username, password}` (`{password}` alone signs in admin). */
 export function LoginPage({ expired }: { expired: boolean }): ReactNode {
@@ -11,6 +13,9 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  // Under SSO the service names the button and where it leads (public).
+  const sso = useQuery({ queryKey: ['auth', 'sso'], queryFn: () => client.json<{ sso: { enabled: boolean; buttonLabel: string; loginUrl: string } }>('GET', '/api/auth/sso') });
+  const offer = sso.data?.sso.enabled ? sso.data.sso : undefined;
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -37,6 +42,14 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
           </p>
         )}
         <ErrorNotice error={error} />
+        {offer && (
+          <>
+            <a className="sso-button" href={offer.loginUrl}>
+              {offer.buttonLabel}
+            </a>
+            <p className="muted small login-divider">{t('login.orPassword')}</p>
+          </>
+        )}
         <label className="field">
           <span>{t('login.username')}</span>
           <input name="username" autoComplete="username" value={username} onChange={(event) => setUsername(event.target.value)} placeholder="admin" autoFocus />

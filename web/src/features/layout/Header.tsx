@@ -29,7 +29,7 @@ export function Header({ session, namespace, onNamespace }: HeaderProps): ReactN
       <div className="user" aria-label={`${session.username} (${session.role})`}>
         <span className="user-name">{session.username}</span> <span className={`role role-${session.role}`}>{session.role}</span>
       </div>
-      <button type="button" className="topbar-button" onClick={() => void client.logout()}>
+      <button type="button" className="topbar-button" onClick={() => void client.logout().then((url) => url && window.location.assign(url))}>
         {t('header.logout')}
       </button>
     </header>
