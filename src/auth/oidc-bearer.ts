@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import { unauthorized, type AppError } from '../errors.js';
 import type { Principal } from '../rbac/principal.js';
 import type { AuthRequest, Authenticator } from './authenticator.js';
 import { bearerToken } from './jwt-authenticator.js';
-import type { OidcProvider } from './oidc-client.js';
+import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import type { OidcAccounts } from './oidc-sign-in.js';
 
-/** Signature algorithms accepted on ID tokens (asymmetric only: the provider's JWKS). */
-const algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 function issuerOf(token: string): string | undefined {
   try {
@@ -36,7 +34,6 @@ function verificationRefusal(error: unknown): AppError {
  * The first use of each ID token is audited as `login`; refusals always.
  */
 export class OidcBearerAuthenticator implements Authenticator {
-  private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
   private readonly seen = new Map<string, number>();
 
   constructor(
@@ -44,14 +41,7 @@ export class OidcBearerAuthenticator implements Authenticator {
     private readonly accounts: OidcAccounts,
     private readonly sessions: Authenticator,
     private readonly clock: Clock,
-  ) {
-    const jwksUri = provider.configuration.serverMetadata().jwks_uri;
-    if (!jwksUri) throw new Error('the identity provider publishes no jwks_uri');
-    this.jwks = createRemoteJWKSet(new URL(jwksUri), {
-      cooldownDuration: 5_000,
-      ...(provider.fetch ? { [customFetch]: provider.fetch as never } : {}),
-    });
-  }
+  ) {}
 
   async authenticate(context: AuthRequest): Promise<Principal | undefined> {
     const token = bearerToken(context);
@@ -76,7 +66,7 @@ export class OidcBearerAuthenticator implements Authenticator {
   private async verify(token: string): Promise<JWTPayload> {
     const { settings } = this.provider;
     const audiences = [settings.client_id, ...settings.api_audiences];
-    const { payload } = await jwtVerify(token, this.jwks, { issuer: settings.issuer, audience: audiences, algorithms, currentDate: new Date(this.clock()), requiredClaims: ['exp', 'iat', 'sub'] });
+    const { payload } = await jwtVerify(token, this.provider.keys, { issuer: settings.issuer, audience: audiences, algorithms: idTokenAlgorithms, currentDate: new Date(this.clock()), requiredClaims: ['exp', 'iat', 'sub'] });
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== undefined && !audiences.includes(String(payload.azp))) {
       throw new errors.JWTClaimValidationFailed('unexpected "azp" claim value', payload, 'azp', 'check_failed');
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as client from 'openid-client';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { ConfigError } from '../config/load.js';
 import type { OidcSettings } from './oidc-identity.js';
@@ -37,7 +38,19 @@ export interface OidcProvider {
   readonly configuration: client.Configuration;
   /** fetch used toward the provider (JWKS of bearer ID tokens too). */
   readonly fetch: client.CustomFetch | undefined;
+  /** The issuer's signing keys (JWKS), fetched again when a token names an unknown key id (rotation). */
+  readonly keys: JWTVerifyGetKey;
 }
+
+/** The issuer's JWKS as a key set for ID token signatures, refetched at most every 5 s on an unknown key id. */
+function issuerKeys(configuration: client.Configuration, fetch: client.CustomFetch | undefined): JWTVerifyGetKey {
+  const jwksUri = configuration.serverMetadata().jwks_uri;
+  if (!jwksUri) throw new ConfigError('oidc.issuer: the provider publishes no jwks_uri');
+  return createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 5_000, ...(fetch ? { [customFetch]: fetch as never } : {}) });
+}
+
+/** Signature algorithms accepted on ID tokens (asymmetric only: the provider's JWKS). */
+export const idTokenAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /**
  * Discovers the provider (`/.well-known/openid-configuration`) at start; a failure names `oidc.issuer`.
@@ -56,9 +69,7 @@ export async function discoverProvider(settings: OidcSettings): Promise<OidcProv
   try {
     const configuration = await client.discovery(issuerUrl, required.client_id, { redirect_uris: [required.redirect_url] }, auth, options);
     if (fetch) configuration[client.customFetch] = fetch;
-    // ID tokens from the token endpoint are verified against the issuer's JWKS too (refetched on an unknown key id).
-    client.enableNonRepudiationChecks(configuration);
-    return { settings: required, configuration, fetch };
+    return { settings: required, configuration, fetch, keys: issuerKeys(configuration, fetch) };
   } catch (error) {
     const reason = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
     throw new ConfigError(`oidc.issuer: cannot discover ${required.issuer}: ${reason}`);

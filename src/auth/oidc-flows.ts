@@ -3,7 +3,8 @@ import * as client from 'openid-client';
 import type { Clock } from '../clock.js';
 import { AppError, isAppError, unauthorized } from '../errors.js';
 import type { LoginResult } from './login.js';
-import type { OidcProvider } from './oidc-client.js';
+import { jwtVerify } from 'jose';
+import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import { providerRefusal } from './oidc-errors.js';
 import type { OidcAccounts, SignInOrigin } from './oidc-sign-in.js';
 
@@ -29,6 +30,22 @@ export interface DeviceStart {
 }
 
 export type DevicePoll = { status: 'pending'; interval: number } | ({ status: 'complete' } & LoginResult);
+
+/**
+ * The ID token's claims, completed from the UserInfo endpoint when the provider has one: many providers
+ * put profile and group claims only there (an ID token of the code flow may carry just `sub`). The
+ * ID token's own claims win, and the UserInfo answer must be about the same subject.
+ */
+async function withUserInfo(provider: OidcProvider, tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): Promise<Record<string, unknown>> {
+  const claims = tokens.claims();
+  if (!claims || !tokens.id_token) throw unauthorized('the identity provider returned no ID token', { reason: 'no_id_token' });
+  // openid-client checked iss, aud, azp, exp, iat and nonce; the signature is checked against the issuer's
+  // JWKS here, with a key set that is fetched again when the provider rotates to a new key id.
+  await jwtVerify(tokens.id_token, provider.keys, { algorithms: idTokenAlgorithms, issuer: provider.settings.issuer });
+  if (!tokens.access_token || !provider.configuration.serverMetadata().userinfo_endpoint) return { ...claims };
+  const userInfo = await client.fetchUserInfo(provider.configuration, tokens.access_token, claims.sub);
+  return { ...userInfo, ...claims };
+}
 
 /** How long a browser sign-in may take between the redirect and the callback. */
 const loginTtlMs = 10 * 60_000;
@@ -91,7 +108,7 @@ export class OidcFlows {
         { pkceCodeVerifier: pending!.verifier, expectedState: state, expectedNonce: pending!.nonce, idTokenExpected: true },
         { redirect_uri: settings.redirect_url },
       );
-      claims = { ...tokens.claims() };
+      claims = await withUserInfo(this.provider, tokens);
     } catch (error) {
       return this.accounts.refuse(origin, username, providerRefusal(error, 'invalid_response'));
     }
@@ -148,9 +165,8 @@ export class OidcFlows {
     const expiresAt = this.clock() + 60_000;
     try {
       const tokens = await client.pollDeviceAuthorizationGrant(this.provider.configuration, response, undefined, { signal });
-      const claims = tokens.claims();
-      if (!claims) throw unauthorized('the identity provider returned no ID token', { reason: 'no_id_token' });
-      const result = await this.accounts.signIn({ ...claims }, { ...origin, flow: 'device' });
+      const claims = await withUserInfo(this.provider, tokens);
+      const result = await this.accounts.signIn(claims, { ...origin, flow: 'device' });
       this.devices.set(handle, { status: 'complete', expiresAt, result });
     } catch (error) {
       if (signal.aborted) return;

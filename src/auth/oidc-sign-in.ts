@@ -67,7 +67,9 @@ export class OidcAccounts {
       return identityFromClaims(claims, this.deps.settings);
     } catch (error) {
       if (!isAppError(error)) throw error;
-      const name = typeof claims.sub === 'string' ? `${this.deps.settings.username_prefix}${claims.sub}` : 'oidc';
+      // The refused user's best-known name for the audit row (the configured claim may be the missing one).
+      const hint = [claims.preferred_username, claims.email, claims.sub].find((value) => typeof value === 'string' && value !== '');
+      const name = hint ? `${this.deps.settings.username_prefix}${String(hint)}` : 'oidc';
       return this.refuse(origin, name, error);
     }
   }

@@ -14,7 +14,10 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   // Under SSO the service names the button and where it leads (public).
-  const sso = useQuery({ queryKey: ['auth', 'sso'], queryFn: () => client.json<{ sso: { enabled: boolean; buttonLabel: string; loginUrl: string } }>('GET', '/api/auth/sso') });
+  const sso = useQuery({
+    queryKey: ['auth', 'sso'],
+    queryFn: () => client.json<{ sso: { enabled: boolean; buttonLabel: string; loginUrl: string } }>('GET', '/api/auth/sso'),
+  });
   const offer = sso.data?.sso.enabled ? sso.data.sso : undefined;
 
   const submit = async (event: FormEvent): Promise<void> => {
