@@ -8,7 +8,6 @@ import { bearerToken } from './jwt-authenticator.js';
 import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import type { OidcAccounts } from './oidc-sign-in.js';
 
-
 function issuerOf(token: string): string | undefined {
   try {
     return decodeJwt(token).iss;
@@ -21,7 +20,7 @@ function verificationRefusal(error: unknown): AppError {
   if (error instanceof errors.JWTExpired) return unauthorized('ID token expired', { reason: 'expired' });
   if (error instanceof errors.JWTClaimValidationFailed) return unauthorized(`ID token ${error.claim} claim rejected`, { reason: `wrong_${error.claim}` });
   if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
-    return unauthorized('ID token signature does not verify with the issuer\'s keys', { reason: 'invalid_signature' });
+    return unauthorized("ID token signature does not verify with the issuer's keys", { reason: 'invalid_signature' });
   }
   return unauthorized('invalid ID token', { reason: 'invalid_token' });
 }
@@ -66,7 +65,13 @@ export class OidcBearerAuthenticator implements Authenticator {
   private async verify(token: string): Promise<JWTPayload> {
     const { settings } = this.provider;
     const audiences = [settings.client_id, ...settings.api_audiences];
-    const { payload } = await jwtVerify(token, this.provider.keys, { issuer: settings.issuer, audience: audiences, algorithms: idTokenAlgorithms, currentDate: new Date(this.clock()), requiredClaims: ['exp', 'iat', 'sub'] });
+    const { payload } = await jwtVerify(token, this.provider.keys, {
+      issuer: settings.issuer,
+      audience: audiences,
+      algorithms: idTokenAlgorithms,
+      currentDate: new Date(this.clock()),
+      requiredClaims: ['exp', 'iat', 'sub'],
+    });
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== undefined && !audiences.includes(String(payload.azp))) {
       throw new errors.JWTClaimValidationFailed('unexpected "azp" claim value', payload, 'azp', 'check_failed');
     }

@@ -36,7 +36,10 @@ export type DevicePoll = { status: 'pending'; interval: number } | ({ status: 'c
  * put profile and group claims only there (an ID token of the code flow may carry just `sub`). The
  * ID token's own claims win, and the UserInfo answer must be about the same subject.
  */
-async function withUserInfo(provider: OidcProvider, tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): Promise<Record<string, unknown>> {
+async function withUserInfo(
+  provider: OidcProvider,
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+): Promise<Record<string, unknown>> {
   const claims = tokens.claims();
   if (!claims || !tokens.id_token) throw unauthorized('the identity provider returned no ID token', { reason: 'no_id_token' });
   // openid-client checked iss, aud, azp, exp, iat and nonce; the signature is checked against the issuer's
@@ -93,7 +96,8 @@ export class OidcFlows {
     this.logins.delete(state);
     const username = 'oidc';
     const providerError = query.get('error');
-    if (providerError) this.accounts.refuse(origin, username, unauthorized(`the identity provider refused: ${providerError}`, { reason: providerError.slice(0, 64) }));
+    if (providerError)
+      this.accounts.refuse(origin, username, unauthorized(`the identity provider refused: ${providerError}`, { reason: providerError.slice(0, 64) }));
     if (!pending || pending.expiresAt <= this.clock()) {
       this.accounts.refuse(origin, username, unauthorized('unknown or expired sign-in state; start the sign-in again', { reason: 'bad_state' }));
     }

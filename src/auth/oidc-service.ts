@@ -62,7 +62,10 @@ export class OidcService {
     const provider = this.provider;
     if (!provider?.configuration.serverMetadata().end_session_endpoint) return undefined;
     // Back to the web UI's root (register it as a post-logout redirect URI at the provider).
-    const parameters = { client_id: provider.settings.client_id, post_logout_redirect_uri: postLogoutRedirect ?? new URL('/', provider.settings.redirect_url).href };
+    const parameters = {
+      client_id: provider.settings.client_id,
+      post_logout_redirect_uri: postLogoutRedirect ?? new URL('/', provider.settings.redirect_url).href,
+    };
     const url = new URL(provider.configuration.serverMetadata().end_session_endpoint!);
     for (const [key, value] of Object.entries(parameters)) url.searchParams.set(key, value);
     return url.href;

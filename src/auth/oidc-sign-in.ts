@@ -31,7 +31,8 @@ export class OidcAccounts {
   account(claims: Record<string, unknown>, origin: SignInOrigin): OidcIdentity {
     const identity = this.identity(claims, origin);
     const user = this.deps.users.upsertExternal({ username: identity.username, role: identity.role, email: identity.email }, 'oidc');
-    if (!user) this.refuse(origin, identity.username, unauthorized('this user name belongs to an account that is not an SSO account', { reason: 'name_taken' }));
+    if (!user)
+      this.refuse(origin, identity.username, unauthorized('this user name belongs to an account that is not an SSO account', { reason: 'name_taken' }));
     const refusal = accountRefusal(user!);
     if (refusal) this.refuse(origin, identity.username, unauthorized(`account ${refusal}`, { reason: refusal }));
     return identity;
@@ -58,7 +59,12 @@ export class OidcAccounts {
   /** Audits a refused sign-in (`login`, deny, the reason) and throws the refusal. */
   refuse(origin: SignInOrigin, username: string, error: AppError): never {
     const reason = typeof error.details.reason === 'string' ? error.details.reason : error.code.toLowerCase();
-    this.deps.audit.record({ ...fields(origin, username), decision: 'deny', details: { mode: 'oidc', flow: origin.flow, reason }, outcome: `refused: ${reason}` });
+    this.deps.audit.record({
+      ...fields(origin, username),
+      decision: 'deny',
+      details: { mode: 'oidc', flow: origin.flow, reason },
+      outcome: `refused: ${reason}`,
+    });
     throw error;
   }
 

@@ -100,9 +100,13 @@ function bodyRequired(body: z.ZodType): boolean {
 
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
-  const responses: Record<string, JsonObject> = {
-    [String(spec.status ?? 200)]: { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas) },
-  };
+  const status = spec.status ?? 200;
+  // A redirect (SSO sign-in) answers with a Location and no body.
+  const success =
+    status >= 300 && status < 400
+      ? { description: 'Redirect', headers: { ...rateHeaders, Location: { description: 'Where the client goes next', schema: { type: 'string' } } } }
+      : { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas) };
+  const responses: Record<string, JsonObject> = { [String(status)]: success };
   for (const status of errorStatuses(spec)) responses[String(status)] = { description: errorMeanings[status], content: errorContent };
   return {
     operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,

@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..', 'locales');
 const languages = ['en', 'ko', 'ja', 'zh'];
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '').sort();
-const read = (language: string, area: string): Record<string, string> =>
-  JSON.parse(readFileSync(join(root, language, area), 'utf8')) as Record<string, string>;
+const read = (language: string, area: string): Record<string, string> => JSON.parse(readFileSync(join(root, language, area), 'utf8')) as Record<string, string>;
 
 describe('locale catalogue', () => {
   const areas = readdirSync(join(root, 'en')).sort();

@@ -4,7 +4,7 @@ import { openApiDocument } from '../../scripts/openapi.js';
 type Operation = {
   requestBody?: unknown;
   parameters: { name: string; in: string; schema: unknown }[];
-  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }>; headers?: Record<string, unknown> }>;
   security: unknown[];
 };
 
@@ -37,13 +37,15 @@ describe('the OpenAPI document generated from the route declarations', () => {
       // Declared by the route's params schema, not the bare string every undeclared parameter gets.
       for (const parameter of pathParameters) expect(parameter.schema, `${method} ${path} ${parameter.name}`).not.toEqual({ type: 'string' });
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
-      expect(success?.[1].content, `${method} ${path}`).toBeTruthy();
+      const redirect = Object.entries(operation.responses).find(([status]) => status.startsWith('3'));
+      // A success body, or (SSO sign-in) a redirect that names where it goes.
+      expect(success?.[1].content ?? redirect?.[1].headers?.Location, `${method} ${path}`).toBeTruthy();
     }
   });
 
   it('answers errors with the one error body, and 401/403 wherever a token is needed', () => {
     for (const { path, method, operation } of operations) {
-      for (const [status, response] of Object.entries(operation.responses).filter(([code]) => !code.startsWith('2'))) {
+      for (const [status, response] of Object.entries(operation.responses).filter(([code]) => !/^[23]/.test(code))) {
         expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       }
       if (operation.security.length > 0) expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));

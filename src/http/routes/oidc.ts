@@ -29,10 +29,7 @@ const deviceStart = z.object({
   interval: z.number().int(),
 });
 
-const devicePoll = z.union([
-  z.object({ status: z.literal('pending'), interval: z.number().int() }),
-  session.extend({ status: z.literal('complete') }),
-]);
+const devicePoll = z.union([z.object({ status: z.literal('pending'), interval: z.number().int() }), session.extend({ status: z.literal('complete') })]);
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -50,7 +47,12 @@ function refusalPage(context: AppContext, error: AppError): void {
 /** Single sign-on with OpenID Connect (README "Single sign-on"): browser and device flows, and what the login page shows. */
 export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
   const oidc = deps.security.oidc;
-  const origin = (context: AppContext, flow: string): SignInOrigin => ({ source: context.ip, userAgent: context.get('User-Agent') || undefined, requestId: context.state.requestId, flow });
+  const origin = (context: AppContext, flow: string): SignInOrigin => ({
+    source: context.ip,
+    userAgent: context.get('User-Agent') || undefined,
+    requestId: context.state.requestId,
+    flow,
+  });
   return [
     route({
       method: 'GET',
@@ -79,7 +81,8 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/auth/oidc/callback',
       permission: 'public',
-      summary: "The provider's redirect back: checks state, code (PKCE) and ID token, then redirects to the web UI with a Pilothouse session in the URL fragment",
+      summary:
+        "The provider's redirect back: checks state, code (PKCE) and ID token, then redirects to the web UI with a Pilothouse session in the URL fragment",
       query: callbackQuery,
       status: 302,
       errors: [401, 404],
@@ -101,6 +104,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       path: '/api/auth/oidc/device',
       permission: 'public',
       summary: 'Starts a device sign-in (terminal UI, scripts): the verification URL and user code to show, and a handle to poll with',
+      body: z.object({}),
       response: deviceStart,
       errors: [401, 404],
       handler: async (context) => {

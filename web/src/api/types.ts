@@ -3594,9 +3594,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Redirect */
             302: {
                 headers: {
+                    /** @description Where the client goes next */
+                    Location?: string;
                     /** @description X-RateLimit-Limit */
                     "X-RateLimit-Limit"?: number;
                     /** @description X-RateLimit-Remaining */
@@ -3605,9 +3607,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
             400: {
@@ -3672,7 +3672,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -3716,6 +3720,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3867,9 +3880,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Redirect */
             302: {
                 headers: {
+                    /** @description Where the client goes next */
+                    Location?: string;
                     /** @description X-RateLimit-Limit */
                     "X-RateLimit-Limit"?: number;
                     /** @description X-RateLimit-Remaining */
@@ -3878,9 +3893,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
             400: {
