@@ -5,7 +5,8 @@ import { scrubToolMessage } from '../redact.js';
 import type { CacheManager } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
-import { rowToItem, type ResourceItem } from './table.js';
+import { rowToItem, type ResourceItem, type TableRow } from './table.js';
+import type { LabelSelector } from './label-selector.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -32,15 +33,82 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
 }
 
 /** Lists from the watch-fed cache; items sorted by namespace then name. */
-export async function listResources(caches: CacheManager, client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<ResourceItem[]> {
+/** Sorts list items by namespace, then name (the order of every list). */
+function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
+  return (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name);
+}
+
+/** Which cached rows a list or watch wants: one namespace (of an all-namespaces cache) and a label selector. */
+function rowFilter(type: ResourceType, namespace: string | undefined, selector: LabelSelector | undefined): (row: TableRow) => boolean {
+  const scoped = type.namespaced && namespace;
+  return (row) => (!scoped || row.object?.metadata?.namespace === namespace) && (!selector || selector.matches(row.object?.metadata?.labels));
+}
+
+export async function listResources(
+  caches: CacheManager,
+  client: KubeIdentityClient,
+  type: ResourceType,
+  namespace?: string,
+  selector?: LabelSelector,
+): Promise<ResourceItem[]> {
   const cache = await caches.get(client, type, namespace);
   const now = Date.now();
-  const scoped = type.namespaced && namespace;
+  const wanted = rowFilter(type, namespace, selector);
   return cache
     .snapshot()
-    .filter((row) => !scoped || row.object?.metadata?.namespace === namespace)
+    .filter(wanted)
     .map((row) => rowToItem(cache.columns, row, now, type.kind))
-    .sort((left, right) => (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name));
+    .sort(byNamespaceAndName);
+}
+
+/** A change of a watched list, in the list's item shape. */
+export type ItemChange =
+  { type: 'added' | 'modified' | 'deleted'; item: ResourceItem; revision: string } | { type: 'snapshot'; items: ResourceItem[]; revision: string };
+
+/**
+ * Watches a list from the same watch-fed cache as `listResources`: first a snapshot, then each
+ * change of a selected row (a row that stops matching is `deleted`), and a new snapshot after a relist.
+ * Returns the unsubscribe function.
+ */
+export async function watchResources(
+  caches: CacheManager,
+  client: KubeIdentityClient,
+  target: { type: ResourceType; namespace?: string; selector?: LabelSelector },
+  onChange: (change: ItemChange) => void,
+): Promise<() => void> {
+  const { type, namespace, selector } = target;
+  const cache = await caches.get(client, type, namespace);
+  const wanted = rowFilter(type, namespace, selector);
+  const snapshot = (): ItemChange => {
+    const now = Date.now();
+    const items = cache
+      .snapshot()
+      .filter(wanted)
+      .map((row) => rowToItem(cache.columns, row, now, type.kind))
+      .sort(byNamespaceAndName);
+    return { type: 'snapshot', items, revision: cache.revision };
+  };
+  const selected = new Set<string>();
+  const keyOf = (row: TableRow): string => `${row.object?.metadata?.namespace ?? ''}/${row.object?.metadata?.name ?? ''}`;
+  const first = snapshot();
+  for (const row of cache.snapshot().filter(wanted)) selected.add(keyOf(row));
+  onChange(first);
+  return cache.onChange((change) => {
+    if (change.type === 'resync') {
+      selected.clear();
+      for (const row of cache.snapshot().filter(wanted)) selected.add(keyOf(row));
+      onChange(snapshot());
+      return;
+    }
+    const key = keyOf(change.row);
+    const item = rowToItem(cache.columns, change.row, Date.now(), type.kind);
+    const matches = change.type !== 'deleted' && wanted(change.row);
+    const was = selected.has(key);
+    if (matches) selected.add(key);
+    else selected.delete(key);
+    if (matches) onChange({ type: was ? 'modified' : 'added', item, revision: cache.revision });
+    else if (was) onChange({ type: 'deleted', item, revision: cache.revision });
+  });
 }
 
 /** Reads one object as JSON. */

@@ -16,6 +16,9 @@ function rowKey(row: TableRow): string {
 
 class ExpiredError extends Error {}
 
+/** One change of the cached rows: a row added, modified or deleted, or the whole list replaced (relist). */
+export type RowChange = { type: 'added' | 'modified' | 'deleted'; row: TableRow } | { type: 'resync' };
+
 function watchError(event: WatchEvent): Error {
   if (event.object.code === 410) return new ExpiredError('resource version expired');
   return new Error(`watch error ${event.object.code ?? ''}`);
@@ -38,6 +41,7 @@ export class TableCache {
   private stopped = false;
   private abort = new AbortController();
   private listeners = new Set<() => void>();
+  private changeListeners = new Set<(change: RowChange) => void>();
   readonly synced: Promise<void>;
   lastUsed = Date.now();
   /** True once the first list has been loaded. */
@@ -69,6 +73,17 @@ export class TableCache {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called with every row change (and `resync` after a relist); returns an unsubscribe function. */
+  onChange(listener: (change: RowChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** The resourceVersion the cache is at (changes with every event). */
+  get revision(): string {
+    return this.resourceVersion;
+  }
+
   stop(): void {
     this.stopped = true;
     this.abort.abort();
@@ -88,7 +103,9 @@ export class TableCache {
     this.columns = table.columnDefinitions ?? [];
     this.rows = new Map((table.rows ?? []).map((row) => [rowKey(row), row]));
     this.resourceVersion = table.metadata?.resourceVersion ?? '';
+    const wasSynced = this.isSynced;
     this.isSynced = true;
+    if (wasSynced) this.emit({ type: 'resync' });
     this.notify();
   }
 
@@ -132,9 +149,22 @@ export class TableCache {
     if (event.type === 'BOOKMARK') return;
     if (event.object.columnDefinitions?.length) this.columns = event.object.columnDefinitions;
     const rows = event.object.rows ?? [];
-    if (event.type === 'DELETED') rows.forEach((row) => this.rows.delete(rowKey(row)));
-    else rows.forEach((row) => this.rows.set(rowKey(row), row));
+    for (const row of rows) {
+      const key = rowKey(row);
+      if (event.type === 'DELETED') {
+        this.rows.delete(key);
+        this.emit({ type: 'deleted', row });
+      } else {
+        const known = this.rows.has(key);
+        this.rows.set(key, row);
+        this.emit({ type: known ? 'modified' : 'added', row });
+      }
+    }
     this.notify();
+  }
+
+  private emit(change: RowChange): void {
+    for (const listener of this.changeListeners) listener(change);
   }
 
   private notify(): void {

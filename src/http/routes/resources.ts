@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
+import {
+  requireNamespace,
+  listResources,
+  watchResources,
+  getObject,
+  toYaml,
+  describeObject,
+  deleteObject,
+  type ItemChange,
+  type KubeObject,
+} from '../../kube/resources.js';
+import { parseLabelSelector } from '../../kube/label-selector.js';
+import { startEventStream } from '../event-stream.js';
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
@@ -22,6 +34,17 @@ export interface ResourcesRouteDeps extends AuditReadsDeps {
 }
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
+const collectionQuery = listQuery.extend({
+  labelSelector: z.string().max(4096).optional().describe('Kubernetes label selector (`app=web,tier in (a,b)`, `!legacy`)'),
+});
+const watchEvents = {
+  snapshot: z.object({ items: z.array(resourceItem), total: z.number().int(), revision: z.string() }),
+  added: z.object({ item: resourceItem, revision: z.string() }),
+  modified: z.object({ item: resourceItem, revision: z.string() }),
+  deleted: z.object({ item: resourceItem, revision: z.string() }),
+};
+/** Keep-alive comments on live lists, so proxies keep an idle stream open. */
+const keepAliveMs = 15_000;
 const resourceParam = z
   .string()
   .max(253)
@@ -58,6 +81,27 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
+/** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
+function streamWatch(context: AppContext, watch: (send: (change: ItemChange) => void) => Promise<() => void>): void {
+  const stream = startEventStream(context);
+  const send = (change: ItemChange): void => {
+    if (change.type === 'snapshot') {
+      const items = visibleItems(context, change.items);
+      stream.send('snapshot', { items, total: items.length, revision: change.revision });
+    } else if (visibleItems(context, [change.item]).length > 0) {
+      stream.send(change.type, { item: change.item, revision: change.revision });
+    }
+  };
+  const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
+  keepAlive.unref();
+  const stopped = watch(send);
+  stream.signal.addEventListener('abort', () => {
+    clearInterval(keepAlive);
+    void stopped.then((unsubscribe) => unsubscribe());
+    stream.end();
+  });
+}
+
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
   const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
@@ -67,16 +111,38 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       path: '/api/k8s/:resource',
       permission: 'view',
       resourceKind: ':resource',
-      summary: 'List resources of a kind (all namespaces when namespace is absent)',
+      summary: 'List resources of a kind (all namespaces when namespace is absent), optionally by label selector',
       params: typeParams,
-      query: listQuery,
+      query: collectionQuery,
       response: listOf(resourceItem),
       errors: [404],
       handler: async (context, { params, query }) => {
         const type = await deps.discovery.resolve(params.resource);
-        const listed = await listResources(deps.caches, clusterOf(context), type, query.namespace);
+        const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
+        const listed = await listResources(deps.caches, clusterOf(context), type, query.namespace, selector);
         const items = visibleItems(context, listed);
         context.body = { items, total: items.length };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/k8s/:resource/watch',
+      permission: 'view',
+      resourceKind: ':resource',
+      summary:
+        'Live list (SSE): a snapshot in the list item shape, then added/modified/deleted rows as the cluster changes; same authorization as the list (an object named "watch" is read with /api/k8s/{resource}/watch/yaml)',
+      params: typeParams,
+      query: collectionQuery,
+      produces: 'text/event-stream',
+      events: watchEvents,
+      errors: [404],
+      handler: async (context, { params, query }) => {
+        const type = await deps.discovery.resolve(params.resource);
+        const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
+        const cluster = clusterOf(context);
+        // The first list happens before the stream starts, so its failures answer with the error body.
+        await deps.caches.get(cluster, type, query.namespace);
+        streamWatch(context, (send) => watchResources(deps.caches, cluster, { type, namespace: query.namespace, selector }, send));
       },
     }),
     route({

@@ -929,7 +929,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List resources of a kind (all namespaces when namespace is absent)
+         * List resources of a kind (all namespaces when namespace is absent), optionally by label selector
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiK8sResource"];
@@ -997,6 +997,26 @@ export interface paths {
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiK8sResourceNameYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/k8s/{resource}/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live list (SSE): a snapshot in the list item shape, then added/modified/deleted rows as the cluster changes; same authorization as the list (an object named "watch" is read with /api/k8s/{resource}/watch/yaml)
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiK8sResourceWatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6870,6 +6890,7 @@ export interface operations {
     getApiK8sResource: {
         parameters: {
             query?: {
+                labelSelector?: string;
                 namespace?: string;
             };
             header?: never;
@@ -7279,6 +7300,116 @@ export interface operations {
                 };
                 content: {
                     "text/yaml": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiK8sResourceWatch: {
+        parameters: {
+            query?: {
+                labelSelector?: string;
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                resource: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "snapshot";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "added";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "modified";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "deleted";
+                    };
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+// The live list (GET /api/k8s/{resource}/watch): SSE from the same watch-fed cache as the list, on the real cluster.
+interface LiveEvent {
+  event: string;
+  data: { items?: { name: string; namespace?: string }[]; item?: { name: string; namespace?: string; status?: string }; revision: string };
+}
+
+/** Reads an SSE response into `events` until `close()`. */
+function follow(response: Response): { events: LiveEvent[]; close: () => Promise<void> } {
+  const events: LiveEvent[] = [];
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        if (event && data) events.push({ event, data: JSON.parse(data) });
+      }
+    }
+  })();
+  return { events, close: async () => (await reader.cancel().catch(() => undefined), await pump) };
+}
+
+const podYaml = (name: string, labels: Record<string, string> = {}): string =>
+  [
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    `  name: ${name}`,
+    `  labels: ${JSON.stringify(labels)}`,
+    'spec:',
+    '  containers: [{name: app, image: busybox}]',
+  ].join('\n');
+
+describe('live lists', () => {
+  const open = useNamespace('live');
+  const hidden = useNamespace('live-hidden');
+  let service: TestService;
+  let viewer: { token: string };
+
+  beforeAll(async () => {
+    service = await startTestService({
+      config: { authorization: { roles: [{ name: 'no-hidden', resources: ['*'], namespaces: [hidden.name], verbs: ['*'], effect: 'deny' }] } },
+    });
+    viewer = await service.createUser('viewer', { roles: ['no-hidden'] });
+    await applyYaml(clusterKubeconfig(), podYaml('first', { app: 'web' }), open.name);
+    await applyYaml(clusterKubeconfig(), podYaml('secret-one', { app: 'web' }), hidden.name);
+  });
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  async function watch(query: string, token: string): Promise<Response> {
+    return fetch(`${service.url}/api/k8s/pods/watch?${query}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' } });
+  }
+
+  it('sends a snapshot, then added, modified and deleted rows in the list item shape', { timeout: 60_000 }, async () => {
+    const response = await watch(`namespace=${open.name}`, service.adminToken);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const live = follow(response);
+    await waitFor(() => live.events.length > 0);
+    expect(live.events[0]).toMatchObject({ event: 'snapshot', data: { items: [{ name: 'first', namespace: open.name }] } });
+
+    await applyYaml(clusterKubeconfig(), podYaml('second', { app: 'api' }), open.name);
+    await waitFor(() => live.events.some((event) => event.event === 'added' && event.data.item?.name === 'second'));
+    const added = live.events.find((event) => event.event === 'added')!;
+    const listed = await service.api('GET', `/api/k8s/pods?namespace=${open.name}`, { token: service.adminToken });
+    expect(Object.keys(added.data.item!).sort()).toEqual(Object.keys(listed.body.items[0]).sort());
+
+    await runKubectl(clusterKubeconfig(), ['label', 'pod', 'second', '-n', open.name, 'tier=back']);
+    await waitFor(() => live.events.some((event) => event.event === 'modified' && event.data.item?.name === 'second'));
+    await runKubectl(clusterKubeconfig(), ['delete', 'pod', 'second', '-n', open.name, '--grace-period=0', '--force', '--wait=false']);
+    await waitFor(() => live.events.some((event) => event.event === 'deleted' && event.data.item?.name === 'second'), 30_000);
+    await live.close();
+  });
+
+  it('filters by label selector on the list and the live list; a malformed selector is a 400 naming it', { timeout: 60_000 }, async () => {
+    const listed = await service.api('GET', `/api/k8s/pods?namespace=${open.name}&labelSelector=${encodeURIComponent('app in (web),!legacy')}`, {
+      token: service.adminToken,
+    });
+    expect(listed.body.items.map((item: { name: string }) => item.name)).toEqual(['first']);
+    expect((await service.api('GET', `/api/k8s/pods?namespace=${open.name}&labelSelector=app%3Dnone`, { token: service.adminToken })).body.total).toBe(0);
+    const bad = await service.api('GET', `/api/k8s/pods/watch?labelSelector=${encodeURIComponent('app=(x')}`, { token: service.adminToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { labelSelector: expect.any(String) } } });
+
+    const live = follow(await watch(`namespace=${open.name}&labelSelector=app%3Dweb`, service.adminToken));
+    await waitFor(() => live.events.length > 0);
+    await applyYaml(clusterKubeconfig(), podYaml('third', { app: 'api' }), open.name);
+    await applyYaml(clusterKubeconfig(), podYaml('fourth', { app: 'web' }), open.name);
+    await waitFor(() => live.events.some((event) => event.data.item?.name === 'fourth'));
+    expect(live.events.some((event) => event.data.item?.name === 'third')).toBe(false);
+    // A row that stops matching the selector leaves the live list.
+    await runKubectl(clusterKubeconfig(), ['label', 'pod', 'fourth', '-n', open.name, 'app=api', '--overwrite']);
+    await waitFor(() => live.events.some((event) => event.event === 'deleted' && event.data.item?.name === 'fourth'));
+    await live.close();
+  });
+
+  it('never shows a viewer rows of a namespace a deny role hides, in the snapshot or later', { timeout: 60_000 }, async () => {
+    const live = follow(await watch('', viewer.token));
+    await waitFor(() => live.events.length > 0);
+    await applyYaml(clusterKubeconfig(), podYaml('secret-two'), hidden.name);
+    await applyYaml(clusterKubeconfig(), podYaml('visible-two'), open.name);
+    await waitFor(() => live.events.some((event) => event.data.item?.name === 'visible-two'));
+    const names = JSON.stringify(live.events);
+    expect(names).not.toContain(hidden.name);
+    expect(live.events[0]!.data.items!.some((item) => item.name === 'first')).toBe(true);
+    await live.close();
+    expect((await watch(`namespace=${hidden.name}`, viewer.token)).status).toBe(403);
+  });
+});
