@@ -44,13 +44,15 @@ function rowFilter(type: ResourceType, namespace: string | undefined, selector: 
   return (row) => (!scoped || row.object?.metadata?.namespace === namespace) && (!selector || selector.matches(row.object?.metadata?.labels));
 }
 
-export async function listResources(
-  caches: CacheManager,
-  client: KubeIdentityClient,
-  type: ResourceType,
-  namespace?: string,
-  selector?: LabelSelector,
-): Promise<ResourceItem[]> {
+/** Which objects a list or live list wants: the type, one namespace or all, and a label selector. */
+export interface ListTarget {
+  type: ResourceType;
+  namespace?: string;
+  selector?: LabelSelector;
+}
+
+export async function listResources(caches: CacheManager, client: KubeIdentityClient, target: ListTarget): Promise<ResourceItem[]> {
+  const { type, namespace, selector } = target;
   const cache = await caches.get(client, type, namespace);
   const now = Date.now();
   const wanted = rowFilter(type, namespace, selector);
@@ -73,7 +75,7 @@ export type ItemChange =
 export async function watchResources(
   caches: CacheManager,
   client: KubeIdentityClient,
-  target: { type: ResourceType; namespace?: string; selector?: LabelSelector },
+  target: ListTarget,
   onChange: (change: ItemChange) => void,
 ): Promise<() => void> {
   const { type, namespace, selector } = target;

@@ -119,7 +119,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       handler: async (context, { params, query }) => {
         const type = await deps.discovery.resolve(params.resource);
         const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
-        const listed = await listResources(deps.caches, clusterOf(context), type, query.namespace, selector);
+        const listed = await listResources(deps.caches, clusterOf(context), { type, namespace: query.namespace, selector });
         const items = visibleItems(context, listed);
         context.body = { items, total: items.length };
       },
