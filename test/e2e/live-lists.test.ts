@@ -122,4 +122,50 @@ describe('live lists', () => {
     await live.close();
     expect((await watch(`namespace=${hidden.name}`, viewer.token)).status).toBe(403);
   });
+
+  it('pages a list with limit/continue exactly once per item, sorts server side, and a new pod shows in the next list', { timeout: 60_000 }, async () => {
+    for (const name of ['p-a', 'p-b', 'p-c', 'p-d', 'p-e']) await applyYaml(clusterKubeconfig(), podYaml(name, { set: 'paged' }), open.name);
+    const base = `/api/k8s/pods?namespace=${open.name}&labelSelector=set%3Dpaged`;
+    await waitFor(async () => (await service.api('GET', base, { token: service.adminToken })).body.total === 5);
+    const seen: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await service.api('GET', `${base}&limit=2${token ? `&continue=${token}` : ''}`, { token: service.adminToken });
+      expect(page.status).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      expect(page.body.total).toBe(5);
+      seen.push(...page.body.items.map((item: { name: string }) => item.name));
+      token = page.body.continue;
+    } while (token);
+    expect(seen).toEqual(['p-a', 'p-b', 'p-c', 'p-d', 'p-e']);
+    const descending = await service.api('GET', `${base}&sortBy=-name`, { token: service.adminToken });
+    expect(descending.body.items.map((item: { name: string }) => item.name)).toEqual(['p-e', 'p-d', 'p-c', 'p-b', 'p-a']);
+    const bad = await service.api('GET', `${base}&continue=not-a-token`, { token: service.adminToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.fields).toHaveProperty('continue');
+
+    await applyYaml(clusterKubeconfig(), podYaml('p-f', { set: 'paged' }), open.name);
+    await waitFor(async () => (await service.api('GET', base, { token: service.adminToken })).body.items.some((item: { name: string }) => item.name === 'p-f'));
+  });
+
+  it('answers an unchanged list with 304 and compresses with br or gzip to the same JSON', { timeout: 60_000 }, async () => {
+    const url = `${service.url}/api/k8s/pods?namespace=${open.name}`;
+    const headers = { Authorization: `Bearer ${service.adminToken}` };
+    const plain = await fetch(url, { headers: { ...headers, 'Accept-Encoding': 'identity' } });
+    const etag = plain.headers.get('etag');
+    const json = (await plain.json()) as { total: number };
+    expect(etag).toMatch(/^W\/"/);
+    // The same list within its second and revision: 304 with no body.
+    const again = await fetch(url, { headers: { ...headers, 'If-None-Match': etag! } });
+    if (again.status !== 304) expect(again.headers.get('etag')).not.toBe(etag);
+    for (const encoding of ['br', 'gzip']) {
+      const compressed = await fetch(url, { headers: { ...headers, 'Accept-Encoding': encoding } });
+      const body = (await compressed.json()) as { total: number };
+      if (JSON.stringify(body).length >= 1024) expect(compressed.headers.get('content-encoding')).toBe(encoding);
+      expect(body.total).toBe(json.total);
+    }
+    // An ETag never matches a changed list.
+    await applyYaml(clusterKubeconfig(), podYaml('etag-change'), open.name);
+    await waitFor(async () => (await fetch(url, { headers: { ...headers, 'If-None-Match': etag! } })).status === 200);
+  });
 });

@@ -12,10 +12,11 @@ import {
 } from '../../kube/resources.js';
 import { parseLabelSelector } from '../../kube/label-selector.js';
 import { startEventStream } from '../event-stream.js';
+import { ListPages } from '../list-pages.js';
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
-import { namespaceSchema, objectNameSchema } from '../validate.js';
+import { namespaceSchema, objectNameSchema, queryInteger } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { anyObject, listOf, resourceItem } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
@@ -37,6 +38,17 @@ const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const collectionQuery = listQuery.extend({
   labelSelector: z.string().max(4096).optional().describe('Kubernetes label selector (`app=web,tier in (a,b)`, `!legacy`)'),
 });
+const pagedQuery = collectionQuery.extend({
+  limit: queryInteger.pipe(z.number().int().min(1).max(10_000)).optional().describe('Page size; the answer has `continue` when more items follow'),
+  continue: z.string().max(1024).optional().describe('The `continue` of the previous page'),
+  sortBy: z
+    .string()
+    .max(64)
+    .regex(/^-?[A-Za-z][A-Za-z0-9]*$/, 'must be a column key such as name, age or restarts, with - for descending')
+    .optional()
+    .describe('Column key to sort by (`-` descending); then namespace and name'),
+});
+const pagedList = listOf(resourceItem).extend({ continue: z.string().optional() });
 const watchEvents = {
   snapshot: z.object({ items: z.array(resourceItem), total: z.number().int(), revision: z.string() }),
   added: z.object({ item: resourceItem, revision: z.string() }),
@@ -81,6 +93,13 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
+/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name) and the second (ages). */
+function viewKey(context: AppContext, parts: (string | undefined)[]): string {
+  const principal = context.state.principal;
+  const who = [principal?.username, principal?.role, ...(principal?.roles ?? [])].join(',');
+  return [who, Math.floor(Date.now() / 1000), ...parts.map((part) => part ?? '')].join('\u0000');
+}
+
 /** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
 function streamWatch(context: AppContext, watch: (send: (change: ItemChange) => void) => Promise<() => void>): void {
   const stream = startEventStream(context);
@@ -104,6 +123,7 @@ function streamWatch(context: AppContext, watch: (send: (change: ItemChange) => 
 
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
+  const pages = new ListPages();
   const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
     route({
@@ -111,17 +131,21 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       path: '/api/k8s/:resource',
       permission: 'view',
       resourceKind: ':resource',
-      summary: 'List resources of a kind (all namespaces when namespace is absent), optionally by label selector',
+      summary:
+        'List resources of a kind (all namespaces when namespace is absent), optionally by label selector, sorted and paged; ETag/If-None-Match (304) and br/gzip',
       params: typeParams,
-      query: collectionQuery,
-      response: listOf(resourceItem),
+      query: pagedQuery,
+      response: pagedList,
       errors: [404],
       handler: async (context, { params, query }) => {
         const type = await deps.discovery.resolve(params.resource);
         const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
-        const listed = await listResources(deps.caches, clusterOf(context), { type, namespace: query.namespace, selector });
-        const items = visibleItems(context, listed);
-        context.body = { items, total: items.length };
+        const cluster = clusterOf(context);
+        const { revision } = await deps.caches.get(cluster, type, query.namespace);
+        // Built once per (caller's view, filter, cache revision, second) and reused by every request with the same key.
+        await pages.send(context, viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector, revision]), query, async () =>
+          visibleItems(context, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector })),
+        );
       },
     }),
     route({

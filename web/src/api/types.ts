@@ -929,7 +929,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List resources of a kind (all namespaces when namespace is absent), optionally by label selector
+         * List resources of a kind (all namespaces when namespace is absent), optionally by label selector, sorted and paged; ETag/If-None-Match (304) and br/gzip
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiK8sResource"];
@@ -6890,8 +6890,11 @@ export interface operations {
     getApiK8sResource: {
         parameters: {
             query?: {
+                continue?: string;
                 labelSelector?: string;
+                limit?: string;
                 namespace?: string;
+                sortBy?: string;
             };
             header?: never;
             path: {
@@ -6914,6 +6917,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        continue?: string;
                         items: components["schemas"]["ResourceItem"][];
                         total: number;
                     };

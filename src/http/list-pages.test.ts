@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../errors.js';
+import { ListPages } from './list-pages.js';
+import type { AppContext } from './types.js';
+
+// ListPages behind a real Koa server: what a client sees of ETags, 304, compression and pages.
+describe('ListPages', () => {
+  const items = Array.from({ length: 500 }, (_, index) => ({
+    name: `pod-${String(index).padStart(3, '0')}`,
+    namespace: 'ns',
+    restarts: index % 7,
+    age: `${index}s`,
+  }));
+  let builds = 0;
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const pages = new ListPages();
+    const app = new Koa();
+    app.use(async (context, next) => {
+      try {
+        await next();
+      } catch (error) {
+        context.status = error instanceof AppError ? 400 : 500;
+        context.body = { error: (error as Error).message };
+      }
+    });
+    app.use(async (context) => {
+      const query = context.query as Record<string, string>;
+      const page = { limit: query.limit ? Number(query.limit) : undefined, continue: query.continue, sortBy: query.sortBy };
+      await pages.send(context as unknown as AppContext, 'snapshot', page, async () => (builds++, items));
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('builds a snapshot once and answers If-None-Match with 304', async () => {
+    const first = await fetch(url);
+    const etag = first.headers.get('etag')!;
+    expect(((await first.json()) as { total: number }).total).toBe(500);
+    const second = await fetch(url, { headers: { 'If-None-Match': etag } });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+    expect(builds).toBe(1);
+  });
+
+  it('compresses with br or gzip when accepted, to the same JSON', async () => {
+    const plain = await (await fetch(url, { headers: { 'Accept-Encoding': 'identity' } })).text();
+    for (const encoding of ['br', 'gzip']) {
+      const response = await fetch(url, { headers: { 'Accept-Encoding': encoding } });
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(await response.text()).toBe(plain);
+    }
+  });
+
+  it('pages every item exactly once in the requested order', async () => {
+    const seen: string[] = [];
+    let token = '';
+    do {
+      const page = (await (await fetch(`${url}/?sortBy=-restarts&limit=37${token ? `&continue=${token}` : ''}`)).json()) as {
+        items: { name: string; restarts: number }[];
+        continue?: string;
+      };
+      seen.push(...page.items.map((item) => item.name));
+      token = page.continue ?? '';
+    } while (token);
+    expect(new Set(seen).size).toBe(500);
+    expect(seen.length).toBe(500);
+    const restarts = seen.map((name) => items.find((item) => item.name === name)!.restarts);
+    expect(restarts).toEqual([...restarts].sort((left, right) => right - left));
+    const byAge = (await (await fetch(`${url}/?sortBy=age&limit=3`)).json()) as { items: { age: string }[] };
+    expect(byAge.items.map((item) => item.age)).toEqual(['0s', '1s', '2s']);
+    expect((await fetch(`${url}/?continue=garbage`)).status).toBe(400);
+  });
+});
