@@ -1,24 +1,49 @@
-import { createAzureProvider } from './azure.js';
-import { createBedrockProvider } from './bedrock.js';
-import { createGeminiProvider } from './gemini.js';
-import { createOllamaProvider } from './ollama.js';
-import { createOpenAiProvider } from './openai.js';
-import type { LlmConfig, LlmProvider, LlmProviderOptions } from './types.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
 
 export type * from './types.js';
 
-const factories: Record<LlmConfig['provider'], (config: LlmConfig, options: LlmProviderOptions) => LlmProvider> = {
-  openai: createOpenAiProvider,
-  azure: createAzureProvider,
-  ollama: createOllamaProvider,
-  gemini: createGeminiProvider,
-  bedrock: createBedrockProvider,
+type Factory = (config: LlmConfig, options: LlmProviderOptions) => LlmProvider;
+
+/** Each provider's adapter and SDK load on first use, so the service starts without the SDKs it does not use (about 100 MiB). */
+const loaders: Record<LlmConfig['provider'], () => Promise<Factory>> = {
+  openai: async () => (await import('./openai.js')).createOpenAiProvider,
+  azure: async () => (await import('./azure.js')).createAzureProvider,
+  ollama: async () => (await import('./ollama.js')).createOllamaProvider,
+  gemini: async () => (await import('./gemini.js')).createGeminiProvider,
+  bedrock: async () => (await import('./bedrock.js')).createBedrockProvider,
 };
+
+/** A provider whose adapter is loaded on the first call, then used for every call. */
+class LazyProvider implements LlmProvider {
+  private loaded?: Promise<LlmProvider>;
+
+  constructor(
+    private readonly config: LlmConfig,
+    private readonly options: LlmProviderOptions,
+  ) {}
+
+  get name(): string {
+    return this.config.provider;
+  }
+
+  private provider(): Promise<LlmProvider> {
+    this.loaded ??= loaders[this.config.provider]().then((factory) => factory(this.config, this.options));
+    return this.loaded;
+  }
+
+  async *streamChat(request: LlmChatRequest): AsyncIterable<LlmStreamEvent> {
+    yield* (await this.provider()).streamChat(request);
+  }
+
+  async check(signal?: AbortSignal): Promise<'available' | 'unavailable'> {
+    return (await this.provider()).check(signal);
+  }
+}
 
 /**
  * Builds the adapter for `config.provider`. Never throws for missing credentials:
  * those surface as LLM_ERROR from streamChat and as 'unavailable' from check().
  */
 export function createLlmProvider(config: LlmConfig, options: LlmProviderOptions = {}): LlmProvider {
-  return factories[config.provider](config, options);
+  return new LazyProvider(config, options);
 }

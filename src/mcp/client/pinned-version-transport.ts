@@ -1,5 +1,8 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+
+/** A JSON-RPC request (a method and an id), checked without loading the SDK's schemas. */
+const isJSONRPCRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
 
 /** The protocol revision the contract's client asks for. */
 export const clientProtocolVersion = '2024-11-05';
