@@ -16,7 +16,8 @@ import { startTestService, type TestService } from '../helpers/service.js';
  * - resource DELETE, node cordon/uncordon/drain, helm install/upgrade/rollback/uninstall and repository
  *   changes (act on the shared cluster; helm reaches out to random repository URLs);
  * - PUT /api/settings/llm and MCP server add/enable/delete (point the service at random endpoints or spawn processes);
- * - the terminal (a WebSocket upgrade, not an HTTP operation).
+ * - the terminal (a WebSocket upgrade, not an HTTP operation);
+ * - the live list (an endless event stream; test/e2e/live-lists.test.ts covers it).
  */
 export const excludedOperations = [
   'postApiAuthLogout',
@@ -42,6 +43,7 @@ export const excludedOperations = [
   'patchApiMcpServersName',
   'deleteApiMcpServersName',
   'getApiPodsNameTerminal',
+  'getApiK8sResourceWatch',
 ];
 
 const schemathesis = join(rootDirectory, '.tools', 'schemathesis', 'bin', 'st');

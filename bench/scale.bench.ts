@@ -1,0 +1,192 @@
+// How to run: `make bench` (or BENCH_PODS=1000 to try one size). Creates KWOK pods on the test cluster
+// (10 namespaces, bounded concurrency), then measures side by side in one run: the API server's own
+// JSON and Table lists, `kubectl get pods -A`, and a fresh Pilothouse (child process): the first (cold)
+// list, warm lists, 8 concurrent clients, RSS at start and with the pods cached, and how soon a new pod
+// shows in the list. Tears everything down. Never part of the tests; no test asserts these times.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
+const kubectl = join(root, '.tools', 'bin', 'kubectl');
+const sizes = (process.env.BENCH_PODS ?? '1000,10000,30000').split(',').map(Number);
+const namespaces = Array.from({ length: 10 }, (_, index) => `scale-${process.pid}-${index}`);
+const rest = new KubeClients(loadKubeConfig({ kubeconfigPath: kubeconfig }), { kubeconfigPath: kubeconfig }).forIdentity().rest;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+async function growTo(total: number, existing: number): Promise<void> {
+  await inParallel(total - existing, 16, async (offset) => {
+    const index = existing + offset;
+    const namespace = namespaces[index % namespaces.length]!;
+    await rest.json('POST', `/api/v1/namespaces/${namespace}/pods`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `pod-${index}`, labels: { app: `app-${index % 50}`, bench: 'scale' } },
+        spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] },
+      },
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function rssMiB(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function startPilothouse(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
+  // The benchmark is the only client: the per-client rate limit would measure itself.
+  const config = join(dataDir, 'config.yaml');
+  writeFileSync(config, 'limits: {requests_per_minute: 10000000}\n');
+  const args = [join(root, 'bin', 'pilothouse'), '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--no-auth', '--data-dir', dataDir];
+  const child = spawn(process.execPath, args, {
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (
+      await fetch(`${url}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { url, child, dataDir };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('Pilothouse did not start');
+}
+
+async function listThroughPilothouse(url: string): Promise<number> {
+  const response = await fetch(`${url}/api/k8s/pods`, { headers: { 'Accept-Encoding': 'identity' } });
+  return ((await response.json()) as { total: number }).total;
+}
+
+async function concurrentLists(url: string, clients: number, seconds: number): Promise<number> {
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        await (await fetch(`${url}/api/k8s/pods`, { headers: { 'Accept-Encoding': 'gzip' } })).arrayBuffer();
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+interface Row {
+  pods: number;
+  apiJson: number;
+  apiTable: number;
+  kubectl: number;
+  cold: number;
+  warm: number;
+  perSecond: number;
+  rssStart: number;
+  rssCached: number;
+  visible: number;
+}
+
+async function measureAt(pods: number): Promise<Row> {
+  const apiJson = (await timed(() => rest.json('GET', '/api/v1/pods'))).ms;
+  const apiTable = (
+    await timed(() => rest.json('GET', '/api/v1/pods', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', query: { includeObject: 'Metadata' } }))
+  ).ms;
+  const kubectlMs = (
+    await timed(async () =>
+      execFileSync(kubectl, ['--kubeconfig', kubeconfig, 'get', 'pods', '-A'], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 }),
+    )
+  ).ms;
+  const pilothouse = await startPilothouse();
+  try {
+    const rssStart = rssMiB(pilothouse.child);
+    const cold = await timed(() => listThroughPilothouse(pilothouse.url));
+    if (cold.value < pods) throw new Error(`the first list had ${cold.value} of ${pods} pods`);
+    let warm = Infinity;
+    for (let round = 0; round < 5; round += 1) warm = Math.min(warm, (await timed(() => listThroughPilothouse(pilothouse.url))).ms);
+    const perSecond = await concurrentLists(pilothouse.url, 8, 5);
+    const rssCached = rssMiB(pilothouse.child);
+    const name = `fresh-${pods}`;
+    const created = performance.now();
+    await rest.json('POST', `/api/v1/namespaces/${namespaces[0]}/pods`, {
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] } },
+    });
+    for (;;) {
+      const page = (await (await fetch(`${pilothouse.url}/api/k8s/pods?namespace=${namespaces[0]}&labelSelector=${encodeURIComponent('!bench')}`)).json()) as {
+        items?: { name: string }[];
+        error?: string;
+      };
+      if (!page.items) throw new Error(`list failed: ${page.error}`);
+      if (page.items.some((item) => item.name === name)) break;
+    }
+    const visible = performance.now() - created;
+    await rest.json('DELETE', `/api/v1/namespaces/${namespaces[0]}/pods/${name}`, { query: { gracePeriodSeconds: 0 } });
+    return { pods, apiJson, apiTable, kubectl: kubectlMs, cold: cold.ms, warm, perSecond, rssStart, rssCached, visible };
+  } finally {
+    pilothouse.child.kill();
+    rmSync(pilothouse.dataDir, { recursive: true, force: true });
+  }
+}
+
+function print(rows: Row[]): void {
+  const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+  console.log(
+    '| pods | API server JSON | API server Table | kubectl get pods -A | Pilothouse cold | cold ÷ API JSON | warm | 8 clients | RSS start → cached | KiB/pod | new pod visible |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const perPod = ((row.rssCached - row.rssStart) * 1024) / row.pods;
+    console.log(
+      `| ${row.pods} | ${s(row.apiJson)} | ${s(row.apiTable)} | ${s(row.kubectl)} | ${s(row.cold)} | ${(row.cold / row.apiJson).toFixed(2)}× | ${s(row.warm)} | ${row.perSecond.toFixed(1)} lists/s | ${row.rssStart.toFixed(0)} → ${row.rssCached.toFixed(0)} MiB | ${perPod.toFixed(1)} | ${row.visible.toFixed(0)} ms |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  for (const namespace of namespaces)
+    await rest.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+  const rows: Row[] = [];
+  let existing = 0;
+  try {
+    for (const size of sizes) {
+      const grown = await timed(() => growTo(size, existing));
+      existing = size;
+      console.error(`created ${size} pods (${(grown.ms / 1000).toFixed(0)} s); measuring`);
+      rows.push(await measureAt(size));
+    }
+  } finally {
+    print(rows);
+    for (const namespace of namespaces) await rest.json('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => undefined);
+    await rest.close();
+  }
+}
+
+await main();
