@@ -29,6 +29,51 @@ function eventVersion(event: WatchEvent): string | undefined {
   return event.object.metadata?.resourceVersion ?? event.object.rows?.[0]?.object?.metadata?.resourceVersion;
 }
 
+/** Repeated strings (statuses, node names, images, label values) are stored once. */
+const interned = new Map<string, string>();
+function intern(value: string): string {
+  if (value.length > 256) return value;
+  let known = interned.get(value);
+  if (known === undefined) {
+    if (interned.size > 200_000) interned.clear();
+    interned.set(value, value);
+    known = value;
+  }
+  return known;
+}
+
+function internLabels(labels: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!labels) return undefined;
+  const slim: Record<string, string> = {};
+  for (const [key, value] of Object.entries(labels)) slim[intern(key)] = intern(value);
+  return slim;
+}
+
+/**
+ * Keeps only what a row and the filters read: the cells and the object's name, namespace, uid,
+ * resourceVersion, creation and deletion time and labels. managedFields, annotations (such as
+ * last-applied-configuration) and the rest of the metadata are dropped as the row arrives.
+ */
+export function slimRow(row: TableRow): TableRow {
+  const metadata = row.object?.metadata;
+  const cells = row.cells.map((cell) => (typeof cell === 'string' ? intern(cell) : cell));
+  if (!metadata) return { cells };
+  return {
+    cells,
+    object: {
+      metadata: {
+        name: metadata.name,
+        ...(metadata.namespace ? { namespace: intern(metadata.namespace) } : {}),
+        ...(metadata.uid ? { uid: metadata.uid } : {}),
+        ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
+        ...(metadata.creationTimestamp ? { creationTimestamp: intern(metadata.creationTimestamp) } : {}),
+        ...(metadata.deletionTimestamp ? { deletionTimestamp: metadata.deletionTimestamp } : {}),
+        ...(metadata.labels ? { labels: internLabels(metadata.labels) } : {}),
+      },
+    },
+  };
+}
+
 /**
  * A watch-fed cache of one resource type (in one namespace or all), stored in the API
  * server's Table format so every kind, CRDs included, lists with kubectl's columns.
@@ -101,7 +146,7 @@ export class TableCache {
       target: this.type.plural,
     });
     this.columns = table.columnDefinitions ?? [];
-    this.rows = new Map((table.rows ?? []).map((row) => [rowKey(row), row]));
+    this.rows = new Map((table.rows ?? []).map((row) => [rowKey(row), slimRow(row)]));
     this.resourceVersion = table.metadata?.resourceVersion ?? '';
     const wasSynced = this.isSynced;
     this.isSynced = true;
@@ -149,7 +194,8 @@ export class TableCache {
     if (event.type === 'BOOKMARK') return;
     if (event.object.columnDefinitions?.length) this.columns = event.object.columnDefinitions;
     const rows = event.object.rows ?? [];
-    for (const row of rows) {
+    for (const received of rows) {
+      const row = slimRow(received);
       const key = rowKey(row);
       if (event.type === 'DELETED') {
         this.rows.delete(key);
