@@ -75,6 +75,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     throw error;
   });
   await startClusterSide(deps);
+  // Discovery is loaded now, in the background, so the first list waits only for its own data.
+  void deps.discovery.all().catch(() => undefined);
   deps.accessRequests.start();
   await startConfiguredServers(deps.mcp, options.config, deps.logger);
   const server = await startHttpServer(deps, {
