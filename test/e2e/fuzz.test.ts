@@ -104,6 +104,8 @@ function runSchemathesis(service: TestService, token: string): Promise<FuzzRun> 
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // A Schemathesis that cannot start (a broken virtualenv) fails the test instead of hanging it.
+    child.on('error', (error) => resolve({ status: -1, output: `${output}\ncannot run ${schemathesis}: ${error.message}`, report: '' }));
     child.on('close', (status) => {
       const report = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : '';
       rmSync(reportDir, { recursive: true, force: true });
