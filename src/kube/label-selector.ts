@@ -73,7 +73,7 @@ function holds(requirement: Requirement, labels: Record<string, string>): boolea
 
 /** Parses a selector in the Kubernetes grammar (`a=b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`); 400 naming `labelSelector` when malformed. */
 export function parseLabelSelector(selector: string): LabelSelector {
-  if (selector.length > 4096) fail('longer than 4096 characters');
+  if (selector.length > 1024) fail('longer than 1024 characters');
   const requirements = terms(selector).map(parseTerm);
   return { matches: (labels) => requirements.every((requirement) => holds(requirement, labels ?? {})) };
 }

@@ -36,11 +36,11 @@ export interface ResourcesRouteDeps extends AuditReadsDeps {
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
 const collectionQuery = listQuery.extend({
-  labelSelector: z.string().max(4096).optional().describe('Kubernetes label selector (`app=web,tier in (a,b)`, `!legacy`)'),
+  labelSelector: z.string().max(1024).optional().describe('Kubernetes label selector (`app=web,tier in (a,b)`, `!legacy`)'),
 });
 const pagedQuery = collectionQuery.extend({
   limit: queryInteger.pipe(z.number().int().min(1).max(10_000)).optional().describe('Page size; the answer has `continue` when more items follow'),
-  continue: z.string().max(1024).optional().describe('The `continue` of the previous page'),
+  continue: z.string().max(512).optional().describe('The `continue` of the previous page'),
   sortBy: z
     .string()
     .max(64)
