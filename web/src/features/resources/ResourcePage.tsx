@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
@@ -6,14 +6,14 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatClock } from '../../shared/time';
-import { usePolling, type Polled } from '../../shared/use-polling';
+import type { Polled } from '../../shared/use-polling';
+import { useLiveList } from '../../shared/use-live-list';
 import { columnsOf, matchesFilter } from './columns';
 import { kindLabel } from './kinds';
 import { ResourceDrawer } from './ResourceDrawer';
 import { ResourceTable } from './ResourceTable';
 import type { ResourceTarget } from './target';
 
-const refreshMs = 5000;
 const noItems: ResourceItem[] = [];
 
 interface ResourcePageProps {
@@ -65,16 +65,13 @@ function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>
   );
 }
 
-/** One kind's list: filter box, 5 s background refresh (stale data stays), detail drawer. */
+/** One kind's list: filter box, live rows pushed by the server (stale data stays while it reconnects), detail drawer. */
 export function ResourcePage({ resource, namespace, selected, onSelect }: ResourcePageProps): ReactNode {
   const client = useApi();
   const t = useT();
   const [filter, setFilter] = useState('');
-  const load = useCallback(
-    (signal: AbortSignal) => client.json<ListResponse<ResourceItem>>('GET', `/api/k8s/${encodeURIComponent(resource)}`, { query: { namespace }, signal }),
-    [client, resource, namespace],
-  );
-  const list = usePolling(`${resource}|${namespace}`, load, refreshMs);
+  // Live: the server pushes every change of the list (no polling); rows change in place.
+  const list = useLiveList(client, resource, namespace);
   const items = list.data?.items ?? noItems;
   const columns = useMemo(() => columnsOf(items), [items]);
   const shown = useMemo(() => items.filter((item) => matchesFilter(item, columns, filter)), [items, columns, filter]);
