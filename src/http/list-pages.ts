@@ -23,9 +23,15 @@ function sortValue(item: Item, key: string): string | number {
   return age ? Number(age[1]) * (ageUnits[age[2]!] ?? 1) : text;
 }
 
+/** Ordinal order (code points, like kubectl's sort): much faster than locale-aware comparison on large lists. */
+export function ordinal(left: string, right: string): number {
+  if (left === right) return 0;
+  return left < right ? -1 : 1;
+}
+
 function compare(left: string | number, right: string | number): number {
   if (typeof left === 'number' && typeof right === 'number') return left - right;
-  return String(left).localeCompare(String(right));
+  return ordinal(String(left), String(right));
 }
 
 /** The position after which the next page starts: the last item's sort value and identity. */
@@ -57,7 +63,7 @@ function sortItems(items: Item[], sortBy: string | undefined): Sorted {
   const keyed = items.map((item) => ({ item, value: key ? sortValue(item, key) : '' }));
   keyed.sort((left, right) => {
     const order = compare(left.value, right.value) * (descending ? -1 : 1);
-    return order || (left.item.namespace ?? '').localeCompare(right.item.namespace ?? '') || left.item.name.localeCompare(right.item.name);
+    return order || ordinal(left.item.namespace ?? '', right.item.namespace ?? '') || ordinal(left.item.name, right.item.name);
   });
   return { items: keyed.map((entry) => entry.item), values: keyed.map((entry) => entry.value) };
 }
@@ -71,8 +77,8 @@ function startAfter(sorted: Sorted, cursor: Cursor, descending: boolean): number
     const item = sorted.items[middle]!;
     const order =
       compare(sorted.values[middle]!, cursor[0]) * (descending ? -1 : 1) ||
-      (item.namespace ?? '').localeCompare(cursor[1]) ||
-      item.name.localeCompare(cursor[2]);
+      ordinal(item.namespace ?? '', cursor[1]) ||
+      ordinal(item.name, cursor[2]);
     if (order <= 0) low = middle + 1;
     else high = middle;
   }
@@ -88,7 +94,7 @@ interface Encoded {
 
 /**
  * Serves lists from the watch-fed caches cheaply under load: the visible, sorted snapshot is kept per
- * (caller's view, filter, sort, cache revision, second — ages move with the clock), a page is a slice
+ * (caller's view, filter, sort, cache revision, 5-second age bucket — ages move with the clock), a page is a slice
  * of it, each answer is serialized and compressed (br or gzip, when accepted) once and reused, and
  * `If-None-Match` with the answer's ETag gets 304.
  */

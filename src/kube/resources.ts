@@ -33,9 +33,16 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
 }
 
 /** Lists from the watch-fed cache; items sorted by namespace then name. */
+/** Code-point order (as kubectl sorts), far cheaper than locale-aware comparison on 10,000 rows. */
+function ordinal(left: string, right: string): number {
+  if (left === right) return 0;
+  return left < right ? -1 : 1;
+}
+
 /** Sorts list items by namespace, then name (the order of every list). */
 function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
-  return (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name);
+  const namespaces = ordinal(left.namespace ?? '', right.namespace ?? '');
+  return namespaces || ordinal(left.name, right.name);
 }
 
 /** Which cached rows a list or watch wants: one namespace (of an all-namespaces cache) and a label selector. */

@@ -93,11 +93,14 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
-/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name) and the second (ages). */
+/** How long a built list answer is reused while the cache does not change (its ages are at most this old). */
+const ageBucketMs = 5_000;
+
+/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name) and the clock (ages). */
 function viewKey(context: AppContext, parts: (string | undefined)[]): string {
   const principal = context.state.principal;
   const who = [principal?.username, principal?.role, ...(principal?.roles ?? [])].join(',');
-  return [who, Math.floor(Date.now() / 1000), ...parts.map((part) => part ?? '')].join('\u0000');
+  return [who, Math.floor(Date.now() / ageBucketMs), ...parts.map((part) => part ?? '')].join('\u0000');
 }
 
 /** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
