@@ -76,9 +76,7 @@ function startAfter(sorted: Sorted, cursor: Cursor, descending: boolean): number
     const middle = (low + high) >> 1;
     const item = sorted.items[middle]!;
     const order =
-      compare(sorted.values[middle]!, cursor[0]) * (descending ? -1 : 1) ||
-      ordinal(item.namespace ?? '', cursor[1]) ||
-      ordinal(item.name, cursor[2]);
+      compare(sorted.values[middle]!, cursor[0]) * (descending ? -1 : 1) || ordinal(item.namespace ?? '', cursor[1]) || ordinal(item.name, cursor[2]);
     if (order <= 0) low = middle + 1;
     else high = middle;
   }
