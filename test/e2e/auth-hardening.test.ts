@@ -88,7 +88,7 @@ describe('start-up modes', () => {
     }
   });
 
-  it('refuses to start with an auth mode that is not implemented yet', async () => {
-    await expect(startTestService({ config: { auth: { mode: 'oidc' } } })).rejects.toThrow(/auth mode "oidc" is not implemented yet/);
+  it('refuses to start SSO without its provider settings, naming the key', async () => {
+    await expect(startTestService({ config: { auth: { mode: 'oidc' } } })).rejects.toThrow('oidc.issuer is required when auth.mode is oidc');
   });
 });

@@ -100,6 +100,7 @@ describe('helm chart charts/pilothouse', () => {
     expect(config.authorization.jwt.signing_key).toHaveLength(48);
     expect(config.authorization.impersonation).toEqual({
       enabled: true,
+      mode: 'role',
       mappings: { viewer: account('pilothouse-viewer'), user: account('pilothouse-user'), admin: account('pilothouse-admin') },
     });
     expect(config.metrics.public).toBe(true);

@@ -51,6 +51,6 @@ describe('/api/openapi.json', () => {
     expect(body.paths['/api/k8s/{resource}/{name}'].delete['x-permission']).toBe('delete');
     expect(body.paths['/api/health'].get.security).toEqual([]);
     const listParameters = body.paths['/api/k8s/{resource}'].get.parameters.map((parameter: { name: string }) => parameter.name);
-    expect(listParameters).toEqual(['resource', 'namespace']);
+    expect(listParameters).toEqual(['resource', 'namespace', 'labelSelector', 'limit', 'continue', 'sortBy']);
   });
 });
