@@ -1,6 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { PinnedVersionTransport } from './pinned-version-transport.js';
 import type { ServerDefinition } from './server-definition.js';
 import { StderrTail } from './stderr-tail.js';
@@ -25,24 +25,6 @@ export interface ConnectionEvents {
 export interface CallOptions {
   timeoutMs: number;
   signal?: AbortSignal;
-}
-
-/** The SDK's client pieces, imported once on first use. */
-async function loadSdk(): Promise<{
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  ToolListChangedNotificationSchema: typeof import('@modelcontextprotocol/sdk/types.js').ToolListChangedNotificationSchema;
-}> {
-  const [client, stdio, types] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
-  return {
-    Client: client.Client,
-    StdioClientTransport: stdio.StdioClientTransport,
-    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-  };
 }
 
 /** Joins an error with the child's stderr tail. */
@@ -84,8 +66,6 @@ export class McpConnection {
 
   /** Spawns and handshakes; rejects (with the stderr tail in the message) when the child fails or times out. */
   static async open(definition: ServerDefinition, options: ConnectionOptions, events: ConnectionEvents): Promise<McpConnection> {
-    // The MCP SDK loads with the first server, so a service without MCP servers never pays for it.
-    const { Client, StdioClientTransport } = await loadSdk();
     const transport = new StdioClientTransport({ command: definition.command, args: definition.args, env: definition.env, stderr: 'pipe' });
     const tail = new StderrTail();
     transport.stderr?.on('data', (chunk: Buffer) => tail.append(chunk));
@@ -124,7 +104,6 @@ export class McpConnection {
 
   private async handshake(): Promise<void> {
     this.client.onclose = () => void this.onClosed();
-    const { ToolListChangedNotificationSchema } = await loadSdk();
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRelist());
     const timeout = this.options.initializeTimeoutMs;
     await this.client.connect(new PinnedVersionTransport(this.transport), { timeout });

@@ -1,8 +1,5 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-
-/** A JSON-RPC request (a method and an id), checked without loading the SDK's schemas. */
-const isJSONRPCRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The protocol revision the contract's client asks for. */
 export const clientProtocolVersion = '2024-11-05';
