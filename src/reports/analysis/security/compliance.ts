@@ -61,14 +61,24 @@ function outcomeRow(outcome: NamespaceOutcome): Array<string | number> {
 }
 
 /**
+ * The namespaces to evaluate, with their labels where the requester may read them (a one-namespace
+ * report needs no namespace list: an identity bound in that namespace only cannot list namespaces).
+ */
+async function namespacesInScope(context: ReportContext): Promise<NamespaceObject[]> {
+  const names = await context.reader.namespaces();
+  const objects = await context.list<NamespaceObject>(refs.namespaces).catch(() => [] as NamespaceObject[]);
+  const byName = new Map(objects.map((namespace) => [namespace.metadata?.name ?? '', namespace]));
+  return names.map((name) => byName.get(name) ?? { metadata: { name } });
+}
+
+/**
  * Compliance: Pod Security Standards evaluated by the API server itself (server-side dry-run
  * labels `pod-security.kubernetes.io/enforce=baseline|restricted` per namespace, whose admission
  * warnings name the existing pods that would violate them), and the workload items of CIS
  * Kubernetes Benchmark section 5 readable from the API.
  */
 export async function complianceCheck(context: ReportContext): Promise<SectionContent> {
-  const scope = context.input.namespace;
-  const namespaces = (await context.list<NamespaceObject>(refs.namespaces)).filter((namespace) => !scope || namespace.metadata?.name === scope);
+  const namespaces = await namespacesInScope(context);
   const outcomes = await evaluateAll(context, namespaces);
   const pods = await context.list<Pod>(refs.pods);
   const cis = cisFindings(pods);
