@@ -22,8 +22,8 @@ export async function namespacesSection(context: ReportContext): Promise<Section
       return [name, namespace.status?.phase ?? '', entry.pods, entry.healthy, namespace.metadata?.creationTimestamp ?? ''];
     })
     .sort((left, right) => String(left[0]).localeCompare(String(right[0])));
-  const omitted = context.reader.omittedNamespaces();
-  const left = omitted.length > 0 ? ` ${count(omitted.length, 'namespace')} left out (not visible to the requester): ${omitted.join(', ')}.` : '';
+  const omitted = context.reader.omittedNamespaces().length;
+  const left = omitted > 0 ? ` ${count(omitted, 'namespace')} left out: not visible to the requester (named in the report's scope).` : '';
   return {
     summary: `${count(rows.length, 'namespace')}.${left}`,
     tables: limitedTableOf('Namespaces', ['Namespace', 'Phase', 'Pods', 'Running or completed', 'Created'], rows),
