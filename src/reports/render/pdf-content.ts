@@ -4,6 +4,15 @@ import { severityColours } from './html-style.js';
 import { objectLabel, scopeLine, severityCounts, unavailableLine } from './finding-rows.js';
 import { pdfBarChart } from './pdf-chart.js';
 
+/**
+ * Text that wraps at spaces only: pdfmake would also break after hyphens (Unicode line breaking),
+ * and pdftotext drops a hyphen at a line end, so `web-0` would read as `web0` when extracted.
+ * A word longer than the line may overflow; titles, reasons and fixes have none.
+ */
+export function spaceWrapped(text: string): Array<{ text: string; noWrap: true }> {
+  return text.split(/(?<=\s)/).map((word) => ({ text: word, noWrap: true }));
+}
+
 /** A table that breaks across pages: its header row repeats on every page and rows stay whole. */
 function dataTable(data: ReportTable): Content {
   const header: TableCell[] = data.columns.map((column) => ({ text: column, style: 'tableHeader' }));
@@ -28,10 +37,10 @@ function severityCell(finding: Finding): TableCell {
 function findingDetails(finding: Finding): TableCell {
   return {
     stack: [
-      { text: finding.title, bold: true, fontSize: 9 },
-      { text: `${objectLabel(finding)} · ${finding.rule}`, color: '#4b5563', fontSize: 7, margin: [0, 1, 0, 3] },
-      { text: [{ text: 'Why it matters: ', bold: true }, finding.why], fontSize: 8 },
-      { text: [{ text: 'How to fix: ', bold: true }, finding.fix], fontSize: 8, margin: [0, 2, 0, 0] },
+      { text: spaceWrapped(finding.title), bold: true, fontSize: 9 },
+      { text: spaceWrapped(`${objectLabel(finding)} · ${finding.rule}`), color: '#4b5563', fontSize: 7, margin: [0, 1, 0, 3] },
+      { text: [{ text: 'Why it matters: ', bold: true }, ...spaceWrapped(finding.why)], fontSize: 8 },
+      { text: [{ text: 'How to fix: ', bold: true }, ...spaceWrapped(finding.fix)], fontSize: 8, margin: [0, 2, 0, 0] },
     ],
   };
 }
