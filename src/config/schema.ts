@@ -295,7 +295,7 @@ export const configSchema = z
       .object({
         /** Reports (objects and files) older than this are deleted. */
         retention: durationSchema.default(7 * 86_400_000),
-        /** Image registries the vulnerability assessment trusts (e.g. `registry.k8s.io`, `ghcr.io/acme`). */
+        /** Image registries the vulnerability assessment trusts (e.g. `registry.example.com/team`); empty: not checked. */
         trusted_registries: z.array(z.string().min(1)).default([]),
         /** Where report files are written; default `<data dir>/reports`. */
         directory: z.string().optional(),

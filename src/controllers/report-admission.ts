@@ -101,7 +101,8 @@ export async function ensureReportAdmission(rest: RestClient, namespace: string,
     logger.info({ policy: name }, 'report requester admission policy installed');
     return true;
   } catch (error) {
-    if (!(error instanceof AppError && error.code === 'FORBIDDEN')) throw error;
+    // FORBIDDEN: the chart installs it; NOT_FOUND: the API server has no ValidatingAdmissionPolicy (before 1.30).
+    if (!(error instanceof AppError && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND'))) throw error;
   }
   try {
     await rest.json('GET', `${policyPath}/${name}`);
