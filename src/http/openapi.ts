@@ -85,10 +85,11 @@ function eventStreamSchema(spec: RouteSpec, schemas: SchemaCollector): JsonObjec
 }
 
 function successContent(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
-  const produces = spec.produces ?? 'application/json';
   const content: JsonObject = {};
-  if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
-  else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  for (const produces of [spec.produces ?? 'application/json'].flat()) {
+    if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
+    else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  }
   // Event streams, and plain answers that also stream as SSE when asked (Accept: text/event-stream).
   if (spec.events) content['text/event-stream'] = { schema: eventStreamSchema(spec, schemas) };
   return content;

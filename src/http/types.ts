@@ -62,8 +62,8 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   response?: ZodType;
   /** Success status (default 200). */
   status?: number;
-  /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`). */
-  produces?: string;
+  /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`); several when it depends on the object (report files). */
+  produces?: string | readonly string[];
   /** Server-sent events of a `text/event-stream` answer: event name → data schema. */
   events?: Record<string, ZodType>;
   /** Error statuses this route answers besides the ones every route of its kind can. */

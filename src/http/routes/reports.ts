@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reportConditionSchema } from '../../crds/report.js';
 import { reportFormats, reportTypes } from '../../reports/document.js';
+import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
 import { reportView, type ReportRequests } from '../../reports/report-requests.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
@@ -122,7 +123,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'The report file (Content-Disposition: attachment); 409 CONFLICT while generating or when it failed',
       params: idParams,
-      produces: 'application/octet-stream',
+      produces: Object.values(renderers).map((renderer) => renderer.contentType),
       errors: [409],
       handler: async (context, { params: { id } }) => {
         const principal = principalOf(context);

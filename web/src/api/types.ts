@@ -9915,7 +9915,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/json; charset=utf-8": string;
+                    "application/pdf": string;
+                    "text/csv; charset=utf-8": string;
+                    "text/html; charset=utf-8": string;
+                    "text/markdown; charset=utf-8": string;
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
