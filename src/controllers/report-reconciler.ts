@@ -90,11 +90,14 @@ export class ReportReconciler implements Reconciler {
     const now = (): string => new Date(this.deps.clock()).toISOString();
     const builder = new StatusBuilder(report.status?.conditions ?? [], now).reset();
     const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, status);
+    const stopped = this.abort.signal;
     await write(builder.status({ phase: 'generating', progress: 0, message: 'starting' }));
     try {
-      const status = await this.run(report, builder, write);
+      const status = await this.run(report, builder, write, stopped);
       await write(status);
     } catch (error) {
+      // Stopped leading (or shutting down): the report stays `generating` for the next leader to generate.
+      if (stopped.aborted) return this.deps.logger.info({ report: report.metadata.name }, 'report generation stopped; the next leader generates it');
       const failure = error instanceof StepFailure ? error : new StepFailure('Ready', error instanceof Error ? error.message : String(error));
       builder.set(failure.step, 'False', 'Failed', failure.message).set('Ready', 'False', `${failure.step}Failed`, failure.message);
       this.deps.logger.info({ report: report.metadata.name, step: failure.step, err: failure.message }, 'report failed');
@@ -102,7 +105,7 @@ export class ReportReconciler implements Reconciler {
     }
   }
 
-  private async run(report: Report, builder: StatusBuilder, write: (status: ReportStatus) => Promise<void>): Promise<ReportStatus> {
+  private async run(report: Report, builder: StatusBuilder, write: (status: ReportStatus) => Promise<void>, stopped: AbortSignal): Promise<ReportStatus> {
     const { spec } = report;
     const resolution = this.deps.requesters.resolve(report);
     if ('problem' in resolution) throw new StepFailure('Accepted', resolution.problem);
@@ -110,11 +113,12 @@ export class ReportReconciler implements Reconciler {
     if (!generator) throw new StepFailure('Accepted', `no generator for report type ${spec.type}`);
     builder.set('Accepted', 'True', 'RequesterResolved', `generated as ${resolution.principal.username} (role ${resolution.principal.role})`);
     const progress = this.progressWriter(builder, write);
-    const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.deps.timeoutMs ?? 15 * 60_000)]);
+    const timeoutMs = this.deps.timeoutMs ?? 15 * 60_000;
+    const signal = AbortSignal.any([stopped, AbortSignal.timeout(timeoutMs)]);
     const document = await generator
       .generate({ principal: resolution.principal, namespace: spec.namespace || undefined, progress: progress.report, signal })
       .catch((error: unknown) => {
-        throw new StepFailure('Collected', signal.aborted ? 'generation stopped (timed out or this replica stopped leading)' : describe(error));
+        throw new StepFailure('Collected', signal.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : describe(error));
       });
     await progress.flush();
     builder.set('Collected', 'True', 'Collected', `${document.sections.length} sections`);

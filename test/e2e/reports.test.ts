@@ -25,7 +25,10 @@ beforeAll(async () => {
   service = await startTestService({
     config: {
       authorization: {
-        roles: [{ name: 'no-fenced', resources: ['*'], namespaces: [seeded.current.fencedNamespace], verbs: ['*'], effect: 'deny' }],
+        roles: [
+          { name: 'no-fenced', resources: ['*'], namespaces: [seeded.current.fencedNamespace], verbs: ['*'], effect: 'deny' },
+          { name: 'no-metrics', resources: ['pods.metrics.k8s.io', 'nodes.metrics.k8s.io'], namespaces: ['*'], verbs: ['*'], effect: 'deny' },
+        ],
       },
     },
   });
@@ -158,6 +161,19 @@ describe('reports through the API', () => {
     const namespaces = document.sections.flatMap((section) => section.findings).map((finding) => finding.object.namespace);
     expect(namespaces).not.toContain(seeded.current.fencedNamespace);
   }, 180_000);
+});
+
+describe('a step that cannot read its data', () => {
+  it('completes the report with that section marked unavailable', async () => {
+    const blind = await service.createUser('viewer', { roles: ['no-metrics'] });
+    const { id, file } = await generate('cluster-overview', 'json', blind.token);
+    const document = JSON.parse(file.bytes.toString('utf8')) as ReportDocument;
+    const unavailable = document.sections.filter((section) => section.status === 'unavailable');
+    expect(unavailable.length).toBeGreaterThan(0);
+    expect(unavailable[0]?.unavailableReason).toBeTruthy();
+    const status = await service.api('GET', `/api/reports/${id}`, { token: blind.token });
+    expect(status.body.status).toBe('completed');
+  }, 120_000);
 });
 
 describe('Report objects created with kubectl', () => {
