@@ -91,6 +91,15 @@ async function growTo(total: number, existing: number, owners: Owner[], nodes: s
   });
 }
 
+/** Waits (up to 5 minutes) until KWOK has moved every pod past Pending: the reports measure a settled cluster. */
+async function settle(): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    const pending = await rest.json<{ items: unknown[] }>('GET', '/api/v1/pods', { query: { fieldSelector: 'status.phase=Pending', limit: 1 } });
+    if (pending.items.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
 function generators(): ReportGenerator[] {
   const config = parseConfig({}, process.env, 'bench');
   const discovery = new Discovery(rest);
@@ -104,6 +113,8 @@ const helmHome = mkdtempSync(join(tmpdir(), 'pilothouse-bench-helm-'));
 
 interface Measure {
   seconds: number;
+  rssBeforeMiB: number;
+  slowestStep: string;
   peakRssMiB: number;
   heapGrowthMiB: number;
   findings: number;
@@ -122,12 +133,18 @@ async function measure(generator: ReportGenerator): Promise<Measure> {
     peakHeap = Math.max(peakHeap, now.heapUsed);
   }, 20);
   const started = performance.now();
+  const steps: Array<{ step: string; at: number }> = [];
   const admin = { username: 'bench', role: 'admin' as const, roles: [] };
-  const document: ReportDocument = await generator.generate({ principal: admin, progress: () => undefined, signal: new AbortController().signal });
+  const progress = (_percent: number, step: string): void => void steps.push({ step, at: performance.now() });
+  const document: ReportDocument = await generator.generate({ principal: admin, progress, signal: new AbortController().signal });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  const durations = steps.slice(0, -1).map((entry, index) => ({ step: entry.step, seconds: ((steps[index + 1]?.at ?? entry.at) - entry.at) / 1000 }));
+  const slowest = durations.sort((left, right) => right.seconds - left.seconds)[0];
   return {
     seconds,
+    rssBeforeMiB: mib(before.rss),
+    slowestStep: slowest ? `${slowest.step} ${slowest.seconds.toFixed(2)} s` : '',
     peakRssMiB: mib(peakRss),
     heapGrowthMiB: mib(peakHeap - before.heapUsed),
     findings: document.sections.reduce((total, section) => total + section.findings.length, 0),
@@ -141,17 +158,18 @@ async function main(): Promise<void> {
   const nodes = nodeList.items.map((node) => node.metadata.name);
   const owners = await prepare();
   const list = generators();
-  console.log('| pods | report | time | peak RSS | heap growth | findings | JSON | unavailable sections |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| pods | report | time | slowest step | RSS before → peak | heap growth | findings | JSON | unavailable sections |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   let existing = 0;
   try {
     for (const size of sizes) {
       await growTo(size, existing, owners, nodes);
       existing = size;
+      await settle();
       for (const generator of list) {
         const result = await measure(generator);
         console.log(
-          `| ${size.toLocaleString('en')} | ${generator.type} | ${result.seconds.toFixed(2)} s | ${result.peakRssMiB.toFixed(0)} MiB | ${result.heapGrowthMiB.toFixed(0)} MiB | ${result.findings} | ${result.jsonMiB.toFixed(1)} MiB | ${result.unavailable.join(', ') || 'none'} |`,
+          `| ${size.toLocaleString('en')} | ${generator.type} | ${result.seconds.toFixed(2)} s | ${result.slowestStep} | ${result.rssBeforeMiB.toFixed(0)} → ${result.peakRssMiB.toFixed(0)} MiB | ${result.heapGrowthMiB.toFixed(0)} MiB | ${result.findings} | ${result.jsonMiB.toFixed(1)} MiB | ${result.unavailable.join(', ') || 'none'} |`,
         );
       }
     }
