@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reportConditionSchema } from '../../crds/report.js';
 import { reportFormats, reportTypes } from '../../reports/document.js';
+import { reportDocumentSchema } from '../../reports/document-schema.js';
 import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
 import { reportView, type ReportRequests } from '../../reports/report-requests.js';
@@ -124,6 +125,8 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       summary: 'The report file (Content-Disposition: attachment); 409 CONFLICT while generating or when it failed',
       params: idParams,
       produces: Object.values(renderers).map((renderer) => renderer.contentType),
+      // The JSON format's body is the report document (docs/report.schema.json); the others are files.
+      response: reportDocumentSchema,
       errors: [409],
       handler: async (context, { params: { id } }) => {
         const principal = principalOf(context);

@@ -9915,7 +9915,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": string;
+                    "application/json": {
+                        cluster: {
+                            name?: string;
+                            version?: string;
+                        };
+                        /** @description ISO 8601 UTC */
+                        generatedAt: string;
+                        requester: string;
+                        /** @constant */
+                        schemaVersion: 1;
+                        scope: {
+                            /** @description Absent = whole cluster */
+                            namespace?: string;
+                            /** @description Namespaces the requester may not view (left out) */
+                            omittedNamespaces: string[];
+                        };
+                        score?: number;
+                        sections: {
+                            charts: {
+                                bars: {
+                                    label: string;
+                                    max?: number;
+                                    value: number;
+                                }[];
+                                title: string;
+                                unit: string;
+                            }[];
+                            findings: {
+                                /** @description How to fix it */
+                                fix: string;
+                                object: {
+                                    /** @description Kind as the API names it, e.g. ClusterRoleBinding */
+                                    kind: string;
+                                    name: string;
+                                    namespace?: string;
+                                };
+                                /** @description Stable rule id, e.g. rbac.cluster-admin-binding or cis.5.2.2 */
+                                rule: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                title: string;
+                                /** @description Why it matters */
+                                why: string;
+                            }[];
+                            id: string;
+                            score?: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable";
+                            summary?: string;
+                            tables: {
+                                columns: string[];
+                                rows: (string | number)[][];
+                                title?: string;
+                            }[];
+                            title: string;
+                            unavailableReason?: string;
+                        }[];
+                        title: string;
+                        /** @enum {string} */
+                        type: "cluster-overview" | "security-assessment";
+                    };
                     "application/pdf": string;
                     "text/csv; charset=utf-8": string;
                     "text/html; charset=utf-8": string;
