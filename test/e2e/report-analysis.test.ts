@@ -3,12 +3,13 @@ import type { Principal } from '../../src/rbac/principal.js';
 import type { Finding, ReportDocument, ReportType } from '../../src/reports/document.js';
 import { createGenerators } from '../../src/reports/generators.js';
 import { findOptionalBinary } from '../../src/tools/binaries.js';
-import { clusterKubeconfig } from '../helpers/cluster.js';
-import { applyYaml } from '../helpers/kubectl.js';
+import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { useReportFindings, type ExpectedFinding } from '../helpers/report-findings.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const seeded = useReportFindings('ra');
+const enforcing = useNamespace('ra-enforcing');
 const admin: Principal = { username: 'admin', role: 'admin', roles: [] };
 const auditor: Principal = { username: 'auditor', role: 'viewer', roles: ['no-fenced'] };
 const noMetrics: Principal = { username: 'no-metrics', role: 'viewer', roles: ['no-metrics'] };
@@ -133,6 +134,25 @@ describe('security assessment', () => {
 
   it('never contains a Secret value', () => {
     expect(JSON.stringify(report.document)).not.toContain(seeded.current.secretValue);
+  });
+
+  it('does not dry-run a level a namespace already enforces (the API server evaluates only a stricter label)', { timeout: 120_000 }, async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1
+kind: Pod
+metadata: {name: plain, namespace: ${enforcing.name}}
+spec:
+  containers: [{name: main, image: "registry.k8s.io/pause:3.10"}]
+`,
+    );
+    await runKubectl(clusterKubeconfig(), ['label', 'namespace', enforcing.name, 'pod-security.kubernetes.io/enforce=baseline']);
+    const { document } = await generate('security-assessment', admin, enforcing.name);
+    const section = document.sections.find((candidate) => candidate.id === 'compliance')!;
+    const row = section.tables[0]!.rows.find((candidate) => candidate[0] === enforcing.name)!;
+    expect(row.slice(1, 4)).toEqual(['enforced', 1, 'requester']);
+    const findings = findingsOf(document).filter((finding) => finding.rule.startsWith('pss.'));
+    expect(findings.map((finding) => `${finding.rule} ${finding.object.name}`)).toEqual(['pss.restricted plain']);
   });
 });
 

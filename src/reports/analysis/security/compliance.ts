@@ -47,6 +47,13 @@ function podSecurityFindings(result: LevelResult): Finding[] {
   }));
 }
 
+/** Whose identity made the namespace's dry runs ('' when none was made). */
+function evaluatedAs(outcome: NamespaceOutcome): string {
+  const made = outcome.results.find((result) => !result.alreadyEnforced);
+  if (!made) return '';
+  return made.madeAs === 'pilothouse' ? 'Pilothouse (requester may not patch namespaces)' : 'requester';
+}
+
 function outcomeRow(outcome: NamespaceOutcome): Array<string | number> {
   const at = (level: string): LevelResult | undefined => outcome.results.find((result) => result.level === level);
   const pods = (result: LevelResult | undefined): string | number => {
@@ -83,7 +90,7 @@ export async function complianceCheck(context: ReportContext): Promise<SectionCo
   const pods = await context.list<Pod>(refs.pods);
   const cis = cisFindings(pods);
   const pssFindings = outcomes.flatMap((outcome) => outcome.results.flatMap(podSecurityFindings));
-  const pilothouseMade = outcomes.filter((outcome) => outcome.results[0]?.madeAs === 'pilothouse').length;
+  const pilothouseMade = outcomes.filter((outcome) => evaluatedAs(outcome).startsWith('Pilothouse')).length;
   const identityNote =
     pilothouseMade > 0
       ? ` ${count(pilothouseMade, 'namespace')} evaluated with Pilothouse's own identity (the requester's may not patch namespaces; dry runs persist nothing).`

@@ -9,6 +9,13 @@ export const levels = ['baseline', 'restricted'] as const;
 export type PodSecurityLevel = (typeof levels)[number];
 
 const enforceLabel = 'pod-security.kubernetes.io/enforce';
+const strictness: Record<string, number> = { privileged: 0, baseline: 1, restricted: 2 };
+
+/** Whether the namespace's enforce label already asks for `level` or more. */
+function enforces(namespace: NamespaceObject, level: PodSecurityLevel): boolean {
+  const current = namespace.metadata?.labels?.[enforceLabel];
+  return current !== undefined && (strictness[current] ?? -1) >= strictness[level]!;
+}
 
 /** The API server's verdict on one namespace at one level. */
 export interface LevelResult {
@@ -18,7 +25,10 @@ export interface LevelResult {
   madeAs: 'requester' | 'pilothouse';
   violations: PodViolation[];
   notes: string[];
-  /** The namespace already enforces this level: the label does not change and nothing is evaluated. */
+  /**
+   * The namespace already enforces this level or a stricter one: the API server evaluates only a
+   * tightening label, so the dry run is not made.
+   */
   alreadyEnforced: boolean;
 }
 
@@ -51,6 +61,21 @@ async function dryRunLabel(client: KubeIdentityClient, namespace: string, level:
   return warningTexts(response.headers.get('warning'));
 }
 
+/** The dry run as the requester, or as Pilothouse when the cluster refuses the requester's identity. */
+async function dryRunAs(
+  context: ReportContext,
+  requester: KubeIdentityClient,
+  namespace: string,
+  level: PodSecurityLevel,
+): Promise<{ madeAs: LevelResult['madeAs']; texts: string[] }> {
+  try {
+    return { madeAs: 'requester', texts: await dryRunLabel(requester, namespace, level, context.input.signal) };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'FORBIDDEN') throw error;
+    return { madeAs: 'pilothouse', texts: await dryRunLabel(context.deps.ownClient, namespace, level, context.input.signal) };
+  }
+}
+
 /**
  * One namespace at both levels. The dry run is made as the requester; when the cluster refuses
  * the requester's identity (it may not patch namespaces), Pilothouse's own identity makes it, for
@@ -64,17 +89,12 @@ export async function evaluateNamespace(context: ReportContext, namespace: Names
   const requester = context.deps.identities.clientFor(context.input.principal);
   const results: LevelResult[] = [];
   for (const level of levels) {
-    const alreadyEnforced = namespace.metadata?.labels?.[enforceLabel] === level;
-    let madeAs: LevelResult['madeAs'] = 'requester';
-    let texts: string[];
-    try {
-      texts = await dryRunLabel(requester, name, level, context.input.signal);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'FORBIDDEN') throw error;
-      madeAs = 'pilothouse';
-      texts = await dryRunLabel(context.deps.ownClient, name, level, context.input.signal);
+    if (enforces(namespace, level)) {
+      results.push({ namespace: name, level, madeAs: 'requester', alreadyEnforced: true, violations: [], notes: [] });
+      continue;
     }
-    results.push({ namespace: name, level, madeAs, alreadyEnforced, ...parseAdmissionWarnings(texts) });
+    const { madeAs, texts } = await dryRunAs(context, requester, name, level);
+    results.push({ namespace: name, level, madeAs, alreadyEnforced: false, ...parseAdmissionWarnings(texts) });
   }
   return results;
 }
