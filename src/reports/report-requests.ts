@@ -55,6 +55,11 @@ function notReady(report: Report): Error | undefined {
   return conflict(reason, { id, status: status.phase, progress: status.progress });
 }
 
+/** A new report id (the Report object's name). */
+export function newReportId(): string {
+  return `report-${randomBytes(5).toString('hex')}`;
+}
+
 /** A downloadable file. */
 export interface ReportFile {
   fileName: string;
@@ -77,11 +82,10 @@ export class ReportRequests {
     },
   ) {}
 
-  /** Creates the Report object for the caller; the reconciler generates it. */
-  async request(principal: Principal, input: { type: ReportType; format: ReportFormat; namespace?: string }): Promise<Report> {
+  /** Creates the Report object `name` (see {@link newReportId}) for the caller; the reconciler generates it. */
+  async request(principal: Principal, name: string, input: { type: ReportType; format: ReportFormat; namespace?: string }): Promise<Report> {
     if (input.namespace && !(await this.deps.namespaceExists(input.namespace)))
       throw validation(`invalid request body: namespace: namespace ${input.namespace} does not exist`, { fields: { namespace: 'does not exist' } });
-    const name = `report-${randomBytes(5).toString('hex')}`;
     const spec = { type: input.type, format: input.format, ...(input.namespace ? { namespace: input.namespace } : {}), requester: principal.username };
     return this.deps.reports.create(name, spec, { 'pilothouse.dev/report-type': input.type }, annotationsFor(principal));
   }

@@ -132,7 +132,7 @@ describe('reports through the API', () => {
         token: service.adminToken,
       },
     );
-    const commands = audit.body.items.filter((entry) => entry.user === viewer.username).map((entry) => entry.details.command ?? '');
+    const commands = audit.body.items.filter((entry) => entry.resource === `report/${id}`).map((entry) => entry.details.command ?? '');
     expect(commands).toEqual(
       expect.arrayContaining([`download report ${id}`, `delete report ${id}`, 'request report security-assessment as pdf (whole cluster)']),
     );

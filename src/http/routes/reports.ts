@@ -4,7 +4,7 @@ import { reportFormats, reportTypes } from '../../reports/document.js';
 import { reportDocumentSchema } from '../../reports/document-schema.js';
 import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
-import { reportView, type ReportRequests } from '../../reports/report-requests.js';
+import { newReportId, reportView, type ReportRequests } from '../../reports/report-requests.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { itemsOf } from '../api-schemas.js';
 import { startEventStream } from '../event-stream.js';
@@ -90,8 +90,9 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       response: z.object({ id: z.string(), status: z.literal('generating') }),
       handler: async (context, { body }) => {
         const principal = principalOf(context);
-        const report = await audited(deps, context, { resource: 'report/new', command: describeRequest(body) }, () =>
-          requests.request(principal, { type: body.type, format: body.format, namespace: body.namespace || undefined }),
+        const id = newReportId();
+        const report = await audited(deps, context, { resource: `report/${id}`, command: describeRequest(body) }, () =>
+          requests.request(principal, id, { type: body.type, format: body.format, namespace: body.namespace || undefined }),
         );
         context.status = 202;
         context.body = { id: report.metadata.name, status: 'generating' };
