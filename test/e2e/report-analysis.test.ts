@@ -268,4 +268,12 @@ subjects: [{kind: ServiceAccount, name: report-viewer, namespace: ${openNamespac
       expect(row[1]).toBe(1);
     },
   );
+
+  it('names no pod of a namespace the identity may not read', { timeout: 120_000 }, async () => {
+    const viewer: Principal = { username: 'namespace-viewer', role: 'viewer', roles: [] };
+    const { document } = await generate('security-assessment', viewer, seeded.current.fencedNamespace, impersonating);
+    expect(document.sections.find((candidate) => candidate.id === 'compliance')!.status).toBe('unavailable');
+    const text = JSON.stringify(document);
+    for (const pod of ['"api"', '"worker"', 'api (', 'worker (', 'Pod api', 'Pod worker']) expect(text).not.toContain(pod);
+  });
 });

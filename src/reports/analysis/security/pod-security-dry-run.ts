@@ -61,7 +61,24 @@ async function dryRunLabel(client: KubeIdentityClient, namespace: string, level:
   return warningTexts(response.headers.get('warning'));
 }
 
-/** The dry run as the requester, or as Pilothouse when the cluster refuses the requester's identity. */
+/** Whether the cluster lets the requester's identity list pods in the namespace (a SelfSubjectAccessReview). */
+async function mayListPods(requester: KubeIdentityClient, namespace: string, signal: AbortSignal): Promise<boolean> {
+  const review = await requester.rest.json<{ status?: { allowed?: boolean } }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { namespace, verb: 'list', resource: 'pods' } },
+    },
+    signal,
+    target: 'selfsubjectaccessreviews',
+  });
+  return review.status?.allowed === true;
+}
+
+/**
+ * The dry run as the requester, or as Pilothouse when the cluster refuses the requester's identity
+ * the patch, and only if that identity may list the namespace's pods (the warnings name them).
+ */
 async function dryRunAs(
   context: ReportContext,
   requester: KubeIdentityClient,
@@ -72,6 +89,7 @@ async function dryRunAs(
     return { madeAs: 'requester', texts: await dryRunLabel(requester, namespace, level, context.input.signal) };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'FORBIDDEN') throw error;
+    if (!(await mayListPods(requester, namespace, context.input.signal))) throw error;
     return { madeAs: 'pilothouse', texts: await dryRunLabel(context.deps.ownClient, namespace, level, context.input.signal) };
   }
 }
@@ -79,8 +97,8 @@ async function dryRunAs(
 /**
  * One namespace at both levels. The dry run is made as the requester; when the cluster refuses
  * the requester's identity (it may not patch namespaces), Pilothouse's own identity makes it, for
- * namespaces the requester may view only (a dry run persists nothing; the warnings name only pods
- * of that namespace, which the requester may see).
+ * namespaces the requester may view only: the policy allows it and the cluster lets the requester's
+ * identity list the pods there (a dry run persists nothing; the warnings name only those pods).
  */
 export async function evaluateNamespace(context: ReportContext, namespace: NamespaceObject): Promise<LevelResult[]> {
   const name = namespace.metadata?.name ?? '';
