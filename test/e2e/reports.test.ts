@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, ReportDocument, ReportFormat, ReportType } from '../../src/reports/document.js';
-import { clusterKubeconfig, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, waitFor } from '../helpers/cluster.js';
 import { parseCsv } from '../helpers/csv.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { rootDirectory } from '../helpers/paths.js';
@@ -247,6 +247,28 @@ describe('several replicas and retention', () => {
       await leader.close();
     }
   }, 180_000);
+});
+
+describe('a leader change during a generation', () => {
+  it('leaves the report to the next leader, which completes it', async () => {
+    // A namespace of the test's own: the helper deletes only namespaces it named itself.
+    const namespace = uniqueName('ph-handover');
+    const first = await startTestService({ config: { kubernetes: { namespace } } });
+    await waitFor(() => first.deps.controllers.isLeader, 30_000);
+    const second = await startTestService({ config: { kubernetes: { namespace } } });
+    try {
+      // Requested through the replica that does not lead; the leader goes away at once.
+      const id = await request({ type: 'security-assessment', format: 'pdf' }, second.adminToken, second);
+      await first.close();
+      const events = await followReportEvents(second, id, second.adminToken);
+      expect(events.at(-1)?.event, JSON.stringify(events.at(-1))).toBe('completed');
+      expect(second.deps.controllers.isLeader).toBe(true);
+      expect((await downloadReport(second, id, second.adminToken)).status).toBe(200);
+    } finally {
+      await second.close();
+      await tryKubectl(kubeconfig, ['delete', 'namespace', namespace, '--wait=false']);
+    }
+  }, 120_000);
 });
 
 function normalise(text: string, format: ReportFormat): string {
