@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types web-types-check test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
+.PHONY: all node deps build web web-types web-types-check report-schema test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
 
 all: build
 
@@ -59,6 +59,10 @@ web-types: deps web/node_modules/.package-lock.json
 # Before build regenerates it: a committed file that is stale fails make test.
 web-types-check: deps web/node_modules/.package-lock.json
 	@$(TS_RUN) scripts/web-types.ts --check || { echo 'web/src/api/types.ts is stale: run make web-types and commit it'; exit 1; }
+
+# docs/report.schema.json (the JSON report format) is generated from src/reports/document-schema.ts.
+report-schema: deps
+	$(TS_RUN) scripts/report-schema.ts
 
 # Schemathesis (PyPI, pinned) in a virtualenv under .tools/schemathesis; test/e2e/fuzz.test.ts runs it.
 SCHEMATHESIS_VERSION := 4.32.5

@@ -11,7 +11,7 @@ const layers: readonly (readonly string[])[] = [
   ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
   ['kube', 'store'],
   ['rbac'],
-  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'controllers'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'controllers'],
   ['http'],
   ['app', 'cli'],
   ['modes'],
@@ -27,7 +27,8 @@ const sameLayer: Readonly<Record<string, readonly string[]>> = {
   settings: ['llm'],
   mcp: ['tools', 'audit'],
   agent: ['tools', 'llm', 'settings', 'audit'],
-  controllers: ['access', 'mcp'],
+  reports: ['auth', 'helm'],
+  controllers: ['access', 'mcp', 'reports'],
   app: ['cli'],
 };
 

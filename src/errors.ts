@@ -6,6 +6,7 @@ export const errorCodes = [
   'UNAUTHORIZED',
   'FORBIDDEN',
   'NOT_FOUND',
+  'CONFLICT',
   'VALIDATION_ERROR',
   'K8S_ERROR',
   'LLM_ERROR',
@@ -36,6 +37,8 @@ export class AppError extends Error {
 export const notFound = (message: string, details?: ErrorDetails): AppError => new AppError('NOT_FOUND', message, details);
 export const validation = (message: string, details?: ErrorDetails): AppError => new AppError('VALIDATION_ERROR', message, details);
 export const forbidden = (message: string, details?: ErrorDetails): AppError => new AppError('FORBIDDEN', message, details);
+/** The object is not in a state that allows this yet (e.g. a report still generating). */
+export const conflict = (message: string, details?: ErrorDetails): AppError => new AppError('CONFLICT', message, details);
 export const unauthorized = (message: string, details?: ErrorDetails): AppError => new AppError('UNAUTHORIZED', message, details);
 
 /** True when the value is an AppError (also across module copies). */

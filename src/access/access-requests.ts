@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ownsOrAdministers } from '../rbac/ownership.js';
 import type { AuditRecorder } from '../audit/types.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../rbac/principal.js';
@@ -135,5 +136,5 @@ export class AccessRequests {
 }
 
 function visibleTo(principal: Principal, object: AccessRequest): boolean {
-  return principal.role === 'admin' || object.spec.requester === principal.username;
+  return ownsOrAdministers(principal, object.spec.requester);
 }

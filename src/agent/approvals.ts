@@ -1,4 +1,5 @@
 import type { Principal } from '../rbac/principal.js';
+import { ownsOrAdministers } from '../rbac/ownership.js';
 import { notFound, validation } from '../errors.js';
 import type { ApprovalOutcome } from './history-entries.js';
 import type { Scheduler } from './scheduler.js';
@@ -25,7 +26,7 @@ interface Pending extends ApprovalRequest {
 const decidedMemory = 10_000;
 
 function mayDecide(principal: Principal, owner: string): boolean {
-  return principal.username === owner || principal.role === 'admin';
+  return ownsOrAdministers(principal, owner);
 }
 
 /**

@@ -291,6 +291,16 @@ export const configSchema = z
       .prefault({}),
     metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
     portforward: z.object({ bind_address: z.string().default('127.0.0.1') }).prefault({}),
+    reports: z
+      .object({
+        /** Reports (objects and files) older than this are deleted. */
+        retention: durationSchema.default(7 * 86_400_000),
+        /** Image registries the vulnerability assessment trusts (e.g. `registry.example.com/team`); empty: not checked. */
+        trusted_registries: z.array(z.string().min(1)).default([]),
+        /** Where report files are written; default `<data dir>/reports`. */
+        directory: z.string().optional(),
+      })
+      .prefault({}),
   })
   .prefault({});
 

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import { ensureCrds } from './crd-installer.js';
+import { ensureReportAdmission } from './report-admission.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients } from '../kube/clients.js';
 import type { ControllerManager } from './manager.js';
@@ -26,13 +27,15 @@ async function ensureNamespace(deps: BootstrapDeps): Promise<void> {
 }
 
 /**
- * Cluster-side start-up: install/update CRDs when allowed, ensure our namespace, start the
- * controllers (under leader election). A cluster that is down at start is logged, not fatal.
+ * Cluster-side start-up: install/update CRDs (and the Report requester admission policy) when
+ * allowed, ensure our namespace, start the controllers (under leader election). A cluster that is down at start is logged, not fatal.
  */
 export async function startClusterSide(deps: BootstrapDeps): Promise<void> {
   try {
-    if (deps.config.kubernetes.install_crds) await ensureCrds(deps.kube.forIdentity(undefined).rest, deps.logger);
+    const rest = deps.kube.forIdentity(undefined).rest;
+    if (deps.config.kubernetes.install_crds) await ensureCrds(rest, deps.logger);
     await ensureNamespace(deps);
+    if (deps.config.kubernetes.install_crds) await ensureReportAdmission(rest, deps.namespace, deps.logger);
   } catch (error) {
     deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'cluster set-up incomplete; controllers start anyway and retry');
   }

@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import type { CustomClient } from '../kube/custom-client.js';
 import { WorkQueue, type Reconciler } from './reconciler.js';
 
+/** How a controller's queue runs (WorkQueue options; default 2 keys at once). */
+export type QueueOptions = ConstructorParameters<typeof WorkQueue>[2];
+
 type AnyObject = { metadata: { name: string; resourceVersion?: string } };
 
 /**
@@ -17,15 +20,16 @@ export class Controller<T extends AnyObject> {
     private readonly client: CustomClient<T>,
     private readonly reconciler: Reconciler,
     private readonly logger: Logger,
+    private readonly queueOptions?: QueueOptions,
   ) {
-    this.queue = new WorkQueue(reconciler, logger);
+    this.queue = new WorkQueue(reconciler, logger, queueOptions);
   }
 
   /** Starts (or restarts, after losing and regaining leadership) the list+watch and the queue. */
   start(): void {
     this.abort.abort();
     this.queue.stop();
-    this.queue = new WorkQueue(this.reconciler, this.logger);
+    this.queue = new WorkQueue(this.reconciler, this.logger, this.queueOptions);
     this.abort = new AbortController();
     void this.run(this.abort.signal);
   }

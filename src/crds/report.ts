@@ -4,23 +4,39 @@ import { objectSchema, type CustomKind } from './common.js';
 export const reportKind: CustomKind = { kind: 'Report', plural: 'reports', namespaced: true };
 
 export const reportTypes = ['cluster-overview', 'security-assessment'] as const;
-export const reportFormats = ['pdf', 'html', 'json', 'markdown'] as const;
+export const reportFormats = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
+export const reportPhases = ['generating', 'completed', 'failed'] as const;
+export type ReportPhase = (typeof reportPhases)[number];
 
 export const reportSpecSchema = z.object({
   type: z.enum(reportTypes),
   format: z.enum(reportFormats),
+  /** Scope; empty or absent = the whole cluster. */
   namespace: z.string().optional(),
+  /** The Pilothouse user the report is generated for (admission-checked for kubectl-created Reports). */
   requester: z.string().optional(),
 });
 
+/** One step of a generation, Kubernetes condition style. */
+export const reportConditionSchema = z.object({
+  type: z.string(),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  lastTransitionTime: z.string().optional(),
+});
+export type ReportCondition = z.infer<typeof reportConditionSchema>;
+
 export const reportStatusSchema = z.object({
-  phase: z.enum(['generating', 'completed', 'failed']).optional(),
+  phase: z.enum(reportPhases).optional(),
   message: z.string().optional(),
   progress: z.number().int().min(0).max(100).optional(),
   completedAt: z.string().optional(),
   size: z.number().int().optional(),
   fileName: z.string().optional(),
+  conditions: z.array(reportConditionSchema).optional(),
 });
+export type ReportStatus = z.infer<typeof reportStatusSchema>;
 
 export const reportSchema = objectSchema(reportSpecSchema, reportStatusSchema);
 export type Report = z.infer<typeof reportSchema>;

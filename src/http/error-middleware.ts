@@ -7,6 +7,7 @@ const statusByCode: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   VALIDATION_ERROR: 400,
   K8S_ERROR: 500,
   LLM_ERROR: 500,

@@ -20,6 +20,7 @@ const errorMeanings: Record<number, string> = {
   401: 'UNAUTHORIZED: missing, invalid or expired token',
   403: 'FORBIDDEN: the caller may not do this (details.reason)',
   404: 'NOT_FOUND',
+  409: 'CONFLICT: the object is not ready for this yet (a report still generating)',
   413: 'PAYLOAD_TOO_LARGE: the body passes server.body_limit',
   429: 'RATE_LIMITED: see the X-RateLimit-* headers',
   500: 'K8S_ERROR, LLM_ERROR or INTERNAL',
@@ -84,10 +85,11 @@ function eventStreamSchema(spec: RouteSpec, schemas: SchemaCollector): JsonObjec
 }
 
 function successContent(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
-  const produces = spec.produces ?? 'application/json';
   const content: JsonObject = {};
-  if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
-  else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  for (const produces of [spec.produces ?? 'application/json'].flat()) {
+    if (produces === 'application/json') content[produces] = { schema: spec.response ? schemas.convert(spec.response) : { type: 'object' } };
+    else if (produces !== 'text/event-stream') content[produces] = { schema: { type: 'string' } };
+  }
   // Event streams, and plain answers that also stream as SSE when asked (Accept: text/event-stream).
   if (spec.events) content['text/event-stream'] = { schema: eventStreamSchema(spec, schemas) };
   return content;

@@ -31,7 +31,7 @@ export interface RouteInput<P extends ZodType = ZodType, Q extends ZodType = Zod
 }
 
 /** Error statuses a route can answer besides 401/403 (authenticated routes), 400 (with input), 413 (with a body), 429, 500 and 503. */
-export type ErrorStatus = 401 | 404 | 413 | 503;
+export type ErrorStatus = 401 | 404 | 409 | 413 | 503;
 
 /**
  * One route of the API, declared by schema: every route names its permission (the route table
@@ -62,8 +62,8 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   response?: ZodType;
   /** Success status (default 200). */
   status?: number;
-  /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`). */
-  produces?: string;
+  /** Response content type when not JSON (e.g. `text/plain`, `text/event-stream`); several when it depends on the object (report files). */
+  produces?: string | readonly string[];
   /** Server-sent events of a `text/event-stream` answer: event name → data schema. */
   events?: Record<string, ZodType>;
   /** Error statuses this route answers besides the ones every route of its kind can. */

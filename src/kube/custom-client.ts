@@ -87,10 +87,11 @@ export class CustomClient<T extends AnyObject> {
     }
   }
 
-  /** Streams watch events from `resourceVersion` until the server closes the watch or `signal` aborts. */
-  async *watch(resourceVersion: string, signal: AbortSignal): AsyncGenerator<WatchEvent<T>> {
+  /** Streams watch events from `resourceVersion` until the server closes the watch or `signal` aborts; `name` watches one object. */
+  async *watch(resourceVersion: string, signal: AbortSignal, name?: string): AsyncGenerator<WatchEvent<T>> {
+    const fieldSelector = name === undefined ? undefined : `metadata.name=${name}`;
     const response = await this.rest.raw('GET', this.collectionPath(), {
-      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300 },
+      query: { watch: 1, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300, fieldSelector },
       signal,
     });
     yield* jsonLines<WatchEvent<T>>(response);

@@ -208,6 +208,30 @@ describe('helm chart charts/pilothouse', () => {
     expect(refused.stderr).toMatch(/cannot impersonate/);
   });
 
+  it('lets Pilothouse keep report file copies in its namespace, and ties kubectl-created Reports to their creator', async () => {
+    expect(await canI('pilothouse', 'create', 'secrets', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'deletecollection', 'secrets', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'create', 'secrets', '-n', 'default')).toBe(false);
+    const report = (name: string, requester: string): string =>
+      `{"apiVersion": "pilothouse.dev/v1alpha1", "kind": "Report", "metadata": {"name": "${name}"}, "spec": {"type": "cluster-overview", "format": "pdf", "requester": "${requester}"}}`;
+    // As the chart's admin role account (it may create our kinds; it is not Pilothouse's own ServiceAccount).
+    // (Not as the test's kubeconfig user: a test service above ran as that user and installed the policy exempting it.)
+    const me = account('pilothouse-admin');
+    const create = (name: string, requester: string) =>
+      tryKubectl(clusterKubeconfig(), ['--as', me, 'create', '-n', namespace.name, '-f', '-'], report(name, requester));
+    // The API server loads a new policy within a few seconds; a Report created before that is removed and tried again.
+    let refusal = '';
+    await waitFor(async () => {
+      const forged = await create('forged', 'someone-else');
+      if (forged.code === 0) await kubectl('delete', 'report', 'forged');
+      refusal = forged.stderr;
+      return forged.code !== 0;
+    }, 30_000);
+    expect(refusal).toContain(`spec.requester must be the creating user (${me})`);
+    expect((await create('honest', me)).code).toBe(0);
+    await kubectl('delete', 'report', 'honest');
+  });
+
   it('keeps the JWT signing key on upgrade and removes its cluster objects on uninstall', async () => {
     const before = await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}');
     await cluster('upgrade', 'pilothouse', chart, '--reuse-values', '--set', 'replicas=2');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ownsOrAdministers } from '../../rbac/ownership.js';
 import { z } from 'zod';
 import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
 import type { PortForward } from '../../crds/port-forward.js';
@@ -67,8 +68,7 @@ function view(object: PortForward): Record<string, unknown> {
 }
 
 function visibleTo(context: AppContext, object: PortForward): boolean {
-  const principal = context.state.principal;
-  return principal?.role === 'admin' || object.spec.requester === principal?.username;
+  return ownsOrAdministers(context.state.principal, object.spec.requester);
 }
 
 async function waitForPhase(client: CustomClient<PortForward>, name: string, clock: Clock): Promise<PortForward | undefined> {

@@ -1357,6 +1357,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's reports (admin: everyone's), newest first: {items: [status of a report]}
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiReports"];
+        put?: never;
+        /**
+         * Request a report for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a report: phase, progress, message, conditions (404 for reports of others)
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiReportsId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a report and its file: {id, status: "deleted"}
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        delete: operations["deleteApiReportsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report file (Content-Disposition: attachment); 409 CONFLICT while generating or when it failed
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiReportsIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress as server-sent events: progress (status), then completed, failed or deleted; the stream then ends
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiReportsIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -1559,7 +1647,7 @@ export interface components {
         CommandClass: "read" | "write" | "dangerous" | "interactive" | "unknown";
         ErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
             details: Record<string, never>;
             error: string;
         };
@@ -1596,6 +1684,29 @@ export interface components {
             reason: components["schemas"]["TurnEndReason"];
             /** @constant */
             role: "turn_end";
+        };
+        ReportStatus: {
+            completedAt: string | null;
+            conditions: {
+                lastTransitionTime?: string;
+                message?: string;
+                reason?: string;
+                /** @enum {string} */
+                status: "True" | "False" | "Unknown";
+                type: string;
+            }[];
+            createdAt: string | null;
+            fileName: string | null;
+            format: string;
+            id: string;
+            message: string | null;
+            namespace: string;
+            progress: number;
+            requester: string | null;
+            size: number | null;
+            /** @enum {string} */
+            status: "generating" | "completed" | "failed";
+            type: string;
         };
         ResourceItem: {
             age?: string;
@@ -1688,6 +1799,7 @@ export type ErrorBody = components['schemas']['ErrorBody'];
 export type Health = components['schemas']['Health'];
 export type Language = components['schemas']['Language'];
 export type MessageView = components['schemas']['MessageView'];
+export type ReportStatus = components['schemas']['ReportStatus'];
 export type ResourceItem = components['schemas']['ResourceItem'];
 export type RevisionItem = components['schemas']['RevisionItem'];
 export type Role = components['schemas']['Role'];
@@ -9341,6 +9453,648 @@ export interface operations {
                         id: string;
                         /** @constant */
                         status: "stopped";
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ReportStatus"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    format: "pdf" | "html" | "markdown" | "json" | "csv";
+                    namespace?: "" | string;
+                    /** @enum {string} */
+                    type: "cluster-overview" | "security-assessment";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "generating";
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiReportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportStatus"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiReportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "deleted";
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiReportsIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cluster: {
+                            name?: string;
+                            version?: string;
+                        };
+                        /** @description ISO 8601 UTC */
+                        generatedAt: string;
+                        requester: string;
+                        /** @constant */
+                        schemaVersion: 1;
+                        scope: {
+                            /** @description Absent = whole cluster */
+                            namespace?: string;
+                            /** @description Namespaces the requester may not view (left out) */
+                            omittedNamespaces: string[];
+                        };
+                        score?: number;
+                        sections: {
+                            charts: {
+                                bars: {
+                                    label: string;
+                                    max?: number;
+                                    value: number;
+                                }[];
+                                title: string;
+                                unit: string;
+                            }[];
+                            findings: {
+                                /** @description How to fix it */
+                                fix: string;
+                                object: {
+                                    /** @description Kind as the API names it, e.g. ClusterRoleBinding */
+                                    kind: string;
+                                    name: string;
+                                    namespace?: string;
+                                };
+                                /** @description Stable rule id, e.g. rbac.cluster-admin-binding or cis.5.2.2 */
+                                rule: string;
+                                /** @enum {string} */
+                                severity: "critical" | "high" | "medium" | "low" | "info";
+                                title: string;
+                                /** @description Why it matters */
+                                why: string;
+                            }[];
+                            id: string;
+                            score?: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable";
+                            summary?: string;
+                            tables: {
+                                columns: string[];
+                                rows: (string | number)[][];
+                                title?: string;
+                            }[];
+                            title: string;
+                            unavailableReason?: string;
+                        }[];
+                        title: string;
+                        /** @enum {string} */
+                        type: "cluster-overview" | "security-assessment";
+                    };
+                    "application/pdf": string;
+                    "text/csv; charset=utf-8": string;
+                    "text/html; charset=utf-8": string;
+                    "text/markdown; charset=utf-8": string;
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CONFLICT: the object is not ready for this yet (a report still generating) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiReportsIdEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "progress";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "completed";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "failed";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "deleted";
                     };
                 };
             };
