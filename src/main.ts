@@ -3,6 +3,7 @@ import { parseFlags, usage, UsageError, type Flags } from './cli/flags.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createLogger } from './log.js';
 import { version } from './version.js';
+import { slimKubeConfigLoading } from './kube/kube-config-loader.js';
 
 /** Composition root: parse flags and config, then start the requested mode. */
 async function main(argv: string[]): Promise<number> {
@@ -21,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
   if (flags.command === 'health') return runHealthCommand(flags.url);
   const config = loadConfig(flags.configPath);
   const logger = createLogger(flags.logLevel);
+  slimKubeConfigLoading();
   // Modes are imported lazily so `--mcp` and `health` start without loading the web server.
   if (flags.mcp) return (await import('./modes/mcp.js')).runMcp(flags, config, logger);
   return (await import('./modes/serve.js')).runServe(flags, config, logger);

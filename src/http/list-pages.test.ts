@@ -32,7 +32,7 @@ describe('ListPages', () => {
     app.use(async (context) => {
       const query = context.query as Record<string, string>;
       const page = { limit: query.limit ? Number(query.limit) : undefined, continue: query.continue, sortBy: query.sortBy };
-      await pages.send(context as unknown as AppContext, 'snapshot', page, async () => (builds++, items));
+      await pages.send(context as unknown as AppContext, { scope: 'snapshot', version: '1', build: async () => (builds++, items) }, page);
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,5 +78,27 @@ describe('ListPages', () => {
     const byAge = (await (await fetch(`${url}/?sortBy=age&limit=3`)).json()) as { items: { age: string }[] };
     expect(byAge.items.map((item) => item.age)).toEqual(['0s', '1s', '2s']);
     expect((await fetch(`${url}/?continue=garbage`)).status).toBe(400);
+  });
+
+  it('keeps one snapshot per scope (its latest version) and stays within its byte budget', async () => {
+    const budget = new ListPages(200_000);
+    const built: string[] = [];
+    const app = new Koa();
+    app.use(async (context) => {
+      const { scope = 'a', version = '1' } = context.query as Record<string, string>;
+      await budget.send(context as unknown as AppContext, { scope, version, build: async () => (built.push(`${scope}@${version}`), items) }, {});
+    });
+    const local = createServer(app.callback());
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    try {
+      for (const query of ['scope=a&version=1', 'scope=a&version=1', 'scope=a&version=2', 'scope=b&version=1', 'scope=c&version=1', 'scope=a&version=2'])
+        expect((await fetch(`${base}/?${query}`, { headers: { 'Accept-Encoding': 'gzip' } })).status).toBe(200);
+      // a@1 once, replaced by a@2; b and c push a out of the budget, so a@2 is built again.
+      expect(built).toEqual(['a@1', 'a@2', 'b@1', 'c@1', 'a@2']);
+      expect(budget.size).toBeLessThanOrEqual(200_000);
+    } finally {
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
   });
 });

@@ -90,34 +90,115 @@ interface Encoded {
   gzip?: Buffer;
 }
 
+/** What one list needs: its scope (caller's view, kind, namespace, filter), the version of its content, and how to build it. */
+export interface ListSource {
+  /** Who asks and for what: answers are shared between requests with the same scope. */
+  scope: string;
+  /** The content's version (cache revision, age bucket): a new version replaces the kept snapshot of its scope. */
+  version: string;
+  build: () => Promise<Item[]>;
+}
+
+/** One kept snapshot (per scope and sort) and the answers built from it (per page). */
+interface Kept {
+  version: string;
+  sorted: Sorted;
+  answers: Map<string, Encoded>;
+  bytes: number;
+}
+
+/** Rough heap cost of one list item kept in a snapshot (its strings are mostly shared with the cache's rows). */
+const bytesPerItem = 160;
+/** Page answers kept per snapshot (a UI paging through a list asks for a handful). */
+const answersPerSnapshot = 16;
+
 /**
  * Serves lists from the watch-fed caches cheaply under load: the visible, sorted snapshot is kept per
- * (caller's view, filter, sort, cache revision, 5-second age bucket — ages move with the clock), a page is a slice
- * of it, each answer is serialized and compressed (br or gzip, when accepted) once and reused, and
- * `If-None-Match` with the answer's ETag gets 304.
+ * (scope, sort) at its latest version only (cache revision and 5-second age bucket — ages move with the clock),
+ * a page is a slice of it, each answer is serialized and compressed (br or gzip, when accepted) once and reused,
+ * and `If-None-Match` with the answer's ETag gets 304. Snapshots and answers together stay under `maxBytes`:
+ * the least recently used scope goes first.
  */
 export class ListPages {
-  private readonly snapshots = new Map<string, Sorted>();
-  private readonly answers = new Map<string, Encoded>();
+  private readonly kept = new Map<string, Kept>();
+  private readonly building = new Map<string, { version: string; sorted: Promise<Sorted> }>();
+  private bytes = 0;
 
-  constructor(private readonly maxEntries = 64) {}
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
-  /** Answers with the page of the snapshot `key` (built by `build` when not kept yet). */
-  async send(context: AppContext, key: string, query: PageQuery, build: () => Promise<Item[]>): Promise<void> {
-    const snapshotKey = `${key}\u0000${query.sortBy ?? ''}`;
-    let sorted = this.snapshots.get(snapshotKey);
-    if (!sorted) {
-      sorted = sortItems(await build(), query.sortBy);
-      remember(this.snapshots, snapshotKey, sorted, this.maxEntries);
-    }
-    const answerKey = `${snapshotKey}\u0000${query.limit ?? ''}\u0000${query.continue ?? ''}`;
-    let answer = this.answers.get(answerKey);
+  /** Answers with the page `query` asks for of the list `source` (built when its version is not kept yet). */
+  async send(context: AppContext, source: ListSource, query: PageQuery): Promise<void> {
+    const key = `${source.scope}\u0000${query.sortBy ?? ''}`;
+    const kept = await this.snapshot(key, source, query.sortBy);
+    const answerKey = `${query.limit ?? ''}\u0000${query.continue ?? ''}`;
+    let answer = kept.answers.get(answerKey);
     if (!answer) {
-      answer = encode(page(sorted, query));
-      remember(this.answers, answerKey, answer, this.maxEntries);
+      answer = encode(page(kept.sorted, query));
+      if (kept.answers.size >= answersPerSnapshot) this.forgetOldestAnswer(kept);
+      kept.answers.set(answerKey, answer);
+      this.grow(kept, answer.json.length);
     }
-    reply(context, answer);
+    this.grow(kept, reply(context, answer));
+    this.evict(key);
   }
+
+  /** Bytes held by kept snapshots and answers (an estimate for the snapshots' items). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private async snapshot(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
+    const known = this.kept.get(key);
+    if (known?.version === source.version) {
+      this.kept.delete(key);
+      this.kept.set(key, known);
+      return known;
+    }
+    // Requests that arrive while the same version is being built wait for that build.
+    let building = this.building.get(key);
+    if (building?.version !== source.version) {
+      building = { version: source.version, sorted: source.build().then((items) => sortItems(items, sortBy)) };
+      this.building.set(key, building);
+    }
+    const sorted = await building.sorted.finally(() => {
+      if (this.building.get(key) === building) this.building.delete(key);
+    });
+    const current = this.kept.get(key);
+    if (current?.version === source.version) return current;
+    if (current) this.forget(key, current);
+    const kept: Kept = { version: source.version, sorted, answers: new Map(), bytes: 0 };
+    this.kept.set(key, kept);
+    this.grow(kept, sorted.items.length * bytesPerItem);
+    return kept;
+  }
+
+  private grow(kept: Kept, bytes: number): void {
+    kept.bytes += bytes;
+    this.bytes += bytes;
+  }
+
+  private forget(key: string, kept: Kept): void {
+    this.kept.delete(key);
+    this.bytes -= kept.bytes;
+  }
+
+  private forgetOldestAnswer(kept: Kept): void {
+    const [oldestKey, oldest] = kept.answers.entries().next().value!;
+    kept.answers.delete(oldestKey);
+    this.grow(kept, -answerBytes(oldest));
+  }
+
+  /** Drops the least recently used snapshots (never the one just answered from) until the budget holds. */
+  private evict(current: string): void {
+    for (const [key, kept] of this.kept) {
+      if (this.bytes <= this.maxBytes) return;
+      if (key !== current) this.forget(key, kept);
+    }
+  }
+}
+
+function answerBytes(answer: Encoded): number {
+  return answer.json.length + (answer.br?.length ?? 0) + (answer.gzip?.length ?? 0);
 }
 
 function page(sorted: Sorted, query: PageQuery): { items: Item[]; total: number; continue?: string } {
@@ -135,12 +216,8 @@ function encode(body: unknown): Encoded {
   return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }
 
-function remember<T>(map: Map<string, T>, key: string, value: T, max: number): void {
-  if (map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
-}
-
-function reply(context: AppContext, answer: Encoded): void {
+/** Sends the answer (304, or its bytes in the accepted encoding); returns the bytes a first compression added to it. */
+function reply(context: AppContext, answer: Encoded): number {
   context.set('ETag', answer.etag);
   context.set('Vary', 'Accept-Encoding, Authorization');
   context.set('Cache-Control', 'private, no-cache');
@@ -148,17 +225,21 @@ function reply(context: AppContext, answer: Encoded): void {
   if (tags.includes(answer.etag) || tags.includes('*')) {
     context.status = 304;
     context.body = null;
-    return;
+    return 0;
   }
   context.type = 'application/json';
   const encoding = answer.json.length >= 1024 ? context.acceptsEncodings('br', 'gzip', 'identity') : 'identity';
-  if (encoding === 'br') {
-    answer.br ??= brotliCompressSync(answer.json, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: answer.json.length } });
-    context.set('Content-Encoding', 'br');
-    context.body = answer.br;
-  } else if (encoding === 'gzip') {
-    answer.gzip ??= gzipSync(answer.json, { level: 6 });
-    context.set('Content-Encoding', 'gzip');
-    context.body = answer.gzip;
-  } else context.body = answer.json;
+  if (encoding !== 'br' && encoding !== 'gzip') {
+    context.body = answer.json;
+    return 0;
+  }
+  const before = answerBytes(answer);
+  const body = encoding === 'br' ? (answer.br ??= brotli(answer.json)) : (answer.gzip ??= gzipSync(answer.json, { level: 6 }));
+  context.set('Content-Encoding', encoding);
+  context.body = body;
+  return answerBytes(answer) - before;
+}
+
+function brotli(json: Buffer): Buffer {
+  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
 }

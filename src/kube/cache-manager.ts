@@ -26,8 +26,17 @@ export class CacheManager {
   async get(client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<TableCache> {
     const scope = type.namespaced ? namespace : undefined;
     if (scope) {
+      // An all-namespaces cache of the same identity answers namespace lists too, even while its first list is loading.
       const wide = this.caches.get(this.key(client, type, undefined));
-      if (wide?.isSynced) return wide;
+      if (
+        wide &&
+        (wide.isSynced ||
+          (await wide.synced.then(
+            () => true,
+            () => false,
+          )))
+      )
+        return wide;
     }
     const key = this.key(client, type, scope);
     let cache = this.caches.get(key);

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { RestClient, type CallObserver } from './rest-client.js';
 import { clusterIdentity, GroupImpersonatingKubeConfig, type ClusterIdentity, type IdentityRef } from './impersonation.js';
 

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import WebSocket from 'ws';
 import { AppError } from '../errors.js';
 import { mapKubeError } from './errors.js';

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import type { Dispatcher } from 'undici';
 
 /** A cluster identity to impersonate: a user name and, for SSO users as themselves, their groups. */

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import { connectionError, mapKubeError } from './errors.js';
 import { carryGroups, expandImpersonatedGroups } from './impersonation.js';

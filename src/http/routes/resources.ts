@@ -16,6 +16,7 @@ import { ListPages } from '../list-pages.js';
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
+import type { ResourceItem } from '../../kube/table.js';
 import { namespaceSchema, objectNameSchema, queryInteger } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { anyObject, listOf, resourceItem } from '../api-schemas.js';
@@ -96,11 +97,16 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
 /** How long a built list answer is reused while the cache does not change (its ages are at most this old). */
 const ageBucketMs = 5_000;
 
-/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name) and the clock (ages). */
+/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name). */
 function viewKey(context: AppContext, parts: (string | undefined)[]): string {
   const principal = context.state.principal;
   const who = [principal?.username, principal?.role, ...(principal?.roles ?? [])].join(',');
-  return [who, Math.floor(Date.now() / ageBucketMs), ...parts.map((part) => part ?? '')].join('\u0000');
+  return [who, ...parts.map((part) => part ?? '')].join('\u0000');
+}
+
+/** The version of a list's content: the cache's revision and the clock (ages), in 5-second buckets. */
+function contentVersion(revision: string): string {
+  return `${revision}@${Math.floor(Date.now() / ageBucketMs)}`;
 }
 
 /** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
@@ -145,10 +151,11 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
         const cluster = clusterOf(context);
         const { revision } = await deps.caches.get(cluster, type, query.namespace);
-        // Built once per (caller's view, filter, cache revision, second) and reused by every request with the same key.
-        await pages.send(context, viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector, revision]), query, async () =>
-          visibleItems(context, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector })),
-        );
+        // Built once per (caller's view, filter, cache revision, age bucket) and reused by every request with the same view.
+        const scope = viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector]);
+        const build = async (): Promise<ResourceItem[]> =>
+          visibleItems(context, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector }));
+        await pages.send(context, { scope, version: contentVersion(revision), build }, query);
       },
     }),
     route({

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Agent as HttpsAgent } from 'node:https';
 import type { IdentityRef } from '../../kube/impersonation.js';
 import type { Principal } from '../../rbac/principal.js';

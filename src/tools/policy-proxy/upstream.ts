@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 
 /** TLS settings of the connection to the real API server. */
 export interface UpstreamTls {

@@ -1,8 +1,7 @@
-import shell, { type ShellNode, type ShellParser } from 'mvdan-sh';
+import type { ShellNode, ShellParser } from 'mvdan-sh';
+import { shellSyntax } from './shell-module.js';
 import { wordText } from './shell-words.js';
 import type { ShellWord, SimpleCommand } from './types.js';
-
-const { syntax } = shell;
 
 /** mvdan/sh token numbers of the operators the analyzer cares about. */
 export const shellOperators = {
@@ -75,7 +74,7 @@ class LineCollector {
     for (const redirect of redirects) this.redirect(redirect);
     const command = statement.Cmd as ShellNode | null;
     if (!command) return;
-    const type = syntax.NodeType(command);
+    const type = shellSyntax().NodeType(command);
     if (type === 'BinaryCmd') {
       this.statement(command.X as ShellNode, pipeFed);
       this.statement(command.Y as ShellNode, pipeFed || isPipe(command.Op));
@@ -127,12 +126,12 @@ class LineCollector {
   /** Finds statements nested in a node: compound commands, functions, `$(...)`, backticks, `<(...)`. */
   private nested(root: ShellNode, pipeFed: boolean): void {
     let isRoot = true;
-    syntax.Walk(root, (node) => {
+    shellSyntax().Walk(root, (node) => {
       if (isRoot || !node) {
         isRoot = false;
         return true;
       }
-      const type = syntax.NodeType(node);
+      const type = shellSyntax().NodeType(node);
       if (type === 'Stmt') this.statement(node, pipeFed);
       else if (type === 'CmdSubst' || type === 'ProcSubst') {
         if (type === 'ProcSubst') this.processSubstitutions += 1;
@@ -145,9 +144,10 @@ class LineCollector {
 
 /** A reusable shell parser (bash dialect). Throws on syntax errors. */
 export class ShellLineParser {
-  private readonly parser: ShellParser = syntax.NewParser();
+  private parser: ShellParser | undefined;
 
   parse(source: string): ParsedLine {
+    this.parser ??= shellSyntax().NewParser();
     const file = this.parser.Parse(source, '');
     const collector = new LineCollector(source);
     collector.statements((file.Stmts as ShellNode[] | null) ?? [], false);

@@ -1,7 +1,6 @@
-import shell, { type ShellNode } from 'mvdan-sh';
+import type { ShellNode } from 'mvdan-sh';
+import { shellSyntax } from './shell-module.js';
 import type { ShellWord } from './types.js';
-
-const { syntax } = shell;
 
 const ansiEscapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
 
@@ -30,7 +29,7 @@ export function sourceOf(node: ShellNode, source: string): string {
 }
 
 function partText(part: ShellNode, source: string, quoted: boolean): ShellWord {
-  const type = syntax.NodeType(part);
+  const type = shellSyntax().NodeType(part);
   if (type === 'Lit') {
     const value = String(part.Value);
     return { text: quoted ? unescapeDoubleQuoted(value) : unescapeUnquoted(value), dynamic: false };
