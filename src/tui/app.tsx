@@ -1,4 +1,4 @@
-import { Box, useApp, useInput, useWindowSize } from 'ink';
+import { Box, useApp, useInput, useWindowSize, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { PilothouseApi } from './api/pilothouse-api.js';
 import type { ClientSession } from './api/client.js';
@@ -20,6 +20,7 @@ import { useHeaderData } from './use-header-data.js';
 import { useSignIn } from './use-sign-in.js';
 import type { SignInBridge } from './sign-in.js';
 import type { SidePane } from './core/side-pane.js';
+import { usePaneFocus } from './pilot/use-pane-focus.js';
 
 export interface AppProps {
   api: PilothouseApi;
@@ -57,7 +58,6 @@ export function App(props: AppProps): ReactElement {
   const [capturing, setCapturing] = useState(false);
   const [kinds, setKinds] = useState<ResourceKind[]>([]);
   const [round, setRound] = useState(0);
-  const [paneOpen, setPaneOpen] = useState(false);
   const modalRef = useRef(modal);
   modalRef.current = modal;
   const prompt = <T,>(make: (resolve: (value: T) => void) => Modal): Promise<T> =>
@@ -90,6 +90,7 @@ export function App(props: AppProps): ReactElement {
   }, [signedIn]);
   const words = useMemo(() => commandWords(kinds), [kinds]);
   const top = stack.at(-1) ?? podsView;
+  const pane = usePaneFocus(props.sidePane, columns, rows);
   const globalHandlers: Partial<Record<ActionName, () => void>> = {
     command: () => (setMessage(undefined), setModal({ kind: 'command' })),
     help: () => setModal({ kind: 'help' }),
@@ -97,37 +98,34 @@ export function App(props: AppProps): ReactElement {
     back: () => (setMessage(undefined), shell.pop()),
     quit,
   };
-  const onKey = (input: string, action: ActionName | undefined): void => {
-    if (modalRef.current || capturing) return;
-    if (input === props.sidePane?.key) return setPaneOpen((open) => !open);
+  const onKey = (input: string, key: Key, action: ActionName | undefined): void => {
+    if (modalRef.current || capturing || pane.handles(input, key, action)) return;
     if (action) globalHandlers[action]?.();
   };
   useInput((input, key) => {
     const action = globalAction(input, key);
     if (action === 'quit' && key.ctrl) return quit();
     if (modalRef.current?.kind === 'help') return closesHelp(action) ? setModal(undefined) : undefined;
-    onKey(input, action);
+    onKey(input, key, action);
   });
-  const { bodyHeight, bodyWidth, paneWidth } = layout(columns, rows, paneOpen && props.sidePane !== undefined);
+  const { bodyHeight, bodyWidth, paneWidth } = pane;
   const hint = props.t('tui.footer.hint');
   return (
     <ShellContext.Provider value={shell}>
       <Box flexDirection="column" width={columns} height={rows}>
         <Header t={props.t} context={props.context} namespace={namespace} readonly={props.readonly} {...header} />
         <Box borderStyle={props.ascii ? 'classic' : 'round'} borderColor="cyan" height={bodyHeight + 2} flexDirection="row">
-          <Box flexDirection="column" width={bodyWidth} height={bodyHeight} overflow="hidden">
-            {modal?.kind === 'help' ? <Help view={viewIdOf(top)} readonly={props.readonly} t={props.t} height={bodyHeight} /> : null}
+          <Box flexDirection="column" width={bodyWidth} height={bodyHeight} overflow="hidden" display={pane.tableDisplay}>
+            {modal?.kind === 'help' ? <Help view={pane.helpView(viewIdOf(top))} readonly={props.readonly} t={props.t} height={bodyHeight} /> : null}
             {signedIn
               ? stack.map((state, index) => (
                   <Box key={index} display={index === stack.length - 1 && modal?.kind !== 'help' ? 'flex' : 'none'} flexDirection="column">
-                    <ViewBody state={state} height={bodyHeight} width={bodyWidth} active={index === stack.length - 1 && !modal} />
+                    <ViewBody state={state} height={bodyHeight} width={bodyWidth} active={index === stack.length - 1 && !modal && pane.tableActive} />
                   </Box>
                 ))
               : null}
           </Box>
-          {paneOpen && props.sidePane
-            ? props.sidePane.render({ height: bodyHeight, width: paneWidth, active: !modal && !capturing, close: () => setPaneOpen(false) })
-            : null}
+          {pane.shown ? props.sidePane?.render({ height: bodyHeight, width: paneWidth, active: !modal && !pane.tableActive, close: pane.close }) : null}
         </Box>
         <FooterLine
           modal={modal}
@@ -144,12 +142,6 @@ export function App(props: AppProps): ReactElement {
 }
 
 const closesHelp = (action: ActionName | undefined): boolean => action === 'help' || action === 'back' || action === 'quit';
-
-/** Body and side-pane sizes inside the border (header and footer take a line each). */
-function layout(columns: number, rows: number, paneOpen: boolean): { bodyHeight: number; bodyWidth: number; paneWidth: number } {
-  const paneWidth = paneOpen ? Math.floor((columns - 2) * 0.4) : 0;
-  return { bodyHeight: Math.max(3, rows - 4), bodyWidth: Math.max(20, columns - 2 - paneWidth), paneWidth };
-}
 
 function FooterLine(props: {
   modal: Modal | undefined;

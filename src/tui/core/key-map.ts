@@ -16,6 +16,7 @@ export const viewIds = [
   'logs',
   'drain',
   'access-requests',
+  'pilot',
 ] as const;
 export type ViewId = (typeof viewIds)[number];
 
@@ -50,6 +51,14 @@ export type ActionName =
   | 'previous'
   | 'wrap'
   | 'requests'
+  | 'pilot'
+  | 'ask'
+  | 'approve'
+  | 'reject'
+  | 'expand'
+  | 'sessions'
+  | 'newChat'
+  | 'focus'
   | 'command'
   | 'help'
   | 'back'
@@ -83,6 +92,7 @@ const global: KeyBinding[] = [
   { key: ':', action: 'command' },
   { key: '?', action: 'help' },
   { key: 'x', action: 'requests' },
+  { key: 'a', action: 'pilot' },
   { key: 'esc', action: 'back' },
   { key: 'q', action: 'quit' },
   { key: 'ctrl-c', action: 'quit' },
@@ -119,6 +129,16 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
   logs: [...text, { key: 'f', action: 'follow' }, { key: '0', action: 'allContainers' }, { key: 'p', action: 'previous' }, { key: 'w', action: 'wrap' }],
   drain: navigation,
   'access-requests': table,
+  pilot: [
+    { key: 'up/down j/k', action: 'move', display: true },
+    { key: 'i', action: 'ask' },
+    { key: 'y', action: 'approve' },
+    { key: 'n', action: 'reject' },
+    { key: 'enter', action: 'expand' },
+    { key: 'h', action: 'sessions' },
+    { key: 'c', action: 'newChat' },
+    { key: 'tab', action: 'focus' },
+  ],
 };
 
 /** The keys of a view, global keys last; `readonly` leaves out every write. */
@@ -144,6 +164,7 @@ export function pressed(binding: Pick<KeyBinding, 'key'>, input: string, key: Ke
   const spec = binding.key;
   if (spec === 'enter') return key.return;
   if (spec === 'esc') return key.escape;
+  if (spec === 'tab') return key.tab;
   if (spec.startsWith('ctrl-')) return key.ctrl && input === spec.slice(5);
   if (spec.startsWith('shift-')) return input === spec.slice(6).toUpperCase();
   return !key.ctrl && !key.meta && input === spec;
