@@ -5,6 +5,7 @@ import { App } from './app.js';
 import { createTranslate, type Language } from './core/i18n.js';
 import { SignInBridge } from './sign-in.js';
 import type { SidePane } from './core/side-pane.js';
+import { aiPilotPane } from './pilot/pilot-pane.js';
 
 export interface TerminalUiOptions {
   baseUrl: string;
@@ -45,7 +46,7 @@ export async function runTerminalUi(options: TerminalUiOptions): Promise<void> {
       ascii={options.ascii}
       namespace={options.namespace}
       signIn={signIn}
-      sidePane={options.sidePane}
+      sidePane={options.sidePane ?? aiPilotPane()}
       onQuit={() => undefined}
     />,
     { alternateScreen: true, exitOnCtrlC: false, maxFps: 60, incrementalRendering: true },
