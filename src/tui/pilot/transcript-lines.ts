@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
 import type { Translate } from '../core/i18n.js';
+import { truncateToWidth } from '../core/columns.js';
 import { isWaiting, type Entry, type ToolEntry } from './transcript.js';
 
 /** One drawn line of the pane. */
@@ -32,25 +33,41 @@ const marks = {
 const classColor: Record<string, string> = { read: 'green', write: 'yellow', dangerous: 'red', interactive: 'magenta', unknown: 'magenta' };
 const unfoldedLimit = 400;
 
-/** Cuts `text` into pieces of at most `width` cells (CJK characters are two), keeping its line breaks. */
-export function wrapToWidth(text: string, width: number): string[] {
-  const pieces: string[] = [];
-  for (const paragraph of text.replace(/\t/g, '  ').split('\n')) {
-    let piece = '';
-    let used = 0;
-    for (const character of paragraph) {
-      const cells = stringWidth(character);
-      if (used + cells > width && piece) {
-        pieces.push(piece);
-        piece = '';
-        used = 0;
-      }
-      piece += character;
-      used += cells;
-    }
-    pieces.push(piece);
+/** Breaks one word longer than the width by characters. */
+function brokenWord(word: string, width: number): string[] {
+  const pieces: string[] = [''];
+  for (const character of word) {
+    const last = pieces.length - 1;
+    if (stringWidth(pieces[last]! + character) > width) pieces.push(character);
+    else pieces[last] += character;
   }
   return pieces;
+}
+
+/** Word-wraps one paragraph to `width` cells (CJK characters are two). */
+function wrapParagraph(paragraph: string, width: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  for (const word of paragraph.split(/(?<= )/)) {
+    if (stringWidth(piece + word.trimEnd()) <= width) {
+      piece += word;
+      continue;
+    }
+    if (piece.trim()) pieces.push(piece.trimEnd());
+    const broken = brokenWord(word, width);
+    pieces.push(...broken.slice(0, -1));
+    piece = broken.at(-1) ?? '';
+  }
+  pieces.push(piece.trimEnd());
+  return pieces;
+}
+
+/** Cuts `text` into lines of at most `width` cells, at spaces where it can, keeping its line breaks. */
+export function wrapToWidth(text: string, width: number): string[] {
+  return text
+    .replace(/\t/g, '  ')
+    .split('\n')
+    .flatMap((paragraph) => wrapParagraph(paragraph, width));
 }
 
 const wrapped = (text: string, width: number, style: Omit<Line, 'text'>, indent = ''): Line[] =>
@@ -77,17 +94,13 @@ function toolResult(entry: ToolEntry, options: LineOptions): Line[] {
   const more = resultLines.length > 1 && !open ? `  ${options.t('tui.pilot.more', { count: resultLines.length - 1 })}` : '';
   const head = `  ${ok ? mark.ok : mark.failed} ${open ? mark.unfolded : mark.folded} ${options.t(`tui.pilot.status.${entry.status}`)}`;
   const first = open ? '' : ` · ${resultLines[0] ?? ''}`;
-  const folded: Line = { text: truncate(head + first, options.width - stringWidth(more)) + more, color: ok ? 'green' : 'red' };
+  const folded: Line = { text: truncateToWidth(head + first, options.width - stringWidth(more)) + more, color: ok ? 'green' : 'red' };
   if (!open) return [folded];
   const body = resultLines.slice(0, unfoldedLimit).flatMap((line) => wrapped(line, options.width, {}, '    '));
   return [folded, ...body];
 }
 
 const linesOf = (result: string | undefined): string[] => (result ?? '').replace(/\n$/, '').split('\n');
-
-function truncate(text: string, width: number): string {
-  return wrapToWidth(text, Math.max(1, width))[0] ?? '';
-}
 
 function toolLines(entry: ToolEntry, options: LineOptions): Line[] {
   const mark = options.ascii ? marks.ascii : marks.unicode;
