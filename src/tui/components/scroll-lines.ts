@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useInput } from 'ink';
 
 type Arrows = { upArrow: boolean; downArrow: boolean; pageUp: boolean; pageDown: boolean };
@@ -20,11 +20,15 @@ function scrolled(input: string, key: Arrows, position: { top: number; page: num
 /** Scrolling through text lines (describe, YAML, logs): arrows, j/k, pages, g/G; `follow` pins the end. */
 export function useScroll(count: number, height: number, active: boolean): { top: number; setTop: (top: number) => void; atEnd: boolean } {
   const [top, setTopState] = useState(0);
+  const latest = useRef(0);
   const last = Math.max(0, count - height);
-  const setTop = (next: number): void => setTopState(Math.max(0, Math.min(last, next)));
+  const setTop = (next: number): void => {
+    latest.current = Math.max(0, Math.min(last, next));
+    setTopState(latest.current);
+  };
   useInput(
     (input, key) => {
-      const next = scrolled(input, key, { top: Math.min(top, last), page: Math.max(1, height - 1), last });
+      const next = scrolled(input, key, { top: Math.min(latest.current, last), page: Math.max(1, height - 1), last });
       if (next !== undefined) setTop(next);
     },
     { isActive: active },

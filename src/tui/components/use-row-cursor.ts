@@ -30,7 +30,13 @@ function moved(input: string, key: Arrows, page: number): number | 'top' | 'bott
  * the selected row stays selected (found again by namespace/name) and the scroll position stays.
  */
 export function useRowCursor(rows: Row[], height: number, active: boolean): RowCursor {
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelectedState] = useState(0);
+  // Keys arriving before a redraw move from the latest position, not the rendered one.
+  const latest = useRef(0);
+  const setSelected = (index: number): void => {
+    latest.current = index;
+    setSelectedState(index);
+  };
   const offset = useRef(0);
   const selectedKey = useRef<string | undefined>(undefined);
   useEffect(() => {
@@ -42,7 +48,7 @@ export function useRowCursor(rows: Row[], height: number, active: boolean): RowC
     (input, key) => {
       const step = moved(input, key, Math.max(1, height - 1));
       if (step === undefined || rows.length === 0) return;
-      const next = step === 'top' ? 0 : step === 'bottom' ? rows.length - 1 : Math.max(0, Math.min(rows.length - 1, selected + step));
+      const next = step === 'top' ? 0 : step === 'bottom' ? rows.length - 1 : Math.max(0, Math.min(rows.length - 1, latest.current + step));
       selectedKey.current = keyOf(rows[next]);
       setSelected(next);
     },

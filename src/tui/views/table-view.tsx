@@ -64,7 +64,7 @@ export function TableView(props: TableViewProps): ReactElement {
     (input, key) => {
       const action = actionFor(props.view, shell, input, key);
       if (action === 'filter') {
-        setDraft(filterInput);
+        setDraft('');
         setTyping(true);
         shell.setCapturing(true);
       } else if (action) handleAction(shell, action, props, cursor.row);
@@ -88,7 +88,7 @@ export function TableView(props: TableViewProps): ReactElement {
       {typing ? (
         <SearchLine
           label="/"
-          initial={filterInput}
+          initial=""
           onChange={setDraft}
           onSubmit={(value) => {
             setFilterInput(value.trim());
