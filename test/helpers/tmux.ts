@@ -54,6 +54,11 @@ export class TmuxPane {
     return this.tmux(['capture-pane', '-p', '-t', 'main']);
   }
 
+  /** The pane's text now with its colours and attributes as SGR sequences (capture-pane -e): screenshots. */
+  colouredScreen(): string {
+    return this.tmux(['capture-pane', '-p', '-e', '-t', 'main']);
+  }
+
   /** Waits until the screen matches; returns it. Fails naming the last screen. */
   async waitFor(pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
