@@ -16,7 +16,7 @@ export interface HelpProps {
 export function Help(props: HelpProps): ReactElement {
   const bindings = keysOf(props.view, { readonly: props.readonly });
   const keyWidth = Math.max(...bindings.map((binding) => stringWidth(binding.key)));
-  const perColumn = Math.max(1, props.height - 2);
+  const perColumn = Math.max(1, props.height - 3);
   const columns: (typeof bindings)[] = [];
   for (let start = 0; start < bindings.length; start += perColumn) columns.push(bindings.slice(start, start + perColumn));
   return (
