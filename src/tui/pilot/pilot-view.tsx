@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { Translate } from '../core/i18n.js';
 import type { Transcript } from './transcript.js';
-import { transcriptLines, type Line } from './transcript-lines.js';
+import { transcriptLines, wrapToWidth, type Line } from './transcript-lines.js';
 
 export interface PilotViewProps {
   transcript: Transcript;
@@ -38,7 +38,7 @@ export function PilotView(props: PilotViewProps): ReactElement {
   const room = Math.max(1, props.height - 2);
   const { lines, starts } = transcriptLines(transcript.entries, { ...props, width: inner });
   const top = firstLine(lines.length, room, props.selected === undefined ? undefined : starts.get(props.selected));
-  const shown = lines.length === 0 ? [{ text: t('tui.pilot.empty'), dim: true }] : lines.slice(top, top + room);
+  const shown = lines.length === 0 ? wrapToWidth(t('tui.pilot.empty'), inner).map((text) => ({ text, dim: true })) : lines.slice(top, top + room);
   return (
     <Box
       flexDirection="column"
