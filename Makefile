@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types web-types-check report-schema test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
+.PHONY: all node deps build web web-types web-types-check report-schema test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags
 
 all: build
 
@@ -113,6 +113,12 @@ test: deps web-types-check build cluster-build tools schemathesis typecheck lint
 bench: deps build cluster
 	@for file in bench/*.bench.ts; do echo "== $$file"; \
 	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
+
+# README screenshots of the terminal UI (docs/screenshots/tui-*.png, English and Korean): the TUI in a tmux pane
+# on the test cluster, captured with colours, drawn by Chromium; a CJK font is installed when none is there.
+screenshots-tui: deps build cluster
+	@fc-list :lang=ko | grep -q . || apt-get install -y fonts-wqy-zenhei
+	SCREENSHOT_KUBECONFIG=$(CLUSTER_KUBECONFIG) node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings scripts/tui-screenshots.ts
 
 demo: deps build tools
 	@bash scripts/demo.sh

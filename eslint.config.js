@@ -5,7 +5,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'web/**', 'node_modules/**', '.tools/**', 'test/cluster/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['src/**/*.ts', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts'],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts'],
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: {
       '@typescript-eslint/explicit-function-return-type': 'off',
       '@typescript-eslint/no-explicit-any': 'off',

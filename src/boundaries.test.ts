@@ -13,7 +13,7 @@ const layers: readonly (readonly string[])[] = [
   ['rbac'],
   ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'controllers'],
   ['http'],
-  ['app', 'cli'],
+  ['app', 'cli', 'tui'],
   ['modes'],
   ['main'],
 ];
@@ -38,14 +38,14 @@ function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
     const path = join(folder, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) ? [path] : [];
   });
 }
 
 /** The area of a src-relative path: its top-level folder, or the file name without extension. */
 function areaOf(path: string): string {
   const [first = ''] = path.split('/');
-  return path.includes('/') ? first : first.replace(/\.(ts|js)$/, '');
+  return path.includes('/') ? first : first.replace(/\.(tsx?|js)$/, '');
 }
 
 interface Arrow {
@@ -136,6 +136,11 @@ describe('module boundaries (docs/architecture.md)', () => {
     const koa = /\bfrom\s*['"](?:koa|@koa\/[^'"]+)['"]/;
     const offenders = sourceFiles(join(sourceRoot, 'rbac')).filter((path) => koa.test(readFileSync(path, 'utf8')));
     expect(offenders.map((path) => relative(sourceRoot, path))).toEqual([]);
+  });
+
+  it('keeps the terminal UI a client of the HTTP API: src/tui imports nothing of the service (modes/tui.ts starts it)', () => {
+    const reaching = arrows.filter((arrow) => arrow.from === 'tui' && arrow.to !== 'tui');
+    expect(reaching.map((arrow) => `${arrow.file} imports ${arrow.target}`)).toEqual([]);
   });
 
   it('keeps the whole composition in src/app: nothing below it imports a composition module', () => {

@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
   if (flags.command === 'version') return (void process.stdout.write(`${version}\n`), 0);
   if (flags.command === 'health') return runHealthCommand(flags.url);
   const config = loadConfig(flags.configPath);
+  // The terminal UI owns the terminal: its embedded service logs to a file, never to stderr.
+  if (flags.command === 'tui') return (await import('./modes/tui.js')).runTui(flags, config);
   const logger = createLogger(flags.logLevel);
   slimKubeConfigLoading();
   // Modes are imported lazily so `--mcp` and `health` start without loading the web server.

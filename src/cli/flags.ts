@@ -4,8 +4,23 @@ import { join } from 'node:path';
 
 export type AuthMode = 'local' | 'token' | 'ldap' | 'oidc';
 
+/** `pilothouse tui` flags (src/tui/; docs/adr/0023-terminal-ui.md). */
+export interface TuiFlags {
+  /** Remote mode: the Pilothouse to talk to; absent: an embedded Pilothouse on a loopback port. */
+  url?: string;
+  username?: string;
+  tokenFile?: string;
+  sso: boolean;
+  lang?: 'en' | 'ko' | 'ja' | 'zh';
+  namespace?: string;
+  allNamespaces: boolean;
+  readonly: boolean;
+  ascii: boolean;
+}
+
 export interface Flags {
-  command: 'serve' | 'health' | 'help' | 'version';
+  command: 'serve' | 'health' | 'help' | 'version' | 'tui';
+  tui: TuiFlags;
   web: boolean;
   mcp: boolean;
   mcpTransport: 'stdio' | 'http';
@@ -45,6 +60,14 @@ const options = {
   'no-auth-allow-remote': { type: 'boolean' },
   'log-level': { type: 'string' },
   url: { type: 'string' },
+  username: { type: 'string' },
+  'token-file': { type: 'string' },
+  sso: { type: 'boolean' },
+  lang: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+  readonly: { type: 'boolean' },
+  ascii: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -94,6 +117,21 @@ export function parseFlags(argv: string[], environment: NodeJS.ProcessEnv = proc
     adminPassword: values['admin-password'],
     logLevel: oneOf('--log-level', values['log-level'], ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const) ?? 'info',
     url: values.url ?? 'http://127.0.0.1:8080',
+    tui: tuiFlags(values),
+  };
+}
+
+function tuiFlags(values: ParsedValues): TuiFlags {
+  return {
+    url: values.url,
+    username: values.username,
+    tokenFile: values['token-file'],
+    sso: values.sso ?? false,
+    lang: oneOf('--lang', values.lang, ['en', 'ko', 'ja', 'zh'] as const),
+    namespace: values.namespace,
+    allNamespaces: values['all-namespaces'] ?? false,
+    readonly: values.readonly ?? false,
+    ascii: values.ascii ?? false,
   };
 }
 
@@ -116,12 +154,17 @@ function commandOf(positionals: string[], values: { help?: boolean; version?: bo
   const [first, ...rest] = positionals;
   if (first === undefined) return 'serve';
   if (first === 'health' && rest.length === 0) return 'health';
-  throw new UsageError(`unknown command "${positionals.join(' ')}" (commands: health)`);
+  if (first === 'tui' && rest.length === 0) return 'tui';
+  throw new UsageError(`unknown command "${positionals.join(' ')}" (commands: health, tui)`);
 }
 
 export const usage = `Usage: pilothouse [flags]            run the API (and with -web/--web the web UI)
        pilothouse --mcp [--mcp-transport stdio|http]   MCP server mode
        pilothouse health [--url URL]    check a running instance (exit 0 when healthy)
+       pilothouse tui [--url URL [--username NAME | --token-file PATH | --sso]] [--lang en|ko|ja|zh]
+                      [--namespace NS | -A] [--readonly] [--ascii]
+                                        terminal UI; without --url it starts an embedded Pilothouse
+                                        (loopback only, auth off) against the current kubeconfig context
 
 Flags:
   -web, --web              serve the web UI and API

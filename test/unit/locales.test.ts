@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keysOf, viewIds } from '../../src/tui/core/key-map.js';
 
 // The shared locale catalogue (locales/<language>/<area>.json) is read by the web UI and the terminal UI.
 const root = join(import.meta.dirname, '..', '..', 'locales');
@@ -38,5 +39,25 @@ describe('locale catalogue', () => {
         seen.set(key, area);
       }
     }
+  });
+
+  it('has every key the terminal UI uses (literal keys in src/tui, every key-map action, every view title)', () => {
+    const english = read('en', 'tui.json');
+    const sources = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sources(join(folder, entry.name))
+          : /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)
+            ? [join(folder, entry.name)]
+            : [],
+      );
+    const used = new Set<string>();
+    for (const file of sources(join(root, '..', 'src', 'tui')))
+      for (const match of readFileSync(file, 'utf8').matchAll(/'(tui\.[a-zA-Z]+\.?[a-zA-Z.]*)'/g)) used.add(match[1] ?? '');
+    for (const view of viewIds) for (const binding of keysOf(view, { readonly: false })) used.add(`tui.key.${binding.action}`);
+    for (const verb of ['restart', 'rollback', 'pause', 'resume', 'cordon', 'uncordon']) used.add(`tui.confirm.${verb}`);
+    for (const view of ['describe', 'yaml']) used.add(`tui.view.${view}`);
+    expect(used.size).toBeGreaterThan(60);
+    expect([...used].filter((key) => english[key] === undefined)).toEqual([]);
   });
 });

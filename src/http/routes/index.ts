@@ -3,6 +3,8 @@ import { healthRoutes, type HealthRouteDeps } from './health.js';
 import { openApiRoutes, type OpenapiRouteDeps } from './openapi.js';
 import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
 import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
+import { resourceTypeRoutes, type ResourceTypesRouteDeps } from './resource-types.js';
+import { resourceUpdateRoutes, type ResourceUpdatesRouteDeps } from './resource-updates.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { oidcRoutes, type OidcRouteDeps } from './oidc.js';
 import { adminRoutes, type AdminRouteDeps } from './admin.js';
@@ -27,6 +29,8 @@ export type RouteDeps = HealthRouteDeps &
   OpenapiRouteDeps &
   PrometheusRouteDeps &
   ResourcesRouteDeps &
+  ResourceTypesRouteDeps &
+  ResourceUpdatesRouteDeps &
   AuthRouteDeps &
   OidcRouteDeps &
   AdminRouteDeps &
@@ -51,7 +55,9 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...openApiRoutes(deps, () => routes),
     ...prometheusRoutes(deps),
     ...healthRoutes(deps),
+    ...resourceTypeRoutes(deps),
     ...resourceRoutes(deps),
+    ...resourceUpdateRoutes(deps),
     ...authRoutes(deps),
     ...oidcRoutes(deps),
     ...adminRoutes(deps),

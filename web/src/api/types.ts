@@ -921,6 +921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/k8s": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resource kinds the cluster serves (discovery): {items: [{name, kind, group, version, plural, singular, shortNames, namespaced, verbs}]}
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiK8s"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/k8s/{resource}": {
         parameters: {
             query?: never;
@@ -953,7 +973,11 @@ export interface paths {
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiK8sResourceName"];
-        put?: never;
+        /**
+         * Replace a resource with an edited copy (kubectl replace; ?dryRun=true validates on the API server without storing): its reference
+         * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
+         */
+        put: operations["putApiK8sResourceName"];
         post?: never;
         /**
          * Delete a resource; returns its reference
@@ -1715,6 +1739,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ResourceTypeItem: {
+            group: string;
+            kind: string;
+            /** @description The name /api/k8s/{resource} takes (plural, or plural.group outside the core group) */
+            name: string;
+            namespaced: boolean;
+            plural: string;
+            shortNames: string[];
+            singular: string;
+            verbs: string[];
+            version: string;
+        };
         RevisionItem: {
             changeCause: string | null;
             createdAt: string | null;
@@ -1801,6 +1837,7 @@ export type Language = components['schemas']['Language'];
 export type MessageView = components['schemas']['MessageView'];
 export type ReportStatus = components['schemas']['ReportStatus'];
 export type ResourceItem = components['schemas']['ResourceItem'];
+export type ResourceTypeItem = components['schemas']['ResourceTypeItem'];
 export type RevisionItem = components['schemas']['RevisionItem'];
 export type Role = components['schemas']['Role'];
 export type SafetyReport = components['schemas']['SafetyReport'];
@@ -6999,6 +7036,88 @@ export interface operations {
             };
         };
     };
+    getApiK8s: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ResourceTypeItem"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getApiK8sResource: {
         parameters: {
             query?: {
@@ -7160,6 +7279,122 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putApiK8sResourceName: {
+        parameters: {
+            query?: {
+                dryRun?: "0" | "1" | "true" | "false" | "";
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                resource: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiVersion: string;
+                        dryRun: boolean;
+                        kind: string;
+                        name: string;
+                        namespace?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

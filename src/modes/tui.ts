@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { Flags } from '../cli/flags.js';
+import type { Config } from '../config/schema.js';
+import { createLogger } from '../log.js';
+import { loadKubeConfig } from '../kube/clients.js';
+import { startService, type Service } from '../app/service.js';
+import { deviceLogin } from '../cli/sso-device-login.js';
+import { languageFrom, createTranslate } from '../tui/core/i18n.js';
+import type { TerminalUiOptions } from '../tui/run.js';
+
+/** The current kubeconfig context's name, as kubectl shows it (the embedded service works against it). */
+function currentContext(flags: Flags): string {
+  try {
+    return flags.context ?? loadKubeConfig({ kubeconfigPath: flags.kubeconfig }).getCurrentContext();
+  } catch {
+    return 'in-cluster';
+  }
+}
+
+/** Embedded mode: a Pilothouse on 127.0.0.1:0, authentication off (loopback only), data in the per-user dir, logs to a file there. */
+async function startEmbedded(flags: Flags, config: Config): Promise<Service> {
+  mkdirSync(flags.dataDir, { recursive: true });
+  const logger = createLogger(flags.logLevel, pino.destination({ dest: join(flags.dataDir, 'tui-service.log'), mkdir: true, sync: false }));
+  return startService({
+    config,
+    logger,
+    dataDir: flags.dataDir,
+    kubeconfigPath: flags.kubeconfig,
+    context: flags.context,
+    host: '127.0.0.1',
+    port: 0,
+    noAuth: true,
+  });
+}
+
+/** Remote mode's session: `--token-file`, `--sso` (device sign-in, printed before the UI starts), or none yet (the login prompt). */
+async function remoteSession(flags: Flags, url: string): Promise<Pick<TerminalUiOptions, 'session' | 'signIn'>> {
+  const sso = async (show: (text: string) => void): Promise<{ token: string; expiresAt: number }> => {
+    const session = await deviceLogin(url, (prompt) => show(`${prompt.verificationUriComplete ?? prompt.verificationUri}  code: ${prompt.userCode}`));
+    return { token: session.token, expiresAt: Date.parse(session.expires_at) };
+  };
+  if (flags.tui.tokenFile) return { session: { token: readFileSync(flags.tui.tokenFile, 'utf8').trim() }, signIn: { username: flags.tui.username } };
+  if (flags.tui.sso) return { session: await sso((text) => process.stdout.write(`${text}\n`)), signIn: { sso } };
+  return { signIn: { username: flags.tui.username } };
+}
+
+/** `pilothouse tui`: the terminal UI, against an embedded Pilothouse (no --url) or a remote one. Returns the exit code. */
+export async function runTui(flags: Flags, config: Config): Promise<number> {
+  const language = languageFrom(flags.tui.lang, process.env);
+  const t = createTranslate(language);
+  const url = flags.tui.url;
+  let embedded: Service | undefined;
+  if (!url) process.stderr.write(`${t('tui.embedded.starting', { context: currentContext(flags) })}\n`);
+  if (!url) embedded = await startEmbedded(flags, config);
+  try {
+    const { runTerminalUi } = await import('../tui/run.js');
+    await runTerminalUi({
+      baseUrl: url ?? embedded!.url,
+      ...(url ? await remoteSession(flags, url) : {}),
+      context: url ? new URL(url).host : currentContext(flags),
+      language,
+      ascii: flags.tui.ascii || process.env.TERM === 'dumb',
+      readonly: flags.tui.readonly,
+      namespace: flags.tui.allNamespaces ? undefined : (flags.tui.namespace ?? 'default'),
+    });
+  } finally {
+    await embedded?.close();
+  }
+  return 0;
+}

@@ -1,0 +1,123 @@
+import { ApiError, errorOf } from './api-error.js';
+
+/** The session a client presents: a bearer token and when it expires (ms since the epoch). */
+export interface ClientSession {
+  token: string;
+  expiresAt?: number;
+}
+
+export interface ApiClientOptions {
+  /** The session to present (absent: the service runs without authentication). */
+  session?: ClientSession;
+  /** Asked on a 401: resolves with a new session once the user signed in again (the login prompt), or undefined to give up. */
+  signIn?: () => Promise<ClientSession | undefined>;
+  /** Refresh through POST /api/auth/refresh when a token expires within this window (ms); the service's default is 15 minutes. */
+  refreshWindowMs?: number;
+  now?: () => number;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/**
+ * The terminal UI's one way to the service: Pilothouse's own HTTP API, with the bearer token,
+ * refreshes inside the refresh window, and a 401 that goes back to the login prompt.
+ */
+export class ApiClient {
+  private session?: ClientSession;
+  private refreshing?: Promise<void>;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly options: ApiClientOptions = {},
+  ) {
+    this.baseUrl = baseUrl.replace(/\/$/, '');
+    this.session = options.session;
+  }
+
+  /** The current bearer token ('' without authentication). */
+  get token(): string {
+    return this.session?.token ?? '';
+  }
+
+  /** Replaces the session (after a login). */
+  useSession(session: ClientSession | undefined): void {
+    this.session = session;
+  }
+
+  /** An absolute URL of an API path with a query (undefined values left out). */
+  url(path: string, query: Query = {}): string {
+    const url = new URL(this.baseUrl + path);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    return url.toString();
+  }
+
+  /** A JSON request; throws ApiError on a non-2xx answer. */
+  async json<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+    const response = await this.send(method, path, options);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /** A text request (describe, YAML, logs). */
+  async text(path: string, query: Query = {}): Promise<string> {
+    return (await this.send('GET', path, { query })).text();
+  }
+
+  /** A streaming GET (SSE or chunked logs); the caller reads `body` until it aborts `signal`. */
+  async stream(path: string, query: Query, signal: AbortSignal): Promise<Response> {
+    return this.send('GET', path, { query, signal, accept: 'text/event-stream' });
+  }
+
+  private async send(method: string, path: string, options: { query?: Query; body?: unknown; signal?: AbortSignal; accept?: string }): Promise<Response> {
+    await this.refreshWhenDue(path);
+    let response = await this.fetchOnce(method, path, options);
+    if (response.status === 401 && this.options.signIn) {
+      const session = await this.options.signIn();
+      if (session) {
+        this.session = session;
+        response = await this.fetchOnce(method, path, options);
+      }
+    }
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  }
+
+  private async fetchOnce(method: string, path: string, options: { query?: Query; body?: unknown; signal?: AbortSignal; accept?: string }): Promise<Response> {
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    if (this.session?.token) headers.Authorization = `Bearer ${this.session.token}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const response = await fetch(this.url(path, options.query), { method, headers, body, signal: options.signal });
+    this.takeRefreshedToken(response);
+    return response;
+  }
+
+  /** The service may hand a refreshed token on any answer inside the window (X-Refreshed-Token). */
+  private takeRefreshedToken(response: Response): void {
+    const token = response.headers.get('x-refreshed-token');
+    if (!token || !this.session) return;
+    const expires = Date.parse(response.headers.get('x-token-expires-at') ?? '');
+    this.session = { token, expiresAt: Number.isNaN(expires) ? undefined : expires };
+  }
+
+  private async refreshWhenDue(path: string): Promise<void> {
+    const expiresAt = this.session?.expiresAt;
+    if (expiresAt === undefined || path.startsWith('/api/auth/')) return;
+    const now = (this.options.now ?? Date.now)();
+    if (expiresAt - now > (this.options.refreshWindowMs ?? 900_000) || expiresAt <= now) return;
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+  }
+
+  /** POST /api/auth/refresh; a refusal (outside the server's window) leaves the session as it is. */
+  async refresh(): Promise<void> {
+    try {
+      const renewed = await this.json<{ token: string; expires_at: string }>('POST', '/api/auth/refresh');
+      this.session = { token: renewed.token, expiresAt: Date.parse(renewed.expires_at) };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 401) throw error;
+    }
+  }
+}

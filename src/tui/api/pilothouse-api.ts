@@ -1,0 +1,87 @@
+import type { ApiClient } from './client.js';
+import type { AccessRequest, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+
+/** The endpoints the terminal UI calls, typed; every call goes through the one ApiClient. */
+export class PilothouseApi {
+  constructor(readonly client: ApiClient) {}
+
+  health(): Promise<Health> {
+    return this.client.json<Health>('GET', '/api/health');
+  }
+
+  me(): Promise<Me> {
+    return this.client.json<Me>('GET', '/api/auth/me');
+  }
+
+  async kinds(): Promise<ResourceKind[]> {
+    return (await this.client.json<{ items: ResourceKind[] }>('GET', '/api/k8s')).items;
+  }
+
+  async list(resource: string, query: { namespace?: string; labelSelector?: string }): Promise<Row[]> {
+    return (await this.client.json<{ items: Row[] }>('GET', `/api/k8s/${encodeURIComponent(resource)}`, { query })).items;
+  }
+
+  describe(target: Target): Promise<string> {
+    return this.client.text(`${objectPath(target)}/describe`, { namespace: target.namespace });
+  }
+
+  yaml(target: Target): Promise<string> {
+    return this.client.text(`${objectPath(target)}/yaml`, { namespace: target.namespace });
+  }
+
+  /** PUT /api/k8s/{resource}/{name}: replace with an edited copy; `dryRun` validates on the API server only. */
+  replace(target: Target, object: Record<string, unknown>, dryRun: boolean): Promise<{ name: string; dryRun: boolean }> {
+    return this.client.json('PUT', objectPath(target), { query: { namespace: target.namespace, dryRun }, body: object });
+  }
+
+  async remove(target: Target): Promise<void> {
+    await this.client.json('DELETE', objectPath(target), { query: { namespace: target.namespace } });
+  }
+
+  /** POST /api/{kind}/{verb} of a workload or node action (scale, restart, rollback, pause, resume, cordon, uncordon). */
+  action(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.client.json('POST', path, { body });
+  }
+
+  async startDrain(node: string): Promise<string> {
+    const started = await this.client.json<{ id: string }>('POST', '/api/node/drain', { body: { name: node, ignoreDaemonSets: true, deleteLocalData: true } });
+    return started.id;
+  }
+
+  async helmReleases(namespace?: string): Promise<HelmRelease[]> {
+    return (await this.client.json<{ items: HelmRelease[] }>('GET', '/api/helm/releases', { query: { namespace } })).items;
+  }
+
+  async helmHistory(release: Target): Promise<Row[]> {
+    const path = `/api/helm/releases/${encodeURIComponent(release.name)}/history`;
+    return (await this.client.json<{ items: Row[] }>('GET', path, { query: { namespace: release.namespace } })).items;
+  }
+
+  async helmRollback(release: Target, revision?: number): Promise<void> {
+    await this.client.json('POST', `/api/helm/releases/${encodeURIComponent(release.name)}/rollback`, { body: { namespace: release.namespace, revision } });
+  }
+
+  async helmUninstall(release: Target): Promise<void> {
+    await this.client.json('DELETE', `/api/helm/releases/${encodeURIComponent(release.name)}`, { query: { namespace: release.namespace } });
+  }
+
+  async accessRequests(): Promise<AccessRequest[]> {
+    return (await this.client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests')).items;
+  }
+
+  requestAccess(body: { permission: string; namespaces: string[]; resources: string[]; reason: string; ttl: string }): Promise<AccessRequest> {
+    return this.client.json<AccessRequest>('POST', '/api/access-requests', { body });
+  }
+
+  portForward(body: { namespace: string; pod: string; podPort: number; localPort: number }): Promise<{ id: string; localPort: number; address?: string }> {
+    return this.client.json('POST', '/api/portforward', { body });
+  }
+
+  async terminalTicket(pod: Target, container?: string): Promise<{ ticket: string; container: string }> {
+    return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body: { namespace: pod.namespace, container } });
+  }
+}
+
+function objectPath(target: Target): string {
+  return `/api/k8s/${encodeURIComponent(target.resource)}/${encodeURIComponent(target.name)}`;
+}

@@ -1,0 +1,40 @@
+import { Box, Text } from 'ink';
+import type { ReactElement } from 'react';
+import type { Translate } from '../core/i18n.js';
+
+export interface HeaderProps {
+  t: Translate;
+  context: string;
+  health?: string;
+  user?: string;
+  role?: string;
+  namespace: string | undefined;
+  readonly: boolean;
+  pendingRequests: number;
+}
+
+const healthColor = (health: string | undefined): string => (health === 'healthy' ? 'green' : health === undefined ? 'gray' : 'yellow');
+
+/** Context, cluster health, user and role (and namespace, read-only mode, pending access requests). */
+export function Header(props: HeaderProps): ReactElement {
+  const { t } = props;
+  return (
+    <Box width="100%" overflow="hidden">
+      <Text wrap="truncate">
+        <Text bold color="cyan">
+          Pilothouse
+        </Text>
+        {` ${t('tui.header.context')}: `}
+        <Text bold>{props.context}</Text>
+        {` ${t('tui.header.health')}: `}
+        <Text color={healthColor(props.health)}>{props.health ?? '…'}</Text>
+        {` ${t('tui.header.user')}: `}
+        <Text bold>{props.user ?? '…'}</Text>
+        {` (${props.role ?? '…'})`}
+        {` ${t('tui.header.namespace')}: ${props.namespace ?? t('tui.allNamespaces')}`}
+        {props.readonly ? <Text color="yellow">{` ${t('tui.header.readonly')}`}</Text> : null}
+        {props.pendingRequests > 0 ? <Text color="magenta">{` ${t('tui.header.pending', { count: props.pendingRequests })}`}</Text> : null}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+import { useRef, useState } from 'react';
+import { useInput, type Key } from 'ink';
+
+export interface TextInputHandlers {
+  onSubmit(value: string): void;
+  onCancel(): void;
+  /** Tab: the value completed (command line). */
+  onTab?(value: string): string;
+  onChange?(value: string): void;
+}
+
+const ignored = (key: Key): boolean => key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab;
+
+function edited(value: string, input: string, key: Key): string | undefined {
+  if (key.backspace || key.delete) return [...value].slice(0, -1).join('');
+  if (key.ctrl && input === 'u') return '';
+  if (ignored(key) || !input) return undefined;
+  return value + input;
+}
+
+/** One line of typed text (prompts, filter, command line): Enter submits, Esc cancels, Backspace and ctrl-u edit. */
+export function useTextInput(active: boolean, initial: string, handlers: TextInputHandlers): string {
+  const [value, setValue] = useState(initial);
+  // Keys typed faster than a redraw arrive before the state updates: edit the latest value, not the rendered one.
+  const latest = useRef(initial);
+  const change = (next: string): void => {
+    latest.current = next;
+    setValue(next);
+    handlers.onChange?.(next);
+  };
+  useInput(
+    (input, key) => {
+      if (key.return) return handlers.onSubmit(latest.current);
+      if (key.escape) return handlers.onCancel();
+      if (key.tab && handlers.onTab) return change(handlers.onTab(latest.current));
+      // Text pasted or typed with its Enter in one read ("name\r") is the text, then a submit.
+      const [text = '', ...after] = input.split(/[\r\n]/);
+      const next = edited(latest.current, text, key);
+      if (next !== undefined) change(next);
+      if (after.length > 0) handlers.onSubmit(latest.current);
+    },
+    { isActive: active },
+  );
+  return value;
+}

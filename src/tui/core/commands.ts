@@ -1,0 +1,44 @@
+import type { ResourceKind } from '../api/types.js';
+import { kindNamed } from './completion.js';
+import { viewOfResource } from './key-map.js';
+import type { Shell, ViewState } from './shell.js';
+
+/** What a `:` command asks for: a view to open, a namespace, quitting, or an error to show. */
+export type CommandOutcome = { view: ViewState } | { namespace: string } | { quit: true } | { unknown: string } | { none: true };
+
+/** The table view of a kind. */
+export function tableOf(kind: ResourceKind): ViewState {
+  return { type: 'table', view: viewOfResource(kind.name), resource: kind.name, title: kind.plural, namespaced: kind.namespaced };
+}
+
+/** Interprets a `:` line. */
+const fixedCommands: Record<string, CommandOutcome> = {
+  q: { quit: true },
+  'q!': { quit: true },
+  quit: { quit: true },
+  helm: { view: { type: 'helm' } },
+  requests: { view: { type: 'access-requests' } },
+  ar: { view: { type: 'access-requests' } },
+};
+const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
+
+export function interpretCommand(line: string, kinds: ResourceKind[]): CommandOutcome {
+  const [word = '', argument] = line.trim().split(/\s+/);
+  const lower = word.toLowerCase();
+  if (!lower) return { none: true };
+  const fixed = fixedCommands[lower];
+  if (fixed) return fixed;
+  if (namespaceWords.has(lower) && argument) return { namespace: argument };
+  const kind = kindNamed(kinds, lower);
+  return kind ? { view: tableOf(kind) } : { unknown: word };
+}
+
+/** Carries out a `:` command on the shell; returns true when the application should quit. */
+export function runCommand(shell: Shell, line: string, kinds: ResourceKind[]): boolean {
+  const outcome = interpretCommand(line, kinds);
+  if ('quit' in outcome) return true;
+  if ('view' in outcome) shell.push(outcome.view);
+  else if ('namespace' in outcome) shell.setNamespace(outcome.namespace === '-A' || outcome.namespace === 'all' ? undefined : outcome.namespace);
+  else if ('unknown' in outcome) shell.report(new Error(shell.t('tui.error.unknownCommand', { command: outcome.unknown })));
+  return false;
+}

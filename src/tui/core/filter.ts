@@ -1,0 +1,30 @@
+import type { Row } from '../api/types.js';
+
+/** A row filter typed after `/`: a substring, and/or `-l key=value,...` (a label selector the server applies). */
+export interface RowFilter {
+  text: string;
+  labelSelector?: string;
+}
+
+/** Parses `/` input: `web`, `-l app=web`, `-l app=web,tier!=db api` (selector first, then text), `-lapp=web`. */
+export function parseFilter(input: string): RowFilter {
+  const trimmed = input.trim();
+  const match = /^-l\s*(\S+)(?:\s+(.*))?$/.exec(trimmed);
+  if (!match) return { text: trimmed };
+  return { labelSelector: match[1], text: (match[2] ?? '').trim() };
+}
+
+/** The text a row is searched in: every column value. */
+function rowText(row: Row): string {
+  return Object.values(row)
+    .filter((value) => typeof value === 'string' || typeof value === 'number')
+    .join(' ')
+    .toLowerCase();
+}
+
+/** Rows whose columns contain the text (case-insensitive); all rows for an empty text. */
+export function filterRows(rows: Row[], text: string): Row[] {
+  const needle = text.toLowerCase();
+  if (!needle) return rows;
+  return rows.filter((row) => rowText(row).includes(needle));
+}

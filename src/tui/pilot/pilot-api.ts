@@ -1,0 +1,32 @@
+import type { ApiClient } from '../api/client.js';
+import { errorOf } from '../api/api-error.js';
+import { serverEvents } from '../api/sse.js';
+import type { ChatHistory, ChatSessionSummary, PilotEvent } from './pilot-types.js';
+
+/** The AI pilot's endpoints: the agentic chat (SSE), tool call approvals and the chat history. */
+export class PilotApi {
+  constructor(private readonly client: ApiClient) {}
+
+  /** POST /api/chat/agentic: yields the turn's events until `stream_end` (or `signal` aborts). */
+  async *ask(body: { message: string; namespace?: string; sessionId?: string }, signal: AbortSignal): AsyncGenerator<PilotEvent> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+    if (this.client.token) headers.Authorization = `Bearer ${this.client.token}`;
+    const payload = { message: body.message, context: { namespace: body.namespace ?? '' }, session_id: body.sessionId };
+    const response = await fetch(this.client.url('/api/chat/agentic'), { method: 'POST', headers, body: JSON.stringify(payload), signal });
+    if (!response.ok || !response.body) throw await errorOf(response);
+    for await (const event of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) yield event as PilotEvent;
+  }
+
+  /** POST /api/tool/approve: the session owner's y / n on a waiting tool call. */
+  async decide(id: string, approved: boolean): Promise<void> {
+    await this.client.json('POST', '/api/tool/approve', { body: { id, approved } });
+  }
+
+  async sessions(): Promise<ChatSessionSummary[]> {
+    return (await this.client.json<{ items: ChatSessionSummary[] }>('GET', '/api/chat/history')).items;
+  }
+
+  history(sessionId: string): Promise<ChatHistory> {
+    return this.client.json<ChatHistory>('GET', '/api/chat/history', { query: { session_id: sessionId } });
+  }
+}

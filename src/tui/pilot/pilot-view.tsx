@@ -1,0 +1,64 @@
+import { Box, Text } from 'ink';
+import type { ReactElement } from 'react';
+import type { Translate } from '../core/i18n.js';
+import type { Transcript } from './transcript.js';
+import { transcriptLines, wrapToWidth, type Line } from './transcript-lines.js';
+
+export interface PilotViewProps {
+  transcript: Transcript;
+  width: number;
+  height: number;
+  now: number;
+  timeoutMs: number;
+  expanded: ReadonlySet<string>;
+  selected?: string;
+  t: Translate;
+  ascii: boolean;
+  /** The bottom line: the question being typed, or the key hint. */
+  footer: ReactElement;
+}
+
+/** The first transcript line to draw: the selected tool call in view, else the end (newest). */
+function firstLine(count: number, room: number, selectedStart: number | undefined): number {
+  const last = Math.max(0, count - room);
+  if (selectedStart === undefined) return last;
+  return Math.max(0, Math.min(last, selectedStart - 1));
+}
+
+const drawn = (line: Line, index: number): ReactElement => (
+  <Text key={index} wrap="truncate" color={line.color} bold={line.bold} dimColor={line.dim} inverse={line.inverse}>
+    {line.text || ' '}
+  </Text>
+);
+
+/** The AI pilot pane: title, the transcript (newest at the bottom), and the bottom line. */
+export function PilotView(props: PilotViewProps): ReactElement {
+  const { t, transcript } = props;
+  const inner = Math.max(10, props.width - 3);
+  const room = Math.max(1, props.height - 2);
+  const { lines, starts } = transcriptLines(transcript.entries, { ...props, width: inner });
+  const top = firstLine(lines.length, room, props.selected === undefined ? undefined : starts.get(props.selected));
+  const shown = lines.length === 0 ? wrapToWidth(t('tui.pilot.empty'), inner).map((text) => ({ text, dim: true })) : lines.slice(top, top + room);
+  return (
+    <Box
+      flexDirection="column"
+      width={props.width}
+      height={props.height}
+      borderStyle={props.ascii ? 'classic' : 'single'}
+      borderTop={false}
+      borderBottom={false}
+      borderRight={false}
+      paddingLeft={1}
+    >
+      <Text bold color="cyan" wrap="truncate">
+        {t('tui.pilot.title')}
+        {transcript.title ? ` · ${transcript.title}` : ''}
+        {transcript.busy ? <Text color="yellow"> {t('tui.pilot.thinking')}</Text> : null}
+      </Text>
+      <Box flexDirection="column" height={room} overflow="hidden">
+        {shown.map(drawn)}
+      </Box>
+      {props.footer}
+    </Box>
+  );
+}

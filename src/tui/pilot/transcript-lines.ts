@@ -1,0 +1,139 @@
+import stringWidth from 'string-width';
+import type { Translate } from '../core/i18n.js';
+import { truncateToWidth } from '../core/columns.js';
+import { isWaiting, type Entry, type ToolEntry } from './transcript.js';
+
+/** One drawn line of the pane. */
+export interface Line {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  dim?: boolean;
+  inverse?: boolean;
+}
+
+export interface LineOptions {
+  width: number;
+  /** Now (ms since the epoch): the approval countdown. */
+  now: number;
+  /** The approval timeout (the service's `authorization.tool_approval.timeout`, 30 s by default). */
+  timeoutMs: number;
+  /** Tool calls whose result is unfolded. */
+  expanded: ReadonlySet<string>;
+  /** The selected tool call (enter folds / unfolds it). */
+  selected?: string;
+  t: Translate;
+  ascii: boolean;
+}
+
+const marks = {
+  unicode: { user: '›', tool: '⚙', warning: '⚠', ok: '✓', failed: '✗', folded: '▸', unfolded: '▾', error: '✗' },
+  ascii: { user: '>', tool: '*', warning: '!', ok: '+', failed: 'x', folded: '+', unfolded: '-', error: 'x' },
+};
+const classColor: Record<string, string> = { read: 'green', write: 'yellow', dangerous: 'red', interactive: 'magenta', unknown: 'magenta' };
+const unfoldedLimit = 400;
+
+/** Breaks one word longer than the width by characters. */
+function brokenWord(word: string, width: number): string[] {
+  const pieces: string[] = [''];
+  for (const character of word) {
+    const last = pieces.length - 1;
+    if (stringWidth(pieces[last]! + character) > width) pieces.push(character);
+    else pieces[last] += character;
+  }
+  return pieces;
+}
+
+/** Word-wraps one paragraph to `width` cells (CJK characters are two). */
+function wrapParagraph(paragraph: string, width: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  for (const word of paragraph.split(/(?<= )/)) {
+    if (stringWidth(piece + word.trimEnd()) <= width) {
+      piece += word;
+      continue;
+    }
+    if (piece.trim()) pieces.push(piece.trimEnd());
+    const broken = brokenWord(word, width);
+    pieces.push(...broken.slice(0, -1));
+    piece = broken.at(-1) ?? '';
+  }
+  pieces.push(piece.trimEnd());
+  return pieces;
+}
+
+/** Cuts `text` into lines of at most `width` cells, at spaces where it can, keeping its line breaks. */
+export function wrapToWidth(text: string, width: number): string[] {
+  return text
+    .replace(/\t/g, '  ')
+    .split('\n')
+    .flatMap((paragraph) => wrapParagraph(paragraph, width));
+}
+
+const wrapped = (text: string, width: number, style: Omit<Line, 'text'>, indent = ''): Line[] =>
+  wrapToWidth(text, Math.max(4, width - stringWidth(indent))).map((piece) => ({ ...style, text: indent + piece }));
+
+/** The line under the command: the countdown while it waits, else what became of it. */
+function toolState(entry: ToolEntry, options: LineOptions): Line[] {
+  const { t, now, timeoutMs } = options;
+  if (isWaiting(entry)) {
+    const seconds = Math.max(0, Math.ceil((entry.requestedAt + timeoutMs - now) / 1000));
+    return wrapped(t('tui.pilot.approve', { seconds }), options.width, { color: 'yellow', bold: true }, '  ');
+  }
+  if (entry.status) return toolResult(entry, options);
+  const key = entry.decision === 'rejected' ? 'tui.pilot.rejected' : 'tui.pilot.running';
+  return [{ text: `  ${t(key)}`, dim: true }];
+}
+
+/** The result, folded to one line (status and first line) unless unfolded. */
+function toolResult(entry: ToolEntry, options: LineOptions): Line[] {
+  const mark = options.ascii ? marks.ascii : marks.unicode;
+  const ok = entry.status === 'executed';
+  const resultLines = linesOf(entry.result);
+  const open = options.expanded.has(entry.id);
+  const more = resultLines.length > 1 && !open ? `  ${options.t('tui.pilot.more', { count: resultLines.length - 1 })}` : '';
+  const head = `  ${ok ? mark.ok : mark.failed} ${open ? mark.unfolded : mark.folded} ${options.t(`tui.pilot.status.${entry.status}`)}`;
+  const first = open ? '' : ` · ${resultLines[0] ?? ''}`;
+  const folded: Line = { text: truncateToWidth(head + first, options.width - stringWidth(more)) + more, color: ok ? 'green' : 'red' };
+  if (!open) return [folded];
+  const body = resultLines.slice(0, unfoldedLimit).flatMap((line) => wrapped(line, options.width, {}, '    '));
+  return [folded, ...body];
+}
+
+const linesOf = (result: string | undefined): string[] => (result ?? '').replace(/\n$/, '').split('\n');
+
+function toolLines(entry: ToolEntry, options: LineOptions): Line[] {
+  const mark = options.ascii ? marks.ascii : marks.unicode;
+  const label = `[${options.t(`tui.pilot.class.${entry.type}`)}]`;
+  const head = wrapped(`${mark.tool} ${entry.command}  ${label}`, options.width, { bold: true, color: classColor[entry.type] });
+  if (entry.id === options.selected) head[0] = { ...head[0]!, inverse: true };
+  const blocked = entry.blocked ? wrapped(options.t('tui.pilot.blocked'), options.width, { color: 'red' }, '  ') : [];
+  const warnings = entry.warnings.flatMap((warning) => wrapped(`${mark.warning} ${warning}`, options.width, { color: 'yellow' }, '  '));
+  return [...head, ...blocked, ...warnings, ...toolState(entry, options)];
+}
+
+function entryLines(entry: Entry, options: LineOptions): Line[] {
+  const mark = options.ascii ? marks.ascii : marks.unicode;
+  switch (entry.kind) {
+    case 'user':
+      return wrapped(`${mark.user} ${entry.text}`, options.width, { color: 'cyan', bold: true });
+    case 'assistant':
+      return wrapped(entry.text.trim(), options.width, {});
+    case 'tool':
+      return toolLines(entry, options);
+    case 'error':
+      return wrapped(`${mark.error} ${entry.code}: ${entry.text}`, options.width, { color: 'red' });
+  }
+}
+
+/** The transcript as lines of the pane's width; `starts` maps a tool call's id to its first line. */
+export function transcriptLines(entries: Entry[], options: LineOptions): { lines: Line[]; starts: Map<string, number> } {
+  const lines: Line[] = [];
+  const starts = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.kind === 'tool') starts.set(entry.id, lines.length);
+    else if (lines.length > 0 && entry.kind === 'user') lines.push({ text: '' });
+    lines.push(...entryLines(entry, options));
+  }
+  return { lines, starts };
+}

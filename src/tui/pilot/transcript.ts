@@ -1,0 +1,100 @@
+import type { ChatHistory, CommandClass, PilotEvent, ToolCallView, ToolRequestData, ToolStatus } from './pilot-types.js';
+
+/** A tool call of the transcript: its safety report, the user's decision and the folded result. */
+export interface ToolEntry {
+  kind: 'tool';
+  id: string;
+  tool: string;
+  command: string;
+  type: CommandClass;
+  requiresApproval: boolean;
+  blocked: boolean;
+  warnings: string[];
+  /** When the request arrived (ms since the epoch): the approval countdown starts here. */
+  requestedAt: number;
+  decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
+  status?: ToolStatus;
+  result?: string;
+}
+
+export type Entry = { kind: 'user'; text: string } | { kind: 'assistant'; text: string } | ToolEntry | { kind: 'error'; code: string; text: string };
+
+export interface Transcript {
+  sessionId?: string;
+  title?: string;
+  entries: Entry[];
+  /** A turn is streaming. */
+  busy: boolean;
+}
+
+export const emptyTranscript: Transcript = { entries: [], busy: false };
+
+function toolEntry(data: ToolRequestData | ToolCallView, requestedAt: number): ToolEntry {
+  return {
+    kind: 'tool',
+    id: data.id,
+    tool: data.tool,
+    command: data.command ?? data.tool,
+    type: data.type ?? 'unknown',
+    requiresApproval: data.requiresApproval ?? false,
+    blocked: data.blocked ?? false,
+    warnings: data.warnings ?? [],
+    requestedAt,
+  };
+}
+
+const updateTool = (entries: Entry[], id: string, change: Partial<ToolEntry>): Entry[] =>
+  entries.map((entry) => (entry.kind === 'tool' && entry.id === id ? { ...entry, ...change } : entry));
+
+function appendText(entries: Entry[], content: string): Entry[] {
+  const last = entries.at(-1);
+  if (last?.kind === 'assistant') return [...entries.slice(0, -1), { kind: 'assistant', text: last.text + content }];
+  return [...entries, { kind: 'assistant', text: content }];
+}
+
+/** The transcript after one SSE event of the turn (`now`: when it arrived). */
+export function applyEvent(state: Transcript, event: PilotEvent, now: number): Transcript {
+  switch (event.event) {
+    case 'session':
+      return { ...state, sessionId: event.data.session_id };
+    case 'chunk':
+      return { ...state, entries: appendText(state.entries, event.data.content) };
+    case 'tool_request':
+      return { ...state, entries: [...state.entries, toolEntry(event.data, now)] };
+    case 'tool_execution':
+      return { ...state, entries: updateTool(state.entries, event.data.id, { status: event.data.status ?? 'executed', result: event.data.result }) };
+    case 'error':
+      return { ...state, entries: [...state.entries, { kind: 'error', code: event.data.code, text: event.data.error }] };
+    case 'stream_end':
+      return { ...state, busy: false };
+  }
+}
+
+/** A tool call waiting for the user's y / n (the first one, oldest first). */
+export function waitingTool(state: Transcript): ToolEntry | undefined {
+  return state.entries.find((entry): entry is ToolEntry => entry.kind === 'tool' && isWaiting(entry));
+}
+
+export const isWaiting = (entry: ToolEntry): boolean => entry.requiresApproval && !entry.blocked && !entry.decision && !entry.status;
+
+/** A stored tool call: never waiting any more (a call without a status was cut short with its turn). */
+const storedCall = (call: ToolCallView): ToolEntry => ({
+  ...toolEntry(call, 0),
+  decision: call.decision ?? (call.status ? undefined : 'cancelled'),
+  status: call.status,
+  result: call.result,
+});
+
+/** A stored session as a transcript (chat history). */
+export function fromHistory(history: ChatHistory): Transcript {
+  const entries: Entry[] = [];
+  for (const message of history.messages) {
+    if (message.role === 'user') entries.push({ kind: 'user', text: message.content });
+    if (message.role === 'assistant') {
+      if (message.content) entries.push({ kind: 'assistant', text: message.content });
+      for (const call of message.toolCalls) entries.push(storedCall(call));
+    }
+    if (message.role === 'turn_end' && message.error) entries.push({ kind: 'error', code: message.error.code, text: message.error.message });
+  }
+  return { sessionId: history.session.id, title: history.session.title, entries, busy: false };
+}

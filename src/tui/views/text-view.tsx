@@ -1,0 +1,79 @@
+import { Box, Text, useInput } from 'ink';
+import { useEffect, useState, type ReactElement } from 'react';
+import { useShell } from '../core/shell.js';
+import { nextMatch, useScroll } from '../components/scroll-lines.js';
+import { SearchLine } from '../components/search-line.js';
+import { actionFor } from '../core/key-map.js';
+
+export interface TextViewProps {
+  view: 'describe' | 'yaml';
+  title: string;
+  load: () => Promise<string>;
+  height: number;
+  width: number;
+  active: boolean;
+}
+
+/** Describe and YAML: scrollable, `/` searches, `n` jumps to the next match. */
+export function TextView(props: TextViewProps): ReactElement {
+  const shell = useShell();
+  const [lines, setLines] = useState<string[] | undefined>(undefined);
+  const [searching, setSearching] = useState(false);
+  const [needle, setNeedle] = useState('');
+  const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
+  const scroll = useScroll(lines?.length ?? 0, bodyHeight, props.active && !searching);
+  useEffect(() => {
+    props.load().then(
+      (text) => setLines(text.replace(/\n$/, '').split('\n')),
+      (error: unknown) => {
+        setLines([]);
+        shell.report(error);
+      },
+    );
+  }, [props.load]); // the loader is fixed per view
+  const jump = (term: string, from: number): void => {
+    const found = nextMatch(lines ?? [], term, from);
+    if (found >= 0) scroll.setTop(found);
+    else if (term) shell.notice(shell.t('tui.notice.noMatch', { text: term }));
+  };
+  useInput(
+    (input, key) => {
+      const action = actionFor(props.view, shell, input, key);
+      if (action === 'search') {
+        setSearching(true);
+        shell.setCapturing(true);
+      } else if (action === 'nextMatch') jump(needle, scroll.top);
+    },
+    { isActive: props.active && !searching },
+  );
+  const stopSearch = (): void => {
+    setSearching(false);
+    shell.setCapturing(false);
+  };
+  const visible = (lines ?? []).slice(scroll.top, scroll.top + bodyHeight);
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {shell.t(`tui.view.${props.view}`)}: {props.title}
+        {lines === undefined ? ` ${shell.t('tui.loading')}` : ''}
+      </Text>
+      {visible.map((line, index) => (
+        <Text key={scroll.top + index} wrap="truncate" inverse={Boolean(needle) && line.toLowerCase().includes(needle.toLowerCase())}>
+          {line || ' '}
+        </Text>
+      ))}
+      {searching ? (
+        <SearchLine
+          label="/"
+          initial={needle}
+          onSubmit={(value) => {
+            setNeedle(value);
+            stopSearch();
+            jump(value, scroll.top - 1);
+          }}
+          onCancel={stopSearch}
+        />
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect, useMemo, useState } from 'react';
+import { LiveRows } from '../api/live-rows.js';
+import type { Row } from '../api/types.js';
+import type { Shell } from '../core/shell.js';
+
+const byNamespaceAndName = (left: Row, right: Row): number =>
+  (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name);
+
+/** Live rows of a list, sorted by namespace and name; undefined until the first snapshot. */
+export function useLiveRows(shell: Shell, resource: string, namespace: string | undefined, labelSelector: string | undefined): Row[] | undefined {
+  const [rows, setRows] = useState<Row[] | undefined>(undefined);
+  useEffect(() => {
+    setRows(undefined);
+    const live = new LiveRows(shell.api.client, { resource, namespace, labelSelector }, { rows: setRows, error: (error) => shell.report(error) });
+    live.start();
+    return () => live.stop();
+  }, [resource, namespace, labelSelector]);
+  return useMemo(() => (rows ? [...rows].sort(byNamespaceAndName) : undefined), [rows]);
+}

@@ -1,0 +1,46 @@
+import type { ReactElement } from 'react';
+import type { ViewId } from '../core/key-map.js';
+import type { ViewState } from '../core/shell.js';
+import { TableView } from './table-view.js';
+import { TextView } from './text-view.js';
+import { LogsView } from './logs-view.js';
+import { HelmHistoryView, HelmView } from './helm-views.js';
+import { DrainView } from './drain-view.js';
+import { AccessRequestsView } from './access-requests-view.js';
+
+export interface BodySize {
+  height: number;
+  width: number;
+  active: boolean;
+}
+
+/** The key-map view of a stack entry (what `?` lists). */
+export function viewIdOf(state: ViewState): ViewId {
+  if (state.type === 'table' || state.type === 'text') return state.view;
+  if (state.type === 'logs') return 'logs';
+  if (state.type === 'drain') return 'drain';
+  if (state.type === 'helm') return 'helm';
+  if (state.type === 'helm-history') return 'helm-history';
+  return 'access-requests';
+}
+
+/** Renders one entry of the view stack. */
+export function ViewBody(props: { state: ViewState } & BodySize): ReactElement {
+  const { state, ...size } = props;
+  switch (state.type) {
+    case 'table':
+      return <TableView view={state.view} resource={state.resource} title={state.title} namespaced={state.namespaced} {...size} />;
+    case 'text':
+      return <TextView view={state.view} title={state.title} load={state.load} {...size} />;
+    case 'logs':
+      return <LogsView target={state.target} {...size} />;
+    case 'drain':
+      return <DrainView node={state.node} id={state.id} height={size.height} active={size.active} />;
+    case 'helm':
+      return <HelmView {...size} />;
+    case 'helm-history':
+      return <HelmHistoryView release={state.release} {...size} />;
+    case 'access-requests':
+      return <AccessRequestsView {...size} />;
+  }
+}

@@ -1,0 +1,270 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { deploymentYaml } from '../helpers/manifests.js';
+import { rootDirectory } from '../helpers/paths.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { TmuxPane } from '../helpers/tmux.js';
+
+// The terminal UI end to end: `node bin/pilothouse tui` (dist/, built by `npx tsc -p tsconfig.build.json`)
+// in a 120×40 tmux pane against the real test cluster; keys in with send-keys, the screen out with capture-pane.
+
+const namespace = useNamespace('tui');
+const program = join(rootDirectory, 'bin', 'pilothouse');
+let service: TestService;
+let user: { username: string; password: string; token: string };
+let pane: TmuxPane | undefined;
+
+const kubectl = (args: string[]): Promise<string> => runKubectl(clusterKubeconfig(), [...args, '-n', namespace.name]);
+const replicas = async (): Promise<string> => kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}']);
+
+function tokenFile(token: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'ph-tui-token-')), 'token');
+  writeFileSync(file, token, { mode: 0o600 });
+  return file;
+}
+
+/** The TUI against the test service (remote mode), signed in with `token`, in namespace `namespace`. */
+function remote(token: string, extra: string[] = []): TmuxPane {
+  pane = TmuxPane.start([process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile(token), '-n', namespace.name, ...extra], {
+    HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')),
+  });
+  return pane;
+}
+
+/** The display column where each field starts (a field starts at a non-space after a space), per line. */
+function fieldStarts(line: string): number[] {
+  const starts: number[] = [];
+  let cells = 0;
+  let previous = ' ';
+  for (const character of line) {
+    if (character !== ' ' && previous === ' ') starts.push(cells);
+    cells += stringWidth(character);
+    previous = character;
+  }
+  return starts;
+}
+
+/** The table's lines (header and rows) inside the border: the lines after the title, up to the first blank row. */
+function tableLines(screen: string, header: string): string[] {
+  const lines = screen.split('\n').map((line) =>
+    line
+      .replace(/^[│|]/, '')
+      .replace(/[│|]\s*$/, '')
+      .trimEnd(),
+  );
+  const start = lines.findIndex((line) => line.startsWith(header));
+  const rest = lines.slice(start);
+  const end = rest.findIndex((line) => line.trim() === '');
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  user = await service.createUser('user');
+  await applyYaml(clusterKubeconfig(), deploymentYaml('web'), namespace.name);
+  await applyYaml(
+    clusterKubeconfig(),
+    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: talker\n  labels: {app: talker}\n  annotations:\n    pilothouse.dev/logs: "hello from talker\\nsecond line"\nspec:\n  containers:\n  - {name: main, image: busybox}`,
+    namespace.name,
+  );
+  await waitFor(async () => (await kubectl(['get', 'pod', 'talker', '-o', 'jsonpath={.status.phase}'])) === 'Running');
+});
+
+afterEach(() => {
+  pane?.stop();
+  pane = undefined;
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('pilothouse tui against a remote Pilothouse', () => {
+  it('lists the pods of a namespace live, filters them, describes one and shows its logs', async () => {
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    const first = await tui.waitFor(/user: admin \(admin\)/);
+    expect(first).toMatch(new RegExp(`pods\\(${namespace.name}\\)\\[2\\]`));
+    expect(first).toMatch(/health: healthy/);
+    expect(first).toMatch(/web-\S+\s+Running/);
+
+    tui.keys('/');
+    tui.type('talk');
+    tui.keys('Enter');
+    await tui.waitFor(new RegExp(`pods\\(${namespace.name}\\)\\[1\\] /talk`));
+    expect(tui.screen()).not.toMatch(/web-\S+\s+Running/);
+
+    tui.keys('d');
+    const described = await tui.waitFor(/Name:\s+talker/);
+    expect(described).toMatch(new RegExp(`Namespace:\\s+${namespace.name}`));
+    tui.keys('Escape');
+    await tui.waitFor(/talker\s+Running/);
+
+    tui.keys('l');
+    const logs = await tui.waitFor('hello from talker');
+    expect(logs).toContain('second line');
+    expect(logs).toMatch(/logs: talker \[main\]/);
+
+    tui.keys('Escape');
+    await tui.waitFor(/talker\s+Running/);
+    tui.keys('/');
+    tui.type('-l app=talker');
+    tui.keys('Enter');
+    await tui.waitFor(new RegExp(`\\[1\\] /-l app=talker`));
+  });
+
+  it('scales a deployment after a replicas prompt and a y/n, and the row shows the change', async () => {
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    tui.keys(':');
+    tui.type('deploy');
+    tui.keys('Enter');
+    await tui.waitFor(/web\s+1\/1/);
+    tui.keys('s');
+    await tui.waitFor(/Replicas for deployment\/web/);
+    tui.keys('BSpace');
+    tui.type('2');
+    tui.keys('Enter');
+    await tui.waitFor(/Scale deployment\/web \(.*\) to 2 replicas\? \(y\/n\)/);
+    tui.keys('y');
+    await tui.waitFor(/web\s+2\/2/);
+    expect(await replicas()).toBe('2');
+  });
+
+  it('deletes a pod only after a confirmation that names it', async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: doomed}\nspec:\n  containers:\n  - {name: main, image: busybox}`,
+      namespace.name,
+    );
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/doomed/);
+    tui.keys('/');
+    tui.type('doomed');
+    tui.keys('Enter');
+    await tui.waitFor(/\[1\] \/doomed/);
+    tui.keys('C-d');
+    await tui.waitFor(new RegExp(`Delete pod/doomed \\(${namespace.name}\\)\\? \\(y/n\\)`));
+    tui.keys('n');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await kubectl(['get', 'pod', 'doomed', '-o', 'name'])).trim()).toBe('pod/doomed');
+    tui.keys('C-d');
+    await tui.waitFor(/Delete pod\/doomed/);
+    tui.keys('y');
+    await tui.waitFor(/Deleted pod\/doomed/);
+    await waitFor(async () => (await runKubectl(clusterKubeconfig(), ['get', 'pods', '-n', namespace.name, '-o', 'name'])).includes('doomed') === false);
+  });
+
+  it('turns an approval-required write into a just-in-time access request, filed in place', async () => {
+    const tui = remote(user.token);
+    await tui.waitFor(new RegExp(`user: ${user.username} \\(user\\)`));
+    tui.keys(':');
+    tui.type('deploy');
+    tui.keys('Enter');
+    await tui.waitFor(/web\s+\d\/\d/);
+    tui.keys('r');
+    await tui.waitFor(/Restart deployment\/web/);
+    tui.keys('y');
+    await tui.waitFor(/Needs approval: file an access request for execute_write on deployments/);
+    tui.keys('y');
+    await tui.waitFor(/Reason for the access request:/);
+    tui.type('rolling the web tier');
+    tui.keys('Enter');
+    await tui.waitFor(/How long \(TTL/);
+    tui.keys('Enter');
+    await tui.waitFor(/Access request \S+ filed \(Pending\)/);
+    await tui.waitFor(/pending requests: 1/);
+
+    const requests = await service.api('GET', '/api/access-requests', { token: user.token });
+    expect(requests.body.items[0]).toMatchObject({
+      permission: 'execute_write',
+      namespaces: [namespace.name],
+      resources: ['deployments'],
+      reason: 'rolling the web tier',
+      ttl: '1h',
+      phase: 'Pending',
+    });
+    tui.keys('x');
+    await tui.waitFor(/access requests\[1\]/);
+    expect(tui.screen()).toMatch(/Pending\s+execute_write/);
+  });
+
+  it('hides every write key under --readonly', async () => {
+    const tui = remote(service.adminToken, ['--readonly']);
+    await tui.waitFor(/\[read-only\]/);
+    tui.keys('?');
+    const help = await tui.waitFor(/Keys of the pods view/);
+    expect(help).toContain('<d>');
+    expect(help).toContain('<l>');
+    for (const hidden of ['<ctrl-d>', '<s>', '<e>', '<shift-f>']) expect(help).not.toContain(hidden);
+    tui.keys('Escape', 'C-d');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(tui.screen()).not.toContain('Delete pod/');
+  });
+
+  it('asks for the password without echo, and a 401 sends the user back to the login prompt', async () => {
+    pane = TmuxPane.start([process.execPath, program, 'tui', '--url', service.url, '--username', user.username, '-n', namespace.name], {
+      HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')),
+    });
+    const tui = pane;
+    await tui.waitFor(/Username:/);
+    tui.keys('Enter');
+    await tui.waitFor(/Password \(not shown\):/);
+    tui.type(user.password);
+    expect(tui.screen()).not.toContain(user.password);
+    tui.keys('Enter');
+    await tui.waitFor(/talker\s+Running/);
+    expect(tui.screen()).toContain(`${user.username} (user)`);
+
+    // Ending every session of the user turns the next request into a 401.
+    const ended = await service.api('DELETE', `/api/admin/users/${user.username}/sessions`, { token: service.adminToken });
+    expect(ended.status).toBe(200);
+    await tui.waitFor(/Username:/, 30_000);
+  });
+});
+
+describe('pilothouse tui in Korean, Japanese and Chinese', () => {
+  const cases = [
+    { lang: 'ko', header: '이름', title: '네임스페이스' },
+    { lang: 'ja', header: '名前', title: '名前空間' },
+    { lang: 'zh', header: '名称', title: '命名空间' },
+  ];
+  for (const { lang, header, title } of cases) {
+    it(`shows the same pods in ${lang} with columns aligned by display width`, async () => {
+      const tui = remote(service.adminToken, ['--lang', lang, '-A']);
+      const pods = (await kubectl(['get', 'pods', '-o', 'name'])).split('\n').filter(Boolean);
+      const screen = await tui.waitFor(new RegExp(`talker\\s+Running`));
+      expect(screen).toContain(title);
+      const lines = tableLines(screen, title);
+      expect(lines[0]).toContain(header);
+      const mine = lines.filter((line) => line.includes(namespace.name));
+      expect(mine.length).toBe(pods.length);
+      const starts = fieldStarts(lines[0] ?? '');
+      for (const line of mine) expect(fieldStarts(line).slice(0, starts.length), line).toEqual(starts);
+      tui.keys('?');
+      await tui.waitFor(lang === 'ko' ? '화면의 키' : lang === 'ja' ? '画面のキー' : '视图的按键');
+    });
+  }
+});
+
+describe('pilothouse tui without --url', () => {
+  it('starts an embedded Pilothouse against the current kubeconfig context and stops it on q', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ph-tui-home-'));
+    pane = TmuxPane.start([process.execPath, program, 'tui', '-n', namespace.name], {
+      HOME: home,
+      KUBECONFIG: clusterKubeconfig(),
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+    });
+    await pane.waitFor(/talker\s+Running/, 60_000);
+    const screen = await pane.waitFor(/user: anonymous \(admin\)/);
+    expect(screen).toMatch(/ctx: \S+/);
+    pane.keys('q');
+    await pane.waitFor(/\[exited 0\]/, 30_000);
+  });
+});
