@@ -10,6 +10,7 @@ import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
+import { yamlBody } from './yaml-body.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../kube/discovery.js';
@@ -115,6 +116,8 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   app.use(errorMiddleware(deps.logger) as never);
   // Before the body parser, so rate limits and CORS also answer oversized or malformed bodies.
   for (const middleware of options.middlewares ?? []) app.use(middleware as never);
+  // YAML bodies (manifests for apply) are parsed here; the JSON parser then leaves them alone.
+  app.use(yamlBody(deps.config.server.body_limit) as never);
   app.use(
     bodyParser({
       enableTypes: ['json'],

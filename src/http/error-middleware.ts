@@ -20,6 +20,7 @@ const statusByCode: Record<ErrorCode, number> = {
 export function statusFor(error: AppError): number {
   if (error.code === 'K8S_ERROR' && error.details.reason === 'metrics_unavailable') return 503;
   if (error.code === 'VALIDATION_ERROR' && error.details.reason === 'method_not_allowed') return 405;
+  if (error.code === 'VALIDATION_ERROR' && error.details.reason === 'conflict') return 409;
   return statusByCode[error.code];
 }
 

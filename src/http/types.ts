@@ -31,7 +31,7 @@ export interface RouteInput<P extends ZodType = ZodType, Q extends ZodType = Zod
 }
 
 /** Error statuses a route can answer besides 401/403 (authenticated routes), 400 (with input), 413 (with a body), 429, 500 and 503. */
-export type ErrorStatus = 401 | 404 | 413 | 503;
+export type ErrorStatus = 401 | 404 | 409 | 413 | 503;
 
 /**
  * One route of the API, declared by schema: every route names its permission (the route table

@@ -3,6 +3,7 @@ import { healthRoutes, type HealthRouteDeps } from './health.js';
 import { openApiRoutes, type OpenapiRouteDeps } from './openapi.js';
 import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
 import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
+import { applyRoutes, type ApplyRouteDeps } from './apply.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { oidcRoutes, type OidcRouteDeps } from './oidc.js';
 import { adminRoutes, type AdminRouteDeps } from './admin.js';
@@ -26,6 +27,7 @@ export type RouteDeps = HealthRouteDeps &
   OpenapiRouteDeps &
   PrometheusRouteDeps &
   ResourcesRouteDeps &
+  ApplyRouteDeps &
   AuthRouteDeps &
   OidcRouteDeps &
   AdminRouteDeps &
@@ -50,6 +52,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...prometheusRoutes(deps),
     ...healthRoutes(deps),
     ...resourceRoutes(deps),
+    ...applyRoutes(deps),
     ...authRoutes(deps),
     ...oidcRoutes(deps),
     ...adminRoutes(deps),
