@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 
 const space = useNamespace('apply');
 let service: TestService;
@@ -19,7 +19,7 @@ async function liveColor(): Promise<string> {
   return runKubectl(clusterKubeconfig(), ['get', 'configmap', 'palette', '-n', space.name, '-o', 'jsonpath={.data.color}']);
 }
 
-function applyYamlBody(text: string, query = '', token = service.adminToken): ReturnType<TestService['api']> {
+function applyYamlBody(text: string, query = '', token = service.adminToken): Promise<ApiResponse> {
   return service.api('POST', `/api/k8s/configmaps/apply${query}`, { token, body: text, headers: { 'Content-Type': 'application/yaml' } });
 }
 

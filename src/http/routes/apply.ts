@@ -3,7 +3,8 @@ import { applyObject } from '../../kube/apply.js';
 import { kindSchema } from '../../kube/kind-schema.js';
 import { requireNamespace, toYaml, type KubeObject } from '../../kube/resources.js';
 import { objectNameSchema, namespaceSchema } from '../../kube/names.js';
-import { maskObject } from '../../rbac/secret-masking.js';
+import { maskedValue, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
+import { validation } from '../../errors.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { Discovery, ResourceType } from '../../kube/discovery.js';
 import { anyObject } from '../api-schemas.js';
@@ -50,6 +51,14 @@ function applyLine(type: ResourceType, name: string, namespace: string | undefin
   return `kubectl apply --server-side --field-manager=pilothouse -f - # ${resource}/${name}${flags}`;
 }
 
+/** Refuses a Secret (or MCPServer env) that still holds the mask a read showed instead of its values. */
+function refuseMaskedValues(object: KubeObject): void {
+  if (!secretKindOf(object)) return;
+  const values = [object.data, object.stringData, (object.spec as { env?: unknown } | undefined)?.env];
+  const masked = values.some((group) => group && typeof group === 'object' && Object.values(group).includes(maskedValue));
+  if (masked) throw validation(`the manifest holds masked values (${maskedValue}); send the real values`, { fields: { data: 'masked' } });
+}
+
 /** Edit and create: server-side apply of a manifest, and the kind's OpenAPI schema for the editor. */
 export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
   return [
@@ -69,6 +78,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       handler: async (context, { params, query, body }) => {
         const type = await deps.discovery.resolve(params.resource);
         const object = body as KubeObject;
+        refuseMaskedValues(object);
         const namespace = requireNamespace(type, body.metadata.namespace ?? (type.namespaced ? 'default' : undefined));
         const options = { dryRun: query.dryRun ?? false, force: query.force ?? false };
         const target = { resource: `${type.kind.toLowerCase()}/${body.metadata.name}`, command: applyLine(type, body.metadata.name, namespace, options) };
