@@ -10,8 +10,8 @@ const status = {
   message: 'Apply failed with 1 conflict: conflict with "kubectl-edit" using apps/v1: .spec.replicas',
   details: {
     causes: [
-      { type: 'FieldManagerConflict', message: 'conflict with "kubectl-edit" using apps/v1', field: '.spec.replicas' },
-      { type: 'FieldValueInvalid', message: 'other', field: '.x' },
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-edit" using apps/v1', field: '.spec.replicas' },
+      { reason: 'FieldValueInvalid', message: 'other', field: '.x' },
     ],
   },
 };

@@ -6,7 +6,7 @@ export interface ApplyConflict {
 }
 
 interface StatusCause {
-  type?: string;
+  reason?: string;
   message?: string;
   field?: string;
 }
@@ -20,6 +20,6 @@ export function managerOf(message: string): string {
 export function conflictsOf(status: unknown): ApplyConflict[] {
   const causes = (status as { details?: { causes?: StatusCause[] } } | undefined)?.details?.causes ?? [];
   return causes
-    .filter((cause) => cause.type === 'FieldManagerConflict')
+    .filter((cause) => cause.reason === 'FieldManagerConflict')
     .map((cause) => ({ field: cause.field ?? '', manager: managerOf(cause.message ?? ''), message: cause.message ?? '' }));
 }
