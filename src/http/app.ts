@@ -45,7 +45,9 @@ export interface AppOptions {
 
 const securityHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+  // Styles may be inline: the editor (CodeMirror) and the terminal (xterm.js) inject <style> elements at run time
+  // (ADR 0024). Scripts stay 'self' only.
+  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };
