@@ -5,8 +5,8 @@ import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { objectPath, targetKey, type ResourceTarget } from '../resources/target';
-import { applyManifest } from './apply-api';
-import { ApplyProblems } from './ApplyProblems';
+import { applyManifest, conflictsOf, type Conflict } from './apply-api';
+import { ApplyProblems, ConflictList } from './ApplyProblems';
 import { ReviewDiff } from './ReviewDiff';
 import { useKindSchema } from './use-kind-schema';
 import { YamlEditor } from './YamlEditor';
@@ -15,6 +15,19 @@ import './editor.css';
 interface Review {
   live: string;
   result: ApplyResult;
+  /** Fields other managers own that this change takes over (the diff then comes from a forced dry run). */
+  conflicts: Conflict[];
+}
+
+/** The dry run of a change; on conflicts, a forced dry run still shows what applying anyway would do. */
+async function dryRun(client: ReturnType<typeof useApi>, resource: string, text: string): Promise<{ result: ApplyResult; conflicts: Conflict[] }> {
+  try {
+    return { result: await applyManifest(client, resource, text, { dryRun: true }), conflicts: [] };
+  } catch (error) {
+    const conflicts = conflictsOf(error);
+    if (conflicts.length === 0) throw error;
+    return { result: await applyManifest(client, resource, text, { dryRun: true, force: true }), conflicts };
+  }
 }
 
 /** Runs one apply step, keeping busy/error state. */
@@ -33,6 +46,33 @@ function useStep(): { busy: boolean; error: unknown; run: (step: () => Promise<v
     }
   };
   return { busy, error, run };
+}
+
+/** The diff of the review and the fields it takes over from other managers. */
+function ReviewView({ review }: { review: Review }): ReactNode {
+  const t = useT();
+  return (
+    <>
+      <ReviewDiff before={review.live} after={review.result.yaml} labels={{ before: t('objects.editor.live'), after: t('objects.editor.dryRun') }} />
+      {review.conflicts.length > 0 && <ConflictList conflicts={review.conflicts} />}
+    </>
+  );
+}
+
+/** Apply (or "Apply anyway" when the change takes fields over) and back to the editor. */
+function ReviewActions({ review, busy, onApply, onBack }: { review: Review; busy: boolean; onApply: (force: boolean) => void; onBack: () => void }): ReactNode {
+  const t = useT();
+  const force = review.conflicts.length > 0;
+  return (
+    <>
+      <button type="button" className={force ? 'danger' : 'primary'} onClick={() => onApply(force)} disabled={busy}>
+        {force ? t('objects.editor.force') : t('objects.editor.apply')}
+      </button>
+      <button type="button" onClick={onBack} disabled={busy}>
+        {t('objects.editor.back')}
+      </button>
+    </>
+  );
 }
 
 /**
@@ -57,11 +97,11 @@ export function EditPanel({ target, onClose }: { target: ResourceTarget; onClose
 
   const reviewChanges = (): Promise<void> =>
     step.run(async () => {
-      const [result, liveText] = await Promise.all([
-        applyManifest(client, target.resource, current, { dryRun: true }),
+      const [{ result, conflicts }, liveText] = await Promise.all([
+        dryRun(client, target.resource, current),
         live.refetch().then((answer) => answer.data ?? ''),
       ]);
-      setReview({ live: liveText, result });
+      setReview({ live: liveText, result, conflicts });
     });
   const apply = (force: boolean): Promise<void> =>
     step.run(async () => {
@@ -76,25 +116,15 @@ export function EditPanel({ target, onClose }: { target: ResourceTarget; onClose
       <h2>{review ? t('objects.editor.reviewTitle') : t('objects.editor.title', { name: target.name })}</h2>
       <ErrorNotice error={live.error} />
       {live.data !== undefined && !review && <YamlEditor initial={live.data} onChange={setText} schemas={schemas} label={t('objects.editor.label')} />}
-      {review && (
-        <ReviewDiff before={review.live} after={review.result.yaml} labels={{ before: t('objects.editor.live'), after: t('objects.editor.dryRun') }} />
-      )}
+      {review && <ReviewView review={review} />}
       <ApplyProblems error={step.error} busy={step.busy} onForce={() => void apply(true)} />
       <div className="tab-actions">
-        {!review && (
+        {review ? (
+          <ReviewActions review={review} busy={step.busy} onApply={(force) => void apply(force)} onBack={() => setReview(undefined)} />
+        ) : (
           <button type="button" className="primary" onClick={() => void reviewChanges()} disabled={step.busy || live.data === undefined}>
             {t('objects.editor.review')}
           </button>
-        )}
-        {review && (
-          <>
-            <button type="button" className="primary" onClick={() => void apply(false)} disabled={step.busy}>
-              {t('objects.editor.apply')}
-            </button>
-            <button type="button" onClick={() => setReview(undefined)} disabled={step.busy}>
-              {t('objects.editor.back')}
-            </button>
-          </>
         )}
         <button type="button" onClick={() => onClose()} disabled={step.busy}>
           {t('objects.editor.cancel')}
