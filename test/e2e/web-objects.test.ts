@@ -175,7 +175,7 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     expect(await page.getByRole('tabpanel').locator('pre').textContent()).not.toContain('bulk line one');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download' }).click();
-    expect((await download).suggestedFilename()).toBe(`${pods}.log`);
+    expect((await download).suggestedFilename()).toBe(`${pods}-app.log`);
 
     // The service's page lists the pods its selector picks.
     await page.goto(`${service.url}/resources/services/${namespace.name}/bulk/related`);

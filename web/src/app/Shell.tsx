@@ -32,7 +32,7 @@ function Page({
 }): ReactNode {
   switch (route.page) {
     case 'resources':
-      return <ResourcePage resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
+      return <ResourcePage key={route.kind} resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
     case 'object':
       return <ObjectPage key={`${route.kind}/${route.namespace ?? ''}/${route.name}`} target={objectTarget(route)} tab={route.tab} />;
     case 'audit':
