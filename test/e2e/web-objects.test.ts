@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,8 +82,8 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     await service?.close();
   });
 
-  async function signIn(path: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  async function signIn(path: string, options: { bypassCSP?: boolean } = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], ...options });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     page.on('pageerror', (error) => pageErrors.push(`${error.message}\n${error.stack ?? ''}`));
@@ -251,5 +251,31 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     expect(await runKubectl(kubeconfig, ['get', 'configmap', 'from-yaml', '-n', namespace.name, '-o', 'jsonpath={.data.note}'])).toBe('hi');
     await page.context().close();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('has no serious or critical accessibility violations on the list, the object page and the editor', { timeout: 120_000 }, async () => {
+    // axe-core is injected as an inline script, which the service's CSP forbids: this context alone bypasses it.
+    const page = await signIn(`/resources/pods`, { bypassCSP: true });
+    const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
+    const violations = async (where: string): Promise<string[]> => {
+      await page.addScriptTag({ content: axeSource });
+      const found = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } })
+          .axe;
+        return (await axe.run()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+      });
+      return found.map((violation) => `${where}: ${violation.id} ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+    };
+    await page.getByLabel('Namespace').selectOption(namespace.name);
+    await page.getByText(`${manyPods + bulkPods + 1} of ${manyPods + bulkPods + 1}`).waitFor();
+    const found = await violations('pod list');
+    await page.goto(`${service.url}/resources/pods/${namespace.name}/solo`);
+    await page.getByRole('tabpanel').getByText('Kind', { exact: true }).waitFor();
+    found.push(...(await violations('pod page')));
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'YAML editor' }).waitFor();
+    found.push(...(await violations('editor')));
+    expect(found).toEqual([]);
+    await page.context().close();
   });
 });

@@ -37,7 +37,8 @@ export function YamlEditor({ initial, onChange, schemas, label }: YamlEditorProp
         lintGutter(),
         linter((current) => lintYaml(current.state.doc.toString(), schemaRef.current, { syntax }), { delay: 300 }),
         EditorView.updateListener.of((update) => update.docChanged && changeRef.current(update.state.doc.toString())),
-        EditorView.contentAttributes.of({ 'aria-label': label }),
+        // tabindex: keyboards (and checkers) see the scrolling editor as focusable, like any field.
+        EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
       ],
     });
     view.current = editor;
