@@ -177,6 +177,10 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     await page.getByRole('button', { name: 'Download' }).click();
     expect((await download).suggestedFilename()).toBe(`${pods}-app.log`);
 
+    // A cluster-scoped object's page has `_` for the namespace; its events are listed live.
+    await page.goto(`${service.url}/resources/nodes/_/kwok-node-0/events`);
+    await page.getByRole('tabpanel').getByRole('cell', { name: 'RegisteredNode' }).first().waitFor();
+
     // The service's page lists the pods its selector picks.
     await page.goto(`${service.url}/resources/services/${namespace.name}/bulk/related`);
     await page.getByRole('region', { name: 'Pods' }).getByRole('link', { name: pods }).waitFor();
