@@ -10,6 +10,7 @@ import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
+import { yamlBody } from './yaml-body.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../kube/discovery.js';
@@ -44,7 +45,9 @@ export interface AppOptions {
 
 const securityHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+  // Styles may be inline: the editor (CodeMirror) and the terminal (xterm.js) inject <style> elements at run time
+  // (ADR 0024). Scripts stay 'self' only.
+  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };
@@ -115,6 +118,8 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   app.use(errorMiddleware(deps.logger) as never);
   // Before the body parser, so rate limits and CORS also answer oversized or malformed bodies.
   for (const middleware of options.middlewares ?? []) app.use(middleware as never);
+  // YAML bodies (manifests for apply) are parsed here; the JSON parser then leaves them alone.
+  app.use(yamlBody(deps.config.server.body_limit) as never);
   app.use(
     bodyParser({
       enableTypes: ['json'],

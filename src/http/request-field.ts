@@ -7,9 +7,18 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** A Kubernetes object (the apply route's body) names its object in `metadata`. */
+function metadataOf(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const metadata = body.metadata;
+  const isObject = typeof body.apiVersion === 'string' && typeof body.kind === 'string';
+  return isObject && metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : undefined;
+}
+
 function bodyField(context: AppContext, field: string): string | undefined {
   const body = context.request.body as Record<string, unknown> | undefined;
-  return body && typeof body === 'object' ? stringOf(body[field]) : undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const metadata = field === 'name' || field === 'namespace' ? metadataOf(body) : undefined;
+  return stringOf(body[field]) ?? (metadata ? stringOf(metadata[field]) : undefined);
 }
 
 /**

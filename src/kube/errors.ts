@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { conflictsOf } from './apply-conflicts.js';
 
 interface StatusBody {
   message?: string;
@@ -14,7 +15,8 @@ export function mapKubeError(status: number, body: unknown, target: string): App
   if (status === 404) return new AppError('NOT_FOUND', `${target} not found`, details);
   if (status === 403) return new AppError('FORBIDDEN', `the cluster refused: ${message}`, details);
   if (status === 401) return new AppError('K8S_ERROR', 'the cluster rejected our credentials', details);
-  if (status === 409 || status === 422 || status === 400) {
+  if (status === 409) return conflictError(message, details, body);
+  if (status === 422 || status === 400) {
     return new AppError('VALIDATION_ERROR', message, details);
   }
   return new AppError('K8S_ERROR', message, details);
@@ -24,4 +26,10 @@ export function mapKubeError(status: number, body: unknown, target: string): App
 export function connectionError(error: unknown): AppError {
   const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
   return new AppError('K8S_ERROR', 'cannot reach the Kubernetes API server', { reason });
+}
+
+/** A 409 (already exists, changed meanwhile, apply conflict) keeps the conflicting fields and their managers. */
+function conflictError(message: string, details: Record<string, unknown>, body: unknown): AppError {
+  const conflicts = conflictsOf(body);
+  return new AppError('VALIDATION_ERROR', message, conflicts.length > 0 ? { ...details, conflicts } : details);
 }

@@ -5,6 +5,7 @@ import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
 import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
 import { resourceTypeRoutes, type ResourceTypesRouteDeps } from './resource-types.js';
 import { resourceUpdateRoutes, type ResourceUpdatesRouteDeps } from './resource-updates.js';
+import { applyRoutes, type ApplyRouteDeps } from './apply.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { oidcRoutes, type OidcRouteDeps } from './oidc.js';
 import { adminRoutes, type AdminRouteDeps } from './admin.js';
@@ -31,6 +32,7 @@ export type RouteDeps = HealthRouteDeps &
   ResourcesRouteDeps &
   ResourceTypesRouteDeps &
   ResourceUpdatesRouteDeps &
+  ApplyRouteDeps &
   AuthRouteDeps &
   OidcRouteDeps &
   AdminRouteDeps &
@@ -58,6 +60,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...resourceTypeRoutes(deps),
     ...resourceRoutes(deps),
     ...resourceUpdateRoutes(deps),
+    ...applyRoutes(deps),
     ...authRoutes(deps),
     ...oidcRoutes(deps),
     ...adminRoutes(deps),

@@ -14,6 +14,9 @@ export interface RequestOptions {
   query?: Query;
   /** JSON-encoded request body. */
   body?: unknown;
+  /** A text body sent as is (instead of `body`), with `contentType`. */
+  text?: string;
+  contentType?: string;
   signal?: AbortSignal;
   accept?: string;
 }
@@ -128,8 +131,8 @@ export class ApiClient {
   private async send(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const body = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['Content-Type'] = options.text === undefined ? 'application/json' : (options.contentType ?? 'text/plain');
     try {
       return await this.fetcher(this.baseUrl + withQuery(path, options.query), { method, headers, body, signal: options.signal });
     } catch (error) {

@@ -1029,6 +1029,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/k8s/{resource}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Server-side apply (field manager pilothouse) of one object sent as JSON or YAML (application/yaml); dryRun=true changes nothing; conflicts answer 409 with details.conflicts [{field, manager}]
+         * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
+         */
+        post: operations["postApiK8sResourceApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/k8s/{resource}/watch": {
         parameters: {
             query?: never;
@@ -1469,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/schemas/{resource}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kind's OpenAPI v3 schema from the API server: {root, schemas} (root names the kind's schema; $refs point into schemas)
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiSchemasResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -1640,6 +1680,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ApplyResult: {
+            created: boolean;
+            dryRun: boolean;
+            object: {
+                [key: string]: unknown;
+            };
+            /** @description The resulting object as YAML (managedFields stripped), for diffs against /yaml */
+            yaml: string;
+        };
         AuditEntry: {
             action: string;
             /** @enum {string} */
@@ -1682,8 +1731,28 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        KindSchema: {
+            root: string;
+            schemas: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
+        Manifest: {
+            apiVersion: string;
+            kind: string;
+            metadata: {
+                name: string;
+                namespace?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         MessageView: {
             content: string;
             context: {
@@ -1827,13 +1896,16 @@ export interface components {
 }
 export type AccessPhase = components['schemas']['AccessPhase'];
 export type AccessRequest = components['schemas']['AccessRequest'];
+export type ApplyResult = components['schemas']['ApplyResult'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type ChatHistory = components['schemas']['ChatHistory'];
 export type ChatSessionSummary = components['schemas']['ChatSessionSummary'];
 export type CommandClass = components['schemas']['CommandClass'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type Health = components['schemas']['Health'];
+export type KindSchema = components['schemas']['KindSchema'];
 export type Language = components['schemas']['Language'];
+export type Manifest = components['schemas']['Manifest'];
 export type MessageView = components['schemas']['MessageView'];
 export type ReportStatus = components['schemas']['ReportStatus'];
 export type ResourceItem = components['schemas']['ResourceItem'];
@@ -7718,6 +7790,122 @@ export interface operations {
             };
         };
     };
+    postApiK8sResourceApply: {
+        parameters: {
+            query?: {
+                dryRun?: "0" | "1" | "true" | "false" | "";
+                force?: "0" | "1" | "true" | "false" | "";
+            };
+            header?: never;
+            path: {
+                resource: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Manifest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplyResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getApiK8sResourceWatch: {
         parameters: {
             query?: {
@@ -10253,7 +10441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description CONFLICT: the object is not ready for this yet (a report still generating) */
+            /** @description CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10331,6 +10519,97 @@ export interface operations {
                         /** @constant */
                         event: "deleted";
                     };
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiSchemasResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                resource: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KindSchema"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */

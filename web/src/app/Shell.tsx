@@ -9,6 +9,7 @@ import { Header } from '../features/layout/Header';
 import { Nav } from '../features/layout/Nav';
 import { kindOf } from '../features/resources/columns';
 import { ResourcePage } from '../features/resources/ResourcePage';
+import { ObjectPage } from '../features/object/ObjectPage';
 import type { ResourceTarget } from '../features/resources/target';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useT } from '../i18n';
@@ -31,7 +32,9 @@ function Page({
 }): ReactNode {
   switch (route.page) {
     case 'resources':
-      return <ResourcePage resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
+      return <ResourcePage key={route.kind} resource={route.kind} namespace={namespace} selected={selected} onSelect={onSelect} />;
+    case 'object':
+      return <ObjectPage key={`${route.kind}/${route.namespace ?? ''}/${route.name}`} target={objectTarget(route)} tab={route.tab} />;
     case 'audit':
       return <AuditPage />;
     case 'users':
@@ -41,6 +44,11 @@ function Page({
     case 'access':
       return <AccessRequestsPage />;
   }
+}
+
+/** The object an object page shows. */
+function objectTarget(route: Extract<Route, { page: 'object' }>): ResourceTarget {
+  return { resource: route.kind, namespace: route.namespace, name: route.name };
 }
 
 /** The selected object of one list; another list (kind or namespace) starts with nothing selected (adjusted while rendering, not in an effect). */
@@ -70,7 +78,7 @@ export function Shell({ session }: { session: Session }): ReactNode {
   const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
 
   const open = selected?.resource === routeKind ? selected : null;
-  const chatContext = chatContextOf(open, namespace);
+  const chatContext = chatContextOf(route.page === 'object' ? objectTarget(route) : open, namespace);
 
   return (
     <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>

@@ -1,9 +1,31 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
-export type Route = { page: 'resources'; kind: string } | { page: 'audit' } | { page: 'users' } | { page: 'access' } | { page: 'settings' };
+export type Route =
+  | { page: 'resources'; kind: string }
+  | { page: 'object'; kind: string; namespace?: string; name: string; tab?: string }
+  | { page: 'audit' }
+  | { page: 'users' }
+  | { page: 'access' }
+  | { page: 'settings' };
 
 const kindPattern = /^[a-zA-Z][a-zA-Z0-9.-]*$/;
+
+/** Cluster-scoped objects have `_` where the namespace goes: `/resources/nodes/_/node-1`. */
+export const clusterScoped = '_';
+
+/** `/resources/{kind}` is the list; `/resources/{kind}/{namespace or _}/{name}[/{tab}]` one object's page. */
+function resourceRoute(kind: string, rest: string[]): Route {
+  const [namespace, name, tab] = rest;
+  if (!namespace || !name) return { page: 'resources', kind };
+  return { page: 'object', kind, namespace: namespace === clusterScoped ? undefined : namespace, name, tab };
+}
+
+/** The deep link of one object's page (and tab). */
+export function objectRoutePath(target: { resource: string; namespace?: string; name: string }, tab?: string): string {
+  const parts = ['resources', target.resource, target.namespace || clusterScoped, target.name, ...(tab ? [tab] : [])];
+  return `/${parts.map(encodeURIComponent).join('/')}`;
+}
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -11,7 +33,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'admin' && parts[1] === 'users') return { page: 'users' };
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'access-requests') return { page: 'access' };
-  if (parts[0] === 'resources' && parts[1] && kindPattern.test(parts[1])) return { page: 'resources', kind: parts[1] };
+  if (parts[0] === 'resources' && parts[1] && kindPattern.test(parts[1])) return resourceRoute(parts[1], parts.slice(2));
   return { page: 'resources', kind: 'pods' };
 }
 
@@ -19,6 +41,8 @@ export function routePath(route: Route): string {
   switch (route.page) {
     case 'resources':
       return `/resources/${encodeURIComponent(route.kind)}`;
+    case 'object':
+      return objectRoutePath({ resource: route.kind, namespace: route.namespace, name: route.name }, route.tab);
     case 'audit':
       return '/admin/audit';
     case 'users':

@@ -24,15 +24,22 @@ interface DataTableProps<T> {
 
 const arrows = { ascending: '▲', descending: '▼' } as const;
 
-function cellClass<T>(column: Column<T>, row: T): string | undefined {
+/** A cell's class (fixed, or computed from the row). */
+export function cellClass<T>(column: Column<T>, row: T): string | undefined {
   return typeof column.className === 'function' ? column.className(row) : column.className;
 }
 
-function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sort: SortState | undefined; onSort: (key: string) => void }): ReactNode {
-  if (!column.sortValue) return <th scope="col">{column.header}</th>;
+/** A column header; a sort button when the column sorts. */
+export function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sort: SortState | undefined; onSort: (key: string) => void }): ReactNode {
+  if (!column.sortValue)
+    return (
+      <th scope="col" role="columnheader">
+        {column.header}
+      </th>
+    );
   const direction = sort?.key === column.key ? sort.direction : undefined;
   return (
-    <th scope="col" aria-sort={direction ?? 'none'}>
+    <th scope="col" role="columnheader" aria-sort={direction ?? 'none'}>
       <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
         {column.header}
         <span className="sort-arrow" aria-hidden="true">

@@ -27,8 +27,8 @@ function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
  * deleted rows applied in place, so selection and scroll stay; reconnects after a dropped stream and
  * keeps the last rows on screen meanwhile (the error shows until the stream is back).
  */
-export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined): Polled<ListResponse<ResourceItem>> {
-  const key = `${resource}|${namespace ?? ''}`;
+export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined, labelSelector = ''): Polled<ListResponse<ResourceItem>> {
+  const key = `${resource}|${namespace ?? ''}|${labelSelector}`;
   const [generation, setGeneration] = useState(0);
   const [state, setState] = useState<Keyed>({ key, ...blank });
 
@@ -46,7 +46,7 @@ export function useLiveList(client: ApiClient, resource: string, namespace: stri
       while (!signal.aborted) {
         try {
           const response = await client.request('GET', `/api/k8s/${encodeURIComponent(resource)}/watch`, {
-            query: { namespace },
+            query: { namespace, labelSelector },
             signal,
             accept: 'text/event-stream',
           });
@@ -63,7 +63,7 @@ export function useLiveList(client: ApiClient, resource: string, namespace: stri
       controller.abort();
       window.clearInterval(flush);
     };
-  }, [client, resource, namespace, key, generation]);
+  }, [client, resource, namespace, labelSelector, key, generation]);
 
   const reload = useCallback(() => setGeneration((value) => value + 1), []);
   return { ...(state.key === key ? state : { key, ...blank }), reload };

@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useApi } from '../../app/api-context';
+import { Link, objectRoutePath } from '../../app/router';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
 import { DeleteButton } from './DeleteButton';
@@ -65,6 +66,9 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
           </span>
           <h2 id="drawer-title">{target.name}</h2>
         </div>
+        <Link to={objectRoutePath(target)} className="button-link">
+          {t('objects.openPage')}
+        </Link>
         {role === 'admin' && <DeleteButton target={target} onDeleted={onDeleted} />}
         <button type="button" className="icon-button" onClick={onClose} aria-label={t('drawer.close')} title={t('drawer.close')}>
           ✕

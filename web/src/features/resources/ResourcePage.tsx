@@ -1,10 +1,9 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { Spinner } from '../../shared/Spinner';
 import { formatClock } from '../../shared/time';
 import type { Polled } from '../../shared/use-polling';
 import { useLiveList } from '../../shared/use-live-list';
@@ -12,44 +11,19 @@ import { columnsOf, matchesFilter } from './columns';
 import { kindLabel } from './kinds';
 import { ResourceDrawer } from './ResourceDrawer';
 import { ResourceTable } from './ResourceTable';
+import { ListToolbar } from './ListToolbar';
+import { useUsage, withUsage } from './use-usage';
 import type { ResourceTarget } from './target';
 
 const noItems: ResourceItem[] = [];
+// The editor (CodeMirror) is its own chunk, loaded when first opened.
+const CreateDialog = lazy(() => import('../editor/CreateDialog').then((module) => ({ default: module.CreateDialog })));
 
 interface ResourcePageProps {
   resource: string;
   namespace: string;
   selected: ResourceTarget | null;
   onSelect: (target: ResourceTarget | null) => void;
-}
-
-interface ListToolbarProps {
-  title: string;
-  filter: string;
-  onFilter: (filter: string) => void;
-  list: Polled<ListResponse<ResourceItem>>;
-  shown: number;
-}
-
-/** Title, filter box, "shown of total", and the refresh status. */
-function ListToolbar({ title, filter, onFilter, list, shown }: ListToolbarProps): ReactNode {
-  const t = useT();
-  return (
-    <div className="toolbar">
-      <h1 id="list-title">{title}</h1>
-      <label className="filter">
-        <span className="visually-hidden">{t('table.filter')}</span>
-        <input type="search" value={filter} placeholder={t('table.filterPlaceholder')} onChange={(event) => onFilter(event.target.value)} />
-      </label>
-      <span className="muted" aria-live="polite">
-        {list.data ? t('table.count', { shown, total: list.data.items.length }) : ''}
-      </span>
-      <span className="toolbar-status">
-        {list.refreshing && <Spinner label={t('table.refreshing')} />}
-        {list.updatedAt && <span className="muted small">{t('table.updated', { time: formatClock(list.updatedAt) })}</span>}
-      </span>
-    </div>
-  );
 }
 
 /** Stale data, errors, loading and empty notices of the list. */
@@ -70,9 +44,13 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
   const client = useApi();
   const t = useT();
   const [filter, setFilter] = useState('');
+  const [selector, setSelector] = useState('');
+  const [creating, setCreating] = useState(false);
   // Live: the server pushes every change of the list (no polling); rows change in place.
-  const list = useLiveList(client, resource, namespace);
-  const items = list.data?.items ?? noItems;
+  const list = useLiveList(client, resource, namespace, selector);
+  const usage = useUsage(resource, namespace);
+  const listed = list.data?.items ?? noItems;
+  const items = useMemo(() => withUsage(listed, usage), [listed, usage]);
   const columns = useMemo(() => columnsOf(items), [items]);
   const shown = useMemo(() => items.filter((item) => matchesFilter(item, columns, filter)), [items, columns, filter]);
   const title = kindLabel(resource, t);
@@ -83,8 +61,28 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
 
   return (
     <div className="resource-page">
-      <section className="list-pane" aria-labelledby="list-title">
-        <ListToolbar title={title} filter={filter} onFilter={setFilter} list={list} shown={shown.length} />
+      <section className="list-pane virtual" aria-labelledby="list-title">
+        <ListToolbar
+          title={title}
+          filter={filter}
+          onFilter={setFilter}
+          selector={selector}
+          onSelector={setSelector}
+          list={list}
+          shown={shown.length}
+          actions={
+            client.current?.role !== 'viewer' && (
+              <button type="button" onClick={() => setCreating(true)}>
+                {t('objects.create')}
+              </button>
+            )
+          }
+        />
+        {creating && (
+          <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>
+            <CreateDialog resource={resource} namespace={namespace} onClose={() => setCreating(false)} />
+          </Suspense>
+        )}
         <ListNotices list={list} title={title} />
         {shown.length > 0 && <ResourceTable resource={resource} columns={columns} items={shown} selected={selected} onOpen={onSelect} caption={title} />}
       </section>

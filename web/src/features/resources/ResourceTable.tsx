@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ResourceItem } from '../../api/types';
-import { DataTable } from '../../shared/DataTable';
+import { VirtualTable } from '../../shared/VirtualTable';
 import { itemColumns, itemKey } from './item-columns';
 import { sameTarget, type ResourceTarget } from './target';
 
@@ -13,7 +13,7 @@ interface ResourceTableProps {
   caption: string;
 }
 
-/** The list as a table; the name is a button (keyboard), the whole row is clickable (mouse). */
+/** The list as a virtualized table; the name is a button (keyboard), the whole row is clickable, j/k + Enter move and open. */
 export function ResourceTable({ resource, columns, items, selected, onOpen, caption }: ResourceTableProps): ReactNode {
   const targetOf = (item: ResourceItem): ResourceTarget => ({ resource, name: item.name, namespace: item.namespace });
   const nameCell = (item: ResourceItem): ReactNode => (
@@ -29,13 +29,15 @@ export function ResourceTable({ resource, columns, items, selected, onOpen, capt
       {item.name}
     </button>
   );
+  const selectedKey = selected ? itemKey({ name: selected.name, namespace: selected.namespace } as ResourceItem) : undefined;
   return (
-    <DataTable
+    <VirtualTable
       columns={itemColumns(columns, nameCell)}
       rows={items}
       rowKey={itemKey}
       caption={caption}
-      rowProps={(item) => ({ className: sameTarget(selected, targetOf(item)) ? 'selected' : undefined, onClick: () => onOpen(targetOf(item)) })}
+      selectedKey={selectedKey}
+      onOpen={(item) => onOpen(targetOf(item))}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, columnLabel, columnsOf, durationSeconds, kindOf, matchesFilter, sortValue } from './columns';
+import { cellText, columnLabel, columnsOf, durationSeconds, kindOf, matchesFilter, quantityValue, sortValue } from './columns';
 
 describe('resource columns', () => {
   it('puts name and namespace first and age last', () => {
@@ -29,5 +29,14 @@ describe('resource columns', () => {
     expect(sortValue('age', '5m')).toBeLessThan(sortValue('age', '2d') as number);
     expect(sortValue('restarts', 3)).toBe(3);
     expect(sortValue('status', 'Running')).toBe('Running');
+  });
+
+  it('sorts CPU and memory by amount', () => {
+    expect(quantityValue('250m')).toBeCloseTo(0.25);
+    expect(quantityValue('2')).toBe(2);
+    expect(quantityValue('64Mi (12%)')).toBe(64 * 1024 * 1024);
+    expect(quantityValue('n/a')).toBeUndefined();
+    expect(sortValue('cpu', '1500m')).toBeGreaterThan(sortValue('cpu', '2m') as number);
+    expect(sortValue('memory', '1Gi')).toBeGreaterThan(sortValue('memory', '900Mi') as number);
   });
 });

@@ -78,10 +78,32 @@ export function durationSeconds(text: string): number | undefined {
   return seconds;
 }
 
-/** What a cell sorts by: ages by their length, numbers numerically, the rest as text. */
+const quantityUnits: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+  M: 1e6,
+  G: 1e9,
+};
+
+/** `250m`, `1.5`, `64Mi` (a trailing ` (12%)` ignored) → a number; `undefined` for anything else. */
+export function quantityValue(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(n|u|m|k|Ki|Mi|Gi|Ti|M|G)?(\s|$)/.exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * (quantityUnits[match[2] ?? ''] ?? 1);
+}
+
+/** What a cell sorts by: ages by their length, CPU and memory by amount, numbers numerically, the rest as text. */
 export function sortValue(column: string, value: unknown): string | number | undefined {
   if (typeof value === 'number') return value;
   const text = cellText(value);
   if (column === 'age') return durationSeconds(text) ?? text;
+  if (column === 'cpu' || column === 'memory') return quantityValue(text) ?? text;
   return text;
 }

@@ -2,11 +2,10 @@ import { useEffect, useState } from 'react';
 import { isAbort } from '../../api/errors';
 import { readText } from '../../api/sse';
 import { useApi } from '../../app/api-context';
+import { appendCapped, linePrefixer } from './log-lines';
 import type { ResourceTarget } from './target';
 
 const tailLines = 200;
-/** Followed logs keep at most this many characters (the oldest are dropped). */
-const maxChars = 512 * 1024;
 
 export interface LogText {
   text: string;
@@ -15,40 +14,45 @@ export interface LogText {
   loading: boolean;
 }
 
-/** The log text with the pod, container and mode it belongs to. */
+/** What to read: the containers (several: every line prefixed with its container), follow, the previous instance. */
+export interface LogMode {
+  follow: boolean;
+  previous: boolean;
+}
+
+/** The log text with the pod, containers and mode it belongs to. */
 type Keyed = LogText & { key: string };
 
 const fresh = (streaming: boolean): LogText => ({ text: '', error: undefined, streaming, loading: true });
 
-function appended(previous: LogText, chunk: string): LogText {
-  const text = previous.text + chunk;
-  return { ...previous, loading: false, text: text.length > maxChars ? text.slice(text.length - maxChars) : text };
-}
-
-/** Streams or loads the log text of one container; `follow` reads the body as it grows. Another container or mode starts empty. */
-export function useLogText(target: ResourceTarget, container: string | undefined, follow: boolean): LogText {
+/** Streams or loads the log text of one or more containers; `follow` reads the bodies as they grow. Another choice starts empty. */
+export function useLogText(target: ResourceTarget, containers: readonly string[], mode: LogMode): LogText {
   const client = useApi();
-  const key = JSON.stringify([target.namespace, target.name, container, follow]);
+  const key = JSON.stringify([target.namespace, target.name, containers, mode.follow, mode.previous]);
   const [state, setState] = useState<Keyed>({ key, ...fresh(false) });
   useEffect(() => {
-    if (container === undefined) return;
+    const chosen: readonly string[] = JSON.parse(key)[2];
+    if (chosen.length === 0) return;
     const controller = new AbortController();
     const update = (change: (previous: LogText) => LogText): void =>
-      setState((previous) => ({ ...change(previous.key === key ? previous : fresh(follow)), key }));
-    const query = { namespace: target.namespace, container, tail: tailLines, follow: follow || undefined };
-    const run = async (): Promise<void> => {
+      setState((previous) => ({ ...change(previous.key === key ? previous : fresh(mode.follow)), key }));
+    const append = (chunk: string): void => update((previous) => ({ ...previous, loading: false, text: appendCapped(previous.text, chunk) }));
+    const readOne = async (container: string): Promise<void> => {
+      const query = { namespace: target.namespace, container, tail: tailLines, follow: mode.follow || undefined, previous: mode.previous || undefined };
       const response = await client.request('GET', `/api/pods/${encodeURIComponent(target.name)}/logs`, {
         query,
         signal: controller.signal,
         accept: 'text/plain',
       });
-      if (response.body) await readText(response.body, (chunk) => update((previous) => appended(previous, chunk)), controller.signal);
+      const prefixer = chosen.length > 1 ? linePrefixer(container) : undefined;
+      if (response.body) await readText(response.body, (chunk) => append(prefixer ? prefixer.push(chunk) : chunk), controller.signal);
+      if (prefixer) append(prefixer.flush());
     };
-    run().then(
+    Promise.all(chosen.map(readOne)).then(
       () => !controller.signal.aborted && update((previous) => ({ ...previous, streaming: false, loading: false })),
       (error: unknown) => !controller.signal.aborted && !isAbort(error) && update((previous) => ({ ...previous, error, streaming: false, loading: false })),
     );
     return () => controller.abort();
-  }, [client, key, target.name, target.namespace, container, follow]);
-  return state.key === key ? state : fresh(container !== undefined && follow);
+  }, [client, key, target.name, target.namespace, mode.follow, mode.previous]);
+  return state.key === key ? state : fresh(containers.length > 0 && mode.follow);
 }

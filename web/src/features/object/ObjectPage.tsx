@@ -1,0 +1,115 @@
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Link, navigate, objectRoutePath, routePath } from '../../app/router';
+import { useApi } from '../../app/api-context';
+import { useT, type MessageKey } from '../../i18n';
+import { AccessScopeProvider } from '../../shared/access-context';
+import { DeleteButton } from '../resources/DeleteButton';
+import { kindLabel } from '../resources/kinds';
+import type { ResourceTarget } from '../resources/target';
+import { pickTab, tabsFor, type ObjectTab } from './object-tabs';
+import { ObjectTabBody } from './ObjectTabBody';
+import './object.css';
+
+// CodeMirror is its own chunk, loaded when Edit is first pressed.
+const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
+
+function Tabs({ tabs, tab, onTab }: { tabs: ObjectTab[]; tab: ObjectTab; onTab: (tab: ObjectTab) => void }): ReactNode {
+  const t = useT();
+  const refs = useRef(new Map<ObjectTab, HTMLButtonElement>());
+  const onKey = (event: KeyboardEvent): void => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length] ?? 'summary';
+    onTab(next);
+    refs.current.get(next)?.focus();
+  };
+  return (
+    <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onKey}>
+      {tabs.map((name) => (
+        <button
+          key={name}
+          ref={(element) => {
+            if (element) refs.current.set(name, element);
+          }}
+          type="button"
+          role="tab"
+          id={`object-tab-${name}`}
+          aria-selected={tab === name}
+          aria-controls="object-panel"
+          tabIndex={tab === name ? 0 : -1}
+          onClick={() => onTab(name)}
+        >
+          {t(`objects.tab.${name}` as MessageKey)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * One object's page, deep-linkable as `/resources/{kind}/{namespace}/{name}[/{tab}]` (`_` for the
+ * namespace of cluster-scoped kinds): Summary, YAML, Describe, Events, Related, and Logs/Terminal
+ * for pods; Edit opens the YAML editor (review the server's dry run, then apply).
+ */
+export function ObjectPage({ target, tab: wanted }: { target: ResourceTarget; tab?: string }): ReactNode {
+  const t = useT();
+  const role = useApi().current?.role;
+  const tabs = tabsFor(target.resource, role);
+  const tab = pickTab(tabs, wanted);
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const onTab = (next: ObjectTab): void => navigate(objectRoutePath(target, next));
+
+  return (
+    <div className="page object-page">
+      <header className="object-header">
+        <div className="object-title">
+          <nav aria-label={t('objects.breadcrumb')} className="small">
+            <Link to={routePath({ page: 'resources', kind: target.resource })}>{kindLabel(target.resource, t)}</Link>
+            {target.namespace ? <span className="muted"> · {target.namespace}</span> : null}
+          </nav>
+          <h1>{target.name}</h1>
+        </div>
+        {role !== 'viewer' && !editing && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setNotice(undefined);
+              setEditing(true);
+            }}
+          >
+            {t('objects.edit')}
+          </button>
+        )}
+        {role === 'admin' && <DeleteButton target={target} onDeleted={() => navigate(routePath({ page: 'resources', kind: target.resource }))} />}
+      </header>
+      {notice && (
+        <p className="notice notice-ok pad" role="status">
+          {notice}
+        </p>
+      )}
+      <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
+        {editing ? (
+          <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>
+            <EditPanel
+              target={target}
+              onClose={(message) => {
+                setEditing(false);
+                setNotice(message);
+              }}
+            />
+          </Suspense>
+        ) : (
+          <>
+            <Tabs tabs={tabs} tab={tab} onTab={onTab} />
+            <div role="tabpanel" id="object-panel" aria-labelledby={`object-tab-${tab}`} className="tab-panel object-panel">
+              <ObjectTabBody tab={tab} target={target} />
+            </div>
+          </>
+        )}
+      </AccessScopeProvider>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ApiClient } from '../../api/client';
+import type { ResourceTarget } from '../resources/target';
+
+/** A frame of the terminal WebSocket (`pilothouse.terminal.v1`): output, error or exit from the pod. */
+export interface TerminalFrame {
+  type: 'output' | 'error' | 'exit';
+  data?: string;
+  message?: string;
+  code?: number | null;
+}
+
+/** The WebSocket URL of a pod's terminal, on the page's own host (`ws:` or `wss:`). */
+export function terminalUrl(location: { protocol: string; host: string }, target: ResourceTarget, ticket: string, container: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const query = new URLSearchParams({ namespace: target.namespace ?? 'default', ticket, container });
+  return `${scheme}//${location.host}/api/pods/${encodeURIComponent(target.name)}/terminal?${query.toString()}`;
+}
+
+/**
+ * Opens the pod's terminal socket: a one-time ticket first (a browser cannot send the bearer token
+ * on a WebSocket, and the token must never be in a URL), then the socket with the ticket.
+ */
+export async function openTerminalSocket(client: ApiClient, target: ResourceTarget): Promise<WebSocket> {
+  const issued = await client.json<{ ticket: string; container: string }>('POST', `/api/pods/${encodeURIComponent(target.name)}/terminal/ticket`, {
+    body: { namespace: target.namespace ?? 'default' },
+  });
+  return new WebSocket(terminalUrl(window.location, target, issued.ticket, issued.container), ['pilothouse.terminal.v1']);
+}

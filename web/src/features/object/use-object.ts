@@ -1,0 +1,13 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useApi } from '../../app/api-context';
+import { objectPath, targetKey, type ResourceTarget } from '../resources/target';
+import type { ObjectShape } from './related';
+
+/** The object as JSON (masked for the caller), shared by the tabs of its page through the query cache. */
+export function useObject(target: ResourceTarget): UseQueryResult<ObjectShape> {
+  const client = useApi();
+  return useQuery({
+    queryKey: ['object', targetKey(target)],
+    queryFn: ({ signal }) => client.json<ObjectShape>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
+  });
+}
