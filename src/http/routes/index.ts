@@ -20,6 +20,7 @@ import { chatRoutes, type ChatRouteDeps } from './chat.js';
 import { toolRoutes, type ToolRouteDeps } from './tool.js';
 import { settingsRoutes, type SettingsRouteDeps } from './settings.js';
 import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requests.js';
+import { clusterRoutes, type ClusterRouteDeps } from './cluster.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -41,7 +42,8 @@ export type RouteDeps = HealthRouteDeps &
   ChatRouteDeps &
   ToolRouteDeps &
   SettingsRouteDeps &
-  AccessRequestsRouteDeps;
+  AccessRequestsRouteDeps &
+  ClusterRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -67,6 +69,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...toolRoutes(deps),
     ...settingsRoutes(deps),
     ...accessRequestRoutes(deps),
+    ...clusterRoutes(deps),
   ];
   return routes;
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+import { pagePath, parsePageRoute, type PageRoute } from '../features/layout/page-routes';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
-export type Route = { page: 'resources'; kind: string } | { page: 'audit' } | { page: 'users' } | { page: 'access' } | { page: 'settings' };
+export type Route = { page: 'resources'; kind: string } | { page: 'audit' } | { page: 'users' } | { page: 'access' } | { page: 'settings' } | PageRoute;
 
 const kindPattern = /^[a-zA-Z][a-zA-Z0-9.-]*$/;
 
@@ -12,7 +13,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'access-requests') return { page: 'access' };
   if (parts[0] === 'resources' && parts[1] && kindPattern.test(parts[1])) return { page: 'resources', kind: parts[1] };
-  return { page: 'resources', kind: 'pods' };
+  return parsePageRoute(parts);
 }
 
 export function routePath(route: Route): string {
@@ -27,6 +28,8 @@ export function routePath(route: Route): string {
       return '/settings';
     case 'access':
       return '/access-requests';
+    default:
+      return pagePath(route);
   }
 }
 
