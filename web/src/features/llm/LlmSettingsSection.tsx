@@ -100,7 +100,7 @@ export function LlmSettingsSection(): ReactNode {
       <h2 id="llm-title">{t('llm.title')}</h2>
       <p className="muted small">{t('llm.intro')}</p>
       <ErrorNotice error={view.error} />
-      {view.data && <LlmForm key={JSON.stringify(view.data)} view={view.data} />}
+      {view.data && <LlmForm view={view.data} />}
     </section>
   );
 }
