@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types web-types-check test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
+.PHONY: all node deps build web web-types web-types-check test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench clean help kubectl-flags
 
 all: build
 
@@ -77,6 +77,10 @@ web/node_modules/.package-lock.json: web/package-lock.json | node
 
 test-web: web
 	cd web && npm test
+
+# The README's screenshots of the web UI (light, dark, Korean) in docs/screenshots/: real Chromium, real cluster.
+screenshots: deps web cluster-build tools
+	SCREENSHOT_DIR=docs/screenshots npx vitest run --project e2e test/e2e/web-pages.test.ts -t 'screenshots'
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit

@@ -380,6 +380,11 @@ count: 1`,
 
   it('takes the screenshots of the main pages (light, dark, Korean) for the README', { timeout: 180_000 }, async () => {
     mkdirSync(screenshotDirectory, { recursive: true });
+    // Something on every page: a release, an MCP server.
+    const token = service.adminToken;
+    await service.api('POST', '/api/helm/install', { token, body: { name: 'shop', namespace: namespace.name, chart: 'demo', repo: charts.url } });
+    const everything = everythingServer('everything');
+    await service.api('POST', '/api/mcp/servers', { token, body: { name: everything.name, command: everything.command, args: everything.args } });
     const page = await signIn('/overview');
     await page.getByLabel('Namespace').selectOption(namespace.name);
     const shot = async (path: string, name: string): Promise<void> => {

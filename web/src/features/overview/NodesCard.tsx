@@ -41,7 +41,7 @@ export function NodesCard(): ReactNode {
   const t = useT();
   const metrics = useApiQuery<ListResponse<NodeUsage>>('/api/metrics/node', { refetchInterval: 15_000 });
   const samples = useSamples(metrics.data?.items, metrics.dataUpdatedAt);
-  const labels = useMemo(() => ({ cpu: t('overview.cpu'), memory: t('overview.memory') }), [t]);
+  const labels = useMemo(() => ({ cpu: t('overview.cpu'), memory: t('overview.memory'), time: t('overview.time') }), [t]);
   return (
     <Card title={t('overview.usage')} id="overview-usage" wide>
       <ErrorNotice error={metrics.error} compact />

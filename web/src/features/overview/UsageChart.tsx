@@ -11,7 +11,7 @@ export interface UsageSample {
 
 interface UsageChartProps {
   samples: readonly UsageSample[];
-  labels: { cpu: string; memory: string };
+  labels: { cpu: string; memory: string; time: string };
   title: string;
 }
 
@@ -31,13 +31,14 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 240),
       height: 180,
-      scales: { y: { range: [0, 100] } },
+      // At least the last five minutes on the time axis, so the first samples do not stretch over years.
+      scales: { x: { time: true, range: (_, min, max) => [Math.min(min, max - 300), max + 15] }, y: { range: [0, 100] } },
       axes: [
         { stroke: styles.getPropertyValue('--muted') },
         { stroke: styles.getPropertyValue('--muted'), values: (_, ticks) => ticks.map((tick) => `${tick}%`) },
       ],
       series: [
-        {},
+        { label: labels.time },
         { label: labels.cpu, stroke: '#0d9488', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
         { label: labels.memory, stroke: '#6366f1', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
       ],
@@ -50,7 +51,7 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
       chart.current?.destroy();
       chart.current = null;
     };
-  }, [labels.cpu, labels.memory]);
+  }, [labels.cpu, labels.memory, labels.time]);
 
   useEffect(() => {
     chart.current?.setData(dataOf(samples));
