@@ -50,9 +50,18 @@ describe.skipIf(missing.length > 0)('web UI pages', () => {
 kind: Pod
 metadata:
   name: web
+  labels: {app: web}
   annotations: {pilothouse.dev/forward-80: "127.0.0.1:${podSidePort}"}
 spec:
   containers: [{name: web, image: nginx, ports: [{containerPort: 80, name: http}]}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-svc
+spec:
+  selector: {app: web}
+  ports: [{port: 8080, targetPort: 80, name: http}]
 ---
 apiVersion: v1
 kind: Pod
@@ -180,29 +189,31 @@ count: 1`,
     },
   );
 
-  it('starts a port forward from a pod (picking the port), lists it with its local address, and stops it', { timeout: 120_000 }, async () => {
+  it('starts port forwards from a pod and from a service (picking the port), lists them with the local address, stops them', { timeout: 120_000 }, async () => {
     const page = await signIn('/port-forwards');
     await page.getByLabel('Namespace').selectOption(namespace.name);
-    await page.getByRole('combobox', { name: /^Pod/ }).selectOption('web');
-    const start = page.getByRole('form', { name: 'Port forward to web' });
-    expect(await start.getByRole('combobox', { name: /^Port/ }).inputValue()).toBe('80');
-    await start.getByRole('button', { name: 'Start forward' }).click();
-    const started = await start.getByRole('status').filter({ hasText: 'Forwarding on' }).textContent();
-    const address = /Forwarding on (\S+)/.exec(started ?? '')?.[1] ?? '';
-    expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
-    expect(await (await fetch(`http://${address}/through-the-ui`)).text()).toBe('hello from the pod side /through-the-ui');
-    const row = page.getByRole('row').filter({ hasText: `${namespace.name}/web:80` });
-    await row.getByText('active').waitFor();
-    expect(await row.getByText(address).count()).toBe(1);
-    await row.getByRole('button', { name: 'Stop the forward to web:80' }).click();
-    await page.getByText(/Port forward pf-\w+ stopped\./).waitFor();
-    await waitFor(
-      async () =>
-        (await page
-          .getByRole('row')
-          .filter({ hasText: `${namespace.name}/web:80` })
-          .count()) === 0,
-    );
+    const forward = async (kind: 'pods' | 'services', name: string): Promise<void> => {
+      await page.getByRole('combobox', { name: /^Forward to/ }).selectOption(kind);
+      await page.getByRole('combobox', { name: /^Name(?!space)/ }).selectOption(name);
+      const start = page.getByRole('form', { name: `Port forward to ${name}` });
+      expect(await start.getByRole('combobox', { name: /^Port/ }).inputValue()).toBe('80');
+      await start.getByRole('button', { name: 'Start forward' }).click();
+      const started = await start.getByRole('status').filter({ hasText: 'Forwarding on' }).textContent();
+      const address = /Forwarding on (\S+)/.exec(started ?? '')?.[1] ?? '';
+      expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(`http://${address}/through-${name}`)).text()).toBe(`hello from the pod side /through-${name}`);
+      // A service forwards to a pod it selects, as kubectl port-forward svc/… does.
+      const row = page
+        .getByRole('row')
+        .filter({ hasText: `${namespace.name}/web:80` })
+        .filter({ hasText: address });
+      await row.getByText('active').waitFor();
+      await row.getByRole('button', { name: 'Stop the forward to web:80' }).click();
+      await page.getByText(/Port forward pf-\w+ stopped\./).waitFor();
+      await waitFor(async () => (await page.getByRole('row').filter({ hasText: address }).count()) === 0);
+    };
+    await forward('pods', 'web');
+    await forward('services', 'web-svc');
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

@@ -15,26 +15,42 @@ import '../layout/pages.css';
 const listPath = '/api/portforward';
 const statusTone: Record<string, string> = { active: 'tone-good', failed: 'tone-bad', Pending: 'tone-warn' };
 
-/** Pick a pod of the namespace, then its port. */
+/** Pick a pod or a service of the namespace, then its port. */
 function StartForm({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
-  const [pod, setPod] = useState('');
-  const pods = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/pods', { query: { namespace, limit: 500 }, enabled: !!namespace });
+  const [kind, setKind] = useState<'pods' | 'services'>('pods');
+  const [name, setName] = useState('');
+  const objects = useApiQuery<ListResponse<ResourceItem>>(`/api/k8s/${kind}`, { query: { namespace, limit: 500 }, enabled: !!namespace });
   if (!namespace) return <p className="muted">{t('portforward.pickNamespace')}</p>;
   return (
     <div className="pf-start">
-      <label className="field">
-        <span>{t('portforward.pod')}</span>
-        <select value={pod} onChange={(event) => setPod(event.target.value)}>
-          <option value="">{t('portforward.choosePod')}</option>
-          {(pods.data?.items ?? []).map((item) => (
-            <option key={item.name} value={item.name}>
-              {item.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      {pod && <StartPortForward key={pod} kind="pods" namespace={namespace} name={pod} />}
+      <div className="form-row">
+        <label className="field">
+          <span>{t('portforward.kind')}</span>
+          <select
+            value={kind}
+            onChange={(event) => {
+              setKind(event.target.value as 'pods' | 'services');
+              setName('');
+            }}
+          >
+            <option value="pods">{t('portforward.kindPod')}</option>
+            <option value="services">{t('portforward.kindService')}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('portforward.object')}</span>
+          <select value={name} onChange={(event) => setName(event.target.value)}>
+            <option value="">{t('portforward.choose')}</option>
+            {(objects.data?.items ?? []).map((item) => (
+              <option key={item.name} value={item.name}>
+                {item.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {name && <StartPortForward key={`${kind}/${name}`} kind={kind} namespace={namespace} name={name} />}
     </div>
   );
 }
