@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types web-types-check report-schema test-web lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags
+.PHONY: all node deps build web web-types readme-permissions web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags
 
 all: build
 
@@ -56,6 +56,10 @@ web: deps web/node_modules/.package-lock.json web-types
 TS_RUN := node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings
 web-types: deps web/node_modules/.package-lock.json
 	$(TS_RUN) scripts/web-types.ts
+
+# The README's permission table, generated from the route table (test/unit/readme-permissions.test.ts checks it).
+readme-permissions: deps
+	$(TS_RUN) scripts/readme-permissions.ts
 # Before build regenerates it: a committed file that is stale fails make test.
 web-types-check: deps web/node_modules/.package-lock.json
 	@$(TS_RUN) scripts/web-types.ts --check || { echo 'web/src/api/types.ts is stale: run make web-types and commit it'; exit 1; }
@@ -81,6 +85,10 @@ web/node_modules/.package-lock.json: web/package-lock.json | node
 
 test-web: web
 	cd web && npm test
+
+# The README's screenshots of the web UI (light, dark, Korean) in docs/screenshots/: real Chromium, real cluster.
+screenshots: deps web cluster-build tools
+	SCREENSHOT_DIR=docs/screenshots npx vitest run --project e2e test/e2e/web-pages.test.ts -t 'screenshots'
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit

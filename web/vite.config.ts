@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { initialBundleBudget } from './build/initial-bundle-budget.ts';
 
 // The service serves web/dist under `-web`; `npm run dev` proxies the API to a local service.
 export default defineConfig({
-  plugins: [react()],
+  // The build prints the initial JS (gzip) and fails over 250 KiB: pages, editor and terminal load on demand.
+  plugins: [react(), initialBundleBudget()],
   // The shared locale catalogue (web UI and terminal UI) lives at the repository root.
   resolve: { alias: { '@locales': fileURLToPath(new URL('../locales', import.meta.url)) } },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },

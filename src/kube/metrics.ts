@@ -32,6 +32,9 @@ export interface NodeMetricItem {
   memory: string;
   cpuPercent: number | null;
   memoryPercent: number | null;
+  /** The node's allocatable CPU and memory as the API server states them (`4`, `16Gi`), null when absent. */
+  allocatableCpu: string | null;
+  allocatableMemory: string | null;
 }
 
 const metricsBase = '/apis/metrics.k8s.io/v1beta1';
@@ -98,6 +101,8 @@ export async function nodeMetrics(client: KubeIdentityClient): Promise<NodeMetri
         memory: formatMemory(memory),
         cpuPercent: percent(cpu, node.cpu),
         memoryPercent: percent(memory, node.memory),
+        allocatableCpu: node.cpu ?? null,
+        allocatableMemory: node.memory ?? null,
       };
     })
     .sort((left, right) => left.name.localeCompare(right.name));

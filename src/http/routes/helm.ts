@@ -14,6 +14,7 @@ import { maskManifest } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { renderChart, storedManifest } from '../../helm/rendering.js';
 import { audited } from '../audit-context.js';
+import { valuesYamlSchema, withYamlValues } from '../helm-values.js';
 import { auditedRead } from '../audit-reads.js';
 import { authorizeHelmAction } from '../helm-policy.js';
 import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
@@ -47,6 +48,7 @@ const installBody = z.object({
   repo: repositoryUrl.optional(),
   version: chartVersion.optional(),
   values,
+  valuesYaml: valuesYamlSchema,
   createNamespace: z.boolean().default(false),
 });
 const upgradeBody = installBody.omit({ createNamespace: true });
@@ -147,7 +149,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       status: 201,
       response: anyObject,
       handler: async (context) => {
-        const body = parseWith(installBody, context.request.body);
+        const body = withYamlValues(parseWith(installBody, context.request.body));
         await checkChartUrl(deps, body.repo, 'repo');
         const created = body.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${body.namespace}}\n` : '';
         await authorizeHelmAction(deps, context, {
@@ -171,7 +173,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       body: upgradeBody,
       response: anyObject,
       handler: async (context) => {
-        const body = parseWith(upgradeBody, context.request.body);
+        const body = withYamlValues(parseWith(upgradeBody, context.request.body));
         await checkChartUrl(deps, body.repo, 'repo');
         await authorizeHelmAction(deps, context, {
           action: 'upgrade',

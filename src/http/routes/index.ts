@@ -24,6 +24,7 @@ import { toolRoutes, type ToolRouteDeps } from './tool.js';
 import { settingsRoutes, type SettingsRouteDeps } from './settings.js';
 import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requests.js';
 import { reportRoutes, type ReportsRouteDeps } from './reports.js';
+import { clusterRoutes } from './cluster.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -79,6 +80,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...settingsRoutes(deps),
     ...accessRequestRoutes(deps),
     ...reportRoutes(deps),
+    ...clusterRoutes(),
   ];
   return routes;
 }

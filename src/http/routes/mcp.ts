@@ -12,6 +12,7 @@ export interface McpRouteDeps extends AuditContextDeps {
 
 const createBody = mcpServerConfigSchema.strict();
 const patchBody = z.object({ enabled: z.boolean() }).strict();
+const replaceBody = mcpServerConfigSchema.omit({ name: true }).strict();
 const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
 
 /**
@@ -58,6 +59,20 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       handler: async (context, { params: { name }, body: { enabled } }) => {
         const command = `mcp ${enabled ? 'enable' : 'disable'} ${name}`;
         context.body = await audited(deps, context, { resource: `mcpserver/${name}`, command: command }, () => catalog.setEnabled(name, enabled));
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/mcp/servers/:name',
+      permission: 'admin',
+      summary: 'Edit an MCP server: its whole configuration (env values sent back as "********" keep the stored value); it reconnects',
+      params: nameParams,
+      body: replaceBody,
+      response: anyObject,
+      errors: [404],
+      handler: async (context, { params: { name }, body }) => {
+        const command = `mcp edit ${name} -- ${[body.command, ...body.args].join(' ')}`;
+        context.body = await audited(deps, context, { resource: `mcpserver/${name}`, command }, () => catalog.update({ name, ...body }));
       },
     }),
     route({

@@ -29,7 +29,7 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
       path: '/api/metrics/node',
       permission: 'view',
       resourceKind: 'nodes',
-      summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent}]} against allocatable',
+      summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent, allocatableCpu, allocatableMemory}]} against allocatable',
       response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown())),
       handler: async (context) => {
         context.body = { items: await nodeMetrics(clusterOf(context)) };

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { llmSettingsBodySchema } from '../../settings/llm-settings.js';
+import { testLlmConnection } from '../../settings/llm-connection-test.js';
 import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
@@ -10,6 +12,15 @@ import type { Pilot } from '../../agent/pilot.js';
 export interface SettingsRouteDeps extends AuditContextDeps {
   pilot: Pilot;
 }
+
+const llmTestResult = z.object({
+  ok: z.boolean(),
+  provider: z.string(),
+  model: z.string(),
+  answer: z.string().optional(),
+  error: z.string().optional(),
+  code: z.string().optional(),
+});
 
 /**
  * Settings (README "AI pilot"). `/api/settings` is per user, so every role reads and writes its own (the
@@ -60,6 +71,18 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       handler: async (context, { body }) => {
         const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;
         context.body = await audited(deps, context, { resource: `settings/llm`, command: command }, async () => llm.update(body));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/llm/test',
+      permission: 'admin',
+      summary: 'Test connection: one short chat turn with the LLM configuration in use: {ok, provider, model, answer?, error?, code?}',
+      response: llmTestResult,
+      handler: async (context) => {
+        const config = llm.config();
+        const command = `settings llm test provider=${config.provider} model=${config.model}`;
+        context.body = await audited(deps, context, { resource: 'settings/llm', command }, () => testLlmConnection(llm.provider(), config.model));
       },
     }),
   ];

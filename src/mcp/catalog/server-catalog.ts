@@ -4,7 +4,7 @@ import type { McpServerObject } from '../../crds/mcp-server.js';
 import { AppError, notFound, validation } from '../../errors.js';
 import type { McpClientManager } from '../client/client-manager.js';
 import type { ConfigFileServers } from './config-file-servers.js';
-import { recordOfObject, recordOfView, type ServerRecord } from './server-record.js';
+import { maskedValue, recordOfObject, recordOfView, type ServerRecord } from './server-record.js';
 
 export interface ServerCatalogOptions {
   manager: McpClientManager;
@@ -39,6 +39,36 @@ export class ServerCatalog {
     else this.options.configFile?.add(server);
     await this.options.manager.apply({ ...server, source: objects ? 'cluster' : 'config' });
     return this.find(name);
+  }
+
+  /** Replaces a server's configuration where it lives; env values sent back masked keep their stored value. */
+  async update(server: McpServerConfig): Promise<ServerRecord> {
+    const source = await this.sourceOf(server.name);
+    const stored = await this.storedEnv(server.name, source);
+    const env = Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, value === maskedValue ? (stored[key] ?? '') : value]));
+    const next = { ...server, env };
+    if (source === 'cluster') {
+      const { name, ...spec } = next;
+      // A merge patch keeps map keys it does not name: removed env names are sent as null.
+      const removed = Object.fromEntries(
+        Object.keys(stored)
+          .filter((key) => !(key in env))
+          .map((key) => [key, null]),
+      );
+      const object = await this.options.objects.patch(name, { spec: { ...spec, env: { ...removed, ...env } } });
+      await this.options.manager.apply({ name, ...object.spec, source });
+    } else {
+      this.options.configFile?.remove(server.name);
+      this.options.configFile?.add(next);
+      await this.options.manager.apply({ ...next, source });
+    }
+    return this.find(server.name);
+  }
+
+  private async storedEnv(name: string, source: 'config' | 'cluster'): Promise<Record<string, string>> {
+    if (source === 'config') return this.options.manager.get(name)?.definition.env ?? {};
+    const object = (await this.clusterObjects())?.find((item) => item.metadata.name === name);
+    return object?.spec.env ?? {};
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<ServerRecord> {

@@ -7,6 +7,7 @@ import { RequestAccess } from '../features/access/RequestAccess';
 import { ChatPanel } from '../features/chat/ChatPanel';
 import { Header } from '../features/layout/Header';
 import { Nav } from '../features/layout/Nav';
+import { StagePage } from '../features/layout/StagePage';
 import { kindOf } from '../features/resources/columns';
 import { ResourcePage } from '../features/resources/ResourcePage';
 import { ObjectPage } from '../features/object/ObjectPage';
@@ -43,6 +44,8 @@ function Page({
       return <SettingsPage />;
     case 'access':
       return <AccessRequestsPage />;
+    default:
+      return <StagePage route={route} namespace={namespace} />;
   }
 }
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+import { pagePath, parsePageRoute, type PageRoute } from '../features/layout/page-routes';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
 export type Route =
@@ -7,7 +8,8 @@ export type Route =
   | { page: 'audit' }
   | { page: 'users' }
   | { page: 'access' }
-  | { page: 'settings' };
+  | { page: 'settings' }
+  | PageRoute;
 
 const kindPattern = /^[a-zA-Z][a-zA-Z0-9.-]*$/;
 
@@ -34,7 +36,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'access-requests') return { page: 'access' };
   if (parts[0] === 'resources' && parts[1] && kindPattern.test(parts[1])) return resourceRoute(parts[1], parts.slice(2));
-  return { page: 'resources', kind: 'pods' };
+  return parsePageRoute(parts);
 }
 
 export function routePath(route: Route): string {
@@ -51,6 +53,8 @@ export function routePath(route: Route): string {
       return '/settings';
     case 'access':
       return '/access-requests';
+    default:
+      return pagePath(route);
   }
 }
 

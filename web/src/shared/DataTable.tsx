@@ -56,7 +56,8 @@ export function DataTable<T>({ columns, rows, rowKey, caption, compact, rowProps
   const sortColumn = columns.find((column) => column.key === sort?.key);
   const sorted = sortRows(rows, sortColumn?.sortValue, sort);
   return (
-    <div className="table-wrap">
+    // Focusable, so a keyboard can scroll a wide table (axe: scrollable-region-focusable).
+    <div className="table-wrap" tabIndex={0} role="group" aria-label={caption}>
       <table className={compact ? 'data-table compact' : 'data-table'}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>

@@ -4,6 +4,8 @@ import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { HealthIndicator } from './HealthIndicator';
 import { NamespaceSelect } from './NamespaceSelect';
+import { ThemeToggle } from '../theme/ThemeToggle';
+import { PaletteLauncher } from '../palette/PaletteLauncher';
 
 interface HeaderProps {
   session: Session;
@@ -26,6 +28,8 @@ export function Header({ session, namespace, onNamespace }: HeaderProps): ReactN
       <HealthIndicator />
       <NamespaceSelect value={namespace} onChange={onNamespace} />
       <div className="topbar-spacer" />
+      <PaletteLauncher role={session.role} namespace={namespace} />
+      <ThemeToggle />
       <div className="user" aria-label={`${session.username} (${session.role})`}>
         <span className="user-name">{session.username}</span> <span className={`role role-${session.role}`}>{session.role}</span>
       </div>

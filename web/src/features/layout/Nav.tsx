@@ -3,6 +3,7 @@ import type { Role } from '../../api/types';
 import { Link, navigate, routePath, type Route } from '../../app/router';
 import { useT } from '../../i18n';
 import { kindLabel, navKinds } from '../resources/kinds';
+import { PageLinks, AdminPageLinks } from './PageLinks';
 
 /** Left navigation: resource kinds, a box for any other kind, admin pages, settings. */
 export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
@@ -17,6 +18,7 @@ export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
   const custom = currentKind && !(navKinds as readonly string[]).includes(currentKind) ? currentKind : undefined;
   return (
     <nav className="sidenav" aria-label={t('nav.label')}>
+      <PageLinks route={route} />
       <h2 className="nav-heading">{t('nav.resources')}</h2>
       <ul>
         {navKinds.map((name) => (
@@ -65,6 +67,7 @@ export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
                 {t('nav.users')}
               </Link>
             </li>
+            <AdminPageLinks route={route} />
           </ul>
         </>
       )}

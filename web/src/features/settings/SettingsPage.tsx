@@ -3,6 +3,8 @@ import type { Language, UserSettings } from '../../api/types';
 import { languageNames, useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useSettings } from './settings-context';
+import { useApi } from '../../app/api-context';
+import { LlmSettingsSection } from '../llm/LlmSettingsSection';
 
 /** The user's settings: language, beginner mode, auto-approval of read-only commands. */
 export function SettingsPage(): ReactNode {
@@ -13,6 +15,7 @@ export function SettingsPage(): ReactNode {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
+  const isAdmin = useApi().current?.role === 'admin';
 
   // New settings from the service replace the draft (adjusting state while rendering, not in an effect).
   if (draftOf !== settings) {
@@ -79,6 +82,7 @@ export function SettingsPage(): ReactNode {
           )}
         </form>
       )}
+      {isAdmin && <LlmSettingsSection />}
     </section>
   );
 }

@@ -1,0 +1,126 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useApi } from '../../app/api-context';
+import { Link, navigate } from '../../app/router';
+import { useT } from '../../i18n';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
+import { useAction } from '../../shared/use-action';
+import { ActionNotices } from '../layout/ActionNotices';
+import { useApiQuery } from '../../shared/use-api-query';
+import { statusTone, type ReleaseDetails } from './helm-types';
+import { ReleaseHistory } from './ReleaseHistory';
+import { ReleaseTabs, type ReleaseTab } from './ReleaseTabs';
+import { ReleaseText } from './ReleaseText';
+import { ReleaseUpgrade } from './ReleaseUpgrade';
+import '../layout/pages.css';
+
+function Summary({ release }: { release: ReleaseDetails }): ReactNode {
+  const t = useT();
+  return (
+    <dl className="overview-facts card page-section">
+      <dt>{t('helm.status')}</dt>
+      <dd className={statusTone(release.status)} data-testid="release-status">
+        {release.status}
+      </dd>
+      <dt>{t('helm.chart')}</dt>
+      <dd>{release.chart}</dd>
+      <dt>{t('helm.appVersion')}</dt>
+      <dd>{release.appVersion}</dd>
+      <dt>{t('helm.revision')}</dt>
+      <dd data-testid="release-revision">{release.revision}</dd>
+      <dt>{t('helm.updated')}</dt>
+      <dd>{release.lastDeployed ?? ''}</dd>
+    </dl>
+  );
+}
+
+interface PanelProps {
+  tab: ReleaseTab;
+  path: string;
+  namespace: string;
+  name: string;
+  release: ReleaseDetails | undefined;
+  canWrite: boolean;
+  busy: boolean;
+  onRollback: (revision: number) => void;
+  onChanged: () => void;
+}
+
+function ReleasePanel({ tab, path, namespace, name, release, canWrite, busy, onRollback, onChanged }: PanelProps): ReactNode {
+  const t = useT();
+  if (tab === 'values') return <ReleaseText path={`${path}/values`} namespace={namespace} kind="values" />;
+  if (tab === 'manifest') return <ReleaseText path={`${path}/manifest`} namespace={namespace} kind="manifest" />;
+  if (tab === 'history')
+    return <ReleaseHistory namespace={namespace} name={name} current={release?.revision ?? 0} busy={busy} canWrite={canWrite} onRollback={onRollback} />;
+  if (!release) return null;
+  return canWrite ? <ReleaseUpgrade release={release} onDone={onChanged} /> : <p className="muted">{t('helm.viewerNoUpgrade')}</p>;
+}
+
+/** One release: summary, values, manifest (Secrets masked by the service), history with rollback, upgrade, uninstall. */
+export function HelmReleasePage({ namespace, name }: { namespace: string; name: string }): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const queries = useQueryClient();
+  const canWrite = client.current?.role !== 'viewer';
+  const path = `/api/helm/releases/${encodeURIComponent(name)}`;
+  const release = useApiQuery<ReleaseDetails>(path, { query: { namespace } });
+  const [tab, setTab] = useState<ReleaseTab>('values');
+  const [confirming, setConfirming] = useState(false);
+  const refresh = (): void => void queries.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(path) });
+  const action = useAction(refresh);
+  const rollback = (revision: number): Promise<void> =>
+    action.act(async () => {
+      await client.json('POST', `${path}/rollback`, { body: { namespace, revision } });
+      return t('helm.rolledBack', { revision });
+    });
+  const uninstall = (): Promise<void> =>
+    action.act(async () => {
+      await client.json('DELETE', path, { query: { namespace } });
+      setConfirming(false);
+      navigate('/helm');
+      return t('helm.uninstalled', { name });
+    });
+
+  return (
+    <section className="page" aria-labelledby="release-title">
+      <div className="toolbar">
+        <Link to="/helm">{t('helm.back')}</Link>
+        <h1 id="release-title">{t('helm.releaseTitle', { name, namespace })}</h1>
+        {canWrite && (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            {t('helm.uninstall')}
+          </button>
+        )}
+      </div>
+      <ActionNotices action={action} error={release.error} />
+      {release.data && <Summary release={release.data} />}
+      <ReleaseTabs tab={tab} onTab={setTab} />
+      <div role="tabpanel" id={`release-panel-${tab}`} aria-labelledby={`release-tab-${tab}`} className="tab-panel">
+        <ReleasePanel
+          tab={tab}
+          path={path}
+          namespace={namespace}
+          name={name}
+          release={release.data}
+          canWrite={canWrite}
+          busy={action.busy}
+          onRollback={(revision) => void rollback(revision)}
+          onChanged={refresh}
+        />
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title={t('helm.uninstallTitle', { name })}
+          confirmLabel={t('helm.uninstall')}
+          cancelLabel={t('helm.cancel')}
+          danger
+          busy={action.busy}
+          onConfirm={() => void uninstall()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{t('helm.uninstallText', { name, namespace })}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

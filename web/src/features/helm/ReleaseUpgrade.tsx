@@ -1,0 +1,67 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { useApiQuery } from '../../shared/use-api-query';
+import { chartNameOf, type ReleaseDetails } from './helm-types';
+import { ReleaseProgress, type Phase } from './ReleaseProgress';
+import { ValuesEditor } from './ValuesEditor';
+
+/** Upgrade: chart (repo/chart or a chart name with a repository URL), version, values (prefilled with the release's). */
+export function ReleaseUpgrade({ release, onDone }: { release: ReleaseDetails; onDone: () => void }): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const values = useApiQuery<{ values: unknown }>(`/api/helm/releases/${encodeURIComponent(release.name)}/values`, { query: { namespace: release.namespace } });
+  const [chart, setChart] = useState(chartNameOf(release.chart));
+  const [repo, setRepo] = useState('');
+  const [version, setVersion] = useState('');
+  const [text, setText] = useState<string>();
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [error, setError] = useState<unknown>();
+  const shown = text ?? (values.data ? JSON.stringify(values.data.values ?? {}, null, 2) : '');
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setPhase('running');
+    setError(undefined);
+    try {
+      const body = {
+        name: release.name,
+        namespace: release.namespace,
+        chart: chart.trim(),
+        repo: repo.trim() || undefined,
+        version: version.trim() || undefined,
+        valuesYaml: shown,
+      };
+      await client.json('POST', '/api/helm/upgrade', { body });
+      setPhase('done');
+      onDone();
+    } catch (failure) {
+      setError(failure);
+      setPhase('failed');
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label={t('helm.upgrade')}>
+      <div className="form-row">
+        <label className="field">
+          <span>{t('helm.chartRef')}</span>
+          <input value={chart} onChange={(event) => setChart(event.target.value)} required />
+        </label>
+        <label className="field">
+          <span>{t('helm.repoUrl')}</span>
+          <input type="url" value={repo} onChange={(event) => setRepo(event.target.value)} placeholder="https://charts.example.org" />
+        </label>
+        <label className="field">
+          <span>{t('helm.version')}</span>
+          <input value={version} onChange={(event) => setVersion(event.target.value)} placeholder={t('helm.latest')} />
+        </label>
+      </div>
+      <ValuesEditor id="upgrade-values" value={shown} onChange={setText} />
+      <button type="submit" className="primary" disabled={phase === 'running'}>
+        {t('helm.upgrade')}
+      </button>
+      <ReleaseProgress phase={phase} namespace={release.namespace} release={release.name} error={error} />
+    </form>
+  );
+}

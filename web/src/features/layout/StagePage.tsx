@@ -1,0 +1,44 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useT } from '../../i18n';
+import type { PageRoute } from './page-routes';
+
+// Every page of this module is its own chunk: the initial bundle carries only the shell and the lists.
+const OverviewPage = lazy(() => import('../overview/OverviewPage').then((module) => ({ default: module.OverviewPage })));
+const HelmReleasesPage = lazy(() => import('../helm/HelmReleasesPage').then((module) => ({ default: module.HelmReleasesPage })));
+const HelmReleasePage = lazy(() => import('../helm/HelmReleasePage').then((module) => ({ default: module.HelmReleasePage })));
+const HelmInstallPage = lazy(() => import('../helm/HelmInstallPage').then((module) => ({ default: module.HelmInstallPage })));
+const HelmRepositoriesPage = lazy(() => import('../helm/HelmRepositoriesPage').then((module) => ({ default: module.HelmRepositoriesPage })));
+const PortForwardsPage = lazy(() => import('../portforwards/PortForwardsPage').then((module) => ({ default: module.PortForwardsPage })));
+const McpServersPage = lazy(() => import('../mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
+const ReportsPage = lazy(() => import('../reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
+
+function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
+  switch (route.page) {
+    case 'overview':
+      return <OverviewPage namespace={namespace} />;
+    case 'helm':
+      return <HelmReleasesPage namespace={namespace} />;
+    case 'helm-release':
+      return <HelmReleasePage namespace={route.namespace} name={route.name} />;
+    case 'helm-install':
+      return <HelmInstallPage namespace={namespace} />;
+    case 'helm-repositories':
+      return <HelmRepositoriesPage />;
+    case 'portforwards':
+      return <PortForwardsPage namespace={namespace} />;
+    case 'mcp':
+      return <McpServersPage />;
+    case 'reports':
+      return <ReportsPage namespace={namespace} />;
+  }
+}
+
+/** A stage-two page, loaded on demand (a spinner line while its chunk arrives). */
+export function StagePage({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
+  const t = useT();
+  return (
+    <Suspense fallback={<p className="muted pad">{t('common.loading')}</p>}>
+      <PageOf route={route} namespace={namespace} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,56 @@
+/** The pages of stage two (overview, Helm, port forwards, MCP servers, reports): their paths and how they parse. */
+export type PageRoute =
+  | { page: 'overview' }
+  | { page: 'helm' }
+  | { page: 'helm-release'; namespace: string; name: string }
+  | { page: 'helm-install' }
+  | { page: 'helm-repositories' }
+  | { page: 'portforwards' }
+  | { page: 'mcp' }
+  | { page: 'reports' };
+
+const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+function helmRoute(parts: string[]): PageRoute | undefined {
+  if (parts.length === 1) return { page: 'helm' };
+  if (parts[1] === 'install') return { page: 'helm-install' };
+  if (parts[1] === 'repositories') return { page: 'helm-repositories' };
+  const [, section, namespace, name] = parts;
+  if (section === 'releases' && namespace && name && namePattern.test(namespace) && namePattern.test(name)) return { page: 'helm-release', namespace, name };
+  return undefined;
+}
+
+/** The stage-two page of a decoded path (its parts); the overview for any path no page claims. */
+export function parsePageRoute(parts: string[]): PageRoute {
+  if (parts[0] === 'helm') return helmRoute(parts) ?? { page: 'helm' };
+  if (parts[0] === 'port-forwards') return { page: 'portforwards' };
+  if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
+  if (parts[0] === 'reports') return { page: 'reports' };
+  return { page: 'overview' };
+}
+
+export function pagePath(route: PageRoute): string {
+  switch (route.page) {
+    case 'overview':
+      return '/overview';
+    case 'helm':
+      return '/helm';
+    case 'helm-release':
+      return `/helm/releases/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
+    case 'helm-install':
+      return '/helm/install';
+    case 'helm-repositories':
+      return '/helm/repositories';
+    case 'portforwards':
+      return '/port-forwards';
+    case 'mcp':
+      return '/admin/mcp';
+    case 'reports':
+      return '/reports';
+  }
+}
+
+/** True for the routes of this module. */
+export function isPageRoute(route: { page: string }): route is PageRoute {
+  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports'].includes(route.page);
+}

@@ -1,0 +1,139 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import type { ListResponse } from '../../api/list';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
+import { DataTable, type Column } from '../../shared/DataTable';
+import { useAction } from '../../shared/use-action';
+import { ActionNotices } from '../layout/ActionNotices';
+import { useApiQuery } from '../../shared/use-api-query';
+import { McpServerForm } from './McpServerForm';
+import { bodyOf, draftOf, emptyDraft, type McpDraft, type McpServer } from './mcp-types';
+import '../layout/pages.css';
+
+const listPath = '/api/mcp/servers';
+const phaseTone: Record<string, string> = { connected: 'tone-good', failed: 'tone-bad', connecting: 'tone-warn' };
+
+function ToolsCell({ server }: { server: McpServer }): ReactNode {
+  const t = useT();
+  if (server.tools.length === 0) return <span className="muted">0</span>;
+  return (
+    <details>
+      <summary>{t('mcp.toolCount', { count: server.tools.length })}</summary>
+      <ul className="tool-names">
+        {server.tools.map((tool) => (
+          <li key={tool} className="mono">
+            {tool}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** MCP servers (admin): status, last error, tools; add, edit, enable/disable, remove. */
+export function McpServersPage(): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const queries = useQueryClient();
+  const servers = useApiQuery<ListResponse<McpServer>>(listPath, { refetchInterval: 5_000 });
+  const reload = (): void => void queries.invalidateQueries({ queryKey: [listPath] });
+  const action = useAction(reload);
+  const [editing, setEditing] = useState<{ draft: McpDraft; existing: boolean }>();
+  const [removing, setRemoving] = useState<McpServer>();
+
+  const save = async (draft: McpDraft): Promise<void> => {
+    const body = bodyOf(draft);
+    if (editing?.existing) await client.json('PUT', `${listPath}/${encodeURIComponent(draft.name)}`, { body });
+    else await client.json('POST', listPath, { body: { name: draft.name.trim(), ...body } });
+    setEditing(undefined);
+    reload();
+  };
+  const toggle = (server: McpServer): Promise<void> =>
+    action.act(async () => {
+      await client.json('PATCH', `${listPath}/${encodeURIComponent(server.name)}`, { body: { enabled: !server.enabled } });
+      return t(server.enabled ? 'mcp.disabledDone' : 'mcp.enabledDone', { name: server.name });
+    });
+  const remove = (server: McpServer): Promise<void> =>
+    action.act(async () => {
+      await client.json('DELETE', `${listPath}/${encodeURIComponent(server.name)}`);
+      setRemoving(undefined);
+      return t('mcp.removed', { name: server.name });
+    });
+
+  const columns: Column<McpServer>[] = [
+    { key: 'name', header: t('mcp.name'), cell: (server) => <strong>{server.name}</strong>, sortValue: (server) => server.name },
+    {
+      key: 'status',
+      header: t('mcp.status'),
+      cell: (server) => <span className={phaseTone[server.status.phase]}>{server.status.phase}</span>,
+      sortValue: (server) => server.status.phase,
+    },
+    { key: 'tools', header: t('mcp.tools'), cell: (server) => <ToolsCell server={server} />, sortValue: (server) => server.tools.length },
+    { key: 'error', header: t('mcp.lastError'), cell: (server) => <span className="small">{server.status.message ?? ''}</span> },
+    { key: 'command', header: t('mcp.command'), cell: (server) => <span className="mono small">{[server.command, ...server.args].join(' ')}</span> },
+    { key: 'source', header: t('mcp.source'), cell: (server) => server.source },
+    {
+      key: 'actions',
+      header: t('mcp.actions'),
+      cell: (server) => (
+        <span className="row-actions">
+          <button
+            type="button"
+            className="small-button"
+            onClick={() => setEditing({ draft: draftOf(server), existing: true })}
+            aria-label={t('mcp.editNamed', { name: server.name })}
+          >
+            {t('mcp.edit')}
+          </button>
+          <button
+            type="button"
+            className="small-button"
+            disabled={action.busy}
+            onClick={() => void toggle(server)}
+            aria-label={t(server.enabled ? 'mcp.disableNamed' : 'mcp.enableNamed', { name: server.name })}
+          >
+            {t(server.enabled ? 'mcp.disable' : 'mcp.enable')}
+          </button>
+          <button type="button" className="small-button danger" onClick={() => setRemoving(server)} aria-label={t('mcp.removeNamed', { name: server.name })}>
+            {t('mcp.remove')}
+          </button>
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <section className="page" aria-labelledby="mcp-title">
+      <div className="toolbar">
+        <h1 id="mcp-title">{t('mcp.title')}</h1>
+        <button type="button" className="primary" onClick={() => setEditing({ draft: emptyDraft, existing: false })}>
+          {t('mcp.addButton')}
+        </button>
+      </div>
+      <p className="page-intro muted">{t('mcp.intro')}</p>
+      {editing && (
+        <McpServerForm key={editing.draft.name} initial={editing.draft} editing={editing.existing} onSubmit={save} onCancel={() => setEditing(undefined)} />
+      )}
+      <ActionNotices action={action} error={servers.error} />
+      {servers.data && servers.data.items.length === 0 && <p className="muted pad">{t('mcp.empty')}</p>}
+      {servers.data && servers.data.items.length > 0 && (
+        <DataTable columns={columns} rows={servers.data.items} rowKey={(server) => `${server.source}/${server.name}`} caption={t('mcp.title')} />
+      )}
+      {removing && (
+        <ConfirmDialog
+          title={t('mcp.removeTitle', { name: removing.name })}
+          confirmLabel={t('mcp.remove')}
+          cancelLabel={t('mcp.cancel')}
+          danger
+          busy={action.busy}
+          onConfirm={() => void remove(removing)}
+          onCancel={() => setRemoving(undefined)}
+        >
+          <p>{t('mcp.removeText')}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import type { ListResponse } from '../../api/list';
+import type { ResourceItem } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
+import { useAction } from '../../shared/use-action';
+import { ActionNotices } from '../layout/ActionNotices';
+import { useApiQuery } from '../../shared/use-api-query';
+import { StartPortForward } from './StartPortForward';
+import type { PortForward } from './port-forward-types';
+import '../layout/pages.css';
+
+const listPath = '/api/portforward';
+const statusTone: Record<string, string> = { active: 'tone-good', failed: 'tone-bad', Pending: 'tone-warn' };
+
+/** Pick a pod or a service of the namespace, then its port. */
+function StartForm({ namespace }: { namespace: string }): ReactNode {
+  const t = useT();
+  const [kind, setKind] = useState<'pods' | 'services'>('pods');
+  const [name, setName] = useState('');
+  const objects = useApiQuery<ListResponse<ResourceItem>>(`/api/k8s/${kind}`, { query: { namespace, limit: 500 }, enabled: !!namespace });
+  if (!namespace) return <p className="muted">{t('portforward.pickNamespace')}</p>;
+  return (
+    <div className="pf-start">
+      <div className="form-row">
+        <label className="field">
+          <span>{t('portforward.kind')}</span>
+          <select
+            value={kind}
+            onChange={(event) => {
+              setKind(event.target.value as 'pods' | 'services');
+              setName('');
+            }}
+          >
+            <option value="pods">{t('portforward.kindPod')}</option>
+            <option value="services">{t('portforward.kindService')}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('portforward.object')}</span>
+          <select value={name} onChange={(event) => setName(event.target.value)}>
+            <option value="">{t('portforward.choose')}</option>
+            {(objects.data?.items ?? []).map((item) => (
+              <option key={item.name} value={item.name}>
+                {item.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {name && <StartPortForward key={`${kind}/${name}`} kind={kind} namespace={namespace} name={name} />}
+    </div>
+  );
+}
+
+/** Port forwards: the caller's (all for admins) with status and local address, stop; start one from a pod. */
+export function PortForwardsPage({ namespace }: { namespace: string }): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const queries = useQueryClient();
+  const forwards = useApiQuery<ListResponse<PortForward>>(listPath, { refetchInterval: 5_000 });
+  const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
+  const stop = (forward: PortForward): Promise<void> =>
+    action.act(async () => {
+      await client.json('DELETE', `${listPath}/${encodeURIComponent(forward.id)}`);
+      return t('portforward.stopped', { id: forward.id });
+    });
+  const columns: Column<PortForward>[] = [
+    {
+      key: 'target',
+      header: t('portforward.target'),
+      cell: (row) => `${row.namespace}/${row.pod}:${row.podPort}`,
+      sortValue: (row) => `${row.namespace}/${row.pod}`,
+    },
+    {
+      key: 'address',
+      header: t('portforward.address'),
+      cell: (row) => <span className="mono">{row.address ?? (row.localPort ? `127.0.0.1:${row.localPort}` : '—')}</span>,
+    },
+    {
+      key: 'status',
+      header: t('portforward.status'),
+      cell: (row) => <span className={statusTone[row.status]}>{row.status}</span>,
+      sortValue: (row) => row.status,
+    },
+    { key: 'message', header: t('portforward.message'), cell: (row) => <span className="small">{row.message ?? ''}</span> },
+    { key: 'requester', header: t('portforward.requester'), cell: (row) => row.requester ?? '' },
+    {
+      key: 'stop',
+      header: t('portforward.actions'),
+      cell: (row) => (
+        <button
+          type="button"
+          className="small-button danger"
+          disabled={action.busy}
+          onClick={() => void stop(row)}
+          aria-label={t('portforward.stopNamed', { target: `${row.pod}:${row.podPort}` })}
+        >
+          {t('portforward.stop')}
+        </button>
+      ),
+    },
+  ];
+  return (
+    <section className="page" aria-labelledby="pf-title">
+      <div className="toolbar">
+        <h1 id="pf-title">{t('portforward.title')}</h1>
+      </div>
+      <section className="card page-section" aria-labelledby="pf-start-title">
+        <h2 id="pf-start-title">{t('portforward.startTitle')}</h2>
+        <StartForm namespace={namespace} />
+      </section>
+      <ActionNotices action={action} error={forwards.error} />
+      {forwards.data && forwards.data.items.length === 0 && <p className="muted pad">{t('portforward.empty')}</p>}
+      {forwards.data && forwards.data.items.length > 0 && (
+        <DataTable columns={columns} rows={forwards.data.items} rowKey={(row) => row.id} caption={t('portforward.title')} />
+      )}
+    </section>
+  );
+}

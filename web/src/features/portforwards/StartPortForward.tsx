@@ -1,0 +1,111 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ApiClient } from '../../api/client';
+import type { ListResponse } from '../../api/list';
+import type { ResourceItem } from '../../api/types';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { useApiQuery } from '../../shared/use-api-query';
+import { podPorts, selectorOf, servicePorts, type OfferedPort } from './port-forward-types';
+
+export interface StartPortForwardProps {
+  /** `pods` or `services`. */
+  kind: string;
+  namespace: string;
+  name: string;
+  /** The ports to offer; read from the object when absent. */
+  ports?: OfferedPort[];
+}
+
+interface Started {
+  id: string;
+  localPort: number;
+  address?: string;
+}
+
+function portsOf(kind: string, object: Record<string, unknown> | undefined): OfferedPort[] {
+  if (!object) return [];
+  return kind === 'services' ? servicePorts(object) : podPorts(object);
+}
+
+/** The pod a forward goes to: the pod itself, or a running pod the service selects. */
+async function targetPod(client: ApiClient, { kind, namespace, name }: StartPortForwardProps, object: Record<string, unknown> | undefined): Promise<string> {
+  if (kind !== 'services') return name;
+  const selector = selectorOf(object ?? {});
+  const pods = selector ? await client.json<ListResponse<ResourceItem>>('GET', '/api/k8s/pods', { query: { namespace, labelSelector: selector } }) : undefined;
+  const pod = pods?.items.find((item) => item.status === 'Running') ?? pods?.items[0];
+  if (!pod) throw new Error(`service ${name} selects no pod`);
+  return pod.name;
+}
+
+/** The port to forward: a choice of the object's ports, or a number when it declares none. */
+function PortPicker({ offered, value, onChange }: { offered: OfferedPort[]; value: string; onChange: (port: string) => void }): ReactNode {
+  const t = useT();
+  return (
+    <label className="field">
+      <span>{t('portforward.podPort')}</span>
+      {offered.length > 0 ? (
+        <select value={value} onChange={(event) => onChange(event.target.value)}>
+          {offered.map((offer) => (
+            <option key={`${offer.port}-${offer.name ?? ''}`} value={offer.port}>
+              {offer.name ? `${offer.port} (${offer.name})` : offer.port}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input type="number" min={1} max={65535} required value={value} onChange={(event) => onChange(event.target.value)} />
+      )}
+    </label>
+  );
+}
+
+/** Start a port forward from a pod or service page: pick the port, optionally the local port. Embeddable anywhere. */
+export function StartPortForward({ kind, namespace, name, ports }: StartPortForwardProps): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const queries = useQueryClient();
+  const object = useApiQuery<Record<string, unknown>>(`/api/k8s/${kind}/${encodeURIComponent(name)}`, { query: { namespace }, enabled: !ports });
+  const offered = ports ?? portsOf(kind, object.data);
+  const [port, setPort] = useState('');
+  const [localPort, setLocalPort] = useState('0');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [started, setStarted] = useState<Started>();
+  const chosen = port || String(offered[0]?.port ?? '');
+
+  const start = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const pod = await targetPod(client, { kind, namespace, name }, object.data);
+      const body = { namespace, pod, podPort: Number(chosen), localPort: Number(localPort) || 0 };
+      setStarted(await client.json<Started>('POST', '/api/portforward', { body }));
+      await queries.invalidateQueries({ queryKey: ['/api/portforward'] });
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form-row start-forward" onSubmit={(event) => void start(event)} aria-label={t('portforward.startFor', { name })}>
+      <PortPicker offered={offered} value={chosen} onChange={setPort} />
+      <label className="field">
+        <span>{t('portforward.localPort')}</span>
+        <input type="number" min={0} max={65535} value={localPort} onChange={(event) => setLocalPort(event.target.value)} />
+      </label>
+      <button type="submit" className="primary" disabled={busy || !chosen}>
+        {t('portforward.start')}
+      </button>
+      {started && (
+        <p className="notice notice-ok" role="status">
+          {t('portforward.started', { address: started.address ?? `127.0.0.1:${started.localPort}` })}
+        </p>
+      )}
+      <ErrorNotice error={error} compact />
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { ErrorNotice } from '../../shared/ErrorNotice';
+import { reportFormats, reportTypes, type Report } from './report-types';
+
+/** Request a report: type, format, namespace (empty = the whole cluster). */
+export function ReportForm({ namespace, onRequested }: { namespace: string; onRequested: (report: Report) => void }): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const [type, setType] = useState<string>(reportTypes[0]);
+  const [format, setFormat] = useState<string>(reportFormats[0]);
+  const [target, setTarget] = useState(namespace);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body = { type, format, ...(target.trim() ? { namespace: target.trim() } : {}) };
+      const started = await client.json<{ id: string; status: Report['status'] }>('POST', '/api/reports', { body });
+      onRequested({
+        id: started.id,
+        status: started.status,
+        type: type as Report['type'],
+        format: format as Report['format'],
+        namespace: body.namespace ?? null,
+        progress: 0,
+        createdAt: new Date().toISOString(),
+      });
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card page-section" onSubmit={(event) => void submit(event)} aria-labelledby="report-form-title">
+      <h2 id="report-form-title">{t('reports.request')}</h2>
+      <div className="form-row">
+        <label className="field">
+          <span>{t('reports.type')}</span>
+          <select value={type} onChange={(event) => setType(event.target.value)}>
+            {reportTypes.map((value) => (
+              <option key={value} value={value}>
+                {t(`reports.type.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('reports.format')}</span>
+          <select value={format} onChange={(event) => setFormat(event.target.value)}>
+            {reportFormats.map((value) => (
+              <option key={value} value={value}>
+                {value.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('reports.namespace')}</span>
+          <input value={target} onChange={(event) => setTarget(event.target.value)} placeholder={t('reports.allNamespaces')} />
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          {t('reports.generate')}
+        </button>
+      </div>
+      <ErrorNotice error={error} />
+    </form>
+  );
+}

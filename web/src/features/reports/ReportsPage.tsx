@@ -1,0 +1,112 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, type ReactNode } from 'react';
+import type { ListResponse } from '../../api/list';
+import { useApi } from '../../app/api-context';
+import { useT } from '../../i18n';
+import { DataTable, type Column } from '../../shared/DataTable';
+import { useAction } from '../../shared/use-action';
+import { ActionNotices } from '../layout/ActionNotices';
+import { useApiQuery } from '../../shared/use-api-query';
+import { ReportForm } from './ReportForm';
+import { formatSize, withReport, type Report } from './report-types';
+import { useReportProgress } from './use-report-progress';
+import '../layout/pages.css';
+
+const listPath = '/api/reports';
+const statusTone: Record<Report['status'], string> = { generating: 'tone-warn', completed: 'tone-good', failed: 'tone-bad' };
+
+/** Downloads a finished report through the API client (the bearer token rides on the request, not in the URL). */
+async function download(client: ReturnType<typeof useApi>, report: Report): Promise<void> {
+  const response = await client.request('GET', `${listPath}/${encodeURIComponent(report.id)}/download`, { accept: '*/*' });
+  const url = URL.createObjectURL(await response.blob());
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = report.fileName ?? `${report.type}.${report.format}`;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Reports: request one, watch its progress live (SSE), download or delete it. */
+export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const queries = useQueryClient();
+  const reports = useApiQuery<ListResponse<Report>>(listPath);
+  const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
+  const rows = reports.data?.items ?? [];
+  const onStatus = useCallback(
+    (report: Report) =>
+      queries.setQueryData<ListResponse<Report>>([listPath], (list) => ({
+        items: withReport(list?.items ?? [], report),
+        total: (list?.total ?? 0) + (list?.items.some((row) => row.id === report.id) ? 0 : 1),
+      })),
+    [queries],
+  );
+  useReportProgress(
+    rows.filter((report) => report.status === 'generating').map((report) => report.id),
+    onStatus,
+  );
+  const columns: Column<Report>[] = [
+    { key: 'type', header: t('reports.type'), cell: (row) => t(`reports.type.${row.type}`), sortValue: (row) => row.type },
+    { key: 'format', header: t('reports.format'), cell: (row) => row.format.toUpperCase() },
+    { key: 'namespace', header: t('reports.namespace'), cell: (row) => row.namespace || t('reports.allNamespaces') },
+    {
+      key: 'progress',
+      header: t('reports.progress'),
+      cell: (row) => (
+        <span className="report-progress">
+          <progress
+            className="progress-bar"
+            max={100}
+            value={row.status === 'completed' ? 100 : row.progress}
+            aria-label={t('reports.progressOf', { id: row.id })}
+          />
+          <span className={statusTone[row.status]}>{t(`reports.status.${row.status}`)}</span>
+          {row.message && <span className="muted small"> {row.message}</span>}
+        </span>
+      ),
+      sortValue: (row) => row.progress,
+    },
+    { key: 'requester', header: t('reports.requester'), cell: (row) => row.requester ?? '' },
+    { key: 'created', header: t('reports.created'), cell: (row) => <span className="small">{row.createdAt}</span>, sortValue: (row) => row.createdAt },
+    { key: 'size', header: t('reports.size'), cell: (row) => formatSize(row.size) },
+    {
+      key: 'actions',
+      header: t('reports.actions'),
+      cell: (row) => (
+        <span className="row-actions">
+          {row.status === 'completed' && (
+            <button
+              type="button"
+              className="small-button"
+              onClick={() => void action.act(async () => (await download(client, row), ''))}
+              aria-label={t('reports.downloadNamed', { name: row.fileName ?? row.id })}
+            >
+              {t('reports.download')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="small-button danger"
+            disabled={action.busy}
+            onClick={() => void action.act(async () => (await client.json('DELETE', `${listPath}/${encodeURIComponent(row.id)}`), t('reports.deleted')))}
+            aria-label={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
+          >
+            {t('reports.delete')}
+          </button>
+        </span>
+      ),
+    },
+  ];
+  return (
+    <section className="page" aria-labelledby="reports-title">
+      <div className="toolbar">
+        <h1 id="reports-title">{t('reports.title')}</h1>
+      </div>
+      <ReportForm namespace={namespace} onRequested={onStatus} />
+      <ActionNotices action={action} error={reports.error} />
+      {reports.data && rows.length === 0 && <p className="muted pad">{t('reports.empty')}</p>}
+      {rows.length > 0 && <DataTable columns={columns} rows={rows} rowKey={(row) => row.id} caption={t('reports.title')} />}
+    </section>
+  );
+}

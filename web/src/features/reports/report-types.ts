@@ -1,0 +1,38 @@
+/** A report as `GET /api/reports` and its SSE events show it. */
+export interface Report {
+  id: string;
+  type: 'cluster-overview' | 'security-assessment';
+  format: 'pdf' | 'html' | 'markdown' | 'json' | 'csv';
+  namespace?: string | null;
+  status: 'generating' | 'completed' | 'failed';
+  progress: number;
+  message?: string | null;
+  requester?: string | null;
+  createdAt: string;
+  completedAt?: string | null;
+  size?: number | null;
+  fileName?: string | null;
+}
+
+export const reportTypes = ['cluster-overview', 'security-assessment'] as const;
+export const reportFormats = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
+
+/** The rows with one report replaced (or added on top) by a newer status. */
+export function withReport(reports: readonly Report[], next: Report): Report[] {
+  const index = reports.findIndex((report) => report.id === next.id);
+  if (index === -1) return [next, ...reports];
+  return reports.map((report) => (report.id === next.id ? { ...report, ...next } : report));
+}
+
+/** `1536` → `1.5 KiB`. */
+export function formatSize(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '';
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,22 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { Query } from '../api/client';
+import { withQuery } from '../api/client';
+import { useApi } from '../app/api-context';
+
+interface ApiQueryOptions {
+  query?: Query;
+  /** Refetch every so many ms (metrics, which the API cannot push). */
+  refetchInterval?: number;
+  enabled?: boolean;
+}
+
+/** `GET path` through the app's client, cached by TanStack Query under the path and its query. */
+export function useApiQuery<T>(path: string, options: ApiQueryOptions = {}): UseQueryResult<T> {
+  const client = useApi();
+  return useQuery({
+    queryKey: [withQuery(path, options.query)],
+    queryFn: ({ signal }) => client.json<T>('GET', path, { query: options.query, signal }),
+    refetchInterval: options.refetchInterval,
+    enabled: options.enabled ?? true,
+  });
+}
