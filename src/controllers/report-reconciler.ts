@@ -57,6 +57,20 @@ export class ReportReconciler implements Reconciler {
     this.abort = new AbortController();
   }
 
+  /**
+   * Removes local files of Reports that no longer exist: they were deleted while another replica led
+   * (that replica removed the shared copies and its own file). Run when this replica starts leading.
+   */
+  async sweepFiles(): Promise<void> {
+    try {
+      const { items } = await this.deps.reports.list();
+      const removed = await this.deps.files.sweep(new Set(items.map((report) => report.metadata.name)), this.extensions);
+      if (removed > 0) this.deps.logger.info({ removed }, 'removed files of deleted reports');
+    } catch (error) {
+      this.deps.logger.warn({ err: describe(error) }, 'report files not swept');
+    }
+  }
+
   private get extensions(): string[] {
     return Object.values(this.deps.renderers).map((renderer) => renderer.extension);
   }

@@ -3,8 +3,8 @@ import type { HelmInvocations } from '../helm/helm-invocations.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { IdentityResolver } from '../rbac/identities.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
-import { ClusterOverviewGenerator } from './analysis/overview/cluster-overview.js';
-import { SecurityAssessmentGenerator } from './analysis/security/security-assessment.js';
+import { ClusterOverviewGenerator } from './cluster-overview.js';
+import { SecurityAssessmentGenerator } from './security-assessment.js';
 import type { ReportGenerator } from './document.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../errors.js';
 import type { RestClient } from '../kube/rest-client.js';
@@ -26,7 +26,7 @@ interface ChunkSecret {
  * Report files: written to `<directory>/<id>.<extension>` on the replica that generated them and
  * copied into Secrets of the Pilothouse namespace (chunks of 512 KiB, owned by the Report), so a
  * download works from every replica (docs/adr/0022): a replica without the local file reads the
- * chunks once, checks the digest and keeps a local copy.
+ * chunks and checks the digest.
  */
 export class ReportFiles {
   constructor(
@@ -75,17 +75,17 @@ export class ReportFiles {
     };
   }
 
-  /** The file's bytes: the local copy, else the shared chunks (then cached locally). */
+  /**
+   * The file's bytes: the local copy, else the shared chunks. Nothing is cached on a replica that
+   * did not generate the file: only the leader deletes files, so a copy there would outlive the Report.
+   */
   async read(id: string, extension: string): Promise<Buffer> {
     try {
       return await readFile(this.localPath(id, extension));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const bytes = await this.readChunks(id);
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
-    await writeFile(this.localPath(id, extension), bytes, { mode: 0o600 });
-    return bytes;
+    return this.readChunks(id);
   }
 
   private async readChunks(id: string): Promise<Buffer> {
@@ -106,6 +106,20 @@ export class ReportFiles {
   async remove(id: string, extensions: readonly string[]): Promise<void> {
     await Promise.all(extensions.map((extension) => rm(this.localPath(id, extension), { force: true })));
     await this.deleteChunks(id);
+  }
+
+  /**
+   * Deletes local report files (`<id>.<one of extensions>`) of reports not in `existing` (deleted while
+   * another replica led); other files of the directory are left alone. Returns how many went.
+   */
+  async sweep(existing: ReadonlySet<string>, extensions: readonly string[]): Promise<number> {
+    const names = await readdir(this.directory).catch(() => [] as string[]);
+    const orphans = names.filter((name) => {
+      const dot = name.lastIndexOf('.');
+      return dot > 0 && extensions.includes(name.slice(dot + 1)) && !existing.has(name.slice(0, dot));
+    });
+    await Promise.all(orphans.map((name) => rm(join(this.directory, name), { force: true })));
+    return orphans.length;
   }
 
   private async deleteChunks(id: string): Promise<void> {

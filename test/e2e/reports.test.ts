@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, ReportDocument, ReportFormat, ReportType } from '../../src/reports/document.js';
@@ -234,12 +235,16 @@ describe('several replicas and retention', () => {
       const original = await downloadReport(leader, id, leader.adminToken);
       expect(copy.status).toBe(200);
       expect(copy.bytes.equals(original.bytes)).toBe(true);
+      const leaderFile = join(leader.dataDir, 'reports', `${id}.csv`);
+      expect(existsSync(leaderFile)).toBe(true);
+      expect(existsSync(join(follower.dataDir, 'reports', `${id}.csv`))).toBe(false);
       now += 2 * 3_600_000;
       // Any change of the object makes the leader reconcile it again (level-based); past retention it goes.
       await runKubectl(kubeconfig, ['label', 'report', id, '-n', leader.namespace, 'touched=yes']);
       await waitFor(async () => (await tryKubectl(kubeconfig, ['get', 'report', id, '-n', leader.namespace])).code !== 0, 30_000);
       const chunks = await runKubectl(kubeconfig, ['get', 'secrets', '-n', leader.namespace, '-l', `pilothouse.dev/report=${id}`, '-o', 'name']);
       expect(chunks.trim()).toBe('');
+      expect(existsSync(leaderFile)).toBe(false);
       // (The leader's clock is two hours on: its tokens have expired; ask the follower.)
       expect((await downloadReport(follower, id, follower.adminToken)).status).toBe(404);
     } finally {
