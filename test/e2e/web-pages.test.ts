@@ -364,8 +364,13 @@ count: 1`,
     expect(pageErrors).toEqual([]);
   });
 
-  it('has no serious or critical axe-core violations on any page, light and dark', { timeout: 300_000 }, async () => {
+  it('has no serious or critical axe-core violations on any page, light and dark', { timeout: 480_000 }, async () => {
     await tryKubectl(clusterKubeconfig(), ['create', 'configmap', 'axe-probe', '-n', namespace.name]);
+    const release = await service.api('POST', '/api/helm/install', {
+      token: service.adminToken,
+      body: { name: 'axe', namespace: namespace.name, chart: 'demo', repo: charts.url },
+    });
+    expect(release.status).toBe(201);
     const paths = [
       '/overview',
       '/resources/pods',
@@ -375,6 +380,7 @@ count: 1`,
       '/helm',
       '/helm/install',
       '/helm/repositories',
+      `/helm/releases/${namespace.name}/axe`,
       '/port-forwards',
       '/admin/mcp',
       '/reports',
