@@ -320,6 +320,30 @@ count: 1`,
     expect(pageErrors).toEqual([]);
   });
 
+  it('shows a viewer the pages without the actions a viewer may not take', { timeout: 60_000 }, async () => {
+    const viewer = await service.createUser('viewer');
+    const page = await signInAt(browser, `${service.url}/overview`, viewer, pageErrors);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Cluster' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Access requests to review' }).count()).toBe(0);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    expect(await nav.getByRole('link', { name: 'MCP servers' }).count()).toBe(0);
+    await nav.getByRole('link', { name: 'Helm' }).click();
+    await page.getByRole('heading', { name: 'Helm releases' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Install a chart' }).count()).toBe(0);
+    await nav.getByRole('link', { name: 'Port forwards' }).click();
+    await page.getByRole('heading', { name: 'Port forwards', level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Start a port forward' }).count()).toBe(0);
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(await page.getByRole('region', { name: 'AI model (LLM)' }).count()).toBe(0);
+    await page.goto(`${service.url}/admin/mcp`);
+    await page.getByRole('heading', { name: 'MCP servers', level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add server' }).count()).toBe(0);
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
   // Runs once the reports API (POST/GET /api/reports, SSE /api/reports/{id}/events) is merged; skips before.
   it('requests a report, shows its live progress and downloads it [needs the reports API]', { timeout: 180_000 }, async (context) => {
     const probe = await service.api('GET', '/api/reports', { token: service.adminToken });
@@ -340,8 +364,13 @@ count: 1`,
     expect(pageErrors).toEqual([]);
   });
 
-  it('has no serious or critical axe-core violations on any page, light and dark', { timeout: 300_000 }, async () => {
+  it('has no serious or critical axe-core violations on any page, light and dark', { timeout: 480_000 }, async () => {
     await tryKubectl(clusterKubeconfig(), ['create', 'configmap', 'axe-probe', '-n', namespace.name]);
+    const release = await service.api('POST', '/api/helm/install', {
+      token: service.adminToken,
+      body: { name: 'axe', namespace: namespace.name, chart: 'demo', repo: charts.url },
+    });
+    expect(release.status).toBe(201);
     const paths = [
       '/overview',
       '/resources/pods',
@@ -351,6 +380,7 @@ count: 1`,
       '/helm',
       '/helm/install',
       '/helm/repositories',
+      `/helm/releases/${namespace.name}/axe`,
       '/port-forwards',
       '/admin/mcp',
       '/reports',

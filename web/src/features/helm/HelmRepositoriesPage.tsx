@@ -31,7 +31,9 @@ export function HelmRepositoriesPage(): ReactNode {
       return t('helm.repoAdded', { name: name.trim() });
     });
   };
-  const columns: Column<Repository>[] = [
+  // Everyone may list the repositories; only admins change them.
+  const isAdmin = client.current?.role === 'admin';
+  const allColumns: Column<Repository>[] = [
     { key: 'name', header: t('helm.name'), cell: (row) => row.name, sortValue: (row) => row.name },
     { key: 'url', header: t('helm.repoUrl'), cell: (row) => <span className="mono small">{row.url}</span> },
     {
@@ -69,25 +71,28 @@ export function HelmRepositoriesPage(): ReactNode {
       ),
     },
   ];
+  const columns = isAdmin ? allColumns : allColumns.filter((column) => column.key !== 'actions');
   return (
     <section className="page" aria-labelledby="repos-title">
       <div className="toolbar">
         <Link to="/helm">{t('helm.back')}</Link>
         <h1 id="repos-title">{t('helm.repositoriesTitle')}</h1>
       </div>
-      <form className="card page-section form-row" onSubmit={add} aria-label={t('helm.repoAdd')}>
-        <label className="field">
-          <span>{t('helm.name')}</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} required pattern="[a-z0-9]([-a-z0-9_]*[a-z0-9])?" />
-        </label>
-        <label className="field">
-          <span>{t('helm.repoUrl')}</span>
-          <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
-        </label>
-        <button type="submit" className="primary" disabled={action.busy}>
-          {t('helm.repoAdd')}
-        </button>
-      </form>
+      {isAdmin && (
+        <form className="card page-section form-row" onSubmit={add} aria-label={t('helm.repoAdd')}>
+          <label className="field">
+            <span>{t('helm.name')}</span>
+            <input value={name} onChange={(event) => setName(event.target.value)} required pattern="[a-z0-9]([-a-z0-9_]*[a-z0-9])?" />
+          </label>
+          <label className="field">
+            <span>{t('helm.repoUrl')}</span>
+            <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
+          </label>
+          <button type="submit" className="primary" disabled={action.busy}>
+            {t('helm.repoAdd')}
+          </button>
+        </form>
+      )}
       <ActionNotices action={action} error={repositories.error} />
       {repositories.data && repositories.data.items.length === 0 && <p className="muted pad">{t('helm.noRepositories')}</p>}
       {repositories.data && repositories.data.items.length > 0 && (

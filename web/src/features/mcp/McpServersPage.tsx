@@ -62,7 +62,9 @@ export function McpServersPage(): ReactNode {
       return t('mcp.removed', { name: server.name });
     });
 
-  const columns: Column<McpServer>[] = [
+  // Everyone may see the servers; only admins change them.
+  const isAdmin = client.current?.role === 'admin';
+  const allColumns: Column<McpServer>[] = [
     { key: 'name', header: t('mcp.name'), cell: (server) => <strong>{server.name}</strong>, sortValue: (server) => server.name },
     {
       key: 'status',
@@ -104,13 +106,16 @@ export function McpServersPage(): ReactNode {
     },
   ];
 
+  const columns = isAdmin ? allColumns : allColumns.filter((column) => column.key !== 'actions');
   return (
     <section className="page" aria-labelledby="mcp-title">
       <div className="toolbar">
         <h1 id="mcp-title">{t('mcp.title')}</h1>
-        <button type="button" className="primary" onClick={() => setEditing({ draft: emptyDraft, existing: false })}>
-          {t('mcp.addButton')}
-        </button>
+        {isAdmin && (
+          <button type="button" className="primary" onClick={() => setEditing({ draft: emptyDraft, existing: false })}>
+            {t('mcp.addButton')}
+          </button>
+        )}
       </div>
       <p className="page-intro muted">{t('mcp.intro')}</p>
       {editing && (

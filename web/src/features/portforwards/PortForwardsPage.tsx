@@ -67,6 +67,8 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
       await client.json('DELETE', `${listPath}/${encodeURIComponent(forward.id)}`);
       return t('portforward.stopped', { id: forward.id });
     });
+  // Starting a forward is a write (viewers are refused by the service).
+  const canStart = client.current?.role !== 'viewer';
   const columns: Column<PortForward>[] = [
     {
       key: 'target',
@@ -108,10 +110,12 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
       <div className="toolbar">
         <h1 id="pf-title">{t('portforward.title')}</h1>
       </div>
-      <section className="card page-section" aria-labelledby="pf-start-title">
-        <h2 id="pf-start-title">{t('portforward.startTitle')}</h2>
-        <StartForm namespace={namespace} />
-      </section>
+      {canStart && (
+        <section className="card page-section" aria-labelledby="pf-start-title">
+          <h2 id="pf-start-title">{t('portforward.startTitle')}</h2>
+          <StartForm namespace={namespace} />
+        </section>
+      )}
       <ActionNotices action={action} error={forwards.error} />
       {forwards.data && forwards.data.items.length === 0 && <p className="muted pad">{t('portforward.empty')}</p>}
       {forwards.data && forwards.data.items.length > 0 && (
