@@ -49,7 +49,8 @@ export async function runTerminalUi(options: TerminalUiOptions): Promise<void> {
       sidePane={options.sidePane ?? aiPilotPane()}
       onQuit={() => undefined}
     />,
-    { alternateScreen: true, exitOnCtrlC: false, maxFps: 60, incrementalRendering: true },
+    // A terminal is interactive even when CI is set in the environment (ink would then draw only the last frame).
+    { alternateScreen: true, exitOnCtrlC: false, maxFps: 60, incrementalRendering: true, interactive: Boolean(process.stdout.isTTY) },
   );
   await instance.waitUntilExit();
 }
