@@ -59,6 +59,11 @@ export class TmuxPane {
     return this.tmux(['capture-pane', '-p', '-e', '-t', 'main']);
   }
 
+  /** Appends everything the program writes to the pane from now on to `file` (tmux pipe-pane): redraw timing. */
+  pipeOutput(file: string): void {
+    this.tmux(['pipe-pane', '-o', '-t', 'main', `cat >> ${quote(file)}`]);
+  }
+
   /** Waits until the screen matches; returns it. Fails naming the last screen. */
   async waitFor(pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
