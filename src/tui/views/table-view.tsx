@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useShell, type Shell } from '../core/shell.js';
 import { actionFor, type ActionName, type ViewId } from '../core/key-map.js';
 import { columnsOf } from '../core/columns.js';
@@ -19,6 +19,16 @@ export interface TableViewProps {
   height: number;
   width: number;
   active: boolean;
+}
+
+/** The time, re-read every `everyMs` (ages count on between updates). */
+function useClock(everyMs: number): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }
 
 /** A column header from the catalogue (`tui.column.<key>`), else the key in capitals. */
@@ -49,6 +59,7 @@ export function TableView(props: TableViewProps): ReactElement {
   const [filterInput, setFilterInput] = useState('');
   const [draft, setDraft] = useState('');
   const [typing, setTyping] = useState(false);
+  const now = useClock(5_000);
   // The text part filters as it is typed; a label selector goes to the server once Enter is pressed.
   const text = parseFilter(typing ? draft : filterInput).text;
   const namespace = props.namespaced ? shell.namespace : undefined;
@@ -83,7 +94,7 @@ export function TableView(props: TableViewProps): ReactElement {
       {live !== undefined && rows.length === 0 ? (
         <Text dimColor>{shell.t('tui.empty')}</Text>
       ) : (
-        <ResourceTable columns={columns} rows={rows} selected={cursor.selected} offset={cursor.offset} height={tableHeight} width={props.width} />
+        <ResourceTable columns={columns} rows={rows} selected={cursor.selected} offset={cursor.offset} height={tableHeight} width={props.width} now={now} />
       )}
       {typing ? (
         <SearchLine
