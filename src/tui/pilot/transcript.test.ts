@@ -8,7 +8,8 @@ const request = (id: string, requiresApproval: boolean): PilotEvent => ({
   event: 'tool_request',
   data: { tool: 'kubectl', command: `kubectl get pods # ${id}`, id, type: requiresApproval ? 'write' : 'read', requiresApproval, blocked: false, warnings: [] },
 });
-const play = (events: PilotEvent[]): Transcript => events.reduce((state, event) => applyEvent(state, event, 1_000), { ...emptyTranscript, busy: true });
+const play = (events: PilotEvent[]): Transcript =>
+  events.reduce<Transcript>((state, event) => applyEvent(state, event, 1_000), { ...emptyTranscript, busy: true });
 
 describe('the AI pilot transcript', () => {
   it('joins streamed chunks into one answer and ends the turn on stream_end', () => {
