@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { deploymentYaml } from '../helpers/manifests.js';
 import { rootDirectory } from '../helpers/paths.js';
@@ -273,6 +273,60 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     const ended = await service.api('DELETE', `/api/admin/users/${user.username}/sessions`, { token: service.adminToken });
     expect(ended.status).toBe(200);
     await tui.waitFor(/Username:/, 30_000);
+  });
+});
+
+describe('pilothouse tui on nodes', () => {
+  const node = uniqueName('tui-node');
+
+  beforeAll(async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1\nkind: Node\nmetadata:\n  name: ${node}\n  annotations: {kwok.x-k8s.io/node: fake}\n  labels: {kubernetes.io/hostname: ${node}, type: kwok}\nspec:\n  taints: [{key: pilothouse.dev/tui-test, value: "true", effect: NoSchedule}]`,
+    );
+    const resources = { cpu: '8', memory: '16Gi', pods: '110' };
+    await runKubectl(clusterKubeconfig(), [
+      'patch',
+      'node',
+      node,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { capacity: resources, allocatable: resources } }),
+    ]);
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pinned}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: pinned}}\n  template:\n    metadata: {labels: {app: pinned}}\n    spec:\n      nodeName: ${node}\n      containers: [{name: main, image: busybox}]`,
+      namespace.name,
+    );
+  });
+
+  afterAll(async () => {
+    await runKubectl(clusterKubeconfig(), ['delete', 'deployment', 'pinned', '-n', namespace.name, '--ignore-not-found']).catch(() => '');
+    await runKubectl(clusterKubeconfig(), ['delete', 'node', node, '--ignore-not-found']).catch(() => '');
+  });
+
+  it('cordons and uncordons a node, and drains it with live progress', async () => {
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    await command(tui, 'nodes');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready`));
+    await slash(tui, node);
+    await tui.waitFor(/nodes\[1\]/);
+    tui.keys('c');
+    await tui.waitFor(new RegExp(`Cordon node/${node}\\? \\(y/n\\)`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready,Sched`));
+    tui.keys('u');
+    await tui.waitFor(new RegExp(`Uncordon node/${node}\\?`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready\\s`));
+    tui.keys('r');
+    await tui.waitFor(new RegExp(`Drain node/${node}`));
+    tui.keys('y');
+    const progress = await tui.waitFor(/drain completed: 1 pods evicted/, 40_000);
+    expect(progress).toContain(`cordoned ${node}`);
+    expect(progress).toMatch(new RegExp(`evicted ${namespace.name}/pinned-`));
   });
 });
 

@@ -73,9 +73,13 @@ export function padToWidth(text: string, width: number): string {
 export function columnWidths(columns: Column[], rows: Row[], total: number): number[] {
   const widths = columns.map((column) => Math.max(stringWidth(column.header), ...rows.map((row) => stringWidth(cellText(row[column.key])))));
   const fits = (): boolean => widths.reduce((sum, width) => sum + width, 0) + Math.max(0, widths.length - 1) <= total;
+  // The widest other column gives way first; NAME only when nothing else can.
+  const shrinkable = (index: number): boolean => (widths[index] ?? 0) > 4;
+  const widestOf = (indexes: number[]): number | undefined => indexes.filter(shrinkable).sort((left, right) => (widths[right] ?? 0) - (widths[left] ?? 0))[0];
+  const others = columns.map((_, index) => index).filter((index) => columns[index]?.key !== 'name');
   while (!fits()) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 4) break;
+    const widest = widestOf(others) ?? widestOf(columns.map((_, index) => index));
+    if (widest === undefined) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   return widths;

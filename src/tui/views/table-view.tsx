@@ -43,7 +43,8 @@ function handleAction(shell: Shell, action: ActionName, props: TableViewProps, r
     shell.setNamespace(row.name);
     return shell.push({ type: 'table', view: 'pods', resource: 'pods', title: 'pods', namespaced: true });
   }
-  if (row) void runRowAction(shell, action, { resource: props.resource, row, namespace: shell.namespace });
+  // Cluster-scoped kinds (nodes, namespaces) have no namespace to name or send.
+  if (row) void runRowAction(shell, action, { resource: props.resource, row, namespace: props.namespaced ? shell.namespace : undefined });
 }
 
 /** The `Pods(default)[12] /web` line above a table. */
