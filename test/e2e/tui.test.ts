@@ -342,6 +342,11 @@ describe('pilothouse tui in a small or plain terminal', () => {
     tui.keys('?');
     const help = await tui.waitFor(/Keys of the pods view/);
     expect(help).toContain('<ctrl-c>');
+    tui.keys('Escape');
+    tui.resize(100, 30);
+    await tui.waitFor(new RegExp(`^\\+-{98}\\+$`, 'm'));
+    const resized = await tui.waitFor(/talker\s+Running/);
+    for (const line of resized.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(100);
   });
 });
 

@@ -49,6 +49,11 @@ export class TmuxPane {
     this.tmux(['send-keys', '-t', 'main', '-l', '--', text]);
   }
 
+  /** Resizes the window (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux(['resize-window', '-t', 'main', '-x', String(width), '-y', String(height)]);
+  }
+
   /** The pane's text now. */
   screen(): string {
     return this.tmux(['capture-pane', '-p', '-t', 'main']);
