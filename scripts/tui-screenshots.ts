@@ -18,8 +18,11 @@ const namespace = 'storefront';
 
 /** What the user asks and the scripted model answers, per language. */
 const scenes = {
-  en: { question: 'The sale starts soon: scale web to 5 replicas', answer: 'web runs 3 replicas now; I will scale it to 5.' },
-  ko: { question: '곧 세일이 시작돼요: web을 레플리카 5개로 늘려 줘', answer: 'web은 지금 레플리카 3개입니다. 5개로 늘리겠습니다.' },
+  en: { question: 'worker is not used any more: remove it', answer: 'worker runs 1 replica and nothing else refers to it; I will delete the deployment.' },
+  ko: {
+    question: 'worker는 더 이상 쓰지 않아요: 지워 줘',
+    answer: 'worker는 레플리카 1개로 실행 중이고 참조하는 곳이 없습니다. 디플로이먼트를 삭제하겠습니다.',
+  },
 } as const;
 type Language = keyof typeof scenes;
 
@@ -60,8 +63,9 @@ async function snap(browser: Browser, pane: TmuxPane, name: string): Promise<voi
 async function shoot(browser: Browser, wire: LlmWireServer, language: Language, config: string): Promise<void> {
   const scene = scenes[language];
   wire.reset();
-  const command = `scale deployment web --replicas=5 -n ${namespace}`;
-  wire.script([{ text: [scene.answer], toolCalls: [{ name: 'kubectl', arguments: { command } }] }, { text: ['OK.'] }]);
+  const kubectl = (command: string) => ({ name: 'kubectl', arguments: { command: `${command} -n ${namespace}` } });
+  // A read runs at once (its result folded to one line); the delete waits for y / n with its safety report.
+  wire.script([{ toolCalls: [kubectl('get deployments')] }, { text: [scene.answer], toolCalls: [kubectl('delete deployment worker')] }, { text: ['OK.'] }]);
   const home = mkdtempSync(join(tmpdir(), 'ph-tui-shots-'));
   const argv = [process.execPath, join(root, 'bin', 'pilothouse'), 'tui', '--config', config, '--kubeconfig', kubeconfig, '--data-dir', home];
   const pane = TmuxPane.start([...argv, '-n', namespace, '--lang', language], { HOME: home });
@@ -74,12 +78,14 @@ async function shoot(browser: Browser, wire: LlmWireServer, language: Language, 
     pane.keys('i');
     pane.type(scene.question);
     pane.keys('Enter');
-    await pane.waitFor('kubectl scale deployment web').catch((error: unknown) => {
+    await pane.waitFor('kubectl delete deployment worker').catch((error: unknown) => {
       throw new Error(`${String(error)}\nthe model was asked ${wire.chatRequests().length} times`);
     });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     await snap(browser, pane, `tui-ai-${language}`);
+    // Ends the turn before the next language scripts the model (the rejection makes the service ask the model again).
     pane.keys('n');
+    await pane.waitFor('OK.');
   } finally {
     pane.stop();
     rmSync(home, { recursive: true, force: true });

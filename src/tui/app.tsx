@@ -89,6 +89,12 @@ export function App(props: AppProps): ReactElement {
     if (signedIn) props.api.kinds().then(setKinds, (error: unknown) => shell.report(error));
   }, [signedIn]);
   const words = useMemo(() => commandWords(kinds), [kinds]);
+  /** Runs a `:` line; a command typed before discovery arrived waits for it. */
+  const command = async (line: string): Promise<void> => {
+    const known = kinds.length > 0 ? kinds : await props.api.kinds().catch(() => []);
+    if (known !== kinds) setKinds(known);
+    if (runCommand(shell, line, known)) quit();
+  };
   const top = stack.at(-1) ?? podsView;
   const pane = usePaneFocus(props.sidePane, columns, rows);
   const globalHandlers: Partial<Record<ActionName, () => void>> = {
@@ -133,7 +139,7 @@ export function App(props: AppProps): ReactElement {
           hint={hint}
           words={words}
           t={props.t}
-          onCommand={(line) => (setModal(undefined), runCommand(shell, line, kinds) ? quit() : undefined)}
+          onCommand={(line) => (setModal(undefined), void command(line))}
           onCancel={() => setModal(undefined)}
         />
       </Box>

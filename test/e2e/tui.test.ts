@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { deploymentYaml } from '../helpers/manifests.js';
 import { rootDirectory } from '../helpers/paths.js';
@@ -29,11 +29,29 @@ function tokenFile(token: string): string {
 }
 
 /** The TUI against the test service (remote mode), signed in with `token`, in namespace `namespace`. */
-function remote(token: string, extra: string[] = []): TmuxPane {
-  pane = TmuxPane.start([process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile(token), '-n', namespace.name, ...extra], {
-    HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')),
-  });
+function remote(token: string, extra: string[] = [], options: { env?: Record<string, string>; size?: { width: number; height: number } } = {}): TmuxPane {
+  pane = TmuxPane.start(
+    [process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile(token), '-n', namespace.name, ...extra],
+    { HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')), ...options.env },
+    options.size,
+  );
   return pane;
+}
+
+/** `:` then a command, once the command line is open (keys typed before it opens would go to the table). */
+async function command(tui: TmuxPane, text: string): Promise<void> {
+  tui.keys(':');
+  await tui.waitFor(/^:/m);
+  tui.type(text);
+  tui.keys('Enter');
+}
+
+/** `/` then a filter or search, once its line is open. */
+async function slash(tui: TmuxPane, text: string): Promise<void> {
+  tui.keys('/');
+  await tui.waitFor(/^[│|]\/ /m);
+  tui.type(text);
+  tui.keys('Enter');
 }
 
 /** The display column where each field starts (a field starts at a non-space after a space), per line. */
@@ -93,9 +111,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     expect(first).toMatch(/health: healthy/);
     expect(first).toMatch(/web-\S+\s+Running/);
 
-    tui.keys('/');
-    tui.type('talk');
-    tui.keys('Enter');
+    await slash(tui, 'talk');
     await tui.waitFor(new RegExp(`pods\\(${namespace.name}\\)\\[1\\] /talk`));
     expect(tui.screen()).not.toMatch(/web-\S+\s+Running/);
 
@@ -112,18 +128,14 @@ describe('pilothouse tui against a remote Pilothouse', () => {
 
     tui.keys('Escape');
     await tui.waitFor(/talker\s+Running/);
-    tui.keys('/');
-    tui.type('-l app=talker');
-    tui.keys('Enter');
+    await slash(tui, '-l app=talker');
     await tui.waitFor(new RegExp(`\\[1\\] /-l app=talker`));
   });
 
   it('scales a deployment after a replicas prompt and a y/n, and the row shows the change', async () => {
     const tui = remote(service.adminToken);
     await tui.waitFor(/talker\s+Running/);
-    tui.keys(':');
-    tui.type('deploy');
-    tui.keys('Enter');
+    await command(tui, 'deploy');
     await tui.waitFor(/web\s+1\/1/);
     tui.keys('s');
     await tui.waitFor(/Replicas for deployment\/web/);
@@ -136,6 +148,46 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     expect(await replicas()).toBe('2');
   });
 
+  it('edits a deployment in $EDITOR, dry-runs the change on the server, then applies it after y', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ph-tui-editor-'));
+    const editor = join(folder, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\nsed -i 's/^  replicas: .*/  replicas: 4/' "$1"\n`, { mode: 0o755 });
+    const tui = remote(service.adminToken, [], { env: { EDITOR: editor } });
+    await tui.waitFor(/talker\s+Running/);
+    await command(tui, 'deploy');
+    await tui.waitFor(/web\s+\d\/\d/);
+    tui.keys('e');
+    await tui.waitFor(/Dry run passed\. Apply your changes to deployments\.apps\/web\? \(y\/n\)/);
+    expect(await replicas()).not.toBe('4');
+    tui.keys('y');
+    await tui.waitFor(/Applied your changes to deployments\.apps\/web/);
+    await tui.waitFor(/web\s+4\/4/);
+    expect(await replicas()).toBe('4');
+  });
+
+  it('shows YAML with search, and opens a shell in a pod that ctrl-\\ detaches from', async () => {
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    await slash(tui, 'talker');
+    await tui.waitFor(/\[1\] \/talker/);
+    tui.keys('y');
+    await tui.waitFor(/yaml: pod\/talker/);
+    await tui.waitFor(/^│?kind: Pod/m);
+    await slash(tui, 'restartPolicy');
+    await tui.waitFor(/restartPolicy: Always/);
+    tui.keys('Escape');
+    await tui.waitFor(/talker\s+Running/);
+
+    tui.keys('s');
+    await tui.waitFor(/Shell in talker \[main\]/);
+    tui.type('echo tui-$((20+3))');
+    tui.keys('Enter');
+    await tui.waitFor(/^tui-23/m);
+    tui.keys('C-\\');
+    await tui.waitFor(/talker\s+Running/);
+    expect(tui.screen()).toMatch(/pods\(/);
+  });
+
   it('deletes a pod only after a confirmation that names it', async () => {
     await applyYaml(
       clusterKubeconfig(),
@@ -144,9 +196,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     );
     const tui = remote(service.adminToken);
     await tui.waitFor(/doomed/);
-    tui.keys('/');
-    tui.type('doomed');
-    tui.keys('Enter');
+    await slash(tui, 'doomed');
     await tui.waitFor(/\[1\] \/doomed/);
     tui.keys('C-d');
     await tui.waitFor(new RegExp(`Delete pod/doomed \\(${namespace.name}\\)\\? \\(y/n\\)`));
@@ -163,9 +213,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
   it('turns an approval-required write into a just-in-time access request, filed in place', async () => {
     const tui = remote(user.token);
     await tui.waitFor(new RegExp(`user: ${user.username} \\(user\\)`));
-    tui.keys(':');
-    tui.type('deploy');
-    tui.keys('Enter');
+    await command(tui, 'deploy');
     await tui.waitFor(/web\s+\d\/\d/);
     tui.keys('r');
     await tui.waitFor(/Restart deployment\/web/);
@@ -225,6 +273,80 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     const ended = await service.api('DELETE', `/api/admin/users/${user.username}/sessions`, { token: service.adminToken });
     expect(ended.status).toBe(200);
     await tui.waitFor(/Username:/, 30_000);
+  });
+});
+
+describe('pilothouse tui on nodes', () => {
+  const node = uniqueName('tui-node');
+
+  beforeAll(async () => {
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1\nkind: Node\nmetadata:\n  name: ${node}\n  annotations: {kwok.x-k8s.io/node: fake}\n  labels: {kubernetes.io/hostname: ${node}, type: kwok}\nspec:\n  taints: [{key: pilothouse.dev/tui-test, value: "true", effect: NoSchedule}]`,
+    );
+    const resources = { cpu: '8', memory: '16Gi', pods: '110' };
+    await runKubectl(clusterKubeconfig(), [
+      'patch',
+      'node',
+      node,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { capacity: resources, allocatable: resources } }),
+    ]);
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pinned}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: pinned}}\n  template:\n    metadata: {labels: {app: pinned}}\n    spec:\n      nodeName: ${node}\n      containers: [{name: main, image: busybox}]`,
+      namespace.name,
+    );
+  });
+
+  afterAll(async () => {
+    await runKubectl(clusterKubeconfig(), ['delete', 'deployment', 'pinned', '-n', namespace.name, '--ignore-not-found']).catch(() => '');
+    await runKubectl(clusterKubeconfig(), ['delete', 'node', node, '--ignore-not-found']).catch(() => '');
+  });
+
+  it('cordons and uncordons a node, and drains it with live progress', async () => {
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    await command(tui, 'nodes');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready`));
+    await slash(tui, node);
+    await tui.waitFor(/nodes\[1\]/);
+    tui.keys('c');
+    await tui.waitFor(new RegExp(`Cordon node/${node}\\? \\(y/n\\)`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready,Sched`));
+    tui.keys('u');
+    await tui.waitFor(new RegExp(`Uncordon node/${node}\\?`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`${node}\\s+Ready\\s`));
+    tui.keys('r');
+    await tui.waitFor(new RegExp(`Drain node/${node}`));
+    tui.keys('y');
+    const progress = await tui.waitFor(/drain completed: 1 pods evicted/, 40_000);
+    expect(progress).toContain(`cordoned ${node}`);
+    expect(progress).toMatch(new RegExp(`evicted ${namespace.name}/pinned-`));
+  });
+});
+
+describe('pilothouse tui in a small or plain terminal', () => {
+  it('fits 80×24 and draws ASCII borders with --ascii', async () => {
+    const tui = remote(service.adminToken, ['--ascii'], { size: { width: 80, height: 24 } });
+    const screen = await tui.waitFor(/talker\s+Running/);
+    const lines = screen.split('\n');
+    expect(lines[1]).toMatch(/^\+-+\+$/);
+    expect(screen).not.toMatch(/[╭╮╰╯│─]/);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    expect(lines.filter((line) => line.length > 0).length).toBeLessThanOrEqual(24);
+    tui.keys('?');
+    const help = await tui.waitFor(/Keys of the pods view/);
+    expect(help).toContain('<ctrl-c>');
+    tui.keys('Escape');
+    tui.resize(100, 30);
+    await tui.waitFor(new RegExp(`^\\+-{98}\\+$`, 'm'));
+    const resized = await tui.waitFor(/talker\s+Running/);
+    for (const line of resized.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(100);
   });
 });
 

@@ -49,6 +49,11 @@ export class TmuxPane {
     this.tmux(['send-keys', '-t', 'main', '-l', '--', text]);
   }
 
+  /** Resizes the window (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux(['resize-window', '-t', 'main', '-x', String(width), '-y', String(height)]);
+  }
+
   /** The pane's text now. */
   screen(): string {
     return this.tmux(['capture-pane', '-p', '-t', 'main']);
@@ -57,6 +62,11 @@ export class TmuxPane {
   /** The pane's text now with its colours and attributes as SGR sequences (capture-pane -e): screenshots. */
   colouredScreen(): string {
     return this.tmux(['capture-pane', '-p', '-e', '-t', 'main']);
+  }
+
+  /** Appends everything the program writes to the pane from now on to `file` (tmux pipe-pane): redraw timing. */
+  pipeOutput(file: string): void {
+    this.tmux(['pipe-pane', '-o', '-t', 'main', `cat >> ${quote(file)}`]);
   }
 
   /** Waits until the screen matches; returns it. Fails naming the last screen. */

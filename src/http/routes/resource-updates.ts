@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { replaceObject, requireNamespace } from '../../kube/resources.js';
 import { validation } from '../../errors.js';
-import { namespaceSchema, objectNameSchema, queryBoolean } from '../validate.js';
+import { namespaceSchema, objectNameSchema } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { anyObject } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
@@ -20,11 +20,11 @@ const params = z.object({
     .regex(/^[a-zA-Z][a-zA-Z0-9.-]*$/, 'must be a resource type name such as pods or deployments.apps'),
   name: objectNameSchema,
 });
-const query = z.object({
+const body = z.object({
   namespace: namespaceSchema.optional(),
-  dryRun: queryBoolean.optional().describe('true: the API server validates and admits the change without storing it (server-side dry run)'),
+  dryRun: z.boolean().default(false).describe('true: the API server validates and admits the change without storing it (server-side dry run)'),
+  object: anyObject.describe('The whole edited object (as GET /api/k8s/{resource}/{name} returned it, resourceVersion kept)'),
 });
-const body = anyObject.describe('The whole edited object (as GET /api/k8s/{resource}/{name} returned it, resourceVersion kept)');
 const replaced = z.object({ kind: z.string(), name: z.string(), namespace: z.string().optional(), apiVersion: z.string(), dryRun: z.boolean() });
 
 /** The edited copy must still be the object it replaces (same name, same namespace when it names one). */
@@ -43,20 +43,21 @@ export function resourceUpdateRoutes(deps: ResourceUpdatesRouteDeps): RouteSpec[
       path: '/api/k8s/:resource/:name',
       permission: 'execute_write',
       resourceKind: ':resource',
-      summary: 'Replace a resource with an edited copy (kubectl replace; ?dryRun=true validates on the API server without storing): its reference',
+      summary:
+        'Replace a resource with an edited copy {namespace?, dryRun?, object} (kubectl replace; dryRun validates on the API server without storing): its reference',
       params,
-      query,
       body,
       response: replaced,
       errors: [404],
       handler: async (context, input) => {
         const type = await deps.discovery.resolve(input.params.resource);
-        const namespace = requireNamespace(type, input.query.namespace);
-        requireSameObject(input.body, input.params.name, type.namespaced ? namespace : undefined);
-        const dryRun = input.query.dryRun ?? false;
+        const namespace = requireNamespace(type, input.body.namespace);
+        requireSameObject(input.body.object, input.params.name, type.namespaced ? namespace : undefined);
+        const dryRun = input.body.dryRun;
         const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
         const line = `kubectl replace ${resource}/${input.params.name}${namespace ? ` -n ${namespace}` : ''} -f -${dryRun ? ' --dry-run=server' : ''}`;
-        const object = { ...input.body, metadata: { ...(input.body.metadata as object), ...(namespace ? { namespace } : {}) } };
+        const edited = input.body.object;
+        const object = { ...edited, metadata: { ...(edited.metadata as object), ...(namespace ? { namespace } : {}) } };
         const reference = await audited(deps, context, { resource: `${type.kind.toLowerCase()}/${input.params.name}`, command: line }, () =>
           replaceObject(clusterOf(context), type, object, { namespace, dryRun }),
         );

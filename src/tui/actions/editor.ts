@@ -32,7 +32,7 @@ async function editedText(shell: Shell, target: Target, original: string): Promi
 
 /**
  * `e`: the object's YAML in $EDITOR; the edited copy goes through a server-side dry run first
- * (PUT /api/k8s/{resource}/{name}?dryRun=true), then, after a y/n, is applied.
+ * (PUT /api/k8s/{resource}/{name} with dryRun), then, after a y/n, is applied.
  */
 export async function editObject(shell: Shell, target: Target): Promise<void> {
   const original = await shell.api.yaml(target);

@@ -3,7 +3,7 @@ import type { Target } from '../api/types.js';
 import type { Shell } from '../core/shell.js';
 
 /** ctrl-\ (0x1c): detaches from the pod's shell back to the UI (the shell keeps no state; it ends). */
-export const detachByte = 0x1c;
+export const detachKey = '\x1c';
 
 interface Frame {
   type: string;
@@ -25,9 +25,11 @@ function bridge(socket: WebSocket): Promise<void> {
       socket.close();
       resolve();
     };
-    const onInput = (chunk: Buffer): void => {
-      if (chunk.includes(detachByte)) return finish();
-      socket.send(JSON.stringify({ type: 'input', data: chunk.toString('utf8') }));
+    // ink reads stdin as utf8 text, so chunks arrive as strings (Buffers without it).
+    const onInput = (chunk: Buffer | string): void => {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      if (text.includes(detachKey)) return finish();
+      socket.send(JSON.stringify({ type: 'input', data: text }));
     };
     const onResize = (): void => socket.send(JSON.stringify({ type: 'resize', cols: stdout.columns, rows: stdout.rows }));
     socket.on('open', () => {

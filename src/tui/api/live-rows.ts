@@ -66,10 +66,11 @@ export class LiveRows {
   private apply(name: string, data: unknown): void {
     if (name === 'snapshot') {
       this.rows.clear();
-      for (const row of (data as { items: Row[] }).items) this.rows.set(keyOf(row), row);
+      const receivedAt = Date.now();
+      for (const row of (data as { items: Row[] }).items) this.rows.set(keyOf(row), { ...row, receivedAt });
     } else if (name === 'added' || name === 'modified') {
       const row = (data as { item: Row }).item;
-      this.rows.set(keyOf(row), row);
+      this.rows.set(keyOf(row), { ...row, receivedAt: Date.now() });
     } else if (name === 'deleted') {
       this.rows.delete(keyOf((data as { item: Row }).item));
     } else return;

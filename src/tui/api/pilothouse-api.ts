@@ -31,7 +31,7 @@ export class PilothouseApi {
 
   /** PUT /api/k8s/{resource}/{name}: replace with an edited copy; `dryRun` validates on the API server only. */
   replace(target: Target, object: Record<string, unknown>, dryRun: boolean): Promise<{ name: string; dryRun: boolean }> {
-    return this.client.json('PUT', objectPath(target), { query: { namespace: target.namespace, dryRun }, body: object });
+    return this.client.json('PUT', objectPath(target), { body: { namespace: target.namespace, dryRun, object } });
   }
 
   async remove(target: Target): Promise<void> {

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { Row } from '../api/types.js';
-import { cellText, columnWidths, formatLine, type Column } from '../core/columns.js';
+import { agedBy, cellText, columnWidths, formatLine, type Column } from '../core/columns.js';
 
 export interface ResourceTableProps {
   columns: Column[];
@@ -12,6 +12,13 @@ export interface ResourceTableProps {
   /** Lines for rows (the header takes one more). */
   height: number;
   width: number;
+  /** Now (ms): ages of rows that carry `receivedAt` count on from it, so unchanged rows never show a frozen age. */
+  now?: number;
+}
+
+function cellOf(row: Row, key: string, now: number | undefined): string {
+  const text = cellText(row[key]);
+  return key === 'age' && now !== undefined && typeof row.receivedAt === 'number' ? agedBy(text, (now - row.receivedAt) / 1000) : text;
 }
 
 /** The first visible row that keeps `selected` on screen, moving as little as possible from `offset`. */
@@ -25,7 +32,9 @@ export function scrollOffset(selected: number, offset: number, height: number, c
 
 /** A table of rows: only the visible slice is measured and rendered, columns aligned by display width. */
 export function ResourceTable(props: ResourceTableProps): ReactElement {
-  const visible = props.rows.slice(props.offset, props.offset + Math.max(1, props.height));
+  const visible = props.rows
+    .slice(props.offset, props.offset + Math.max(1, props.height))
+    .map((row) => (props.now === undefined ? row : { ...row, age: cellOf(row, 'age', props.now) }));
   const widths = columnWidths(props.columns, visible, props.width);
   const header = formatLine(
     props.columns.map((column) => column.header),

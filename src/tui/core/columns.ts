@@ -7,7 +7,7 @@ export interface Column {
   header: string;
 }
 
-const hiddenKeys = new Set(['labels', 'annotations', 'uid']);
+const hiddenKeys = new Set(['labels', 'annotations', 'uid', 'receivedAt']);
 
 /** The columns of a list: NAMESPACE (when listing several namespaces), NAME, the kind's own columns, AGE last. */
 export function columnsOf(rows: Row[], options: { showNamespace: boolean; header: (key: string) => string }): Column[] {
@@ -21,6 +21,22 @@ export function columnsOf(rows: Row[], options: { showNamespace: boolean; header
   const middle = keys.filter((key) => key !== 'name' && key !== 'namespace' && key !== 'age');
   const ordered = [...(options.showNamespace ? ['namespace'] : []), 'name', ...middle, ...(keys.includes('age') ? ['age'] : [])];
   return ordered.map((key) => ({ key, header: options.header(key) }));
+}
+
+const ageUnits: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, y: 31_536_000 };
+
+/** The server's short age (`40s`, `12m`, `3h`, `5d`, `2y`) advanced by the seconds since the row arrived, in the same short form. */
+export function agedBy(age: string, elapsedSeconds: number): string {
+  const match = /^(\d+)([smhdy])$/.exec(age);
+  if (!match || elapsedSeconds < 1) return age;
+  const seconds = Number(match[1]) * (ageUnits[match[2] ?? 's'] ?? 1) + Math.floor(elapsedSeconds);
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  return days < 730 ? `${days}d` : `${Math.floor(days / 365)}y`;
 }
 
 /** A cell's text: strings and numbers as they are, arrays joined, nothing for null. */
@@ -57,9 +73,13 @@ export function padToWidth(text: string, width: number): string {
 export function columnWidths(columns: Column[], rows: Row[], total: number): number[] {
   const widths = columns.map((column) => Math.max(stringWidth(column.header), ...rows.map((row) => stringWidth(cellText(row[column.key])))));
   const fits = (): boolean => widths.reduce((sum, width) => sum + width, 0) + Math.max(0, widths.length - 1) <= total;
+  // The widest other column gives way first; NAME only when nothing else can.
+  const shrinkable = (index: number): boolean => (widths[index] ?? 0) > 4;
+  const widestOf = (indexes: number[]): number | undefined => indexes.filter(shrinkable).sort((left, right) => (widths[right] ?? 0) - (widths[left] ?? 0))[0];
+  const others = columns.map((_, index) => index).filter((index) => columns[index]?.key !== 'name');
   while (!fits()) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 4) break;
+    const widest = widestOf(others) ?? widestOf(columns.map((_, index) => index));
+    if (widest === undefined) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   return widths;

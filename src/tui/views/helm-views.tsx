@@ -25,11 +25,11 @@ async function rollback(shell: Shell, release: Target, revision?: number): Promi
 }
 
 async function releaseAction(shell: Shell, action: ActionName, row: Row | undefined): Promise<void> {
+  if (action === 'allNamespaces') return shell.setNamespace(undefined);
   if (!row) return;
   const release = releaseOf(row, shell.namespace);
   if (action === 'history') return shell.push({ type: 'helm-history', release });
   if (action === 'rollback') return rollback(shell, release);
-  if (action === 'allNamespaces') return shell.setNamespace(undefined);
   if (action !== 'uninstall') return;
   const object = `${release.name} (${release.namespace ?? ''})`;
   if (!(await shell.confirm(shell.t('tui.confirm.uninstall', { object })))) return;

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useShell, type Shell } from '../core/shell.js';
 import { actionFor, type ActionName, type ViewId } from '../core/key-map.js';
 import { columnsOf } from '../core/columns.js';
@@ -21,6 +21,16 @@ export interface TableViewProps {
   active: boolean;
 }
 
+/** The time, re-read every `everyMs` (ages count on between updates). */
+function useClock(everyMs: number): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
 /** A column header from the catalogue (`tui.column.<key>`), else the key in capitals. */
 export function headerOf(shell: Pick<Shell, 't'>, key: string): string {
   const label = shell.t(`tui.column.${key}`);
@@ -33,7 +43,8 @@ function handleAction(shell: Shell, action: ActionName, props: TableViewProps, r
     shell.setNamespace(row.name);
     return shell.push({ type: 'table', view: 'pods', resource: 'pods', title: 'pods', namespaced: true });
   }
-  if (row) void runRowAction(shell, action, { resource: props.resource, row, namespace: shell.namespace });
+  // Cluster-scoped kinds (nodes, namespaces) have no namespace to name or send.
+  if (row) void runRowAction(shell, action, { resource: props.resource, row, namespace: props.namespaced ? shell.namespace : undefined });
 }
 
 /** The `Pods(default)[12] /web` line above a table. */
@@ -49,6 +60,7 @@ export function TableView(props: TableViewProps): ReactElement {
   const [filterInput, setFilterInput] = useState('');
   const [draft, setDraft] = useState('');
   const [typing, setTyping] = useState(false);
+  const now = useClock(5_000);
   // The text part filters as it is typed; a label selector goes to the server once Enter is pressed.
   const text = parseFilter(typing ? draft : filterInput).text;
   const namespace = props.namespaced ? shell.namespace : undefined;
@@ -83,7 +95,7 @@ export function TableView(props: TableViewProps): ReactElement {
       {live !== undefined && rows.length === 0 ? (
         <Text dimColor>{shell.t('tui.empty')}</Text>
       ) : (
-        <ResourceTable columns={columns} rows={rows} selected={cursor.selected} offset={cursor.offset} height={tableHeight} width={props.width} />
+        <ResourceTable columns={columns} rows={rows} selected={cursor.selected} offset={cursor.offset} height={tableHeight} width={props.width} now={now} />
       )}
       {typing ? (
         <SearchLine

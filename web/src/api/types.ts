@@ -994,7 +994,7 @@ export interface paths {
          */
         get: operations["getApiK8sResourceName"];
         /**
-         * Replace a resource with an edited copy (kubectl replace; ?dryRun=true validates on the API server without storing): its reference
+         * Replace a resource with an edited copy {namespace?, dryRun?, object} (kubectl replace; dryRun validates on the API server without storing): its reference
          * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
          */
         put: operations["putApiK8sResourceName"];
@@ -7522,10 +7522,7 @@ export interface operations {
     };
     putApiK8sResourceName: {
         parameters: {
-            query?: {
-                dryRun?: "0" | "1" | "true" | "false" | "";
-                namespace?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 name: string;
@@ -7533,10 +7530,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    /**
+                     * @description true: the API server validates and admits the change without storing it (server-side dry run)
+                     * @default false
+                     */
+                    dryRun?: boolean;
+                    namespace?: string;
+                    /** @description The whole edited object (as GET /api/k8s/{resource}/{name} returned it, resourceVersion kept) */
+                    object: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

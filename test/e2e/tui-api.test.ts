@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { deploymentYaml } from '../helpers/manifests.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { ApiClient } from '../../src/tui/api/client.js';
+import { PilothouseApi } from '../../src/tui/api/pilothouse-api.js';
+import { ApiError } from '../../src/tui/api/api-error.js';
+import { LiveRows } from '../../src/tui/api/live-rows.js';
+import type { Row } from '../../src/tui/api/types.js';
+
+// The routes the terminal UI added (GET /api/k8s, PUT /api/k8s/{resource}/{name}) and its API client
+// (token refresh, 401 → sign in again, live rows) against the real service and cluster.
+
+const namespace = useNamespace('tui-api');
+/** A manual clock: the service's and the client's time, moved instead of slept. */
+const clock = { now: Date.now() };
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService({
+    clock: () => clock.now,
+    config: { authorization: { jwt: { token_duration: '1h', refresh_window: '15m', max_session: '8h' } } },
+  });
+  await applyYaml(clusterKubeconfig(), deploymentYaml('web'), namespace.name);
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+const replicas = (): Promise<string> => runKubectl(clusterKubeconfig(), ['get', 'deployment', 'web', '-n', namespace.name, '-o', 'jsonpath={.spec.replicas}']);
+
+describe('GET /api/k8s', () => {
+  it('lists the kinds the cluster serves with their short names, CRDs included', async () => {
+    const answer = await service.api('GET', '/api/k8s', { token: service.adminToken });
+    expect(answer.status).toBe(200);
+    const byName = new Map<string, any>(answer.body.items.map((item: any) => [item.name, item]));
+    expect(byName.get('pods')).toMatchObject({ kind: 'Pod', group: '', shortNames: ['po'], namespaced: true });
+    expect(byName.get('deployments.apps')).toMatchObject({ kind: 'Deployment', shortNames: ['deploy'] });
+    expect(byName.get('nodes')).toMatchObject({ namespaced: false });
+    expect([...byName.keys()].some((name) => name.endsWith('.pilothouse.dev'))).toBe(true);
+    expect((await service.api('GET', '/api/k8s')).status).toBe(401);
+  });
+});
+
+describe('PUT /api/k8s/{resource}/{name}', () => {
+  it('dry-runs an edited object without storing it, then replaces it', async () => {
+    const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
+    object.spec.replicas = 3;
+    const dry = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, dryRun: true, object } });
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ kind: 'Deployment', name: 'web', namespace: namespace.name, dryRun: true });
+    expect(await replicas()).toBe('1');
+    const real = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object } });
+    expect(real.status).toBe(200);
+    expect(real.body.dryRun).toBe(false);
+    expect(await replicas()).toBe('3');
+    // The same copy again carries a stale resourceVersion: the API server's conflict, in the contract's words.
+    const stale = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object } });
+    expect(stale.status).toBeGreaterThanOrEqual(400);
+    expect(stale.body.code).toBeTruthy();
+  });
+
+  it('refuses a copy that renamed the object, a namespace in the query, and writes the role may not make', async () => {
+    const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
+    const renamed = { ...object, metadata: { ...object.metadata, name: 'other' } };
+    const refused = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object: renamed } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('VALIDATION_ERROR');
+    const inQuery = await service.api('PUT', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken, body: { object } });
+    expect(inQuery.status).toBe(400);
+    const viewer = await service.createUser('viewer');
+    expect((await service.api('PUT', '/api/k8s/deployments/web', { token: viewer.token, body: { namespace: namespace.name, object } })).status).toBe(403);
+    const user = await service.createUser('user');
+    const asUser = await service.api('PUT', '/api/k8s/deployments/web', { token: user.token, body: { namespace: namespace.name, object } });
+    expect(asUser.status).toBe(403);
+    expect(asUser.body.details.reason).toBe('approval_required');
+  });
+});
+
+describe("the terminal UI's API client", () => {
+  it('hands over live rows: a snapshot, then the changes', async () => {
+    const client = new ApiClient(service.url, { session: { token: service.adminToken } });
+    const seen: Row[][] = [];
+    const live = new LiveRows(client, { resource: 'deployments', namespace: namespace.name }, { rows: (rows) => seen.push(rows), error: () => undefined });
+    live.start();
+    try {
+      await expect.poll(() => seen.at(-1)?.map((row) => row.name), { timeout: 20_000 }).toEqual(['web']);
+      await applyYaml(clusterKubeconfig(), deploymentYaml('api'), namespace.name);
+      await expect
+        .poll(
+          () =>
+            seen
+              .at(-1)
+              ?.map((row) => row.name)
+              .sort(),
+          { timeout: 20_000 },
+        )
+        .toEqual(['api', 'web']);
+    } finally {
+      live.stop();
+    }
+  });
+
+  it('answers errors as ApiError with the code and details of the contract', async () => {
+    const api = new PilothouseApi(new ApiClient(service.url, { session: { token: service.adminToken } }));
+    const failure = await api.describe({ resource: 'nosuchkinds', name: 'x', namespace: 'default' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(404);
+    expect((failure as ApiError).line).toMatch(/^NOT_FOUND: /);
+  });
+
+  it('refreshes the token inside the refresh window, and a 401 asks to sign in again', async () => {
+    const login = await service.api('POST', '/api/auth/login', { body: { username: 'admin', password: 'admin-password-for-tests' } });
+    const session = { token: login.body.token as string, expiresAt: Date.parse(login.body.expires_at) };
+    let signIns = 0;
+    const client = new ApiClient(service.url, {
+      session,
+      now: () => clock.now,
+      signIn: async () => {
+        signIns += 1;
+        const again = await service.api('POST', '/api/auth/login', { body: { username: 'admin', password: 'admin-password-for-tests' } });
+        return { token: again.body.token, expiresAt: Date.parse(again.body.expires_at) };
+      },
+    });
+    const api = new PilothouseApi(client);
+    expect((await api.me()).username).toBe('admin');
+    expect(client.token).toBe(session.token);
+
+    clock.now = session.expiresAt - 10 * 60_000; // inside the 15-minute window
+    await api.health();
+    expect(client.token).not.toBe(session.token);
+    expect((await api.me()).username).toBe('admin');
+
+    const ended = await service.api('DELETE', '/api/admin/users/admin/sessions', { token: service.adminToken });
+    expect(ended.status).toBe(200);
+    expect((await api.me()).username).toBe('admin');
+    expect(signIns).toBe(1);
+  });
+});
