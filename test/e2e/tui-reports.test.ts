@@ -91,7 +91,9 @@ describe('pilothouse tui :reports', () => {
     expect(tui.screen()).not.toMatch(/[█░]/);
 
     // The selection stays on the row it was on (the html report of the first case); the new report is on top.
-    tui.keys('g', 'o');
+    tui.keys('g');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tui.keys('o');
     await tui.waitFor(/Save into directory:/);
     tui.keys('C-u');
     tui.type(target);
