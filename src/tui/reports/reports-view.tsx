@@ -12,6 +12,8 @@ import { useReports } from './use-reports.js';
 const nameOf = (report: ReportStatus, shell: Shell): string => `${report.type} (${report.format}, ${scopeOf(report, shell.t)})`;
 
 async function download(shell: Shell, api: ReportsApi, report: ReportStatus, askPath: boolean): Promise<void> {
+  if (report.status === 'failed')
+    return shell.report(new Error(shell.t('tui.report.failed', { report: nameOf(report, shell), message: report.message ?? '' })));
   if (report.status !== 'completed') return shell.notice(shell.t('tui.report.notReady', { report: nameOf(report, shell) }));
   const directory = askPath ? await shell.ask(shell.t('tui.report.savePath'), process.cwd()) : process.cwd();
   if (!directory) return;
