@@ -8,6 +8,8 @@ import { deploymentYaml } from '../helpers/manifests.js';
 import { rootDirectory } from '../helpers/paths.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { TmuxPane } from '../helpers/tmux.js';
+import { ApiClient } from '../../src/tui/api/client.js';
+import { ReportsApi, type ReportEvent } from '../../src/tui/reports/reports-api.js';
 
 // `:reports` in the terminal UI end to end: `node bin/pilothouse tui` (dist/, built by `npx tsc -p tsconfig.build.json`)
 // in a 120×40 tmux pane against the real test cluster; the service generates the reports for real.
@@ -126,5 +128,20 @@ describe('pilothouse tui :reports', () => {
     const help = await tui.waitFor(/Keys of the reports view/);
     for (const shown of ['<n>', '<enter>', '<o>', '<g/G>']) expect(help).toContain(shown);
     expect(help).not.toContain('<ctrl-d>');
+  });
+
+  it('follows a report over its progress stream (what moves the bar) until completed, then downloads it', async () => {
+    const api = new ReportsApi(new ApiClient(service.url, { session: { token: user.token } }));
+    const id = await api.request({ type: 'cluster-overview', format: 'markdown', namespace: namespace.name });
+    const events: ReportEvent[] = [];
+    for await (const event of api.events(id, new AbortController().signal)) events.push(event);
+    const last = events.at(-1);
+    expect(last?.kind === 'status' && last.report).toMatchObject({ id, status: 'completed', progress: 100, format: 'markdown' });
+    const directory = temporary('ph-tui-reports-api-');
+    const path = await api.download(id, directory);
+    expect(path).toMatch(/\.md$/);
+    expect(readFileSync(path, 'utf8')).toMatch(/^#/m);
+    await api.remove(id);
+    expect((await api.list()).some((report) => report.id === id)).toBe(false);
   });
 });
