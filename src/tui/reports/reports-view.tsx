@@ -1,8 +1,8 @@
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useShell, type Shell } from '../core/shell.js';
 import { actionFor, type ActionName } from '../core/key-map.js';
-import { useRowCursor } from '../components/use-row-cursor.js';
+import { useRowCursor, type RowCursor } from '../components/use-row-cursor.js';
 import { ReportForm } from './report-form.js';
 import { ReportsApi, type ReportRequest, type ReportStatus } from './reports-api.js';
 import { ReportTable, reportRow, scopeOf } from './report-table.js';
@@ -33,9 +33,22 @@ async function onAction(shell: Shell, api: ReportsApi, action: ActionName, repor
   else if (action === 'delete') await remove(shell, api, report);
 }
 
-async function requestReport(shell: Shell, api: ReportsApi, request: ReportRequest): Promise<void> {
-  await api.request(request);
+async function requestReport(shell: Shell, api: ReportsApi, request: ReportRequest): Promise<string> {
+  const id = await api.request(request);
   shell.notice(shell.t('tui.report.requested', { report: `${request.type} (${request.format}, ${request.namespace || shell.t('tui.report.cluster')})` }));
+  return id;
+}
+
+/** Selects a report just requested once the list shows it (so enter right after acts on it). */
+function useSelectWhenListed(list: ReportStatus[], cursor: RowCursor): (id: string) => void {
+  const [wanted, setWanted] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const index = wanted === undefined ? -1 : list.findIndex((report) => report.id === wanted);
+    if (index < 0) return;
+    cursor.select(index);
+    setWanted(undefined);
+  }, [list, wanted]);
+  return setWanted;
 }
 
 const countOf = (reports: ReportStatus[] | undefined, shell: Shell): string => (reports === undefined ? shell.t('tui.loading') : String(reports.length));
@@ -51,13 +64,17 @@ export function ReportsView(props: { height: number; width: number; active: bool
   const height = Math.max(1, props.height - 2 - (form ? 6 : 0));
   const cursor = useRowCursor(rows, height, props.active && !form);
   const selected = list[cursor.selected];
+  const selectWhenListed = useSelectWhenListed(list, cursor);
   const openForm = (open: boolean): void => {
     setForm(open);
     shell.setCapturing(open);
   };
   const submit = (request: ReportRequest): void => {
     openForm(false);
-    requestReport(shell, api, request).then(reload, (error: unknown) => shell.report(error));
+    requestReport(shell, api, request).then(
+      (id) => (selectWhenListed(id), reload()),
+      (error: unknown) => shell.report(error),
+    );
   };
   useInput(
     (input, key) => {
