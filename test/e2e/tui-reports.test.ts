@@ -27,7 +27,7 @@ function remote(token: string, directory: string, extra: string[] = []): TmuxPan
   const tokenFile = join(temporary('ph-tui-token-'), 'token');
   writeFileSync(tokenFile, token, { mode: 0o600 });
   const argv = [process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile, '-n', namespace.name, ...extra];
-  pane = TmuxPane.start(['/bin/sh', '-c', 'cd "$1" && shift && exec "$@"', 'sh', directory, ...argv], { HOME: temporary('ph-tui-home-') });
+  pane = TmuxPane.start(['sh', '-c', 'cd "$1" && shift && exec "$@"', 'sh', directory, ...argv], { HOME: temporary('ph-tui-home-') });
   return pane;
 }
 
