@@ -63,6 +63,11 @@ export class ApiClient {
     return (await this.send('GET', path, { query })).text();
   }
 
+  /** A GET of a file (a report download): the answer, for its headers and bytes. */
+  async file(path: string): Promise<Response> {
+    return this.send('GET', path, { accept: '*/*' });
+  }
+
   /** A streaming GET (SSE or chunked logs); the caller reads `body` until it aborts `signal`. */
   async stream(path: string, query: Query, signal: AbortSignal): Promise<Response> {
     return this.send('GET', path, { query, signal, accept: 'text/event-stream' });

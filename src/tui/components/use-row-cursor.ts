@@ -7,6 +7,8 @@ export interface RowCursor {
   selected: number;
   offset: number;
   row: Row | undefined;
+  /** Moves the selection to a row (a row just created). */
+  select(index: number): void;
 }
 
 const keyOf = (row: Row | undefined): string | undefined => (row ? `${row.namespace ?? ''}/${row.name}` : undefined);
@@ -57,5 +59,9 @@ export function useRowCursor(rows: Row[], height: number, active: boolean): RowC
   const current = Math.min(selected, Math.max(0, rows.length - 1));
   if (selectedKey.current === undefined) selectedKey.current = keyOf(rows[current]);
   offset.current = scrollOffset(current, offset.current, height, rows.length);
-  return { selected: current, offset: offset.current, row: rows[current] };
+  const select = (index: number): void => {
+    selectedKey.current = keyOf(rows[index]);
+    setSelected(index);
+  };
+  return { selected: current, offset: offset.current, row: rows[current], select };
 }

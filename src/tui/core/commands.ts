@@ -19,6 +19,7 @@ const fixedCommands: Record<string, CommandOutcome> = {
   helm: { view: { type: 'helm' } },
   requests: { view: { type: 'access-requests' } },
   ar: { view: { type: 'access-requests' } },
+  reports: { view: { type: 'reports' } },
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
 

@@ -17,6 +17,7 @@ export const viewIds = [
   'drain',
   'access-requests',
   'pilot',
+  'reports',
 ] as const;
 export type ViewId = (typeof viewIds)[number];
 
@@ -59,6 +60,9 @@ export type ActionName =
   | 'sessions'
   | 'newChat'
   | 'focus'
+  | 'newReport'
+  | 'download'
+  | 'downloadTo'
   | 'command'
   | 'help'
   | 'back'
@@ -138,6 +142,13 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
     { key: 'h', action: 'sessions' },
     { key: 'c', action: 'newChat' },
     { key: 'tab', action: 'focus' },
+  ],
+  reports: [
+    ...navigation,
+    { key: 'n', action: 'newReport' },
+    { key: 'enter', action: 'download' },
+    { key: 'o', action: 'downloadTo' },
+    { key: 'ctrl-d', action: 'delete', write: true },
   ],
 };
 

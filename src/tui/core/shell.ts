@@ -12,7 +12,8 @@ export type ViewState =
   | { type: 'drain'; node: string; id: string }
   | { type: 'helm' }
   | { type: 'helm-history'; release: Target }
-  | { type: 'access-requests' };
+  | { type: 'access-requests' }
+  | { type: 'reports' };
 
 /** What a write needs an access request to cover when the server answers 403 approval_required. */
 export interface AccessScope {

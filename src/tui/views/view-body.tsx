@@ -7,6 +7,7 @@ import { LogsView } from './logs-view.js';
 import { HelmHistoryView, HelmView } from './helm-views.js';
 import { DrainView } from './drain-view.js';
 import { AccessRequestsView } from './access-requests-view.js';
+import { ReportsView } from '../reports/reports-view.js';
 
 export interface BodySize {
   height: number;
@@ -21,6 +22,7 @@ export function viewIdOf(state: ViewState): ViewId {
   if (state.type === 'drain') return 'drain';
   if (state.type === 'helm') return 'helm';
   if (state.type === 'helm-history') return 'helm-history';
+  if (state.type === 'reports') return 'reports';
   return 'access-requests';
 }
 
@@ -42,5 +44,7 @@ export function ViewBody(props: { state: ViewState } & BodySize): ReactElement {
       return <HelmHistoryView release={state.release} {...size} />;
     case 'access-requests':
       return <AccessRequestsView {...size} />;
+    case 'reports':
+      return <ReportsView {...size} />;
   }
 }

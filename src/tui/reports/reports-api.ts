@@ -1,0 +1,72 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import { serverEvents } from '../api/sse.js';
+
+export const reportTypeChoices = ['cluster-overview', 'security-assessment'] as const;
+export const reportFormatChoices = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
+
+/** One report as GET /api/reports lists it (the fields the terminal UI shows). */
+export interface ReportStatus {
+  id: string;
+  type: string;
+  format: string;
+  /** '' for the whole cluster. */
+  namespace: string;
+  status: 'generating' | 'completed' | 'failed';
+  progress: number;
+  message: string | null;
+  createdAt: string | null;
+  fileName: string | null;
+}
+
+export interface ReportRequest {
+  type: (typeof reportTypeChoices)[number];
+  format: (typeof reportFormatChoices)[number];
+  namespace: string;
+}
+
+/** A progress event of GET /api/reports/{id}/events: the report's new status, or its deletion. */
+export type ReportEvent = { kind: 'status'; report: ReportStatus } | { kind: 'deleted'; id: string };
+
+/** The file name of a Content-Disposition header (`attachment; filename="x.pdf"`), kept to a bare name. */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
+  const name = basename(decodeURIComponent(match?.[1] ?? '').trim());
+  return name && name !== '.' && name !== '..' ? name : fallback;
+}
+
+/** The Reports endpoints (issue 14) the terminal UI calls, through the one ApiClient. */
+export class ReportsApi {
+  constructor(private readonly client: ApiClient) {}
+
+  async list(): Promise<ReportStatus[]> {
+    return (await this.client.json<{ items: ReportStatus[] }>('GET', '/api/reports')).items;
+  }
+
+  async request(body: ReportRequest): Promise<string> {
+    return (await this.client.json<{ id: string }>('POST', '/api/reports', { body })).id;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.client.json('DELETE', `/api/reports/${encodeURIComponent(id)}`);
+  }
+
+  /** Saves the report's file into `directory` under the name the server gives; resolves with the path written. */
+  async download(id: string, directory: string): Promise<string> {
+    const response = await this.client.file(`/api/reports/${encodeURIComponent(id)}/download`);
+    const path = join(directory, fileNameOf(response.headers.get('content-disposition'), `${id}.bin`));
+    await writeFile(path, new Uint8Array(await response.arrayBuffer()));
+    return path;
+  }
+
+  /** Follows a report's progress until the stream ends (completed, failed, deleted) or `signal` aborts. */
+  async *events(id: string, signal: AbortSignal): AsyncGenerator<ReportEvent> {
+    const response = await this.client.stream(`/api/reports/${encodeURIComponent(id)}/events`, {}, signal);
+    for await (const event of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      if (event.event === 'deleted') yield { kind: 'deleted', id };
+      else if (event.event === 'progress' || event.event === 'completed' || event.event === 'failed')
+        yield { kind: 'status', report: event.data as ReportStatus };
+    }
+  }
+}
