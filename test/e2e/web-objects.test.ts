@@ -191,6 +191,8 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
   it('runs a command in the pod terminal', { timeout: 120_000 }, async () => {
     const page = await signIn(`/resources/pods/${namespace.name}/solo/terminal`);
     await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    // Type once the shell has printed its prompt.
+    await page.locator('.xterm-rows').filter({ hasText: /[$#] ?/ }).waitFor();
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo term-$((40+2))\n');
     await page.locator('.xterm-rows').filter({ hasText: 'term-42' }).waitFor();
