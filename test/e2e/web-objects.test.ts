@@ -142,6 +142,16 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     await page.getByRole('heading', { name: 'ConfigMaps' }).waitFor();
     await runKubectl(kubeconfig, ['create', 'configmap', 'appears-live', '-n', namespace.name, '--from-literal=a=b']);
     await page.getByRole('table').getByRole('button', { name: 'appears-live' }).waitFor({ timeout: 10_000 });
+
+    // Pods and nodes get CPU and memory columns from metrics.k8s.io (usage against allocatable for nodes).
+    await page.getByRole('link', { name: 'Pods' }).click();
+    await page.getByRole('columnheader', { name: 'CPU' }).waitFor();
+    await page.getByRole('link', { name: 'Nodes' }).click();
+    await page.getByRole('columnheader', { name: 'MEMORY' }).waitFor();
+    await page
+      .getByRole('cell', { name: /^\d+m \(\d+%\)$/ })
+      .first()
+      .waitFor();
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });
@@ -192,7 +202,10 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     const page = await signIn(`/resources/pods/${namespace.name}/solo/terminal`);
     await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
     // Type once the shell has printed its prompt.
-    await page.locator('.xterm-rows').filter({ hasText: /[$#] ?/ }).waitFor();
+    await page
+      .locator('.xterm-rows')
+      .filter({ hasText: /[$#] ?/ })
+      .waitFor();
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo term-$((40+2))\n');
     await page.locator('.xterm-rows').filter({ hasText: 'term-42' }).waitFor();
