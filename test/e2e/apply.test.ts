@@ -109,6 +109,26 @@ describe('POST /api/k8s/{resource}/apply (server-side apply)', () => {
     expect(await liveColor()).toBe('red');
   });
 
+  it("asks users for an approved access request, decided on the object's namespace", async () => {
+    const user = await service.createUser('user');
+    const refused = await applyYamlBody(configMap('white'), '', user.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.details.reason).toBe('approval_required');
+    expect(await liveColor()).toBe('red');
+
+    // A grant for this namespace and kind lets the same apply through; the namespace is read from the manifest.
+    const body = { permission: 'execute_write', namespaces: [space.name], resources: ['configmaps'], reason: 'edit palette', ttl: '1h' };
+    const asked = await service.api('POST', '/api/access-requests', { token: user.token, body });
+    expect(asked.status).toBe(201);
+    const approved = await service.api('POST', `/api/access-requests/${asked.body.id}/approve`, { token: service.adminToken, body: {} });
+    expect(approved.status).toBe(200);
+    const applied = await applyYamlBody(configMap('white'), '?force=true', user.token);
+    expect(applied.status).toBe(200);
+    expect(await liveColor()).toBe('white');
+    const elsewhere = await applyYamlBody(configMap('white').replace(`namespace: ${space.name}`, 'namespace: default'), '?dryRun=true', user.token);
+    expect(elsewhere.status).toBe(403);
+  });
+
   it('answers bad YAML, a wrong kind and a missing name with 400', async () => {
     const broken = await applyYamlBody('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [oops\n');
     expect(broken.status).toBe(400);

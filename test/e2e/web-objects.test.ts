@@ -142,6 +142,16 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     await page.getByRole('heading', { name: 'ConfigMaps' }).waitFor();
     await runKubectl(kubeconfig, ['create', 'configmap', 'appears-live', '-n', namespace.name, '--from-literal=a=b']);
     await page.getByRole('table').getByRole('button', { name: 'appears-live' }).waitFor({ timeout: 10_000 });
+
+    // Pods and nodes get CPU and memory columns from metrics.k8s.io (usage against allocatable for nodes).
+    await page.getByRole('link', { name: 'Pods' }).click();
+    await page.getByRole('columnheader', { name: 'CPU' }).waitFor();
+    await page.getByRole('link', { name: 'Nodes' }).click();
+    await page.getByRole('columnheader', { name: 'MEMORY' }).waitFor();
+    await page
+      .getByRole('cell', { name: /^\d+m \(\d+%\)$/ })
+      .first()
+      .waitFor();
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });
@@ -177,9 +187,33 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     await page.getByRole('button', { name: 'Download' }).click();
     expect((await download).suggestedFilename()).toBe(`${pods}-app.log`);
 
-    // A cluster-scoped object's page has `_` for the namespace; its events are listed live.
-    await page.goto(`${service.url}/resources/nodes/_/kwok-node-0/events`);
-    await page.getByRole('tabpanel').getByRole('cell', { name: 'RegisteredNode' }).first().waitFor();
+    // The events of an object are listed live on its page.
+    const now = new Date().toISOString();
+    await applyYaml(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Event',
+        'metadata: {name: solo.pilothouse-test}',
+        `involvedObject: {apiVersion: v1, kind: Pod, name: solo, namespace: ${namespace.name}}`,
+        'reason: PilothouseTest',
+        'message: an event about solo',
+        'type: Normal',
+        'count: 1',
+        'source: {component: web-objects-test}',
+        `firstTimestamp: "${now}"`,
+        `lastTimestamp: "${now}"`,
+      ].join('\n'),
+      namespace.name,
+    );
+    await page.goto(`${service.url}/resources/pods/${namespace.name}/solo/events`);
+    await page.getByRole('tabpanel').getByRole('cell', { name: 'PilothouseTest' }).waitFor();
+
+    // A cluster-scoped object's page has `_` for the namespace.
+    await page.goto(`${service.url}/resources/nodes/_/kwok-node-0`);
+    await page.getByRole('heading', { name: 'kwok-node-0' }).waitFor();
+    await page.getByRole('tabpanel').getByText('Kind', { exact: true }).waitFor();
+    expect(await page.getByRole('tabpanel').textContent()).toContain('Node');
 
     // The service's page lists the pods its selector picks.
     await page.goto(`${service.url}/resources/services/${namespace.name}/bulk/related`);
@@ -190,7 +224,15 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
 
   it('runs a command in the pod terminal', { timeout: 120_000 }, async () => {
     const page = await signIn(`/resources/pods/${namespace.name}/solo/terminal`);
-    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Connected$/ })
+      .waitFor();
+    // Type once the shell has printed its prompt.
+    await page
+      .locator('.xterm-rows')
+      .filter({ hasText: /[$#] ?/ })
+      .waitFor();
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo term-$((40+2))\n');
     await page.locator('.xterm-rows').filter({ hasText: 'term-42' }).waitFor();

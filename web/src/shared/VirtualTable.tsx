@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cellClass, HeaderCell, type Column } from './DataTable';
 import { nextSort, sortRows, type SortState } from './sort-rows';
 import { nextIndex, tableKeyAction } from './table-keys';
@@ -23,6 +23,41 @@ function gridTemplate<T>(columns: readonly Column<T>[]): string {
   return columns.map((_column, index) => (index === 0 ? 'minmax(14rem, 2fr)' : 'minmax(7rem, 1fr)')).join(' ');
 }
 
+interface RowProps<T> {
+  row: T;
+  rowKey: string;
+  index: number;
+  start: number;
+  columns: readonly Column<T>[];
+  template: string;
+  selected: boolean;
+  active: boolean;
+  onOpen: (row: T, key: string) => void;
+}
+
+/** One row; memoized, so scrolling renders only the rows that come into view and a live update only the rows that changed. */
+function RowView<T>({ row, rowKey, index, start, columns, template, selected, active, onOpen }: RowProps<T>): ReactNode {
+  const classes = [selected ? 'selected' : '', active ? 'active' : ''].filter(Boolean).join(' ');
+  return (
+    <tr
+      role="row"
+      aria-rowindex={index + 2}
+      aria-current={selected ? 'true' : undefined}
+      className={classes || undefined}
+      data-key={rowKey}
+      style={{ gridTemplateColumns: template, height: rowHeight, transform: `translateY(${start}px)` }}
+      onClick={() => onOpen(row, rowKey)}
+    >
+      {columns.map((column) => (
+        <td key={column.key} role="cell" className={cellClass(column, row)}>
+          {column.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+}
+const Row = memo(RowView) as typeof RowView;
+
 /**
  * A sortable table that renders only the rows in view (TanStack Virtual), so 10,000 rows scroll
  * smoothly. Rows are keyed, so live updates keep the scroll position, the selection and the
@@ -36,9 +71,22 @@ export function VirtualTable<T>({ columns, rows, rowKey, caption, selectedKey, o
   const sorted = useMemo(() => sortRows(rows, sortColumn?.sortValue, sort), [rows, sortColumn, sort]);
   // TanStack Virtual returns fresh functions each render by design; this component is not memoized.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: sorted.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: sorted.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    // Scroll updates render in React's normal batch instead of synchronously inside the scroll event.
+    useFlushSync: false,
+  });
   const template = gridTemplate(columns);
-  const cursor = cursorKey === undefined ? -1 : sorted.findIndex((row) => rowKey(row) === cursorKey);
+  const cursor = useMemo(() => (cursorKey === undefined ? -1 : sorted.findIndex((row) => rowKey(row) === cursorKey)), [cursorKey, sorted, rowKey]);
+  const openRef = useRef(onOpen);
+  openRef.current = onOpen;
+  const [openRow] = useState(() => (row: T, key: string) => {
+    setCursorKey(key);
+    openRef.current(row);
+  });
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     const action = tableKeyAction(event.key, event.ctrlKey || event.metaKey || event.altKey);
@@ -71,27 +119,19 @@ export function VirtualTable<T>({ columns, rows, rowKey, caption, selectedKey, o
           {virtualizer.getVirtualItems().map((item) => {
             const row = sorted[item.index] as T;
             const key = rowKey(row);
-            const classes = [key === selectedKey ? 'selected' : '', item.index === cursor ? 'active' : ''].filter(Boolean).join(' ');
             return (
-              <tr
+              <Row
                 key={key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-current={key === selectedKey ? 'true' : undefined}
-                className={classes || undefined}
-                data-key={key}
-                style={{ gridTemplateColumns: template, height: rowHeight, transform: `translateY(${item.start}px)` }}
-                onClick={() => {
-                  setCursorKey(key);
-                  onOpen(row);
-                }}
-              >
-                {columns.map((column) => (
-                  <td key={column.key} role="cell" className={cellClass(column, row)}>
-                    {column.cell(row)}
-                  </td>
-                ))}
-              </tr>
+                row={row}
+                rowKey={key}
+                index={item.index}
+                start={item.start}
+                columns={columns}
+                template={template}
+                selected={key === selectedKey}
+                active={item.index === cursor}
+                onOpen={openRow}
+              />
             );
           })}
         </tbody>
