@@ -96,12 +96,20 @@ export interface ListSource {
   scope: string;
   /** The content's version (cache revision, age bucket): a new version replaces the kept snapshot of its scope. */
   version: string;
+  /**
+   * The part of the version that must match to answer from a kept snapshot while the new version is built
+   * (the cache revision: only the clock moved, so just ages are a little older). Without it, every new version waits.
+   */
+  content?: string;
   build: () => Promise<Item[]>;
 }
 
 /** One kept snapshot (per scope and sort) and the answers built from it (per page). */
 interface Kept {
   version: string;
+  content: string | undefined;
+  /** False once dropped (a request may still be answering from it). */
+  live: boolean;
   sorted: Sorted;
   answers: Map<string, Encoded>;
   bytes: number;
@@ -149,11 +157,22 @@ export class ListPages {
 
   private async snapshot(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
     const known = this.kept.get(key);
-    if (known?.version === source.version) {
-      this.kept.delete(key);
-      this.kept.set(key, known);
-      return known;
+    if (known?.version === source.version) return this.touch(key, known);
+    if (known && source.content !== undefined && known.content === source.content) {
+      // Only the clock moved: answer from the kept snapshot while the next one is built once in the background.
+      this.build(key, source, sortBy).catch(() => undefined);
+      return this.touch(key, known);
     }
+    return this.build(key, source, sortBy);
+  }
+
+  private touch(key: string, kept: Kept): Kept {
+    this.kept.delete(key);
+    this.kept.set(key, kept);
+    return kept;
+  }
+
+  private async build(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
     // Requests that arrive while the same version is being built wait for that build.
     let building = this.building.get(key);
     if (building?.version !== source.version) {
@@ -166,7 +185,7 @@ export class ListPages {
     const current = this.kept.get(key);
     if (current?.version === source.version) return current;
     if (current) this.forget(key, current);
-    const kept: Kept = { version: source.version, sorted, answers: new Map(), bytes: 0 };
+    const kept: Kept = { version: source.version, content: source.content, live: true, sorted, answers: new Map(), bytes: 0 };
     this.kept.set(key, kept);
     this.grow(kept, sorted.items.length * bytesPerItem);
     return kept;
@@ -174,12 +193,13 @@ export class ListPages {
 
   private grow(kept: Kept, bytes: number): void {
     kept.bytes += bytes;
-    this.bytes += bytes;
+    if (kept.live) this.bytes += bytes;
   }
 
   private forget(key: string, kept: Kept): void {
     this.kept.delete(key);
     this.bytes -= kept.bytes;
+    kept.live = false;
   }
 
   private forgetOldestAnswer(kept: Kept): void {
