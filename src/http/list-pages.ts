@@ -115,6 +115,13 @@ interface Kept {
   bytes: number;
 }
 
+/** A snapshot being built. */
+interface Building {
+  version: string;
+  content: string | undefined;
+  sorted: Promise<Sorted>;
+}
+
 /** Rough heap cost of one list item kept in a snapshot (its strings are mostly shared with the cache's rows). */
 const bytesPerItem = 160;
 /** Page answers kept per snapshot (a UI paging through a list asks for a handful). */
@@ -129,7 +136,7 @@ const answersPerSnapshot = 16;
  */
 export class ListPages {
   private readonly kept = new Map<string, Kept>();
-  private readonly building = new Map<string, { version: string; sorted: Promise<Sorted> }>();
+  private readonly building = new Map<string, Building>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
@@ -172,23 +179,40 @@ export class ListPages {
     return kept;
   }
 
+  /**
+   * At most one build per (scope, sort) runs at a time. A request for another version waits for the build in
+   * flight (it read the cache before this request came), then shares the next build: any build started after a
+   * request arrived reflects at least what that request must see.
+   */
   private async build(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
-    // Requests that arrive while the same version is being built wait for that build.
-    let building = this.building.get(key);
-    if (building?.version !== source.version) {
-      building = { version: source.version, sorted: source.build().then((items) => sortItems(items, sortBy)) };
-      this.building.set(key, building);
-    }
-    const sorted = await building.sorted.finally(() => {
-      if (this.building.get(key) === building) this.building.delete(key);
-    });
+    const inFlight = this.building.get(key);
+    if (inFlight && inFlight.version !== source.version) await inFlight.sorted.catch(() => undefined);
     const current = this.kept.get(key);
     if (current?.version === source.version) return current;
-    if (current) this.forget(key, current);
-    const kept: Kept = { version: source.version, content: source.content, live: true, sorted, answers: new Map(), bytes: 0 };
+    const building = this.building.get(key) ?? this.startBuild(key, source, sortBy);
+    const sorted = await building.sorted;
+    const latest = this.kept.get(key);
+    if (latest?.version === building.version) return latest;
+    if (latest) this.forget(key, latest);
+    const kept: Kept = { version: building.version, content: building.content, live: true, sorted, answers: new Map(), bytes: 0 };
     this.kept.set(key, kept);
     this.grow(kept, sorted.items.length * bytesPerItem);
     return kept;
+  }
+
+  private startBuild(key: string, source: ListSource, sortBy: string | undefined): Building {
+    const building: Building = {
+      version: source.version,
+      content: source.content,
+      sorted: source
+        .build()
+        .then((items) => sortItems(items, sortBy))
+        .finally(() => {
+          if (this.building.get(key) === building) this.building.delete(key);
+        }),
+    };
+    this.building.set(key, building);
+    return building;
   }
 
   private grow(kept: Kept, bytes: number): void {
