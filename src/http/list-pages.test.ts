@@ -101,4 +101,31 @@ describe('ListPages', () => {
       await new Promise<void>((resolve) => local.close(() => resolve()));
     }
   });
+
+  it('answers from the kept snapshot while a newer version with the same content is built', async () => {
+    const stale = new ListPages();
+    const built: string[] = [];
+    const app = new Koa();
+    app.use(async (context) => {
+      const { version = '1', content = 'r1' } = context.query as Record<string, string>;
+      const build = async (): Promise<typeof items> => (built.push(`${content}@${version}`), items.slice(0, Number(version)));
+      await stale.send(context as unknown as AppContext, { scope: 's', version: `${content}@${version}`, content, build }, {});
+    });
+    const local = createServer(app.callback());
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const totalAt = async (query: string): Promise<number> =>
+      ((await (await fetch(`http://127.0.0.1:${(local.address() as AddressInfo).port}/?${query}`)).json()) as { total: number }).total;
+    try {
+      expect(await totalAt('version=1')).toBe(1);
+      // Only the clock moved: the kept answer comes back at once and the next version is built behind it.
+      expect(await totalAt('version=2')).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await totalAt('version=2')).toBe(2);
+      // The content changed: the answer waits for the new build.
+      expect(await totalAt('version=3&content=r2')).toBe(3);
+      expect(built).toEqual(['r1@1', 'r1@2', 'r2@3']);
+    } finally {
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
+  });
 });

@@ -96,15 +96,30 @@ export interface ListSource {
   scope: string;
   /** The content's version (cache revision, age bucket): a new version replaces the kept snapshot of its scope. */
   version: string;
+  /**
+   * The part of the version that must match to answer from a kept snapshot while the new version is built
+   * (the cache revision: only the clock moved, so just ages are a little older). Without it, every new version waits.
+   */
+  content?: string;
   build: () => Promise<Item[]>;
 }
 
 /** One kept snapshot (per scope and sort) and the answers built from it (per page). */
 interface Kept {
   version: string;
+  content: string | undefined;
+  /** False once dropped (a request may still be answering from it). */
+  live: boolean;
   sorted: Sorted;
   answers: Map<string, Encoded>;
   bytes: number;
+}
+
+/** A snapshot being built. */
+interface Building {
+  version: string;
+  content: string | undefined;
+  sorted: Promise<Sorted>;
 }
 
 /** Rough heap cost of one list item kept in a snapshot (its strings are mostly shared with the cache's rows). */
@@ -121,7 +136,7 @@ const answersPerSnapshot = 16;
  */
 export class ListPages {
   private readonly kept = new Map<string, Kept>();
-  private readonly building = new Map<string, { version: string; sorted: Promise<Sorted> }>();
+  private readonly building = new Map<string, Building>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
@@ -149,37 +164,66 @@ export class ListPages {
 
   private async snapshot(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
     const known = this.kept.get(key);
-    if (known?.version === source.version) {
-      this.kept.delete(key);
-      this.kept.set(key, known);
-      return known;
+    if (known?.version === source.version) return this.touch(key, known);
+    if (known && source.content !== undefined && known.content === source.content) {
+      // Only the clock moved: answer from the kept snapshot while the next one is built once in the background.
+      this.build(key, source, sortBy).catch(() => undefined);
+      return this.touch(key, known);
     }
-    // Requests that arrive while the same version is being built wait for that build.
-    let building = this.building.get(key);
-    if (building?.version !== source.version) {
-      building = { version: source.version, sorted: source.build().then((items) => sortItems(items, sortBy)) };
-      this.building.set(key, building);
-    }
-    const sorted = await building.sorted.finally(() => {
-      if (this.building.get(key) === building) this.building.delete(key);
-    });
+    return this.build(key, source, sortBy);
+  }
+
+  private touch(key: string, kept: Kept): Kept {
+    this.kept.delete(key);
+    this.kept.set(key, kept);
+    return kept;
+  }
+
+  /**
+   * At most one build per (scope, sort) runs at a time. A request for another version waits for the build in
+   * flight (it read the cache before this request came), then shares the next build: any build started after a
+   * request arrived reflects at least what that request must see.
+   */
+  private async build(key: string, source: ListSource, sortBy: string | undefined): Promise<Kept> {
+    const inFlight = this.building.get(key);
+    if (inFlight && inFlight.version !== source.version) await inFlight.sorted.catch(() => undefined);
     const current = this.kept.get(key);
     if (current?.version === source.version) return current;
-    if (current) this.forget(key, current);
-    const kept: Kept = { version: source.version, sorted, answers: new Map(), bytes: 0 };
+    const building = this.building.get(key) ?? this.startBuild(key, source, sortBy);
+    const sorted = await building.sorted;
+    const latest = this.kept.get(key);
+    if (latest?.version === building.version) return latest;
+    if (latest) this.forget(key, latest);
+    const kept: Kept = { version: building.version, content: building.content, live: true, sorted, answers: new Map(), bytes: 0 };
     this.kept.set(key, kept);
     this.grow(kept, sorted.items.length * bytesPerItem);
     return kept;
   }
 
+  private startBuild(key: string, source: ListSource, sortBy: string | undefined): Building {
+    const building: Building = {
+      version: source.version,
+      content: source.content,
+      sorted: source
+        .build()
+        .then((items) => sortItems(items, sortBy))
+        .finally(() => {
+          if (this.building.get(key) === building) this.building.delete(key);
+        }),
+    };
+    this.building.set(key, building);
+    return building;
+  }
+
   private grow(kept: Kept, bytes: number): void {
     kept.bytes += bytes;
-    this.bytes += bytes;
+    if (kept.live) this.bytes += bytes;
   }
 
   private forget(key: string, kept: Kept): void {
     this.kept.delete(key);
     this.bytes -= kept.bytes;
+    kept.live = false;
   }
 
   private forgetOldestAnswer(kept: Kept): void {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { collectionPath, type ResourceType } from './discovery.js';
 import type { RestClient } from './rest-client.js';
 import { tableAccept, type Table, type TableColumn, type TableRow } from './table.js';
+import { readTable } from './table-stream.js';
 import { jsonLines } from './watch-stream.js';
 
 interface WatchEvent {
@@ -50,22 +51,21 @@ function internLabels(labels: Record<string, string> | undefined): Record<string
 }
 
 /**
- * Keeps only what a row and the filters read: the cells and the object's name, namespace, uid,
- * resourceVersion, creation and deletion time and labels. managedFields, annotations (such as
- * last-applied-configuration) and the rest of the metadata are dropped as the row arrives.
+ * Keeps only what a row, the filters and the authorization checks read: the cells and the object's name,
+ * namespace, creation and deletion time and labels. managedFields, annotations (such as
+ * last-applied-configuration), uid, resourceVersion and the rest of the metadata are dropped as the row
+ * arrives. The name is stored once (the first cell is the name), other repeated strings are interned.
  */
 export function slimRow(row: TableRow): TableRow {
   const metadata = row.object?.metadata;
-  const cells = row.cells.map((cell) => (typeof cell === 'string' ? intern(cell) : cell));
+  const cells = row.cells.map((cell, index) => (typeof cell === 'string' && index > 0 ? intern(cell) : cell));
   if (!metadata) return { cells };
   return {
     cells,
     object: {
       metadata: {
-        name: metadata.name,
+        name: cells[0] === metadata.name ? (cells[0] as string) : metadata.name,
         ...(metadata.namespace ? { namespace: intern(metadata.namespace) } : {}),
-        ...(metadata.uid ? { uid: metadata.uid } : {}),
-        ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
         ...(metadata.creationTimestamp ? { creationTimestamp: intern(metadata.creationTimestamp) } : {}),
         ...(metadata.deletionTimestamp ? { deletionTimestamp: metadata.deletionTimestamp } : {}),
         ...(metadata.labels ? { labels: internLabels(metadata.labels) } : {}),
@@ -139,14 +139,20 @@ export class TableCache {
   }
 
   private async list(): Promise<void> {
-    const table = await this.rest.json<Table>('GET', this.path(), {
+    const response = await this.rest.raw('GET', this.path(), {
       accept: tableAccept,
       query: { includeObject: 'Metadata' },
       signal: this.abort.signal,
       target: this.type.plural,
     });
+    // Rows are slimmed one by one as they arrive: the full answer (managedFields and all) is never held at once.
+    const rows = new Map<string, TableRow>();
+    const table = await readTable(response, (received) => {
+      const row = slimRow(received);
+      rows.set(rowKey(row), row);
+    });
     this.columns = table.columnDefinitions ?? [];
-    this.rows = new Map((table.rows ?? []).map((row) => [rowKey(row), slimRow(row)]));
+    this.rows = rows;
     this.resourceVersion = table.metadata?.resourceVersion ?? '';
     const wasSynced = this.isSynced;
     this.isSynced = true;

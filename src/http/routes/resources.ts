@@ -94,7 +94,7 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
-/** How long a built list answer is reused while the cache does not change (its ages are at most this old). */
+/** How long a built list answer is reused while the cache does not change (ages are at most this old, plus one rebuild while the kept answer is served). */
 const ageBucketMs = 5_000;
 
 /** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name). */
@@ -155,7 +155,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         const scope = viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector]);
         const build = async (): Promise<ResourceItem[]> =>
           visibleItems(context, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector }));
-        await pages.send(context, { scope, version: contentVersion(revision), build }, query);
+        await pages.send(context, { scope, version: contentVersion(revision), content: revision, build }, query);
       },
     }),
     route({
