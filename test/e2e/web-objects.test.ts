@@ -186,6 +186,12 @@ describe.skipIf(missing.length > 0)('web UI: object pages, editing, fast lists',
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download' }).click();
     expect((await download).suggestedFilename()).toBe(`${pods}-app.log`);
+    // A port forward starts from the pod's page: the form offers the pod's ports.
+    await page.getByText(`Port forward to ${pods}`).click();
+    await page
+      .getByRole('form', { name: `Port forward to ${pods}` })
+      .getByRole('button', { name: 'Start forward' })
+      .waitFor();
 
     // The events of an object are listed live on its page.
     const now = new Date().toISOString();

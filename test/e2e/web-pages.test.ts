@@ -116,6 +116,9 @@ count: 1`,
     // A number is a link to the list behind it, filtered.
     await workloads.getByRole('link', { name: /Pending pods/ }).click();
     await page.waitForURL(/\/resources\/pods\?filter=Pending$/);
+    // The list applies the filter of the link: the pending pod is listed, the running ones are not.
+    await expect.poll(() => page.locator('input[type="search"]').first().inputValue()).toBe('Pending');
+    await page.getByRole('table').getByRole('button', { name: 'stuck' }).waitFor();
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

@@ -3,12 +3,28 @@ import { Link, navigate, objectRoutePath, routePath } from '../../app/router';
 import { useApi } from '../../app/api-context';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
+import { StartPortForward } from '../portforwards/StartPortForward';
 import { DeleteButton } from '../resources/DeleteButton';
 import { kindLabel } from '../resources/kinds';
 import type { ResourceTarget } from '../resources/target';
 import { pickTab, tabsFor, type ObjectTab } from './object-tabs';
 import { ObjectTabBody } from './ObjectTabBody';
 import './object.css';
+
+/** Kinds a port forward starts from (a service forwards to a running pod it selects). */
+const forwardable: ReadonlySet<string> = new Set(['pods', 'services']);
+
+/** Start a port forward from a pod or service page (pick the port); nothing for other kinds. */
+function ForwardFrom({ target }: { target: ResourceTarget }): ReactNode {
+  const t = useT();
+  if (!target.namespace || !forwardable.has(target.resource)) return null;
+  return (
+    <details className="object-forward pad">
+      <summary>{t('portforward.startFor', { name: target.name })}</summary>
+      <StartPortForward kind={target.resource} namespace={target.namespace} name={target.name} />
+    </details>
+  );
+}
 
 // CodeMirror is its own chunk, loaded when Edit is first pressed.
 const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
@@ -85,6 +101,7 @@ export function ObjectPage({ target, tab: wanted }: { target: ResourceTarget; ta
         )}
         {role === 'admin' && <DeleteButton target={target} onDeleted={() => navigate(routePath({ page: 'resources', kind: target.resource }))} />}
       </header>
+      {role !== 'viewer' && <ForwardFrom target={target} />}
       {notice && (
         <p className="notice notice-ok pad" role="status">
           {notice}

@@ -26,6 +26,10 @@ interface ResourcePageProps {
   onSelect: (target: ResourceTarget | null) => void;
 }
 
+function searchParameter(name: string): string {
+  return new URLSearchParams(window.location.search).get(name) ?? '';
+}
+
 /** Stale data, errors, loading and empty notices of the list. */
 function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>; title: string }): ReactNode {
   const t = useT();
@@ -43,8 +47,9 @@ function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>
 export function ResourcePage({ resource, namespace, selected, onSelect }: ResourcePageProps): ReactNode {
   const client = useApi();
   const t = useT();
-  const [filter, setFilter] = useState('');
-  const [selector, setSelector] = useState('');
+  // Links may open a list filtered: `/resources/pods?filter=Pending&labelSelector=app%3Dweb` (the overview's numbers).
+  const [filter, setFilter] = useState(() => searchParameter('filter'));
+  const [selector, setSelector] = useState(() => searchParameter('labelSelector'));
   const [creating, setCreating] = useState(false);
   // Live: the server pushes every change of the list (no polling); rows change in place.
   const list = useLiveList(client, resource, namespace, selector);
