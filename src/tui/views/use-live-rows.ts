@@ -3,8 +3,10 @@ import { LiveRows } from '../api/live-rows.js';
 import type { Row } from '../api/types.js';
 import type { Shell } from '../core/shell.js';
 
-const byNamespaceAndName = (left: Row, right: Row): number =>
-  (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name);
+// Plain code-unit order (Kubernetes names are lowercase ASCII): ~10× cheaper than localeCompare, which
+// dominated each update of a 10,000-row list.
+const compare = (left: string, right: string): number => (left < right ? -1 : left > right ? 1 : 0);
+const byNamespaceAndName = (left: Row, right: Row): number => compare(left.namespace ?? '', right.namespace ?? '') || compare(left.name, right.name);
 
 /** Live rows of a list, sorted by namespace and name; undefined until the first snapshot. */
 export function useLiveRows(shell: Shell, resource: string, namespace: string | undefined, labelSelector: string | undefined): Row[] | undefined {
