@@ -115,6 +115,7 @@ describe('the AI pilot pane of pilothouse tui', () => {
     expect(help).toContain('reject the waiting tool call');
     expect(help).not.toContain('port-forward');
     tui.keys('Escape');
+    await tui.waitForGone('Keys of the pilot view');
 
     tui.keys('c');
     await tui.waitFor('Press i to ask about your cluster');

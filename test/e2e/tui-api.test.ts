@@ -23,6 +23,8 @@ beforeAll(async () => {
     config: { authorization: { jwt: { token_duration: '1h', refresh_window: '15m', max_session: '8h' } } },
   });
   await applyYaml(clusterKubeconfig(), deploymentYaml('web'), namespace.name);
+  // Settled first: a controller's status update between the GET and the PUT below would be a (real) conflict.
+  await runKubectl(clusterKubeconfig(), ['rollout', 'status', 'deployment/web', '-n', namespace.name, '--timeout=120s']);
 });
 
 afterAll(async () => {

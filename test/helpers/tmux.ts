@@ -81,6 +81,19 @@ export class TmuxPane {
     throw new Error(`the screen never showed ${String(pattern)}; last screen:\n${screen}`);
   }
 
+  /** Waits until the screen no longer shows `text` (e.g. a closed overlay): a key sent right after Escape would
+   *  otherwise arrive as Alt+key. Returns the screen. */
+  async waitForGone(text: string, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let screen = this.screen();
+    while (screen.includes(text) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      screen = this.screen();
+    }
+    if (screen.includes(text)) throw new Error(`the screen still shows ${text}; last screen:\n${screen}`);
+    return screen;
+  }
+
   /** Ends the tmux server and the program in it. */
   stop(): void {
     try {
