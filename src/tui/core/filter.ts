@@ -14,12 +14,20 @@ export function parseFilter(input: string): RowFilter {
   return { labelSelector: match[1], text: (match[2] ?? '').trim() };
 }
 
-/** The text a row is searched in: every column value. */
+/** Search texts by row object: a live list keeps unchanged rows as the same objects, so each is built once. */
+const searchTexts = new WeakMap<Row, string>();
+
+/** The text a row is searched in: every column value, lower-cased (kept per row object). */
 function rowText(row: Row): string {
-  return Object.values(row)
-    .filter((value) => typeof value === 'string' || typeof value === 'number')
-    .join(' ')
-    .toLowerCase();
+  let text = searchTexts.get(row);
+  if (text === undefined) {
+    text = Object.values(row)
+      .filter((value) => typeof value === 'string' || typeof value === 'number')
+      .join(' ')
+      .toLowerCase();
+    searchTexts.set(row, text);
+  }
+  return text;
 }
 
 /** Rows whose columns contain the text (case-insensitive); all rows for an empty text. */
