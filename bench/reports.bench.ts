@@ -16,6 +16,7 @@ import { PolicyEngine } from '../src/rbac/policy-engine.js';
 import type { ReportDocument, ReportGenerator } from '../src/reports/document.js';
 import { createGenerators } from '../src/reports/generators.js';
 import { findBinary } from '../src/tools/binaries.js';
+import { inParallel } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -30,14 +31,6 @@ const images = [
   'ghcr.io/acme/api:2.1.0',
   'registry.k8s.io/pause:3.10@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a',
 ];
-
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
 
 interface Owner {
   namespace: string;

@@ -6,10 +6,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
+import { inParallel, freePort } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -22,14 +22,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
   const started = performance.now();
   const value = await work();
   return { ms: performance.now() - started, value };
-}
-
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 async function growTo(total: number, existing: number): Promise<void> {
@@ -45,14 +37,6 @@ async function growTo(total: number, existing: number): Promise<void> {
       },
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function rssMiB(child: ChildProcess): number {

@@ -6,11 +6,11 @@
 // `/` filter. Tears everything down. Never part of the tests; no test asserts these times.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
 import { TmuxPane } from '../test/helpers/tmux.js';
+import { inParallel, freePort } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -24,14 +24,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const p95 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))] ?? NaN;
 
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
 async function createPods(): Promise<void> {
   for (const name of [...namespaces, emptyNamespace]) await rest.json('POST', '/api/v1/namespaces', { body: { metadata: { name } } });
   await inParallel(podCount, 16, async (index) => {
@@ -44,14 +36,6 @@ async function createPods(): Promise<void> {
       },
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function startPilothouse(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {

@@ -5,11 +5,11 @@
 // Tears everything down. Never part of the tests; no test asserts these times.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
+import { inParallel, freePort } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -18,14 +18,6 @@ const namespace = `webbench-${process.pid}`;
 const password = 'web-bench-password';
 const rest = new KubeClients(loadKubeConfig({ kubeconfigPath: kubeconfig }), { kubeconfigPath: kubeconfig }).forIdentity().rest;
 
-async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
 function podBody(name: string): object {
   return {
     apiVersion: 'v1',
@@ -33,14 +25,6 @@ function podBody(name: string): object {
     metadata: { name, labels: { bench: 'web' } },
     spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function startPilothouse(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
