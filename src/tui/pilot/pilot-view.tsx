@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { Translate } from '../core/i18n.js';
+import { PaneFrame } from './pane-frame.js';
 import type { Transcript } from './transcript.js';
 import { transcriptLines, wrapToWidth, type Line } from './transcript-lines.js';
 
@@ -40,16 +41,7 @@ export function PilotView(props: PilotViewProps): ReactElement {
   const top = firstLine(lines.length, room, props.selected === undefined ? undefined : starts.get(props.selected));
   const shown = lines.length === 0 ? wrapToWidth(t('tui.pilot.empty'), inner).map((text) => ({ text, dim: true })) : lines.slice(top, top + room);
   return (
-    <Box
-      flexDirection="column"
-      width={props.width}
-      height={props.height}
-      borderStyle={props.ascii ? 'classic' : 'single'}
-      borderTop={false}
-      borderBottom={false}
-      borderRight={false}
-      paddingLeft={1}
-    >
+    <PaneFrame width={props.width} height={props.height} ascii={props.ascii}>
       <Text bold color="cyan" wrap="truncate">
         {t('tui.pilot.title')}
         {transcript.title ? ` · ${transcript.title}` : ''}
@@ -59,6 +51,6 @@ export function PilotView(props: PilotViewProps): ReactElement {
         {shown.map(drawn)}
       </Box>
       {props.footer}
-    </Box>
+    </PaneFrame>
   );
 }

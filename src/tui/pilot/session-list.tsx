@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useState, type ReactElement } from 'react';
 import type { Translate } from '../core/i18n.js';
+import { PaneFrame } from './pane-frame.js';
 import type { ChatSessionSummary } from './pilot-types.js';
 
 export interface SessionListProps {
@@ -40,16 +41,7 @@ export function SessionList(props: SessionListProps): ReactElement {
   const room = Math.max(1, props.height - 2);
   const top = Math.max(0, Math.min(cursor - room + 1, count - room));
   return (
-    <Box
-      flexDirection="column"
-      width={props.width}
-      height={props.height}
-      borderStyle={props.ascii ? 'classic' : 'single'}
-      borderTop={false}
-      borderBottom={false}
-      borderRight={false}
-      paddingLeft={1}
-    >
+    <PaneFrame width={props.width} height={props.height} ascii={props.ascii}>
       <Text bold color="cyan">
         {props.t('tui.pilot.sessions.title')}
       </Text>
@@ -64,6 +56,6 @@ export function SessionList(props: SessionListProps): ReactElement {
       <Text dimColor wrap="truncate">
         {props.t('tui.pilot.sessions.hint')}
       </Text>
-    </Box>
+    </PaneFrame>
   );
 }
