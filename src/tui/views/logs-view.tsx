@@ -6,6 +6,7 @@ import { nextMatch, useScroll } from '../components/scroll-lines.js';
 import { SearchLine } from '../components/search-line.js';
 import type { Target } from '../api/types.js';
 import { useLogLines, type LogSettings } from './use-log-lines.js';
+import { MatchLines } from '../components/match-lines.js';
 
 export interface LogsViewProps {
   target: Target;
@@ -64,11 +65,7 @@ export function LogsView(props: LogsViewProps): ReactElement {
         {shell.t('tui.view.logs')}: {props.target.name}
         {container ? ` [${container}]` : ''} {flags.length ? `(${flags.join(', ')})` : ''}
       </Text>
-      {shown.slice(scroll.top, scroll.top + bodyHeight).map((line, index) => (
-        <Text key={scroll.top + index} wrap="truncate" inverse={Boolean(needle) && line.toLowerCase().includes(needle.toLowerCase())}>
-          {line || ' '}
-        </Text>
-      ))}
+      <MatchLines lines={shown.slice(scroll.top, scroll.top + bodyHeight)} top={scroll.top} needle={needle} />
       {searching ? (
         <SearchLine
           label="/"

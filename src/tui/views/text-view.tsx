@@ -4,6 +4,7 @@ import { useShell } from '../core/shell.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
 import { SearchLine } from '../components/search-line.js';
 import { actionFor } from '../core/key-map.js';
+import { MatchLines } from '../components/match-lines.js';
 
 export interface TextViewProps {
   view: 'describe' | 'yaml';
@@ -57,11 +58,7 @@ export function TextView(props: TextViewProps): ReactElement {
         {shell.t(`tui.view.${props.view}`)}: {props.title}
         {lines === undefined ? ` ${shell.t('tui.loading')}` : ''}
       </Text>
-      {visible.map((line, index) => (
-        <Text key={scroll.top + index} wrap="truncate" inverse={Boolean(needle) && line.toLowerCase().includes(needle.toLowerCase())}>
-          {line || ' '}
-        </Text>
-      ))}
+      <MatchLines lines={visible} top={scroll.top} needle={needle} />
       {searching ? (
         <SearchLine
           label="/"
