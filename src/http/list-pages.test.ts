@@ -60,6 +60,14 @@ describe('ListPages', () => {
     }
   });
 
+  it('writes exactly the JSON of the page, continue token included', async () => {
+    const text = await (await fetch(`${url}/?sortBy=-restarts&limit=2`, { headers: { 'Accept-Encoding': 'identity' } })).text();
+    const page = JSON.parse(text) as { items: unknown[]; total: number; continue: string };
+    expect(page.items).toHaveLength(2);
+    expect(page.continue).toMatch(/^[\w-]+$/);
+    expect(text).toBe(JSON.stringify({ items: page.items, total: 500, continue: page.continue }));
+  });
+
   it('pages every item exactly once in the requested order', async () => {
     const seen: string[] = [];
     let token = '';

@@ -255,8 +255,22 @@ function page(sorted: Sorted, query: PageQuery): { items: Item[]; total: number;
   return { items, total: sorted.items.length, continue: encodeCursor([sorted.values[end - 1]!, last.namespace ?? '', last.name]) };
 }
 
-function encode(body: unknown): Encoded {
-  const json = Buffer.from(JSON.stringify(body));
+/** Each item's JSON, made once per item object: list items are shared between builds and never changed (src/kube/table.ts). */
+const itemJson = new WeakMap<Item, string>();
+
+function jsonOf(item: Item): string {
+  let text = itemJson.get(item);
+  if (text === undefined) {
+    text = JSON.stringify(item);
+    itemJson.set(item, text);
+  }
+  return text;
+}
+
+/** The page as JSON (what `JSON.stringify` gives, from each item's kept JSON), with its ETag. */
+function encode(body: { items: Item[]; total: number; continue?: string }): Encoded {
+  const more = body.continue === undefined ? '' : `,"continue":${JSON.stringify(body.continue)}`;
+  const json = Buffer.from(`{"items":[${body.items.map(jsonOf).join(',')}],"total":${body.total}${more}}`);
   return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { McpConnection, type ConnectionOptions, type McpTool } from './connection.js';
+import type { ConnectionOptions, McpConnection, McpTool } from './connection.js';
 import type { ServerDefinition, ServerStatus } from './server-definition.js';
 
 export interface SupervisorOptions extends ConnectionOptions {
@@ -60,6 +60,8 @@ export class ServerSupervisor {
   private async connect(generation: number): Promise<void> {
     this.setStatus({ phase: 'connecting' });
     try {
+      // The MCP SDK (and ajv, zod-to-json-schema with it) is loaded with the first server, not at start.
+      const { McpConnection } = await import('./connection.js');
       const connection = await McpConnection.open(this.definition, this.options, {
         toolsChanged: (tools) => this.onToolsChanged(generation, tools),
         closed: (reason) => this.onFailure(generation, reason),

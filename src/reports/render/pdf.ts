@@ -1,24 +1,35 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import pdfmake from 'pdfmake';
 import type { StyleDictionary, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { ReportDocument, ReportRenderer } from '../document.js';
 import { pdfContent } from './pdf-content.js';
 
 const fontDirectory = join(dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
 
-// Roboto ships with pdfmake and is embedded (subset) in every file. The renderer reads nothing
-// else from disk and fetches no URL, whatever a document contains.
-pdfmake.setFonts({
-  Roboto: {
-    normal: join(fontDirectory, 'Roboto-Regular.ttf'),
-    bold: join(fontDirectory, 'Roboto-Medium.ttf'),
-    italics: join(fontDirectory, 'Roboto-Italic.ttf'),
-    bolditalics: join(fontDirectory, 'Roboto-MediumItalic.ttf'),
-  },
-});
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => path.startsWith(fontDirectory));
+type PdfMake = typeof import('pdfmake');
+let loaded: Promise<PdfMake> | undefined;
+
+/**
+ * pdfmake (with fontkit and its tables) is loaded on the first PDF, not at start: most instances never
+ * render one, and it costs several MiB of memory. Roboto ships with pdfmake and is embedded (subset) in
+ * every file. The renderer reads nothing else from disk and fetches no URL, whatever a document contains.
+ */
+function loadPdfMake(): Promise<PdfMake> {
+  loaded ??= import('pdfmake').then(({ default: pdfmake }) => {
+    pdfmake.setFonts({
+      Roboto: {
+        normal: join(fontDirectory, 'Roboto-Regular.ttf'),
+        bold: join(fontDirectory, 'Roboto-Medium.ttf'),
+        italics: join(fontDirectory, 'Roboto-Italic.ttf'),
+        bolditalics: join(fontDirectory, 'Roboto-MediumItalic.ttf'),
+      },
+    });
+    pdfmake.setUrlAccessPolicy(() => false);
+    pdfmake.setLocalAccessPolicy((path) => path.startsWith(fontDirectory));
+    return pdfmake;
+  });
+  return loaded;
+}
 
 const styles: StyleDictionary = {
   brand: { fontSize: 14, color: '#4b5563' },
@@ -53,7 +64,8 @@ export const pdfRenderer: ReportRenderer = {
   format: 'pdf',
   contentType: 'application/pdf',
   extension: 'pdf',
-  render(document: ReportDocument): Promise<Buffer> {
+  async render(document: ReportDocument): Promise<Buffer> {
+    const pdfmake = await loadPdfMake();
     return pdfmake.createPdf(definition(document)).getBuffer();
   },
 };
