@@ -2,7 +2,9 @@
 // (10 namespaces, bounded concurrency), then measures side by side in one run: the API server's own
 // JSON and Table lists, `kubectl get pods -A`, and a fresh Pilothouse (child process): the first (cold)
 // list, warm lists, 8 concurrent clients, RSS at start and with the pods cached, and how soon a new pod
-// shows in the list. Tears everything down. Never part of the tests; no test asserts these times.
+// shows in the list. The direct lists and the cold list are measured BENCH_SAMPLES times (default 5),
+// interleaved, each cold list by a new Pilothouse process; medians are printed. Tears everything down.
+// Never part of the tests; no test asserts these times.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
@@ -106,6 +108,9 @@ interface Row {
   apiTable: number;
   kubectl: number;
   cold: number;
+  /** The median of each round's cold ÷ API JSON, and the lowest and highest of them. */
+  ratio: number;
+  ratioRange: [number, number];
   warm: number;
   perSecond: number;
   rssStart: number;
@@ -113,32 +118,61 @@ interface Row {
   visible: number;
 }
 
+/** The middle value (the lower of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** How many times the direct lists and Pilothouse's cold list are measured, interleaved, at each size (medians are printed). */
+const samples = Number(process.env.BENCH_SAMPLES ?? 5);
+
+const tableQuery = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', query: { includeObject: 'Metadata' } };
+
+async function stopPilothouse(pilothouse: { child: ChildProcess; dataDir: string }): Promise<void> {
+  const exited = new Promise((resolve) => pilothouse.child.once('exit', resolve));
+  pilothouse.child.kill();
+  await exited;
+  rmSync(pilothouse.dataDir, { recursive: true, force: true });
+}
+
 async function measureAt(pods: number): Promise<Row> {
-  const apiJson = (await timed(() => rest.json('GET', '/api/v1/pods'))).ms;
-  const apiTable = (
-    await timed(() => rest.json('GET', '/api/v1/pods', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', query: { includeObject: 'Metadata' } }))
-  ).ms;
   const kubectlMs = (
     await timed(async () =>
       execFileSync(kubectl, ['--kubeconfig', kubeconfig, 'get', 'pods', '-A'], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 }),
     )
   ).ms;
-  const pilothouse = await startPilothouse();
+  // The cluster is never idle (KWOK updates pod status, events come and go): one sample of each can be off
+  // by 2×. Each round lists straight from the API server (JSON, then Table), then a new Pilothouse process
+  // makes its first list, so every ratio compares lists made under the same conditions.
+  const apiJson: number[] = [];
+  const apiTable: number[] = [];
+  const colds: number[] = [];
+  const starts: number[] = [];
+  let pilothouse: Awaited<ReturnType<typeof startPilothouse>> | undefined;
   try {
-    const rssStart = rssMiB(pilothouse.child);
-    const cold = await timed(() => listThroughPilothouse(pilothouse.url));
-    if (cold.value < pods) throw new Error(`the first list had ${cold.value} of ${pods} pods`);
+    for (let round = 0; round < samples; round += 1) {
+      apiJson.push((await timed(() => rest.json('GET', '/api/v1/pods'))).ms);
+      apiTable.push((await timed(() => rest.json('GET', '/api/v1/pods', tableQuery))).ms);
+      if (pilothouse) await stopPilothouse(pilothouse);
+      pilothouse = await startPilothouse();
+      starts.push(rssMiB(pilothouse.child));
+      const cold = await timed(() => listThroughPilothouse(pilothouse!.url));
+      if (cold.value < pods) throw new Error(`the first list had ${cold.value} of ${pods} pods`);
+      colds.push(cold.ms);
+    }
+    const running = pilothouse!;
     let warm = Infinity;
-    for (let round = 0; round < 5; round += 1) warm = Math.min(warm, (await timed(() => listThroughPilothouse(pilothouse.url))).ms);
-    const perSecond = await concurrentLists(pilothouse.url, 8, 5);
-    const rssCached = rssMiB(pilothouse.child);
+    for (let round = 0; round < 5; round += 1) warm = Math.min(warm, (await timed(() => listThroughPilothouse(running.url))).ms);
+    const perSecond = await concurrentLists(running.url, 8, 5);
+    const rssCached = rssMiB(running.child);
     const name = `fresh-${pods}`;
     const created = performance.now();
     await rest.json('POST', `/api/v1/namespaces/${namespaces[0]}/pods`, {
       body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] } },
     });
     for (;;) {
-      const page = (await (await fetch(`${pilothouse.url}/api/k8s/pods?namespace=${namespaces[0]}&labelSelector=${encodeURIComponent('!bench')}`)).json()) as {
+      const page = (await (await fetch(`${running.url}/api/k8s/pods?namespace=${namespaces[0]}&labelSelector=${encodeURIComponent('!bench')}`)).json()) as {
         items?: { name: string }[];
         error?: string;
       };
@@ -147,23 +181,36 @@ async function measureAt(pods: number): Promise<Row> {
     }
     const visible = performance.now() - created;
     await rest.json('DELETE', `/api/v1/namespaces/${namespaces[0]}/pods/${name}`, { query: { gracePeriodSeconds: 0 } });
-    return { pods, apiJson, apiTable, kubectl: kubectlMs, cold: cold.ms, warm, perSecond, rssStart, rssCached, visible };
+    const ratios = colds.map((cold, index) => cold / apiJson[index]!);
+    return {
+      pods,
+      apiJson: median(apiJson),
+      apiTable: median(apiTable),
+      kubectl: kubectlMs,
+      cold: median(colds),
+      ratio: median(ratios),
+      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      warm,
+      perSecond,
+      rssStart: median(starts),
+      rssCached,
+      visible,
+    };
   } finally {
-    pilothouse.child.kill();
-    rmSync(pilothouse.dataDir, { recursive: true, force: true });
+    if (pilothouse) await stopPilothouse(pilothouse);
   }
 }
 
 function print(rows: Row[]): void {
   const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    '| pods | API server JSON | API server Table | kubectl get pods -A | Pilothouse cold | cold ÷ API JSON | warm | 8 clients | RSS start → cached | KiB/pod | new pod visible |',
+    `| pods | API server JSON | API server Table | kubectl get pods -A | Pilothouse cold | cold ÷ API JSON (lowest–highest of ${samples}) | warm | 8 clients | RSS start → cached | KiB/pod | new pod visible |`,
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const perPod = ((row.rssCached - row.rssStart) * 1024) / row.pods;
     console.log(
-      `| ${row.pods} | ${s(row.apiJson)} | ${s(row.apiTable)} | ${s(row.kubectl)} | ${s(row.cold)} | ${(row.cold / row.apiJson).toFixed(2)}× | ${s(row.warm)} | ${row.perSecond.toFixed(1)} lists/s | ${row.rssStart.toFixed(0)} → ${row.rssCached.toFixed(0)} MiB | ${perPod.toFixed(1)} | ${row.visible.toFixed(0)} ms |`,
+      `| ${row.pods} | ${s(row.apiJson)} | ${s(row.apiTable)} | ${s(row.kubectl)} | ${s(row.cold)} | ${row.ratio.toFixed(2)}× (${row.ratioRange.map((ratio) => ratio.toFixed(2)).join('–')}) | ${s(row.warm)} | ${row.perSecond.toFixed(1)} lists/s | ${row.rssStart.toFixed(0)} → ${row.rssCached.toFixed(0)} MiB | ${perPod.toFixed(1)} | ${row.visible.toFixed(0)} ms |`,
     );
   }
 }

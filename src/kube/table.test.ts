@@ -31,7 +31,10 @@ describe('table conversion', () => {
       { name: 'Name', type: 'string' },
       { name: 'Last Schedule', type: 'date' },
     ];
-    const row = { cells: ['nightly', '2026-01-09T23:59:58Z'], object: { metadata: { name: 'nightly', namespace: 'ops', creationTimestamp: '2026-01-09T23:00:00Z' } } };
+    const row = {
+      cells: ['nightly', '2026-01-09T23:59:58Z'],
+      object: { metadata: { name: 'nightly', namespace: 'ops', creationTimestamp: '2026-01-09T23:00:00Z' } },
+    };
     const first = rowToItem(columns, row, now, 'CronJob');
     expect(first).toMatchObject({ age: '60m', lastSchedule: '2s' });
     expect(rowToItem(columns, row, now + 500, 'CronJob')).toBe(first);

@@ -24,7 +24,8 @@ export interface SupervisorEvents {
  * starts it again after an exponential, capped backoff.
  */
 export class ServerSupervisor {
-  status: Omit<ServerStatus, 'tools'> = { phase: 'connecting', restarts: 0 };
+  /** A disabled server reads `disabled` from the start (it replaces a running one before that one has stopped). */
+  status: Omit<ServerStatus, 'tools'>;
   connection?: McpConnection;
   private generation = 0;
   private failures = 0;
@@ -36,7 +37,9 @@ export class ServerSupervisor {
     private readonly options: SupervisorOptions,
     private readonly events: SupervisorEvents,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.status = { phase: definition.enabled ? 'connecting' : 'disabled', restarts: 0 };
+  }
 
   get name(): string {
     return this.definition.name;
@@ -61,7 +64,9 @@ export class ServerSupervisor {
     this.setStatus({ phase: 'connecting' });
     try {
       // The MCP SDK (and ajv, zod-to-json-schema with it) is loaded with the first server, not at start.
+      // A server stopped (disabled, removed) while it loaded is not started at all.
       const { McpConnection } = await import('./connection.js');
+      if (generation !== this.generation) return;
       const connection = await McpConnection.open(this.definition, this.options, {
         toolsChanged: (tools) => this.onToolsChanged(generation, tools),
         closed: (reason) => this.onFailure(generation, reason),
