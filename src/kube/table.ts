@@ -88,13 +88,8 @@ interface Converted {
 /** Cached rows are replaced (never changed) when the watch delivers a new version, so the row object is the key. */
 const converted = new WeakMap<TableRow, Converted>();
 
-/**
- * Converts one Table row into a list item. Age is computed now from creationTimestamp (cached rows never go
- * stale). The item is shared by every list built while it stays the same, and must not be changed.
- */
-export function rowToItem(columns: TableColumn[], row: TableRow, now: number, kind: string): ResourceItem {
-  const known = converted.get(row);
-  if (known && known.columns === columns && known.kind === kind && now < known.until) return known.item;
+/** Makes a row's item; returns it with the time its first age text changes. */
+function convert(columns: TableColumn[], row: TableRow, now: number): { item: ResourceItem; until: number } {
   const metadata = row.object?.metadata;
   const item: ResourceItem = { name: metadata?.name ?? String(row.cells[0] ?? ''), age: '' };
   if (metadata?.namespace) item.namespace = metadata.namespace;
@@ -111,7 +106,17 @@ export function rowToItem(columns: TableColumn[], row: TableRow, now: number, ki
   });
   const age = ageOfTimestamp(metadata?.creationTimestamp, now);
   item.age = age.text;
-  until = Math.min(until, age.until);
+  return { item, until: Math.min(until, age.until) };
+}
+
+/**
+ * Converts one Table row into a list item. Age is computed now from creationTimestamp (cached rows never go
+ * stale). The item is shared by every list built while it stays the same, and must not be changed.
+ */
+export function rowToItem(columns: TableColumn[], row: TableRow, now: number, kind: string): ResourceItem {
+  const known = converted.get(row);
+  if (known && known.columns === columns && known.kind === kind && now < known.until) return known.item;
+  const { item, until } = convert(columns, row, now);
   const result = kind === 'Pod' ? podItem(item) : item;
   converted.set(row, { columns, kind, until, item: result });
   return result;
