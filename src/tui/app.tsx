@@ -21,6 +21,7 @@ import { useSignIn } from './use-sign-in.js';
 import type { SignInBridge } from './sign-in.js';
 import type { SidePane } from './core/side-pane.js';
 import { usePaneFocus } from './pilot/use-pane-focus.js';
+import { useKeyPacing } from './components/key-pacing.js';
 
 export interface AppProps {
   api: PilothouseApi;
@@ -50,6 +51,7 @@ const podsView: ViewState = { type: 'table', view: 'pods', resource: 'pods', tit
 /** The application shell: header, view stack, footer, `:` command line, `?` help, prompts. */
 export function App(props: AppProps): ReactElement {
   const { exit, suspendTerminal } = useApp();
+  useKeyPacing();
   const { columns, rows } = useWindowSize();
   const [stack, setStack] = useState<ViewState[]>([podsView]);
   const [namespace, setNamespace] = useState(props.namespace);

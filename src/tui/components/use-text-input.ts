@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useInput, type Key } from 'ink';
+import { useTextLineListening } from './key-pacing.js';
 
 export interface TextInputHandlers {
   onSubmit(value: string): void;
@@ -41,5 +42,7 @@ export function useTextInput(active: boolean, initial: string, handlers: TextInp
     },
     { isActive: active },
   );
+  // After useInput: keys typed ahead are delivered once this line listens.
+  useTextLineListening(active);
   return value;
 }
