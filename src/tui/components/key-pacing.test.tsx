@@ -29,13 +29,19 @@ function Shell(props: { seen: string[] }): ReactElement {
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
 
+/** Waits until `seen` holds `count` entries (keys are delivered one per scheduler task), or 5 s. */
+async function received(seen: string[], count: number): Promise<void> {
+  for (const deadline = Date.now() + 5000; seen.length < count && Date.now() < deadline;) await settle();
+  await settle();
+}
+
 describe('key pacing', () => {
   it('gives a command line everything read with the key that opened it', async () => {
     const seen: string[] = [];
     const app = render(<Shell seen={seen} />);
     await settle();
     app.stdin.write(':reports\r');
-    await settle();
+    await received(seen, 2);
     expect(seen).toEqual([':', 'ran reports']);
     app.unmount();
   });
@@ -47,7 +53,7 @@ describe('key pacing', () => {
     app.stdin.write(':');
     app.stdin.write('edit');
     app.stdin.write('\r');
-    await settle();
+    await received(seen, 2);
     expect(seen).toEqual([':', 'ran edit']);
     app.unmount();
   });
@@ -59,7 +65,7 @@ describe('key pacing', () => {
     app.stdin.write('jjj');
     app.stdin.write(':x\r');
     app.stdin.write('jj');
-    await settle();
+    await received(seen, 7);
     expect(seen).toEqual(['j', 'j', 'j', ':', 'ran x', 'j', 'j']);
     expect(app.lastFrame()).toContain('row 5');
     app.unmount();
@@ -72,7 +78,7 @@ describe('key pacing', () => {
     app.stdin.write(':');
     await settle();
     app.stdin.write('a pasted line\r');
-    await settle();
+    await received(seen, 2);
     expect(seen).toEqual([':', 'ran a pasted line']);
     app.unmount();
   });

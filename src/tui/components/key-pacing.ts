@@ -11,10 +11,13 @@ import { useEffect, useState } from 'react';
  * started to listen (`e` for edit, `r` ...). Held keys (`jjj`) read together were lost the same way.
  *
  * The rule: while no text line listens (the app reads single-key commands), keys are delivered one
- * character at a time, the next one on a later timer tick: React has then rendered what the key changed and
- * run its effects (Ink's legacy root runs them from the scheduler's own callback, not at once), so the
- * screen a key opens (`:`, `/`, a prompt) is listening before the next key. While a text line listens, what arrives is delivered whole (a paste
- * stays one edit). Order is always kept. Escape sequences (arrows, function keys) are never split.
+ * character at a time, the next one from a later timer callback. Ink runs key handlers at discrete
+ * priority, so React renders what a key changed in the microtasks right after it and runs that render's
+ * effects at once: by the next macrotask the screen a key opens (`:`, `/`, a prompt) is listening. (A task
+ * of React's scheduler would not do: the scheduler runs its tasks back to back, with no microtask
+ * checkpoint between them.) While a text line listens, what arrives is delivered whole, up to and with an
+ * Enter (a paste stays one edit). Order is always kept. Escape sequences (arrows, function keys) are never
+ * split.
  */
 class KeyPacer {
   private readonly queue: string[] = [];
@@ -81,7 +84,7 @@ class KeyPacer {
     return characters[0]!;
   }
 
-  /** The next key goes on a timer tick, after the scheduler's immediate callbacks (React's effects) have run. */
+  /** The next key goes from a timer callback: a later macrotask, after React's render of this one. */
   private nextTurn(): void {
     if (this.scheduled) return;
     this.scheduled = true;
