@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { validation } from '../errors.js';
+import { ordinal } from '../kube/names.js';
 import type { AppContext } from './types.js';
 
 type Item = { name: string; namespace?: string } & Record<string, unknown>;
@@ -21,12 +22,6 @@ function sortValue(item: Item, key: string): string | number {
   const text = value === undefined || value === null ? '' : String(value);
   const age = key === 'age' ? /^(\d+)([smhdy])$/.exec(text) : null;
   return age ? Number(age[1]) * (ageUnits[age[2]!] ?? 1) : text;
-}
-
-/** Ordinal order (code points, like kubectl's sort): much faster than locale-aware comparison on large lists. */
-export function ordinal(left: string, right: string): number {
-  if (left === right) return 0;
-  return left < right ? -1 : 1;
 }
 
 function compare(left: string | number, right: string | number): number {

@@ -13,3 +13,9 @@ export const objectNameSchema = z
   .refine((value) => dns1123Subdomain.test(value.replaceAll(':', '-')), 'must be a DNS-1123 subdomain (lowercase letters, digits, "-", ".")')
   // The refinement as the OpenAPI document shows it.
   .meta({ pattern: '^[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?(\\.[a-z0-9:]([-a-z0-9:]*[a-z0-9:])?)*$' });
+
+/** Code-point order (as kubectl sorts names): much cheaper than locale-aware comparison on 10,000 rows. */
+export function ordinal(left: string, right: string): number {
+  if (left === right) return 0;
+  return left < right ? -1 : 1;
+}

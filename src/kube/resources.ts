@@ -5,6 +5,7 @@ import { scrubToolMessage } from '../redact.js';
 import type { CacheManager } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
+import { ordinal } from './names.js';
 import { rowToItem, type ResourceItem, type TableRow } from './table.js';
 import type { LabelSelector } from './label-selector.js';
 
@@ -32,13 +33,6 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
   return type.namespaced ? namespace : undefined;
 }
 
-/** Lists from the watch-fed cache; items sorted by namespace then name. */
-/** Code-point order (as kubectl sorts), far cheaper than locale-aware comparison on 10,000 rows. */
-function ordinal(left: string, right: string): number {
-  if (left === right) return 0;
-  return left < right ? -1 : 1;
-}
-
 /** Sorts list items by namespace, then name (the order of every list). */
 function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
   const namespaces = ordinal(left.namespace ?? '', right.namespace ?? '');
@@ -58,6 +52,7 @@ export interface ListTarget {
   selector?: LabelSelector;
 }
 
+/** Lists from the watch-fed cache; items sorted by namespace then name. */
 export async function listResources(caches: CacheManager, client: KubeIdentityClient, target: ListTarget): Promise<ResourceItem[]> {
   const { type, namespace, selector } = target;
   const cache = await caches.get(client, type, namespace);
