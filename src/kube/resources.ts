@@ -52,7 +52,7 @@ export interface ListTarget {
   selector?: LabelSelector;
 }
 
-/** Lists from the watch-fed cache; items sorted by namespace then name. */
+/** Lists from the watch-fed cache, in the cache's order: the list route sorts and pages them (src/http/list-pages.ts). */
 export async function listResources(caches: CacheManager, client: KubeIdentityClient, target: ListTarget): Promise<ResourceItem[]> {
   const { type, namespace, selector } = target;
   const cache = await caches.get(client, type, namespace);
@@ -61,8 +61,7 @@ export async function listResources(caches: CacheManager, client: KubeIdentityCl
   return cache
     .snapshot()
     .filter(wanted)
-    .map((row) => rowToItem(cache.columns, row, now, type.kind))
-    .sort(byNamespaceAndName);
+    .map((row) => rowToItem(cache.columns, row, now, type.kind));
 }
 
 /** A change of a watched list, in the list's item shape. */
