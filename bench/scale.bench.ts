@@ -5,13 +5,12 @@
 // shows in the list. The direct lists and the cold list are measured BENCH_SAMPLES times (default 5),
 // interleaved, each cold list by a new Pilothouse process; medians are printed. Tears everything down.
 // Never part of the tests; no test asserts these times.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
-import { inParallel, freePort } from './helpers.js';
+import { inParallel, startPilothouse, stopPilothouse, type BenchService } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -44,30 +43,6 @@ async function growTo(total: number, existing: number): Promise<void> {
 function rssMiB(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function startPilothouse(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
-  // The benchmark is the only client: the per-client rate limit would measure itself.
-  const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, 'limits: {requests_per_minute: 10000000}\n');
-  const args = [join(root, 'bin', 'pilothouse'), '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--no-auth', '--data-dir', dataDir];
-  const child = spawn(process.execPath, args, {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (
-      await fetch(`${url}/api/health`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return { url, child, dataDir };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('Pilothouse did not start');
 }
 
 async function listThroughPilothouse(url: string): Promise<number> {
@@ -129,13 +104,6 @@ const samples = Number(process.env.BENCH_SAMPLES ?? 5);
 
 const tableQuery = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', query: { includeObject: 'Metadata' } };
 
-async function stopPilothouse(pilothouse: { child: ChildProcess; dataDir: string }): Promise<void> {
-  const exited = new Promise((resolve) => pilothouse.child.once('exit', resolve));
-  pilothouse.child.kill();
-  await exited;
-  rmSync(pilothouse.dataDir, { recursive: true, force: true });
-}
-
 async function measureAt(pods: number): Promise<Row> {
   const kubectlMs = (
     await timed(async () =>
@@ -149,13 +117,13 @@ async function measureAt(pods: number): Promise<Row> {
   const apiTable: number[] = [];
   const colds: number[] = [];
   const starts: number[] = [];
-  let pilothouse: Awaited<ReturnType<typeof startPilothouse>> | undefined;
+  let pilothouse: BenchService | undefined;
   try {
     for (let round = 0; round < samples; round += 1) {
       apiJson.push((await timed(() => rest.json('GET', '/api/v1/pods'))).ms);
       apiTable.push((await timed(() => rest.json('GET', '/api/v1/pods', tableQuery))).ms);
       if (pilothouse) await stopPilothouse(pilothouse);
-      pilothouse = await startPilothouse();
+      pilothouse = await startPilothouse(kubeconfig, ['--no-auth']);
       starts.push(rssMiB(pilothouse.child));
       const cold = await timed(() => listThroughPilothouse(pilothouse!.url));
       if (cold.value < pods) throw new Error(`the first list had ${cold.value} of ${pods} pods`);

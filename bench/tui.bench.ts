@@ -4,13 +4,13 @@
 // with capture-pane: the time from start to the first screen of pods, next to the same start with an empty
 // namespace and the server's own answer (the watch snapshot), and keypress-to-redraw times for `j` and the
 // `/` filter. Tears everything down. Never part of the tests; no test asserts these times.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
 import { TmuxPane } from '../test/helpers/tmux.js';
-import { inParallel, freePort } from './helpers.js';
+import { inParallel, startPilothouse, stopPilothouse } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -36,27 +36,6 @@ async function createPods(): Promise<void> {
       },
     });
   });
-}
-
-async function startPilothouse(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-tui-bench-'));
-  const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, 'limits: {requests_per_minute: 10000000}\n');
-  const args = [program, '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--no-auth', '--data-dir', dataDir];
-  const child = spawn(process.execPath, args, { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (
-      await fetch(`${url}/api/health`).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      return { url, child, dataDir };
-    await sleep(100);
-  }
-  throw new Error('Pilothouse did not start');
 }
 
 /** The server's answer as the TUI gets it: the watch stream of all pods until its `snapshot` event has arrived. */
@@ -181,7 +160,7 @@ async function main(): Promise<void> {
   if (spawnSync('tmux', ['-V']).status !== 0) throw new Error('tmux is missing (apt-get install tmux)');
   process.stdout.write(`creating ${podCount} KWOK pods in ${namespaces.length} namespaces…\n`);
   await createPods();
-  const service = await startPilothouse();
+  const service = await startPilothouse(kubeconfig, ['--no-auth']);
   const panes: TmuxPane[] = [];
   try {
     const answers: number[] = [];
@@ -221,8 +200,7 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const pane of panes) pane.stop();
-    service.child.kill('SIGTERM');
-    rmSync(service.dataDir, { recursive: true, force: true });
+    await stopPilothouse(service);
     for (const name of [...namespaces, emptyNamespace]) await rest.json('DELETE', `/api/v1/namespaces/${name}`).catch(() => undefined);
   }
 }

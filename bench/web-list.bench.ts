@@ -3,13 +3,10 @@
 // measures: first rows on screen after navigation, a new pod visible in the open list, and scrolling the whole
 // virtualized list (frames over 1.5× the display's frame time count as dropped), from the browser's performance API.
 // Tears everything down. Never part of the tests; no test asserts these times.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
-import { inParallel, freePort } from './helpers.js';
+import { inParallel, startPilothouse, stopPilothouse, type BenchService } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const kubeconfig = process.env.BENCH_KUBECONFIG ?? join(root, '.cluster', 'kubeconfig');
@@ -25,24 +22,6 @@ function podBody(name: string): object {
     metadata: { name, labels: { bench: 'web' } },
     spec: { containers: [{ name: 'app', image: 'registry.example/app:1.0' }] },
   };
-}
-
-async function startPilothouse(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, 'limits: {requests_per_minute: 10000000}\n');
-  const args = [join(root, 'bin', 'pilothouse'), '--web', '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--data-dir', dataDir];
-  const child = spawn(process.execPath, [...args, '--admin-password', password], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    const up = await fetch(`${url}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('Pilothouse did not start');
 }
 
 interface Figures {
@@ -149,24 +128,21 @@ async function measure(url: string): Promise<Figures> {
 
 async function main(): Promise<void> {
   await rest.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
-  const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-web-bench-'));
-  let child: ChildProcess | undefined;
+  let service: BenchService | undefined;
   try {
     await inParallel(podCount, 16, (index) =>
       rest.json('POST', `/api/v1/namespaces/${namespace}/pods`, { body: podBody(`pod-${index}`) }).then(() => undefined),
     );
     console.error(`created ${podCount} pods; measuring`);
-    const started = await startPilothouse(dataDir);
-    child = started.child;
-    const figures = await measure(started.url);
+    service = await startPilothouse(kubeconfig, ['--web', '--admin-password', password]);
+    const figures = await measure(service.url);
     console.log('| pods | first rows on screen (cold / warm) | all rows listed | new pod visible in the open list | scroll frames | dropped | p95 frame |');
     console.log('|---|---|---|---|---|---|---|');
     console.log(
       `| ${podCount.toLocaleString('en')} | ${figures.firstRowsMs.toFixed(0)} / ${figures.warmFirstRowsMs.toFixed(0)} ms | ${figures.allRowsMs.toFixed(0)} ms | ${figures.liveMs.toFixed(0)} ms | ${figures.frames} | ${figures.dropped} | ${figures.p95FrameMs.toFixed(1)} ms |`,
     );
   } finally {
-    child?.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (service) await stopPilothouse(service);
     await rest.json('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => undefined);
     await rest.close();
   }
