@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -10,15 +8,12 @@ import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js'
 import { applyYaml } from '../helpers/kubectl.js';
 import { startOidcProvider, type OidcProviderHandle } from '../helpers/oidc-provider.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { chromiumPath, launchArgs, missingForWebTests } from '../helpers/browser.js';
 
 // SSO against a real OpenID Provider (oidc-provider over HTTPS, trusted through oidc.ca_file), driven
 // in real Chromium; the cluster side of `impersonation.mode: user` against the real API server's RBAC.
-const webIndex = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
-const chromiumPath = '/usr/bin/chromium';
-const missing = [existsSync(webIndex) ? '' : 'web/dist is not built', existsSync(chromiumPath) ? '' : `${chromiumPath} is missing`].filter(Boolean);
+const missing = missingForWebTests();
 if (missing.length && process.env.CI) throw new Error(`SSO test cannot run: ${missing.join('; ')}`);
-
-const launchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
@@ -7,30 +5,16 @@ import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
 import { deploymentYaml } from '../helpers/manifests.js';
+import { chromiumPath, launchArgs, missingForWebTests } from '../helpers/browser.js';
 
 // The web UI in a real headless Chromium against the real service (`-web`) and cluster.
 // Needs the built bundle (`make build` builds web/dist) and /usr/bin/chromium (.ci/run installs it).
-const webIndex = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
-const chromiumPath = '/usr/bin/chromium';
-const missing = [
-  existsSync(webIndex) ? '' : 'web/dist is not built (run `make build`)',
-  existsSync(chromiumPath) ? '' : `${chromiumPath} is missing (apt-get install chromium)`,
-].filter(Boolean);
+const missing = missingForWebTests();
 // In CI both are installed by .ci/run and `make build`: a missing one is a failure, not a skip.
 if (missing.length && process.env.CI) throw new Error(`web UI test cannot run: ${missing.join('; ')}`);
 if (missing.length) console.warn(`skipping the web UI test: ${missing.join('; ')}`);
 
 const screenshotPath = '/tmp/pilothouse-ui.png';
-const launchArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function podYaml(name: string, logs: string): string {
   return [
