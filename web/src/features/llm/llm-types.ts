@@ -1,3 +1,5 @@
+import type { operations } from '../../api/types';
+
 /** `GET /api/settings/llm`: the configuration in use, without the key. */
 export interface LlmView {
   provider: string;
@@ -7,14 +9,8 @@ export interface LlmView {
   apiKeySource: string;
 }
 
-export interface LlmTestResult {
-  ok: boolean;
-  provider: string;
-  model: string;
-  answer?: string;
-  error?: string;
-  code?: string;
-}
+/** `POST /api/llm/test`: the answer of one short completion, or why there was none (the OpenAPI document's shape). */
+export type LlmTestResult = operations['postApiLlmTest']['responses'][200]['content']['application/json'];
 
 export const providers = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
 

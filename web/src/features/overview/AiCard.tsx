@@ -4,14 +4,9 @@ import type { Health } from '../../api/types';
 import { Link } from '../../app/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
+import type { LlmView } from '../llm/llm-types';
 import type { McpServer } from '../mcp/mcp-types';
 import { Card, Stat } from './Stat';
-
-interface LlmView {
-  provider: string;
-  model: string;
-  apiKeySet: boolean;
-}
 
 /** The AI pilot: the LLM's reachability, provider and model, MCP servers connected. */
 export function AiCard(): ReactNode {
