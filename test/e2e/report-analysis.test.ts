@@ -5,7 +5,7 @@ import { createGenerators } from '../../src/reports/generators.js';
 import { findOptionalBinary } from '../../src/tools/binaries.js';
 import { clusterKubeconfig, useNamespace } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
-import { useReportFindings, type ExpectedFinding } from '../helpers/report-findings.js';
+import { reportTestRoles, useReportFindings, type ExpectedFinding } from '../helpers/report-findings.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const seeded = useReportFindings('ra');
@@ -20,10 +20,7 @@ beforeAll(async () => {
   service = await startTestService({
     config: {
       authorization: {
-        roles: [
-          { name: 'no-fenced', resources: ['*'], namespaces: [seeded.current.fencedNamespace], verbs: ['*'], effect: 'deny' },
-          { name: 'no-metrics', resources: ['pods.metrics.k8s.io', 'nodes.metrics.k8s.io'], namespaces: ['*'], verbs: ['*'], effect: 'deny' },
-        ],
+        roles: reportTestRoles(seeded.current),
       },
     },
   });

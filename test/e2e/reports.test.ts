@@ -8,7 +8,7 @@ import { parseCsv } from '../helpers/csv.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { rootDirectory } from '../helpers/paths.js';
 import { downloadReport, followReportEvents, pdfText, type Download } from '../helpers/report-client.js';
-import { useReportFindings, type ExpectedFinding } from '../helpers/report-findings.js';
+import { reportTestRoles, useReportFindings, type ExpectedFinding } from '../helpers/report-findings.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const seeded = useReportFindings('rp');
@@ -26,10 +26,7 @@ beforeAll(async () => {
   service = await startTestService({
     config: {
       authorization: {
-        roles: [
-          { name: 'no-fenced', resources: ['*'], namespaces: [seeded.current.fencedNamespace], verbs: ['*'], effect: 'deny' },
-          { name: 'no-metrics', resources: ['pods.metrics.k8s.io', 'nodes.metrics.k8s.io'], namespaces: ['*'], verbs: ['*'], effect: 'deny' },
-        ],
+        roles: reportTestRoles(seeded.current),
       },
     },
   });

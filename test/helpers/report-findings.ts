@@ -160,3 +160,14 @@ export function useReportFindings(prefix = 'rf'): { readonly current: SeededFind
   });
   return holder;
 }
+
+/**
+ * The roles the report tests give their users: `no-fenced` denies everything in the fenced namespace,
+ * `no-metrics` denies the metrics API (so usage is unavailable).
+ */
+export function reportTestRoles(seeded: SeededFindings): { name: string; resources: string[]; namespaces: string[]; verbs: '*'[]; effect: 'deny' }[] {
+  return [
+    { name: 'no-fenced', resources: ['*'], namespaces: [seeded.fencedNamespace], verbs: ['*'], effect: 'deny' },
+    { name: 'no-metrics', resources: ['pods.metrics.k8s.io', 'nodes.metrics.k8s.io'], namespaces: ['*'], verbs: ['*'], effect: 'deny' },
+  ];
+}
