@@ -40,14 +40,39 @@ describe('the one policy decision', () => {
     [user, 'GET', '/apis/apps/v1', 'read', 'allow'],
     [user, 'GET', '/api/v1', 'read', 'allow'],
     [user, 'POST', '/api/v1/namespaces/a/serviceaccounts/default/token', 'read', 'read_only'],
-    // mode approved: the role decides; delete stays admin-only
-    [user, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', 'allow'],
+    // mode read: dryRun=All is a read only where the API server honours it (src/rbac/dry-run-table.ts)
+    [admin, 'POST', '/api/v1/namespaces/kube-system/serviceaccounts/ctrl/token?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/apis/authentication.k8s.io/v1/tokenreviews?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/apis/authorization.k8s.io/v1/namespaces/a/localsubjectaccessreviews?dryRun=All', 'read', 'read_only'],
+    [user, 'PUT', '/apis/certificates.k8s.io/v1/certificatesigningrequests/c/approval?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/api/v1/namespaces/a/pods/p/binding?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/api/v1/namespaces/a/bindings?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/api/v1/namespaces/a/pods/p/eviction?dryRun=All', 'read', 'read_only'],
+    [user, 'PATCH', '/api/v1/namespaces/a/pods/p/ephemeralcontainers?dryRun=All', 'read', 'read_only'],
+    [user, 'PUT', '/api/v1/namespaces/a/finalize?dryRun=All', 'read', 'read_only'],
+    [user, 'POST', '/apis/example.dev/v1/namespaces/a/widgets?dryRun=All', 'read', 'read_only'],
+    [user, 'PATCH', '/apis/apps/v1/namespaces/a/deployments/d/scale?dryRun=All', 'read', 'allow'],
+    [user, 'PATCH', '/apis/apps/v1/namespaces/a/deployments/d?dryRun=All', 'read', 'allow'],
+    [user, 'DELETE', '/api/v1/namespaces/a/pods/p?dryRun=All', 'read', 'allow'],
+    [user, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x/y', 'read', 'read_only'],
+    // mode approved: consent, not authorization; the role decides as for direct, delete stays admin-only
+    [user, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', 'approval_required'],
+    [user, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', 'approved', 'approval_required'],
+    [admin, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', 'allow'],
+    [user, 'GET', '/api/v1/namespaces/a/configmaps', 'approved', 'allow'],
     [user, 'DELETE', '/api/v1/namespaces/a/pods/p', 'approved', 'role'],
     [admin, 'DELETE', '/api/v1/namespaces/a/pods/p', 'approved', 'allow'],
     [viewer, 'GET', '/api/v1/pods', 'approved', 'role'],
     [viewer, 'GET', '/api/v1/pods', 'read', 'role'],
     // mode direct: approval entries need a grant
     [user, 'POST', '/api/v1/namespaces/a/configmaps', 'direct', 'approval_required'],
+    [user, 'POST', '/api/v1/namespaces/a/serviceaccounts/s/token?dryRun=All', 'direct', 'approval_required'],
+    [user, 'POST', '/api/v1/namespaces/a/configmaps?dryRun=All', 'direct', 'allow'],
+    // paths the API server would read differently: refused in every mode, for every role
+    [admin, 'GET', '/apis//v1/namespaces/a/pods', 'direct', 'invalid_request'],
+    [admin, 'DELETE', '/api/v1/namespaces/a/pods/../../kube-system', 'approved', 'invalid_request'],
+    [user, 'GET', '/api/v1/namespaces/a/pods/./p', 'read', 'invalid_request'],
     [viewer, 'GET', '/api/v1/pods', 'direct', 'allow'],
     [viewer, 'PATCH', '/apis/apps/v1/namespaces/a/deployments/d/scale', 'direct', 'role'],
     // Pilothouse's own namespace is closed to every role but admin
@@ -78,9 +103,25 @@ describe('the one policy decision', () => {
     expect(verdict(user, 'GET', '/api/v1/namespaces/dev/secrets', 'direct', { names: undefined })).toBe('allow');
   });
 
-  it('lets a grant stand in for approval in direct mode only', () => {
+  it('lets only a grant stand in for approval, the same in direct and approved mode; never in read mode', () => {
     expect(verdict(user, 'POST', '/api/v1/namespaces/a/configmaps', 'direct', { hasGrant: () => true })).toBe('allow');
+    expect(verdict(user, 'POST', '/api/v1/namespaces/a/configmaps', 'approved', { hasGrant: () => true })).toBe('allow');
     expect(verdict(user, 'POST', '/api/v1/namespaces/a/configmaps', 'read', { hasGrant: () => true })).toBe('read_only');
+    expect(verdict(user, 'DELETE', '/api/v1/namespaces/a/configmaps/c', 'approved', { hasGrant: () => true })).toBe('role');
+  });
+
+  it('tells the model and the user that an access request is needed, and what it must cover', () => {
+    const decision = decide(user, parseRequestInfo('POST', '/api/v1/namespaces/team/configmaps'), 'approved', facts());
+    expect(decision).toMatchObject({ allowed: false, code: 'approval_required', permission: 'execute_write' });
+    expect(decision.reason).toBe(
+      'role user needs an approved access request to execute write (create configmaps in namespace team): ' +
+        'request access (permission execute_write, resource configmaps, namespace team) and try again once an admin approved it',
+    );
+  });
+
+  it('says why a dry run of a token request is not a read', () => {
+    const decision = decide(admin, parseRequestInfo('POST', '/api/v1/namespaces/kube-system/serviceaccounts/ctrl/token?dryRun=All'), 'read', facts());
+    expect(decision.reason).toContain('dryRun=All does not make this request a dry run');
   });
 
   it('hides denied namespaces and the own namespace from lists across all namespaces', () => {

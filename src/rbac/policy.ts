@@ -1,21 +1,25 @@
 import type { Principal } from './principal.js';
 import type { ResourceRole } from '../config/schema.js';
+import { honoursDryRun } from './dry-run-table.js';
 import { permissionMatrix, type Permission } from './permissions.js';
 import type { RequestAttributes } from './request-attributes.js';
 import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceVerb } from './resource-roles.js';
 
 /**
  * Who is asking, and how far a human stands behind the request:
- * - `read`: an AI tool call that ran without a human's approval: reads, access reviews and
- *   server-side dry runs only;
- * - `approved`: an AI tool call a human approved in the chat: the role and the policy decide
- *   (for role `user` the approval stands in for the matrix's `approval` entries);
+ * - `read`: an AI tool call that ran without a human's approval: reads (get, list, watch), the
+ *   access reviews kubectl sends, and dry runs of the resources that honour them
+ *   (src/rbac/dry-run-table.ts) only;
+ * - `approved`: an AI tool call a human approved in the chat: the role and the policy decide,
+ *   exactly as for `direct`. The approval is consent, not authorization: it never stands in for
+ *   the matrix's `approval` entries (docs/adr/0026-read-mode-and-consent.md);
  * - `direct`: a person's own request (HTTP routes, MCP server mode): the matrix, where `approval`
  *   entries need an approved just-in-time access request.
  */
 export type PolicyMode = 'read' | 'approved' | 'direct';
 
-export type PolicyCode = 'allowed' | 'unauthenticated' | 'read_only' | 'role' | 'approval_required' | 'resource_role' | 'own_namespace' | 'discovery_failed';
+export type PolicyCode =
+  'allowed' | 'unauthenticated' | 'invalid_request' | 'read_only' | 'role' | 'approval_required' | 'resource_role' | 'own_namespace' | 'discovery_failed';
 
 export interface PolicyDecision {
   allowed: boolean;
@@ -72,10 +76,13 @@ export function describeRequest(attributes: RequestAttributes): string {
   return `${attributes.verb} ${resource}${name}${where}`;
 }
 
-/** The matrix permission a request needs. Server-side dry runs persist nothing: they are reads. */
+/**
+ * The matrix permission a request needs. A dry run is a read only where it persists nothing (the
+ * resources of src/rbac/dry-run-table.ts); `dryRun=All` on anything else is the write it is.
+ */
 export function permissionFor(attributes: RequestAttributes): Permission {
   if (interactiveSubresources.has(attributes.subresource)) return 'execute_write';
-  if (readVerbs.has(attributes.verb) || attributes.dryRun) return attributes.subresource === 'log' ? 'view_logs' : 'view';
+  if (readVerbs.has(attributes.verb) || honoursDryRun(attributes)) return attributes.subresource === 'log' ? 'view_logs' : 'view';
   if (attributes.verb === 'delete' || attributes.verb === 'deletecollection') return 'delete';
   return 'execute_write';
 }
@@ -103,13 +110,35 @@ function ownNamespaceDecision(principal: Principal, attributes: RequestAttribute
   return deny('own_namespace', `${describeRequest(attributes)} is refused: Pilothouse's own namespace is closed to every role but admin`, permission);
 }
 
-function matrixDecision(principal: Principal, permission: Permission, mode: PolicyMode, hasGrant: (permission: Permission) => boolean): PolicyDecision {
+/** What an access request for this request must cover, in words a person or a model can act on. */
+function accessRequestHint(permission: Permission, attributes: RequestAttributes | undefined): string {
+  if (!attributes?.isResourceRequest) return `request access (permission ${permission}), then try again`;
+  const namespace = attributes.namespace && attributes.resource !== 'namespaces' ? `, namespace ${attributes.namespace}` : '';
+  return `request access (permission ${permission}, resource ${attributes.resource}${namespace}) and try again once an admin approved it`;
+}
+
+/**
+ * The matrix by role. `approval` passes only with an approved just-in-time grant, on every path: a
+ * chat approval is consent, never authorization (whatever a person could not do directly, the AI
+ * cannot do for them either).
+ */
+function matrixDecision(
+  principal: Principal,
+  permission: Permission,
+  hasGrant: (permission: Permission) => boolean,
+  attributes?: RequestAttributes,
+): PolicyDecision {
   const entry = permissionMatrix[permission][principal.role];
   if (entry === 'yes') return allow(permission);
-  if (entry === 'approval' && (mode === 'approved' || hasGrant(permission))) return allow(permission);
+  if (entry === 'approval' && hasGrant(permission)) return allow(permission);
+  const what = attributes?.isResourceRequest ? ` (${describeRequest(attributes)})` : '';
   if (entry === 'approval')
-    return deny('approval_required', `role ${principal.role} needs an approved access request to ${permission.replace('_', ' ')}`, permission);
-  return deny('role', `role ${principal.role} may not ${permission.replace('_', ' ')}`, permission);
+    return deny(
+      'approval_required',
+      `role ${principal.role} needs an approved access request to ${permission.replace('_', ' ')}${what}: ${accessRequestHint(permission, attributes)}`,
+      permission,
+    );
+  return deny('role', `role ${principal.role} may not ${permission.replace('_', ' ')}${what}`, permission);
 }
 
 /** Matrix permissions that resource-level allow roles may extend. */
@@ -153,9 +182,17 @@ function withOwnNamespaceHidden(decision: PolicyDecision, principal: Principal, 
   return { ...decision, hiddenNamespaces: new Set([...(decision.hiddenNamespaces ?? []), ownNamespace]) };
 }
 
-function readModeDecision(principal: Principal, attributes: RequestAttributes, permission: Permission): PolicyDecision | undefined {
+/** Mode `read`: reads and dry runs that persist nothing (both `view`/`view_logs` by `permissionFor`), nothing else. */
+function readModeDecision(attributes: RequestAttributes, permission: Permission): PolicyDecision | undefined {
   if (permission === 'view' || permission === 'view_logs') return undefined;
-  return deny('read_only', `this command ran as read-only and tried to ${describeRequest(attributes)}; it needs approval`, permission);
+  const dryRun = attributes.dryRun ? ' (dryRun=All does not make this request a dry run)' : '';
+  return deny('read_only', `this command ran as read-only and tried to ${describeRequest(attributes)}${dryRun}; it needs approval`, permission);
+}
+
+/** The access reviews kubectl sends (`auth can-i`, `auth can-i --list`, `auth whoami`): a create of the collection. */
+function isSelfReview(attributes: RequestAttributes): boolean {
+  const collection = attributes.name === '' && attributes.subresource === '';
+  return collection && attributes.verb === 'create' && selfReviews.has(`${attributes.apiGroup}/${attributes.resource}`);
 }
 
 /**
@@ -166,17 +203,16 @@ function readModeDecision(principal: Principal, attributes: RequestAttributes, p
  */
 export function decide(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode, facts: PolicyFacts): PolicyDecision {
   if (!principal) return deny('unauthenticated', 'authentication required');
+  if (attributes.invalid) return deny('invalid_request', `${attributes.verb.toUpperCase()} ${attributes.path} is refused: ${attributes.invalid}`);
   if (mode !== 'direct' && principal.role === 'viewer') return deny('role', 'role viewer may not run tools');
   if (!attributes.isResourceRequest) return nonResourceDecision(principal, attributes, mode);
-  if (selfReviews.has(`${attributes.apiGroup}/${attributes.resource}`) && attributes.verb === 'create') return allow();
+  if (isSelfReview(attributes)) return allow();
   const permission = permissionFor(attributes);
-  if (mode === 'read') {
-    const refused = readModeDecision(principal, attributes, permission);
-    if (refused) return refused;
-  }
+  const readOnly = mode === 'read' ? readModeDecision(attributes, permission) : undefined;
+  if (readOnly) return readOnly;
   const closed = ownNamespaceDecision(principal, attributes, permission, facts.ownNamespace);
   if (closed) return closed;
-  const matrix = matrixDecision(principal, permission, mode, facts.hasGrant);
+  const matrix = matrixDecision(principal, permission, facts.hasGrant, attributes);
   const decision = resourceRoleDecision(principal, attributes, matrix, facts);
   return withOwnNamespaceHidden(decision, principal, attributes, facts.ownNamespace);
 }
@@ -188,5 +224,5 @@ export function decide(principal: Principal | undefined, attributes: RequestAttr
 export function decidePermission(principal: Principal | undefined, permission: Permission, hasGrant: (permission: Permission) => boolean): PolicyDecision {
   if (permission === 'public') return allow(permission);
   if (!principal) return deny('unauthenticated', 'authentication required');
-  return matrixDecision(principal, permission, 'direct', hasGrant);
+  return matrixDecision(principal, permission, hasGrant);
 }

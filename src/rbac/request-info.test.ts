@@ -48,4 +48,25 @@ describe('request-info parsing (the API server rules)', () => {
     expect(pick('GET', '/api/v1/namespaces/prod/secrets%2Fdb')).toEqual(['get', '', 'secrets', '', 'prod', 'db', true, false]);
     expect(pick('GET', '/api/v1/namespaces/%6b%75%62%65-system/secrets')).toEqual(['list', '', 'secrets', '', 'kube-system', '', true, false]);
   });
+
+  it.each([
+    ['/apis//v1/namespaces/a/pods', 'empty segment'],
+    ['/api/v1/namespaces//pods', 'empty segment'],
+    ['/api/v1/namespaces/a/pods/', 'empty segment'],
+    ['/api/v1/namespaces/a/pods/../secrets', '. or .. segment'],
+    ['/api/v1/namespaces/a/./pods', '. or .. segment'],
+    ['/api/v1/namespaces/a/pods/%2e%2e/secrets', '. or .. segment'],
+    ['/api/v1/namespaces/a/secrets%2F%2Fdb', 'empty segment'],
+    ['/version/..', '. or .. segment'],
+    ['https://host:6443/apis//v1/x', 'empty segment'],
+  ])('marks %s invalid (%s) and parses it as written, never resolved', (url, why) => {
+    const info = parseRequestInfo('GET', url);
+    expect(info.invalid).toContain(why);
+  });
+
+  it('keeps well-formed paths valid, the root and absolute URLs included', () => {
+    for (const url of ['/', '/api/v1/pods', 'https://host:6443/api/v1/nodes/n1?watch=1', '/apis/apps/v1/namespaces/a/deployments/d.v1'])
+      expect(parseRequestInfo('GET', url).invalid, url).toBeUndefined();
+    expect(parseRequestInfo('GET', '/api/v1/namespaces/a/pods/../secrets')).toMatchObject({ path: '/api/v1/namespaces/a/pods/../secrets' });
+  });
 });

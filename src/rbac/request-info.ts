@@ -17,11 +17,34 @@ function splitPath(path: string): string[] {
   } catch {
     // malformed escapes stay as they are; the API server refuses such requests anyway
   }
-  return decoded.split('/').filter((part) => part !== '');
+  const trimmed = decoded.startsWith('/') ? decoded.slice(1) : decoded;
+  return trimmed === '' ? [] : trimmed.split('/');
 }
 
-function nonResource(method: string, path: string): RequestAttributes {
+/**
+ * Why a path's segments cannot be decided: an empty segment (`/apis//v1`, a trailing `/`) or a
+ * `.`/`..` segment (also escaped). The API server's request-info and its routes would read such a
+ * path differently from each other and from this parser, so the policy refuses it.
+ */
+function invalidSegments(parts: readonly string[]): string | undefined {
+  if (parts.includes('')) return 'the path has an empty segment (// or a trailing /)';
+  if (parts.some((part) => part === '.' || part === '..')) return 'the path has a . or .. segment';
+  return undefined;
+}
+
+/** Path and query of an origin-form or absolute URL, exactly as written: no dot segment is resolved. */
+function pathAndQuery(url: string): { path: string; query: URLSearchParams } {
+  const target = url.split('#')[0] ?? '';
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target)?.[0] ?? '';
+  const rest = target.slice(origin.length);
+  const mark = rest.indexOf('?');
+  const path = mark === -1 ? rest : rest.slice(0, mark);
+  return { path: path === '' ? '/' : path, query: new URLSearchParams(mark === -1 ? '' : rest.slice(mark + 1)) };
+}
+
+function nonResource(method: string, path: string, invalid: string | undefined): RequestAttributes {
   return {
+    ...(invalid ? { invalid } : {}),
     verb: method.toLowerCase(),
     isResourceRequest: false,
     path,
@@ -80,19 +103,21 @@ function groupVersionOf(parts: readonly string[]): { apiGroup: string; apiVersio
  * Parses a request like the API server's RequestInfoFactory does: method plus URL (path and
  * query, absolute or not) into verb, API group and version, resource, subresource, namespace and
  * name. Anything outside `/api/<v>/...` and `/apis/<g>/<v>/...` is a non-resource request, and so
- * are the discovery documents `/api`, `/apis`, `/apis/<g>` and `/apis/<g>/<v>`.
+ * are the discovery documents `/api`, `/apis`, `/apis/<g>` and `/apis/<g>/<v>`. A path with an
+ * empty, `.` or `..` segment is parsed as written and marked `invalid` (the policy refuses it).
  */
 export function parseRequestInfo(method: string, url: string): RequestAttributes {
-  const parsed = new URL(url, 'http://localhost');
-  const path = parsed.pathname;
+  const { path, query } = pathAndQuery(url);
   const upper = method.toUpperCase();
-  const groupVersion = groupVersionOf(splitPath(path));
-  if (!groupVersion) return nonResource(upper, path);
+  const parts = splitPath(path);
+  const invalid = invalidSegments(parts);
+  const groupVersion = groupVersionOf(parts);
+  if (!groupVersion) return nonResource(upper, path, invalid);
   const { namespace, rest, watchPrefix } = scopeOf(groupVersion.rest);
-  if (rest.length === 0) return nonResource(upper, path);
+  if (rest.length === 0) return nonResource(upper, path, invalid);
   const resource = (rest[0] ?? '').toLowerCase();
   const name = rest[1] ?? '';
-  const verb = verbOf(upper, rest.length === 1 ? rest : rest.slice(0, 2), parsed.searchParams, watchPrefix);
+  const verb = verbOf(upper, rest.length === 1 ? rest : rest.slice(0, 2), query, watchPrefix);
   // The namespace object `namespaces/<ns>` is cluster-scoped: its namespace attribute is its name.
   const isNamespaceObject = resource === 'namespaces' && rest.length >= 2;
   return {
@@ -105,6 +130,7 @@ export function parseRequestInfo(method: string, url: string): RequestAttributes
     subresource: (rest[2] ?? '').toLowerCase(),
     namespace: isNamespaceObject ? name : namespace,
     name,
-    dryRun: parsed.searchParams.getAll('dryRun').includes('All'),
+    dryRun: query.getAll('dryRun').includes('All'),
+    ...(invalid ? { invalid } : {}),
   };
 }
