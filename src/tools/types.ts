@@ -51,6 +51,11 @@ export interface ToolClusterRefusal {
 export interface ToolClusterSession {
   /** Path of the generated kubeconfig (in a private folder that holds nothing else of the service). */
   kubeconfigPath: string;
+  /**
+   * The same proxy as a Unix socket in the kubeconfig's folder, and the loopback port the kubeconfig names:
+   * the bash sandbox has no network of its own but loopback and relays its 127.0.0.1:port to this socket.
+   */
+  socket: { path: string; port: number };
   /** The requests the proxy refused so far (first ones, capped). */
   refusals(): readonly ToolClusterRefusal[];
   close(): Promise<void>;

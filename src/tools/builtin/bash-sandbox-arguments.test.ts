@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArguments, sandboxBinaries, sandboxEnvironment, sandboxHome, type SandboxPlan } from './bash-sandbox-arguments.js';
+import { bubblewrapArguments, sandboxBinaries, sandboxEnvironment, sandboxHome, sandboxLibexec, type SandboxPlan } from './bash-sandbox-arguments.js';
 import { etcAllowlist, readSystemLayout } from './sandbox-layout.js';
 
 const plan: SandboxPlan = {
@@ -12,7 +12,8 @@ const plan: SandboxPlan = {
     { name: 'helm', path: '/opt/tools/helm' },
   ],
   home: '/var/lib/pilothouse/sandboxes/session-1',
-  kubeconfigPath: '/tmp/pilothouse-proxy-abc/kubeconfig',
+  proxy: { kubeconfigPath: '/tmp/pilothouse-proxy-abc/kubeconfig', socketPath: '/tmp/pilothouse-proxy-abc/proxy.sock', port: 40123 },
+  forwarder: { node: '/opt/node-24/bin/node', script: '/srv/pilothouse/dist/tools/builtin/sandbox-forwarder.js' },
   disableUserNamespaces: true,
 };
 
@@ -32,15 +33,30 @@ const commandTail = (args: string[]) => args.slice(args.indexOf('--'));
 describe('bubblewrap arguments', () => {
   const args = bubblewrapArguments(plan, 'kubectl get pods | wc -l');
 
-  it('runs bash -c with the command as one argument, after the options', () => {
-    expect(commandTail(args)).toEqual(['--', 'bash', '-c', 'kubectl get pods | wc -l']);
+  it('runs bash -c with the command as one argument behind the relay to the proxy socket, after the options', () => {
+    expect(commandTail(args)).toEqual([
+      '--',
+      `${sandboxLibexec}/node`,
+      `${sandboxLibexec}/sandbox-forwarder.mjs`,
+      '40123',
+      '/tmp/pilothouse-proxy-abc/proxy.sock',
+      'bash',
+      '-c',
+      'kubectl get pods | wc -l',
+    ]);
+    const development = bubblewrapArguments({ ...plan, forwarder: { node: '/n', script: '/repo/src/tools/builtin/sandbox-forwarder.ts' } }, 'true');
+    expect(commandTail(development).slice(0, 3)).toEqual(['--', `${sandboxLibexec}/node`, `${sandboxLibexec}/sandbox-forwarder.mts`]);
+    const withoutProxy: SandboxPlan = { ...plan };
+    delete withoutProxy.proxy;
+    expect(commandTail(bubblewrapArguments(withoutProxy, 'ls'))).toEqual(['--', 'bash', '-c', 'ls']);
   });
 
-  it('isolates in new user, PID, IPC, UTS and cgroup namespaces, shares only the network, and dies with its parent', () => {
+  it('isolates in new user, PID, IPC, network, UTS and cgroup namespaces, and dies with its parent', () => {
     for (const flag of [
       '--unshare-user',
       '--unshare-pid',
       '--unshare-ipc',
+      '--unshare-net',
       '--unshare-uts',
       '--unshare-cgroup-try',
       '--disable-userns',
@@ -51,12 +67,12 @@ describe('bubblewrap arguments', () => {
     }
     expect(args.join(' ')).toContain('--cap-drop ALL');
     expect(args).not.toContain('--share-net');
-    expect(args).not.toContain('--unshare-net');
+    expect(args).not.toContain('--unshare-all');
     expect(args.slice(0, args.indexOf('--ro-bind'))).toEqual(expect.arrayContaining(['--tmpfs', '/']));
     expect(bubblewrapArguments({ ...plan, disableUserNamespaces: false }, 'true')).not.toContain('--disable-userns');
   });
 
-  it('binds only the system read-only, the binaries as single files, HOME writable and the proxy kubeconfig folder read-only', () => {
+  it('binds only the system read-only, the binaries as single files, HOME writable, the proxy folder, node and the relay read-only', () => {
     const binds = boundSources(args);
     expect(binds.filter((bind) => bind.writable)).toEqual([{ source: plan.home, target: sandboxHome, writable: true }]);
     expect(binds).toContainEqual({ source: '/usr', target: '/usr', writable: false });
@@ -64,6 +80,8 @@ describe('bubblewrap arguments', () => {
     expect(binds).toContainEqual({ source: '/opt/tools/kubectl-1.33', target: `${sandboxBinaries}/kubectl`, writable: false });
     expect(binds).toContainEqual({ source: '/opt/tools/helm', target: `${sandboxBinaries}/helm`, writable: false });
     expect(binds).toContainEqual({ source: '/tmp/pilothouse-proxy-abc', target: '/tmp/pilothouse-proxy-abc', writable: false });
+    expect(binds).toContainEqual({ source: '/opt/node-24/bin/node', target: `${sandboxLibexec}/node`, writable: false });
+    expect(binds).toContainEqual({ source: plan.forwarder.script, target: `${sandboxLibexec}/sandbox-forwarder.mjs`, writable: false });
     expect(args.join(' ')).toContain('--symlink usr/bin /bin');
     expect(args.join(' ')).toContain('--proc /proc --dev /dev --tmpfs /tmp');
     // The proxy folder is mounted after the fresh /tmp, or the tmpfs would hide it.
@@ -112,20 +130,23 @@ describe('bubblewrap arguments', () => {
     });
     expect(set).toEqual(sandboxEnvironment(plan));
     expect(Object.keys(set).sort()).toEqual(['HOME', 'KUBECONFIG', 'LANG', 'PATH', 'TERM']);
-    expect(set).toMatchObject({ HOME: sandboxHome, KUBECONFIG: plan.kubeconfigPath });
+    expect(set).toMatchObject({ HOME: sandboxHome, KUBECONFIG: plan.proxy?.kubeconfigPath });
+    expect(set.PATH?.split(':')).not.toContain(sandboxLibexec);
     expect(set.PATH?.split(':')[0]).toBe(sandboxBinaries);
     expect(args.indexOf('--clearenv')).toBeLessThan(args.indexOf('--setenv'));
     expect(args.join(' ')).toContain(`--chdir ${sandboxHome}`);
   });
 
-  it('has no KUBECONFIG and binds no kubeconfig folder without a proxy session', () => {
+  it('has no KUBECONFIG and binds no kubeconfig folder, node or relay without a proxy session', () => {
     const withoutCluster: SandboxPlan = { ...plan };
-    delete withoutCluster.kubeconfigPath;
+    delete withoutCluster.proxy;
     const bare = bubblewrapArguments(withoutCluster, 'kubectl get pods');
     expect(bare.join(' ')).not.toContain('KUBECONFIG');
     expect(bare.join(' ')).not.toContain('pilothouse-proxy');
+    expect(bare.join(' ')).not.toContain(sandboxLibexec);
+    expect(bare).toContain('--unshare-net');
     expect(sandboxEnvironment({})).not.toHaveProperty('KUBECONFIG');
-    expect(withoutCluster).not.toHaveProperty('kubeconfigPath');
+    expect(withoutCluster).not.toHaveProperty('proxy');
   });
 });
 

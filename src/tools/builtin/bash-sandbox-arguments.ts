@@ -5,6 +5,25 @@ import { etcAllowlist, type SystemEntry } from './sandbox-layout.js';
 export const sandboxHome = '/home/pilothouse';
 /** Where kubectl and helm appear inside the sandbox. */
 export const sandboxBinaries = '/opt/pilothouse/bin';
+/** Where node and the cluster relay (sandbox-forwarder) appear inside the sandbox; not on PATH. */
+export const sandboxLibexec = '/opt/pilothouse/libexec';
+
+/** How the shell reaches the call's policy proxy without the host's network (all host paths). */
+export interface SandboxProxy {
+  /** The proxy kubeconfig; its (private) folder is bound read-only at the same path. */
+  kubeconfigPath: string;
+  /** The proxy's Unix socket, in the kubeconfig's folder. */
+  socketPath: string;
+  /** The loopback port the kubeconfig names: the relay listens on the sandbox's own 127.0.0.1 there. */
+  port: number;
+}
+
+/** The relay that runs before the shell when there is a proxy: the service's node binary and the forwarder script (host paths). */
+export interface SandboxForwarder {
+  node: string;
+  /** `sandbox-forwarder.ts` (development, node strips the types) or `.js` (dist/). */
+  script: string;
+}
 
 /** Everything one sandboxed run is built from; host paths unless named otherwise. */
 export interface SandboxPlan {
@@ -14,8 +33,9 @@ export interface SandboxPlan {
   binaries: readonly { name: string; path: string }[];
   /** The session's private folder: HOME and working folder, the only writable host path. */
   home: string;
-  /** The per-call proxy kubeconfig; its (private) folder is bound read-only at the same path. None: no KUBECONFIG. */
-  kubeconfigPath?: string;
+  /** The call's policy proxy. None: no KUBECONFIG, no relay, nothing outside the sandbox to reach. */
+  proxy?: SandboxProxy;
+  forwarder: SandboxForwarder;
   /** `--disable-userns` (bubblewrap 0.8+): the shell cannot make namespaces of its own. */
   disableUserNamespaces: boolean;
 }
@@ -24,20 +44,24 @@ export interface SandboxPlan {
  * The only environment the shell (and bubblewrap itself, whose `/proc/1/environ` the shell can read)
  * gets: PATH, HOME, LANG, TERM and KUBECONFIG when a proxy kubeconfig is given. Nothing of the service's.
  */
-export function sandboxEnvironment(plan: Pick<SandboxPlan, 'kubeconfigPath'>): Record<string, string> {
+export function sandboxEnvironment(plan: Pick<SandboxPlan, 'proxy'>): Record<string, string> {
   const environment: Record<string, string> = {
     PATH: [sandboxBinaries, '/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin'].join(':'),
     HOME: sandboxHome,
     LANG: 'C.UTF-8',
     TERM: 'dumb',
   };
-  if (plan.kubeconfigPath) environment.KUBECONFIG = plan.kubeconfigPath;
+  if (plan.proxy) environment.KUBECONFIG = plan.proxy.kubeconfigPath;
   return environment;
 }
 
-/** Namespaces, process hygiene and the empty root everything else is mounted into. */
+/**
+ * Namespaces, process hygiene and the empty root everything else is mounted into. The network
+ * namespace is new too: only `lo` (bubblewrap brings it up), no route to the host's loopback, its
+ * listeners (port forwards, the API) or abstract Unix sockets, nor anywhere else.
+ */
 function isolationArguments(plan: SandboxPlan): string[] {
-  const namespaces = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try'];
+  const namespaces = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
   if (plan.disableUserNamespaces) namespaces.push('--disable-userns');
   return [...namespaces, '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'pilothouse-sandbox', '--tmpfs', '/'];
 }
@@ -53,16 +77,31 @@ function systemArguments(plan: SandboxPlan): string[] {
   return args;
 }
 
-/** A fresh /proc (of the new PID namespace), /dev and /tmp; the binaries; HOME; the proxy kubeconfig folder. */
+/** Inside paths of node and the forwarder script; the script keeps its language (`.mts` for TypeScript, `.mjs` for JavaScript: both ES modules). */
+export function sandboxForwarderPaths(forwarder: SandboxForwarder): { node: string; script: string } {
+  const extension = path.extname(forwarder.script) === '.ts' ? '.mts' : '.mjs';
+  return { node: path.posix.join(sandboxLibexec, 'node'), script: path.posix.join(sandboxLibexec, `sandbox-forwarder${extension}`) };
+}
+
+/** A fresh /proc (of the new PID namespace), /dev and /tmp; the binaries; HOME; with a proxy: its folder (kubeconfig and socket), node and the forwarder. */
 function sessionArguments(plan: SandboxPlan): string[] {
   const args = ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp'];
   for (const binary of plan.binaries) args.push('--ro-bind', binary.path, path.posix.join(sandboxBinaries, binary.name));
   args.push('--bind', plan.home, sandboxHome);
-  if (plan.kubeconfigPath) {
-    const folder = path.dirname(plan.kubeconfigPath);
-    args.push('--ro-bind', folder, folder);
+  if (plan.proxy) {
+    const folder = path.dirname(plan.proxy.kubeconfigPath);
+    const inside = sandboxForwarderPaths(plan.forwarder);
+    args.push('--ro-bind', folder, folder, '--ro-bind', plan.forwarder.node, inside.node, '--ro-bind', plan.forwarder.script, inside.script);
   }
   return args;
+}
+
+/** `bash -c command`, behind the relay to the proxy when there is one (it listens first, then runs the shell and exits with its status). */
+function commandArguments(plan: SandboxPlan, command: string): string[] {
+  const shell = ['bash', '-c', command];
+  if (!plan.proxy) return shell;
+  const inside = sandboxForwarderPaths(plan.forwarder);
+  return [inside.node, inside.script, String(plan.proxy.port), plan.proxy.socketPath, ...shell];
 }
 
 /** `--clearenv` and then exactly sandboxEnvironment(plan). */
@@ -75,8 +114,8 @@ function environmentArguments(plan: SandboxPlan): string[] {
 /**
  * The bubblewrap argv (after the `bwrap` program) that runs `bash -c command` in an empty root with
  * only the system's programs, the session folder and the proxy kubeconfig folder in view: no data
- * dir, no config, no service environment, no service-account token, no other session. The network
- * namespace is shared (the shell must reach the proxy on loopback).
+ * dir, no config, no service environment, no service-account token, no other session. No network
+ * either: the only way out is the proxy's Unix socket, through the forwarder on the sandbox's loopback.
  */
 export function bubblewrapArguments(plan: SandboxPlan, command: string): string[] {
   return [
@@ -87,8 +126,6 @@ export function bubblewrapArguments(plan: SandboxPlan, command: string): string[
     '--chdir',
     sandboxHome,
     '--',
-    'bash',
-    '-c',
-    command,
+    ...commandArguments(plan, command),
   ];
 }

@@ -1,10 +1,11 @@
 import { realpathSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '../types.js';
 import { findOnPath } from '../binaries.js';
-import { bubblewrapArguments, sandboxEnvironment, type SandboxPlan } from './bash-sandbox-arguments.js';
+import { bubblewrapArguments, sandboxEnvironment, type SandboxForwarder, type SandboxPlan, type SandboxProxy } from './bash-sandbox-arguments.js';
 import { runProcess } from './process-runner.js';
 import { readSystemLayout } from './sandbox-layout.js';
 import { errorResult } from './tool-input.js';
@@ -17,8 +18,8 @@ export interface SandboxRequest {
   command: string;
   /** Host path of the session's private folder (HOME inside). */
   home: string;
-  /** The per-call proxy kubeconfig; absent: the shell has no KUBECONFIG at all. */
-  kubeconfigPath?: string;
+  /** The call's policy proxy (kubeconfig and Unix socket in one private folder); absent: no KUBECONFIG, no way out at all. */
+  proxy?: SandboxProxy;
   timeoutMs: number;
   outputLimit: number;
   signal?: AbortSignal;
@@ -38,6 +39,14 @@ export interface BubblewrapOptions {
   binaries: readonly { name: string; path: string }[];
   /** Upper bound of the start probe. */
   probeTimeoutMs?: number;
+  /** node and the relay script run inside before the shell when there is a proxy; default: this service's node and the script beside this module. */
+  forwarder?: SandboxForwarder;
+}
+
+/** This service's node binary and `sandbox-forwarder` beside this module (the .ts from src in development, the .js in dist/). */
+function defaultForwarder(): SandboxForwarder {
+  const module = fileURLToPath(import.meta.url);
+  return { node: realpathSync(process.execPath), script: path.join(path.dirname(module), `sandbox-forwarder${path.extname(module)}`) };
 }
 
 const probeOutputLimit = 4096;
@@ -65,30 +74,43 @@ function resolveBinaries(binaries: BubblewrapOptions['binaries']): SandboxPlan['
   return resolved;
 }
 
-/** The proxy's kubeconfig folder must be private (no group or other access) before it is bound. */
-async function isPrivateFolder(kubeconfigPath: string): Promise<boolean> {
+/** The proxy's folder must be private (no group or other access) and hold the socket too before it is bound. */
+async function isPrivateFolder(proxy: SandboxProxy): Promise<boolean> {
   try {
-    const folder = path.dirname(kubeconfigPath);
+    const folder = path.dirname(proxy.kubeconfigPath);
     const stats = await stat(folder);
-    return path.isAbsolute(kubeconfigPath) && folder !== '/' && stats.isDirectory() && (stats.mode & 0o077) === 0;
+    const sameFolder = path.dirname(proxy.socketPath) === folder;
+    return path.isAbsolute(proxy.kubeconfigPath) && folder !== '/' && sameFolder && stats.isDirectory() && (stats.mode & 0o077) === 0;
   } catch {
     return false;
   }
 }
 
+/** A private folder for the probe's HOME and a stand-in proxy folder (so the probe starts the relay too). */
+async function probeFolders(): Promise<{ root: string; home: string; proxy: SandboxProxy }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'pilothouse-sandbox-probe-'));
+  const home = path.join(root, 'home');
+  const folder = path.join(root, 'proxy');
+  await mkdir(home);
+  await mkdir(folder);
+  await chmod(folder, 0o700);
+  return { root, home, proxy: { kubeconfigPath: path.join(folder, 'kubeconfig'), socketPath: path.join(folder, 'proxy.sock'), port: 6443 } };
+}
+
 /**
- * The bash sandbox on bubblewrap (Debian package `bubblewrap`): new user, PID, IPC, UTS and cgroup
- * namespaces, an empty root with read-only system folders, the session folder as HOME, the proxy
- * kubeconfig folder read-only. Needs user namespaces (also as root); the probe finds out at start.
+ * The bash sandbox on bubblewrap (Debian package `bubblewrap`): new user, PID, IPC, network, UTS and
+ * cgroup namespaces, an empty root with read-only system folders, the session folder as HOME, the
+ * proxy folder read-only, and a relay from the sandbox's loopback to the proxy's Unix socket (the only
+ * way out). Needs user namespaces (also as root); the probe finds out at start.
  */
 export class BubblewrapSandbox implements BashSandbox {
   private readonly bwrapPath: string;
-  private readonly base: Omit<SandboxPlan, 'home' | 'kubeconfigPath' | 'disableUserNamespaces'>;
+  private readonly base: Omit<SandboxPlan, 'home' | 'proxy' | 'disableUserNamespaces'>;
   private probed?: Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }>;
 
   constructor(private readonly options: BubblewrapOptions) {
     this.bwrapPath = options.bwrapPath ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
-    this.base = { system: readSystemLayout(), binaries: resolveBinaries(options.binaries) };
+    this.base = { system: readSystemLayout(), binaries: resolveBinaries(options.binaries), forwarder: options.forwarder ?? defaultForwarder() };
   }
 
   async status(): Promise<SandboxStatus> {
@@ -98,10 +120,10 @@ export class BubblewrapSandbox implements BashSandbox {
   async run(request: SandboxRequest): Promise<ToolResult> {
     const probe = await this.probe();
     if (!probe.status.available) return errorResult(`bash tool is unavailable: ${probe.status.reason}`);
-    if (request.kubeconfigPath !== undefined && !(await isPrivateFolder(request.kubeconfigPath))) {
+    if (request.proxy !== undefined && !(await isPrivateFolder(request.proxy))) {
       return errorResult('bash tool refused to run: the cluster kubeconfig is not in a private folder');
     }
-    const plan: SandboxPlan = { ...this.base, home: request.home, kubeconfigPath: request.kubeconfigPath, disableUserNamespaces: probe.disableUserNamespaces };
+    const plan: SandboxPlan = { ...this.base, home: request.home, proxy: request.proxy, disableUserNamespaces: probe.disableUserNamespaces };
     return runProcess({
       file: this.bwrapPath,
       args: bubblewrapArguments(plan, request.command),
@@ -123,13 +145,16 @@ export class BubblewrapSandbox implements BashSandbox {
     return `bubblewrap cannot run here (${reason}); it needs user namespaces`;
   }
 
-  /** Runs `true` in the exact sandbox the tool uses, first with `--disable-userns`, then without (bubblewrap < 0.8). */
+  /**
+   * Runs `true` in the exact sandbox the tool uses, relay included, first with `--disable-userns`,
+   * then without (bubblewrap < 0.8).
+   */
   private async detect(): Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }> {
-    const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-sandbox-probe-'));
+    const { root, home, proxy } = await probeFolders();
     try {
       let reason = '';
       for (const disableUserNamespaces of [true, false]) {
-        const plan: SandboxPlan = { ...this.base, home, disableUserNamespaces };
+        const plan: SandboxPlan = { ...this.base, home, proxy, disableUserNamespaces };
         const result = await runProcess({
           file: this.bwrapPath,
           args: bubblewrapArguments(plan, 'true'),
@@ -142,7 +167,7 @@ export class BubblewrapSandbox implements BashSandbox {
       }
       return { status: { available: false, reason: this.explain(reason) }, disableUserNamespaces: false };
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     }
   }
 }

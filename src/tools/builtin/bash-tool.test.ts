@@ -39,8 +39,13 @@ async function proxyKubeconfig(mode = 0o700): Promise<string> {
   return file;
 }
 
-/** The per-call session the policy proxy hands a tool: here only its kubeconfig file matters. */
-const proxySession = (kubeconfigPath: string) => ({ kubeconfigPath, refusals: () => [], close: async () => undefined });
+/** The per-call session the policy proxy hands a tool: its kubeconfig and, beside it, the Unix socket the sandbox relays its loopback port to. */
+const proxySession = (kubeconfigPath: string, port = 40009) => ({
+  kubeconfigPath,
+  socket: { path: path.join(path.dirname(kubeconfigPath), 'proxy.sock'), port },
+  refusals: () => [],
+  close: async () => undefined,
+});
 
 describe('bash tool in the bubblewrap sandbox', () => {
   it('probes the sandbox as available here', async () => {
@@ -197,7 +202,7 @@ describe('bash tool in the bubblewrap sandbox', () => {
   it.runIf(asRoot)('runs the same bubblewrap arguments for a non-root service user (nobody)', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-nobody-'));
     await chown(home, 65534, 65534);
-    const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true };
+    const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true, forwarder: { node: process.execPath, script: '/nowhere' } };
     const result = spawnSync(
       'setpriv',
       ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')],

@@ -21,8 +21,9 @@ const bashInput = z.object({
 
 /**
  * The `bash` tool: `bash -c` inside the sandbox, with the session's private folder as HOME and working
- * folder, a timeout and an output cap. The cluster is reachable only through the call's proxy
- * kubeconfig (`context.cluster`); without one the shell has no KUBECONFIG at all. When disabled, or
+ * folder, a timeout and an output cap, and no network: the cluster is reachable only through the
+ * call's policy proxy (`context.cluster`: its kubeconfig, relayed to its Unix socket); without one the
+ * shell has no KUBECONFIG and nothing outside the sandbox to reach. When disabled, or
  * when the sandbox cannot run here, it answers with an error result naming the reason.
  */
 export function createBashTool(options: BashToolOptions): Tool {
@@ -47,7 +48,11 @@ export function createBashTool(options: BashToolOptions): Tool {
       return options.sandbox.run({
         command: input.value.command,
         home,
-        kubeconfigPath: context.cluster?.kubeconfigPath,
+        proxy: context.cluster && {
+          kubeconfigPath: context.cluster.kubeconfigPath,
+          socketPath: context.cluster.socket.path,
+          port: context.cluster.socket.port,
+        },
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,

@@ -11,8 +11,8 @@ import { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
 // The real kubectl binary; the "cluster" is a plain loopback HTTP server that records what kubectl sends.
 let folder: string;
 let kubeconfigPath: string;
-/** Stands in for the policy proxy session: only its kubeconfig path matters to the tool. */
-const session = (): ToolClusterSession => ({ kubeconfigPath, refusals: () => [], close: async () => undefined });
+/** Stands in for the policy proxy session: only its kubeconfig path matters to the tool (the socket is the bash sandbox's). */
+const session = (): ToolClusterSession => ({ kubeconfigPath, socket: { path: '', port: 0 }, refusals: () => [], close: async () => undefined });
 const context = (): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, cluster: session() });
 let server: Server;
 const seenHeaders: IncomingHttpHeaders[] = [];

@@ -42,6 +42,7 @@ export class PolicyProxyGateway implements ToolClusterGateway {
     request.signal?.addEventListener('abort', onAbort, { once: true });
     return {
       kubeconfigPath: proxy.kubeconfigPath,
+      socket: proxy.socket,
       refusals: () => proxy.refusals(),
       close: async () => {
         request.signal?.removeEventListener('abort', onAbort);

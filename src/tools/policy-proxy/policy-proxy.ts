@@ -1,14 +1,15 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, type Agent as HttpsAgent } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createSocketServer, type AddressInfo, type Server as SocketServer, type Socket } from 'node:net';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ToolClusterRefusal } from '../types.js';
 import { admit, type AdmissionContext, type Authorize } from './admission.js';
 import { forwardRequest } from './forward-request.js';
 import { forwardUpgrade } from './forward-upgrade.js';
 import { loopbackCertificate } from './loopback-certificate.js';
-import { writeProxyKubeconfig } from './proxy-kubeconfig.js';
+import { writeProxyKubeconfig, type ProxyEndpoint } from './proxy-kubeconfig.js';
 import { newProxyToken } from './proxy-token.js';
 import { RefusalLog } from './refusal-log.js';
 import { writeSocketStatus, writeStatus } from './status.js';
@@ -30,6 +31,8 @@ export interface PolicyProxy {
   url: string;
   /** The generated kubeconfig: the proxy's URL and one-time token, nothing else. */
   kubeconfigPath: string;
+  /** The same TLS endpoint on a Unix socket in the kubeconfig's folder, and the loopback port of `url` (for the bash sandbox). */
+  socket: { path: string; port: number };
   refusals(): readonly ToolClusterRefusal[];
   /** Stops listening, destroys open connections (watches, exec streams) and deletes the folder. */
   close(): Promise<void>;
@@ -75,7 +78,40 @@ function listen(server: Server): Promise<number> {
 }
 
 /**
- * Starts the policy proxy of one tool call: HTTPS on 127.0.0.1, port 0, with a fresh self-signed
+ * Listens on `socketPath` (inside the private kubeconfig folder) and hands every connection to the TLS
+ * server as if it had come in over TCP: same certificate, token and policy. The bash sandbox, which
+ * has no network but its own loopback, reaches the proxy only this way.
+ */
+function listenOnSocket(server: Server, socketPath: string): Promise<SocketServer> {
+  const socketServer = createSocketServer((socket) => server.emit('connection', socket));
+  return new Promise((resolve, reject) => {
+    socketServer.once('error', reject);
+    socketServer.listen(socketPath, () => resolve(socketServer));
+  });
+}
+
+/** Writes the kubeconfig into a fresh private folder and listens on `proxy.sock` beside it; on failure closes the server and removes the folder. */
+async function openFolder(
+  server: Server,
+  endpoint: ProxyEndpoint,
+  folderParent: string | undefined,
+): Promise<{ folder: string; kubeconfigPath: string; socketPath: string; socketServer: SocketServer }> {
+  let folder: string | undefined;
+  try {
+    const written = await writeProxyKubeconfig(endpoint, folderParent);
+    folder = written.folder;
+    const socketPath = path.join(written.folder, 'proxy.sock');
+    return { ...written, socketPath, socketServer: await listenOnSocket(server, socketPath) };
+  } catch (error) {
+    server.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Starts the policy proxy of one tool call: HTTPS on 127.0.0.1, port 0 (and on `proxy.sock` in the
+ * kubeconfig's folder, for the bash sandbox), with a fresh self-signed
  * certificate (kubectl sends bearer tokens only over TLS) and a one-time bearer token.
  * Every request is parsed into request attributes and decided by `authorize`; a refusal is a
  * Kubernetes `Status` 403 with the policy's reason (kubectl prints it); an allowed request goes to
@@ -95,22 +131,20 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const url = `https://127.0.0.1:${await listen(server)}`;
-  const written = await writeProxyKubeconfig({ url, certificate: certificate.cert, token: context.token }, options.folderParent).catch(
-    async (error: unknown) => {
-      server.close();
-      throw error;
-    },
-  );
+  const port = await listen(server);
+  const url = `https://127.0.0.1:${port}`;
+  const opened = await openFolder(server, { url, certificate: certificate.cert, token: context.token }, options.folderParent);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    const socketStopped = new Promise<void>((resolve) => opened.socketServer.close(() => resolve()));
     for (const socket of sockets) socket.destroy();
-    await Promise.all([stopped, rm(written.folder, { recursive: true, force: true })]);
+    await Promise.all([stopped, socketStopped, rm(opened.folder, { recursive: true, force: true })]);
   };
   return {
     url,
-    kubeconfigPath: written.kubeconfigPath,
+    kubeconfigPath: opened.kubeconfigPath,
+    socket: { path: opened.socketPath, port },
     refusals: () => context.refusals.list(),
     close: () => (closing ??= close()),
   };
