@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,14 +7,18 @@ import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 
 const context: ToolContext = { principal: { username: 'tester', role: 'admin', roles: [] } };
 let base: string;
+/** Config `tools.files.root`. */
+let filesRoot: string;
+/** The folder of `tester` (the context's user) below it: what the tools see. */
 let root: string;
 let outside: string;
 
 beforeEach(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'pilothouse-files-'));
-  root = path.join(base, 'root');
+  filesRoot = path.join(base, 'root');
+  root = path.join(filesRoot, 'tester');
   outside = path.join(base, 'outside');
-  await mkdir(root);
+  await mkdir(root, { recursive: true });
   await mkdir(outside);
   await writeFile(path.join(outside, 'secret.txt'), 'top secret');
 });
@@ -23,8 +27,8 @@ afterEach(async () => {
 });
 
 const tools = (readLimit = 1024, writeLimit = 1024) => ({
-  read: createReadFileTool({ root, readLimit, writeLimit }),
-  write: createWriteFileTool({ root, readLimit, writeLimit }),
+  read: createReadFileTool({ root: filesRoot, readLimit, writeLimit }),
+  write: createWriteFileTool({ root: filesRoot, readLimit, writeLimit }),
 });
 
 describe('read_file and write_file', () => {
@@ -99,5 +103,24 @@ describe('read_file and write_file', () => {
     expect(await read.run({ path: '.' }, context)).toMatchObject({ isError: true });
     expect(await read.run({}, context)).toMatchObject({ isError: true, output: expect.stringMatching(/invalid arguments/) });
     expect(await write.run({ path: 'x.txt' }, context)).toMatchObject({ isError: true });
+  });
+
+  it("keeps each user's files in their own 0700 folder: another user's files are out of reach", async () => {
+    const { read, write } = tools();
+    const mallory: ToolContext = { principal: { username: 'Mallory.X', role: 'user', roles: [] } };
+    await write.run({ path: 'notes.txt', content: 'tester only' }, context);
+    expect(await read.run({ path: 'notes.txt' }, mallory)).toMatchObject({ isError: true });
+    expect(await read.run({ path: '../tester/notes.txt' }, mallory)).toMatchObject({ isError: true });
+    expect(await read.run({ path: path.join(root, 'notes.txt') }, mallory)).toMatchObject({ isError: true, output: expect.stringMatching(/outside/) });
+    expect(await write.run({ path: 'notes.txt', content: 'mine' }, mallory)).toMatchObject({ isError: false });
+    expect(await readFile(path.join(filesRoot, '%4Dallory%2E%58', 'notes.txt'), 'utf8')).toBe('mine');
+    expect((await stat(path.join(filesRoot, '%4Dallory%2E%58'))).mode & 0o777).toBe(0o700);
+    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('tester only');
+  });
+
+  it('refuses a user folder that is a symlink', async () => {
+    await symlink(outside, path.join(filesRoot, 'eve'));
+    const eve: ToolContext = { principal: { username: 'eve', role: 'user', roles: [] } };
+    expect(await tools().read.run({ path: 'secret.txt' }, eve)).toMatchObject({ isError: true });
   });
 });

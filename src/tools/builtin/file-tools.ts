@@ -1,13 +1,15 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Tool, ToolResult } from '../types.js';
+import type { Tool, ToolContext, ToolResult } from '../types.js';
 import { truncationMarker } from './capped-output.js';
 import { confinedReadPath, confinedWritePath } from './confined-path.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
+import { ensureUserFolder } from './user-files.js';
 
 /** Settings of the file tools. */
 export interface FileToolOptions {
+  /** Config `tools.files.root`: each user's files are in their own folder below it (user-files.ts). */
   root: string;
   /** Bytes returned by read_file at most (the rest is cut with a marker). */
   readLimit: number;
@@ -15,9 +17,9 @@ export interface FileToolOptions {
   writeLimit: number;
 }
 
-const readInput = z.object({ path: z.string().min(1).describe('File path relative to the file root.') });
+const readInput = z.object({ path: z.string().min(1).describe('File path relative to your file folder.') });
 const writeInput = z.object({
-  path: z.string().min(1).describe('File path relative to the file root; missing folders are created.'),
+  path: z.string().min(1).describe('File path relative to your file folder; missing folders are created.'),
   content: z.string().describe('The whole new content (UTF-8).'),
 });
 
@@ -41,23 +43,23 @@ async function readCapped(file: string, limit: number): Promise<ToolResult> {
   }
 }
 
-/** `read_file`: reads a UTF-8 file inside the configured root. */
+/** `read_file`: reads a UTF-8 file inside the chat owner's folder of the files root. */
 export function createReadFileTool(options: FileToolOptions): Tool {
   return {
     definition: {
       name: 'read_file',
-      description: 'Read a text file inside the file root.',
+      description: 'Read a text file inside your file folder.',
       inputSchema: inputSchemaOf(readInput),
       type: 'read_file',
       readOnly: true,
       destructive: false,
     },
     commandLine: (args) => `read_file ${String(args.path ?? '')}`,
-    async run(args): Promise<ToolResult> {
+    async run(args, context: ToolContext): Promise<ToolResult> {
       const input = parseInput(readInput, args);
       if (!input.ok) return input.result;
       try {
-        const target = await confinedReadPath(options.root, input.value.path);
+        const target = await confinedReadPath(await ensureUserFolder(options.root, context.principal.username), input.value.path);
         return target.ok ? await readCapped(target.path, options.readLimit) : errorResult(target.error);
       } catch (error) {
         return failure(error);
@@ -66,25 +68,25 @@ export function createReadFileTool(options: FileToolOptions): Tool {
   };
 }
 
-/** `write_file`: creates or replaces a file inside the configured root (never through a symlink). */
+/** `write_file`: creates or replaces a file inside the chat owner's folder of the files root (never through a symlink). */
 export function createWriteFileTool(options: FileToolOptions): Tool {
   return {
     definition: {
       name: 'write_file',
-      description: 'Create or overwrite a text file inside the file root.',
+      description: 'Create or overwrite a text file inside your file folder.',
       inputSchema: inputSchemaOf(writeInput),
       type: 'write_file',
       readOnly: false,
       destructive: true,
     },
     commandLine: (args) => `write_file ${String(args.path ?? '')}`,
-    async run(args): Promise<ToolResult> {
+    async run(args, context: ToolContext): Promise<ToolResult> {
       const input = parseInput(writeInput, args);
       if (!input.ok) return input.result;
       const bytes = Buffer.byteLength(input.value.content);
       if (bytes > options.writeLimit) return errorResult(`content is ${bytes} bytes; the limit is ${options.writeLimit}`);
       try {
-        const target = await confinedWritePath(options.root, input.value.path);
+        const target = await confinedWritePath(await ensureUserFolder(options.root, context.principal.username), input.value.path);
         if (!target.ok) return errorResult(target.error);
         const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
         const handle = await open(target.path, flags, 0o600);

@@ -6,13 +6,17 @@ import { splitArguments } from './command-arguments.js';
 import { confinedReadPath, confinedWritePath } from './confined-path.js';
 import { runProcess } from './process-runner.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
+import { ensureUserFolder } from './user-files.js';
 
 /** Settings of the kubectl tool. */
 export interface KubectlToolOptions {
   kubectlPath: string;
   outputLimit: number;
   timeoutMs: number;
-  /** Config `tools.files.root`: kubectl runs there and local files it names must lie inside it. */
+  /**
+   * Config `tools.files.root`: kubectl runs in the caller's own folder below it (user-files.ts), and
+   * local files it names must lie inside that folder.
+   */
   files?: { root?: string };
 }
 
@@ -95,12 +99,13 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const split = splitArguments(input.value.command);
       if (!split.ok) return errorResult(`kubectl tool: ${split.error}`);
       const argv = withoutProgramName(split.argv);
-      const refused = await argumentRefusal(argv, options.files?.root);
+      const root = options.files?.root === undefined ? undefined : await ensureUserFolder(options.files.root, context.principal.username);
+      const refused = await argumentRefusal(argv, root);
       if (refused) return errorResult(`kubectl tool: refused: ${refused}`);
       if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
       return runProcess({
         file: options.kubectlPath,
-        cwd: options.files?.root,
+        cwd: root,
         args: ['--kubeconfig', context.cluster.kubeconfigPath, ...argv],
         environment: kubectlEnvironment(context.cluster),
         timeoutMs: options.timeoutMs,
