@@ -3,7 +3,7 @@ import type { PolicyDecision } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
 import { carriesToken } from './proxy-token.js';
 import type { RefusalLog } from './refusal-log.js';
-import { requestTarget, type RequestTarget } from './request-target.js';
+import { isTargetRefusal, requestTarget, type RequestTarget } from './request-target.js';
 import type { StatusAnswer } from './status.js';
 
 /** Decides one request of a tool call: the policy, bound to the caller and the call's mode. */
@@ -45,7 +45,10 @@ async function decisionFor(authorize: Authorize, attributes: RequestAttributes):
 export async function admit(request: IncomingMessage, context: AdmissionContext): Promise<Admission> {
   if (!carriesToken(request.headers, context.token)) return refused(401, 'Unauthorized', 'Unauthorized');
   const target = requestTarget(request.method ?? 'GET', request.url);
-  if (!target) return refused(403, 'Forbidden', 'the policy proxy refuses this request target (absolute URL or encoded slash)');
+  if (isTargetRefusal(target)) {
+    if (target.attributes) context.refusals.add(target.attributes, target.message);
+    return refused(target.code, target.code === 400 ? 'BadRequest' : 'Forbidden', target.message);
+  }
   const decision = await decisionFor(context.authorize, target.attributes);
   if (decision.allowed) return { admitted: true, target };
   context.refusals.add(target.attributes, decision.reason);

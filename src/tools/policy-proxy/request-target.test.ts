@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { forwardedRequestHeaders } from './headers.js';
 import { carriesToken } from './proxy-token.js';
-import { requestTarget } from './request-target.js';
+import { isTargetRefusal, requestTarget } from './request-target.js';
 
 describe('request target', () => {
-  it('decides on exactly what it forwards: dot segments resolved, the query re-encoded', () => {
-    const target = requestTarget('GET', '/api/v1/namespaces/a/pods/../secrets/db?x=1;dryRun=All');
+  it('decides on exactly what it forwards: the query re-encoded, the path as written', () => {
+    const target = requestTarget('GET', '/api/v1/namespaces/a/secrets/db?x=1;dryRun=All');
     expect(target).toMatchObject({ pathname: '/api/v1/namespaces/a/secrets/db', search: '?x=1%3BdryRun%3DAll' });
-    expect(target?.attributes).toMatchObject({ verb: 'get', resource: 'secrets', name: 'db', namespace: 'a', dryRun: false });
+    expect(target).toMatchObject({ attributes: { verb: 'get', resource: 'secrets', name: 'db', namespace: 'a', dryRun: false } });
   });
 
   it.each([
@@ -17,15 +17,30 @@ describe('request target', () => {
     '/api/v1/namespaces/prod%2fsecrets',
     'api/v1/pods',
     undefined,
-  ])('refuses the target %s', (url) => {
-    expect(requestTarget('GET', url)).toBeUndefined();
+  ])('refuses the target %s (403)', (url) => {
+    expect(requestTarget('GET', url)).toMatchObject({ code: 403 });
+  });
+
+  it.each([
+    ['/apis//v1/namespaces/a/pods', 'empty segment'],
+    ['/api/v1/namespaces//pods', 'empty segment'],
+    ['/api/v1/namespaces/a/pods/', 'empty segment'],
+    ['/api/v1/namespaces/a/pods/../secrets/db', '. or .. segment'],
+    ['/api/v1/namespaces/a/./pods', '. or .. segment'],
+    ['/api/v1/namespaces/a/pods/%2e%2e/secrets', '. or .. segment'],
+    ['/api/v1/namespaces/a/pods\\..\\secrets', 'not in canonical form'],
+    ['/api/v1/namespaces/a/pods/a b', 'not in canonical form'],
+  ])('refuses the path %s instead of resolving it (400: %s)', (url, why) => {
+    const refused = requestTarget('DELETE', url);
+    expect(refused).toMatchObject({ code: 400, message: expect.stringContaining(why) });
+    expect(isTargetRefusal(refused)).toBe(true);
   });
 
   it('keeps repeated parameters (exec commands) and watch', () => {
     const exec = requestTarget('POST', '/api/v1/namespaces/a/pods/p/exec?command=sh&command=-c&command=echo%20hi&stdout=true');
-    expect(exec?.search).toBe('?command=sh&command=-c&command=echo+hi&stdout=true');
-    expect(exec?.attributes).toMatchObject({ verb: 'create', resource: 'pods', subresource: 'exec' });
-    expect(requestTarget('GET', '/api/v1/namespaces/a/pods?watch=true')?.attributes.verb).toBe('watch');
+    expect(exec).toMatchObject({ search: '?command=sh&command=-c&command=echo+hi&stdout=true' });
+    expect(exec).toMatchObject({ attributes: { verb: 'create', resource: 'pods', subresource: 'exec' } });
+    expect(requestTarget('GET', '/api/v1/namespaces/a/pods?watch=true')).toMatchObject({ attributes: { verb: 'watch' } });
   });
 });
 

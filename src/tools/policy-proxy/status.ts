@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 /** An API server error answer: a `Status` object, so kubectl prints the message as the server's own. */
 export interface StatusAnswer {
   code: number;
-  reason: 'Forbidden' | 'Unauthorized' | 'ServiceUnavailable';
+  reason: 'BadRequest' | 'Forbidden' | 'Unauthorized' | 'ServiceUnavailable';
   message: string;
 }
 
