@@ -7,7 +7,7 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A Kubernetes object (the apply route's body) names its object in `metadata`. */
+/** A Kubernetes object (the apply route's body) names its object in `metadata`, and only there. */
 function metadataOf(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const metadata = body.metadata;
   const isObject = typeof body.apiVersion === 'string' && typeof body.kind === 'string';
@@ -18,7 +18,8 @@ function bodyField(context: AppContext, field: string): string | undefined {
   const body = context.request.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object') return undefined;
   const metadata = field === 'name' || field === 'namespace' ? metadataOf(body) : undefined;
-  return stringOf(body[field]) ?? (metadata ? stringOf(metadata[field]) : undefined);
+  // A top-level `name`/`namespace` beside `metadata` is no part of the object written: the decision never reads it.
+  return metadata ? stringOf(metadata[field]) : stringOf(body[field]);
 }
 
 /**

@@ -1,11 +1,13 @@
-import type { RequestAttributes } from '../rbac/request-attributes.js';
+import { resourceRequestAttributes, type RequestAttributes } from '../rbac/request-attributes.js';
 import type { HttpMethod, RouteSpec } from './types.js';
 
 /** What a request on a resource route names, besides the route itself. */
 export interface RouteTarget {
-  /** The resource (plural, lowercase) and its API group, resolved through discovery. */
+  /** The resource (plural, lowercase) and its API group and version, resolved through discovery. */
   resource: string;
   apiGroup: string;
+  /** Default `v1` (kinds the cluster does not serve). */
+  apiVersion?: string;
   /** The object the route acts on ('' for collections). */
   name: string;
   /** '' for cluster-scoped kinds and lists across all namespaces. */
@@ -26,19 +28,22 @@ export function verbFor(method: HttpMethod, onObject: boolean): string {
   return onObject ? 'update' : 'create';
 }
 
-/** The request attributes a resource route amounts to: what the one policy decides on. */
-export function routeAttributes(spec: Pick<RouteSpec, 'method' | 'path' | 'subresource' | 'listsAllNamespaces'>, target: RouteTarget): RequestAttributes {
+/**
+ * The request attributes a resource route amounts to: what the one policy decides on. They are
+ * built by the same function the policy proxy's reading of a URL goes through
+ * (`resourceRequestAttributes`), so a route and the kubectl call it stands for are decided alike:
+ * `DELETE /api/k8s/namespaces/x` is `delete namespaces x` in namespace x, as
+ * `kubectl delete namespace x` is.
+ */
+export function routeAttributes(spec: Pick<RouteSpec, 'method' | 'subresource' | 'listsAllNamespaces'>, target: RouteTarget): RequestAttributes {
   const name = spec.listsAllNamespaces ? '' : target.name;
-  return {
+  return resourceRequestAttributes({
     verb: verbFor(spec.method, name !== ''),
-    isResourceRequest: true,
-    path: spec.path,
     apiGroup: target.apiGroup,
-    apiVersion: '',
+    apiVersion: target.apiVersion,
     resource: target.resource,
-    subresource: spec.subresource ?? '',
+    subresource: spec.subresource,
     namespace: spec.listsAllNamespaces ? '' : target.namespace,
     name,
-    dryRun: false,
-  };
+  });
 }

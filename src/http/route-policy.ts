@@ -62,8 +62,10 @@ export class RoutePolicy {
     const kind = declared === ':resource' ? (requestField(context, 'resource') ?? '') : declared;
     const type = await this.resolve(kind);
     if (!type) return { decision: discoveryFailed(kind) };
+    // A cluster-scoped kind names no namespace: the attributes say which one its object is in (a Namespace is in itself).
     const namespace = type.namespaced ? (requestField(context, 'namespace') ?? spec.defaultNamespace ?? '') : '';
-    const attributes = routeAttributes(spec, { resource: type.resource, apiGroup: type.apiGroup, name: requestField(context, 'name') ?? '', namespace });
+    const name = requestField(context, 'name') ?? '';
+    const attributes = routeAttributes(spec, { resource: type.resource, apiGroup: type.apiGroup, apiVersion: type.apiVersion, name, namespace });
     return { decision: await this.engine.authorize(context.state.principal, attributes, 'direct'), attributes };
   }
 
@@ -71,12 +73,12 @@ export class RoutePolicy {
    * The kind's resource and group through discovery. A kind the cluster does not serve keeps its
    * name (the handler answers 404); undefined when discovery itself fails (the route is refused).
    */
-  private async resolve(kind: string): Promise<{ resource: string; apiGroup: string; namespaced: boolean } | undefined> {
+  private async resolve(kind: string): Promise<{ resource: string; apiGroup: string; apiVersion: string; namespaced: boolean } | undefined> {
     try {
       const type = await this.discovery.resolve(kind);
-      return { resource: type.plural, apiGroup: type.group, namespaced: type.namespaced };
+      return { resource: type.plural, apiGroup: type.group, apiVersion: type.version, namespaced: type.namespaced };
     } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return { resource: kind.toLowerCase(), apiGroup: '', namespaced: true };
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return { resource: kind.toLowerCase(), apiGroup: '', apiVersion: 'v1', namespaced: true };
       return undefined;
     }
   }

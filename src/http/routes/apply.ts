@@ -59,6 +59,13 @@ function refuseMaskedValues(object: KubeObject): void {
   if (masked) throw validation(`the manifest holds masked values (${maskedValue}); send the real values`, { fields: { data: 'masked' } });
 }
 
+/**
+ * The namespace of a namespaced object whose manifest names none. The route declares it
+ * (`defaultNamespace`), so the policy decides on the namespace the handler writes to; both read
+ * the object's `metadata` only (src/http/request-field.ts).
+ */
+const applyDefaultNamespace = 'default';
+
 /** Edit and create: server-side apply of a manifest, and the kind's OpenAPI schema for the editor. */
 export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
   return [
@@ -67,7 +74,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       path: '/api/k8s/:resource/apply',
       permission: 'execute_write',
       resourceKind: ':resource',
-      defaultNamespace: 'default',
+      defaultNamespace: applyDefaultNamespace,
       summary:
         'Server-side apply (field manager pilothouse) of one object sent as JSON or YAML (application/yaml); dryRun=true changes nothing; conflicts answer 409 with details.conflicts [{field, manager}]',
       params: typeParams,
@@ -79,7 +86,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
         const type = await deps.discovery.resolve(params.resource);
         const object = body as KubeObject;
         refuseMaskedValues(object);
-        const namespace = requireNamespace(type, body.metadata.namespace ?? (type.namespaced ? 'default' : undefined));
+        const namespace = requireNamespace(type, body.metadata.namespace ?? (type.namespaced ? applyDefaultNamespace : undefined));
         const options = { dryRun: query.dryRun ?? false, force: query.force ?? false };
         const target = { resource: `${type.kind.toLowerCase()}/${body.metadata.name}`, command: applyLine(type, body.metadata.name, namespace, options) };
         const result = await audited(deps, context, target, () => applyObject(clusterOf(context), { type, object, namespace, ...options }));

@@ -22,17 +22,20 @@ import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../typ
 import { anyObject, listOf, resourceItem } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
-import { visibleItems } from '../visible-items.js';
+import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
 import type { CacheManager } from '../../kube/cache-manager.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
+import type { PolicyEngine } from '../../rbac/policy-engine.js';
+import { resourceRequestAttributes } from '../../rbac/request-attributes.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ResourcesRouteDeps extends AuditReadsDeps {
   caches: CacheManager;
   discovery: Discovery;
   identities: IdentityResolver;
+  policy: PolicyEngine;
 }
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
@@ -109,14 +112,36 @@ function contentVersion(revision: string): string {
   return `${revision}@${Math.floor(Date.now() / ageBucketMs)}`;
 }
 
+/**
+ * The namespace the one policy sees a listed object in: its own; for a cluster-scoped kind whose
+ * objects are namespaces (the Namespace `x` is in namespace x), its name; else none. Read from the
+ * request attributes of a get of one object of the kind, so lists and object routes agree.
+ */
+function policyNamespaceOf(type: ResourceType): (item: ResourceItem) => string | undefined {
+  if (type.namespaced) return (item) => item.namespace ?? undefined;
+  const probe = resourceRequestAttributes({ verb: 'get', apiGroup: type.group, apiVersion: type.version, resource: type.plural, namespace: '', name: 'x' });
+  return probe.namespace === 'x' ? (item) => item.name : () => undefined;
+}
+
+/**
+ * Leaves out of a list across all namespaces the objects of namespaces the caller may not see
+ * (`context.state.namespaceFilter`, set by the one policy), and so the Namespace objects they name.
+ */
+function visibleRows(context: AppContext, type: ResourceType, items: ResourceItem[]): ResourceItem[] {
+  const visible = context.state.namespaceFilter;
+  if (!visible) return items;
+  const namespaceOf = policyNamespaceOf(type);
+  return items.filter((item) => visible(namespaceOf(item)));
+}
+
 /** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
-function streamWatch(context: AppContext, watch: (send: (change: ItemChange) => void) => Promise<() => void>): void {
+function streamWatch(context: AppContext, type: ResourceType, watch: (send: (change: ItemChange) => void) => Promise<() => void>): void {
   const stream = startEventStream(context);
   const send = (change: ItemChange): void => {
     if (change.type === 'snapshot') {
-      const items = visibleItems(context, change.items);
+      const items = visibleRows(context, type, change.items);
       stream.send('snapshot', { items, total: items.length, revision: change.revision });
-    } else if (visibleItems(context, [change.item]).length > 0) {
+    } else if (visibleRows(context, type, [change.item]).length > 0) {
       stream.send(change.type, { item: change.item, revision: change.revision });
     }
   };
@@ -154,7 +179,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         // Built once per (caller's view, filter, cache revision, age bucket) and reused by every request with the same view.
         const scope = viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector]);
         const build = async (): Promise<ResourceItem[]> =>
-          visibleItems(context, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector }));
+          visibleRows(context, type, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector }));
         await pages.send(context, { scope, version: contentVersion(revision), content: revision, build }, query);
       },
     }),
@@ -176,7 +201,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         const cluster = clusterOf(context);
         // The first list happens before the stream starts, so its failures answer with the error body.
         await deps.caches.get(cluster, type, query.namespace);
-        streamWatch(context, (send) => watchResources(deps.caches, cluster, { type, namespace: query.namespace, selector }, send));
+        streamWatch(context, type, (send) => watchResources(deps.caches, cluster, { type, namespace: query.namespace, selector }, send));
       },
     }),
     route({
@@ -220,8 +245,9 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         const text = await auditedRead(deps, context, read, () =>
           describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace),
         );
+        const principal = context.state.principal;
         context.type = 'text/plain';
-        context.body = maskDescribe(text, target.type.kind, secretVisibility(context.state.principal));
+        context.body = maskDescribe(await visibleDescribe(deps.policy, principal, target, text), target.type.kind, secretVisibility(principal));
       },
     }),
     route({
