@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { parseYamlDocument } from './yaml-body.js';
+import { assertBodyShape, maxBodyDepth, maxYamlAliases, parseYamlDocument } from './yaml-body.js';
 
 describe('YAML request bodies', () => {
   it('parses one document (JSON too)', () => {
@@ -21,5 +21,44 @@ describe('YAML request bodies', () => {
 
   it('refuses several documents', () => {
     expect(() => parseYamlDocument('a: 1\n---\nb: 2\n')).toThrow(/exactly one/);
+  });
+});
+
+describe('YAML and JSON body limits (ADR 0027)', () => {
+  const bomb = [
+    'a: &a [x, x, x, x, x, x, x, x, x]',
+    ...'bcdef'.split('').map(
+      (level) =>
+        `${level}: &${level} [${Array(9)
+          .fill(`*${String.fromCharCode(level.charCodeAt(0) - 1)}`)
+          .join(',')}]`,
+    ),
+  ].join('\n');
+
+  it('refuses an alias bomb by its expanded size, quickly', () => {
+    const started = performance.now();
+    expect(() => parseYamlDocument(bomb, 1024 * 1024)).toThrow(
+      expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE', details: expect.objectContaining({ reason: 'expanded_too_large' }) }),
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('refuses more aliases than the budget', () => {
+    const many = `x: &x 1\ny: [${Array(maxYamlAliases + 1)
+      .fill('*x')
+      .join(',')}]\n`;
+    expect(() => parseYamlDocument(many, 1024 * 1024)).toThrow(/maxAliases/);
+    expect(parseYamlDocument(`x: &x {a: 1}\ny: *x\n`, 1024)).toEqual({ x: { a: 1 }, y: { a: 1 } });
+  });
+
+  it('measures shared subtrees each time and refuses nesting past the depth limit', () => {
+    const shared = { text: 'y'.repeat(100) };
+    expect(() => assertBodyShape({ list: Array(20).fill(shared) }, 1000)).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
+    assertBodyShape({ list: Array(5).fill(shared) }, 1000);
+    let nested: unknown = 1;
+    for (let level = 0; level < maxBodyDepth + 1; level += 1) nested = [nested];
+    expect(() => assertBodyShape(nested, 1024 * 1024)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ reason: 'too_deep' }) }),
+    );
   });
 });

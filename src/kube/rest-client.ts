@@ -52,16 +52,30 @@ export class RestClient {
     return response;
   }
 
+  /**
+   * One call. A transport failure (a connection the API server reset or closed, e.g. a keep-alive
+   * socket it dropped) is retried once on a fresh connection when the call is a read; the pool
+   * itself never stays broken: undici drops a failed socket and dials anew (ADR 0027).
+   */
   private async send(method: string, path: string, options: RestOptions): Promise<Response> {
+    try {
+      return await this.sendOnce(method, path, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      if (!retriable(method)) throw connectionError(error);
+      return this.sendOnce(method, path, options).catch((retryError: unknown) => {
+        throw options.signal?.aborted ? retryError : connectionError(retryError);
+      });
+    }
+  }
+
+  private async sendOnce(method: string, path: string, options: RestOptions): Promise<Response> {
     const { headers, dispatcher } = await this.connection();
     headers.Accept = options.accept ?? 'application/json';
     if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
     const started = performance.now();
     try {
       return await fetch(this.url(path, options.query), { method, headers, body: encodeBody(options.body), signal: options.signal, dispatcher });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      throw connectionError(error);
     } finally {
       this.observe(method.toLowerCase(), (performance.now() - started) / 1000, 0);
     }
@@ -92,6 +106,11 @@ export class RestClient {
     }).compose(expandImpersonatedGroups);
     return { headers: carryGroups(options.headers), dispatcher: this.dispatcher };
   }
+}
+
+/** Reads may be sent again after a transport failure; writes never (the API server may have applied them). */
+function retriable(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
 }
 
 function encodeBody(body: unknown): string | undefined {
