@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
+import { oidcSchema, refuseBarePrefixes } from './oidc-schema.js';
 import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
 
 /** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
@@ -210,32 +211,7 @@ export const configSchema = z
         group_roles: z.record(z.string(), z.enum(roleNames)).default({}),
       })
       .prefault({}),
-    oidc: z
-      .object({
-        issuer: z.string().optional(),
-        client_id: z.string().optional(),
-        client_secret: z.string().optional(),
-        redirect_url: z.string().optional(),
-        scopes: z
-          .union([z.string(), z.array(z.string())])
-          .default('openid profile email groups')
-          .transform((value) => (Array.isArray(value) ? value : value.split(/\s+/).filter(Boolean))),
-        /** The claim naming the user; `preferred_username` falls back to `email`, then `sub`. */
-        username_claim: z.string().min(1).default('preferred_username'),
-        /** Prefix of SSO user names (and groups toward the cluster), so they never collide with local ones. */
-        username_prefix: z.string().default('oidc:'),
-        groups_claim: z.string().min(1).default('groups'),
-        /** Group or user name (without prefix) → role; the highest mapped role wins. */
-        role_mappings: z.record(z.string(), z.enum(roleNames)).default({}),
-        /** Role of users no mapping names; absent: such users cannot sign in. */
-        default_role: z.enum(roleNames).optional(),
-        /** Audiences accepted on bearer ID tokens besides `client_id`. */
-        api_audiences: z.array(z.string().min(1)).default([]),
-        /** PEM file of the CA that signs the provider's TLS certificate (private CAs). */
-        ca_file: z.string().optional(),
-        button_label: z.string().min(1).max(80).default('Sign in with SSO'),
-      })
-      .prefault({}),
+    oidc: oidcSchema,
     llm: llmSchema,
     settings: z
       .object({
@@ -302,6 +278,7 @@ export const configSchema = z
       })
       .prefault({}),
   })
+  .superRefine(refuseBarePrefixes)
   .prefault({});
 
 export type Config = z.infer<typeof configSchema>;
