@@ -7,6 +7,7 @@ import { startRetention, type RetentionSchedule } from '../audit/retention.js';
 import { ensureAdmin } from '../auth/admin-bootstrap.js';
 import { NoAuthAuthenticator, type Authenticator } from '../auth/authenticator.js';
 import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
+import { SessionStreams } from '../auth/session-streams.js';
 import { buildTokenAuthenticator, type TokenAuthDeps } from './compose-security.js';
 import type { Next } from 'koa';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -75,6 +76,7 @@ export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSec
     chatRequestsPerMinute: config.limits.chat_requests_per_minute,
   });
   const cors = corsMiddleware(config.server.cors_origins);
+  const streams = new SessionStreams(security.sessions, security.clock);
   const schedules: RetentionSchedule[] = [
     startRetention(() => deps.audit.prune(config.audit.retention_days), 'audit', deps.logger),
     startRetention(
@@ -88,8 +90,10 @@ export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSec
     appOptions: {
       middlewares: [...(cors ? [cors] : []), clientAddress, limiter.middleware],
       afterAuthenticate: [limiter.afterAuthenticate],
+      streams,
     },
     stop: () => {
+      streams.stop();
       schedules.forEach((schedule) => schedule.stop());
       security.oidc.close();
     },

@@ -30,6 +30,8 @@ export interface ServiceOptions {
   web?: boolean;
   /** Injected time (tests). */
   clock?: Clock;
+  /** `pilothouse tui`'s per-process token for its embedded service (required on every request). */
+  embedToken?: string;
   /** Where a generated admin password is shown once (stderr by default). */
   announce?: (text: string) => void;
 }
@@ -87,6 +89,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     grantCheck: deps.accessRequests.grantCheck,
     ...security.appOptions,
     staticRoot: options.web ? webRoot : undefined,
+    embedToken: options.embedToken,
   });
   return {
     deps,

@@ -5,6 +5,7 @@ import type { UserRecord, UsersStore } from '../store/users-store.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../rbac/principal.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
+import type { Liveness, LivenessSource } from './session-streams.js';
 
 export interface SessionSettings {
   durationMs: number;
@@ -37,7 +38,9 @@ export function accountRefusal(user: UserRecord): 'locked' | 'disabled' | undefi
  * Sessions behind the JWTs: a token is valid only while its signature, expiry, session
  * (not revoked) and user (exists, enabled, not locked) all are.
  */
-export class SessionManager {
+export class SessionManager implements LivenessSource {
+  private readonly endedListeners: ((username: string) => void)[] = [];
+
   constructor(
     private readonly users: UsersStore,
     private readonly sessions: SessionsStore,
@@ -115,10 +118,51 @@ export class SessionManager {
   }
 
   revoke(sessionId: string): boolean {
-    return this.sessions.revoke(sessionId, new Date(this.settings.clock()).toISOString());
+    const session = this.sessions.find(sessionId);
+    const revoked = this.sessions.revoke(sessionId, new Date(this.settings.clock()).toISOString());
+    if (session) this.announceEnded(session.username);
+    return revoked;
   }
 
   revokeAll(username: string): number {
-    return this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
+    const revoked = this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
+    this.announceEnded(username);
+    return revoked;
+  }
+
+  /** Streams hear of revocations here (src/auth/session-streams.ts). */
+  onSessionsEnded(listener: (username: string) => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  /**
+   * Whether the session behind a principal still holds, for its open streams: ended (revoked, user
+   * gone, locked or disabled, expired) or until when (the session's current expiry, which a refresh
+   * extends). Principals without a session (token mode, SSO bearer tokens) hold until their token's
+   * expiry while their user, if recorded, is neither locked nor disabled; without auth, always.
+   */
+  liveness(principal: Principal): Liveness {
+    const user = this.users.find(principal.username);
+    if (principal.sessionId === undefined) {
+      const refusal = user ? accountRefusal(user) : undefined;
+      if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
+      return this.untilExpiry(principal.tokenExpiresAt);
+    }
+    const session = this.sessions.find(principal.sessionId);
+    if (!session) return { ended: { reason: 'unknown_session', message: 'session ended' } };
+    if (session.revokedAt) return { ended: { reason: 'revoked', message: 'session ended' } };
+    if (!user) return { ended: { reason: 'unknown_user', message: 'account removed' } };
+    const refusal = accountRefusal(user);
+    if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
+    return this.untilExpiry(Date.parse(session.expiresAt));
+  }
+
+  private untilExpiry(expiresAt: number | undefined): Liveness {
+    if (expiresAt === undefined) return {};
+    return this.settings.clock() >= expiresAt ? { ended: { reason: 'expired', message: 'session expired' } } : { endsAt: expiresAt };
+  }
+
+  private announceEnded(username: string): void {
+    for (const listener of this.endedListeners) listener(username);
   }
 }

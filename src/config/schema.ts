@@ -176,6 +176,11 @@ export const configSchema = z
         port: z.number().int().min(0).max(65535).default(8080),
         trusted_proxies: z.array(z.string()).default([]),
         cors_origins: z.array(z.string()).default([]),
+        /**
+         * Host names the API answers besides IP literals, `localhost`, the bound name and the host of
+         * `oidc.redirect_url` (DNS-rebinding defence, ADR 0027); `*.example.com` matches below it, `*` any name.
+         */
+        allowed_hosts: z.array(z.string().min(1)).default([]),
         body_limit: z
           .number()
           .int()

@@ -10,7 +10,8 @@ import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
-import { yamlBody } from './yaml-body.js';
+import { bodyShape, yamlBody } from './yaml-body.js';
+import { listenerAccess, type ListenerAccess } from './host-check.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 import type { Config } from '../config/schema.js';
 import type { Discovery } from '../kube/discovery.js';
@@ -19,6 +20,7 @@ import type { Metrics } from './metrics.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
 import type { IdentityResolver } from '../rbac/identities.js';
+import type { SessionStreams } from '../auth/session-streams.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {
@@ -41,6 +43,10 @@ export interface AppOptions {
   afterAuthenticate?: ((context: AppContext, spec: RouteSpec) => Promise<void> | void)[];
   /** With `-web`: the folder of the built web UI, served for every non-API GET. */
   staticRoot?: string;
+  /** Host allowlist and embedded-service token, checked before anything else (default: loopback and IP literals only). */
+  listener?: ListenerAccess;
+  /** Where long-lived streams register with their session, so they end with it. */
+  streams?: Pick<SessionStreams, 'register'>;
 }
 
 const securityHeaders: Record<string, string> = {
@@ -77,6 +83,8 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     const principal = context.state.principal;
     context.state.cluster = () => deps.identities.clientFor(principal);
+    const streams = options.streams;
+    if (principal && streams) context.state.holdStream = (end) => streams.register(principal, end);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
     await policy.authorize(context, spec);
     await spec.handler(context, routeInput(context, spec), next);
@@ -116,6 +124,7 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   }
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);
+  app.use(listenerAccess(options.listener ?? { allowedHosts: deps.config.server.allowed_hosts }) as never);
   // Before the body parser, so rate limits and CORS also answer oversized or malformed bodies.
   for (const middleware of options.middlewares ?? []) app.use(middleware as never);
   // YAML bodies (manifests for apply) are parsed here; the JSON parser then leaves them alone.
@@ -130,6 +139,8 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
       },
     }) as never,
   );
+  // Depth of JSON bodies (YAML bodies were measured, aliases expanded, when parsed).
+  app.use(bodyShape(deps.config.server.body_limit) as never);
   app.use(router.routes() as never);
   app.use(methodGuard(router as never) as never);
   if (options.staticRoot) app.use(staticFiles(options.staticRoot) as never);

@@ -1,20 +1,29 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import type { StreamEnd } from '../auth/session-streams.js';
 import type { AppContext } from './types.js';
 
-/** A response being streamed to the client; `signal` aborts when the client goes away. */
+/** A response being streamed to the client; `signal` aborts when the client goes away or the caller's session ends. */
 export interface ResponseStream {
   readonly signal: AbortSignal;
   write(text: string): void;
+  /** Streams `source` into the response (with backpressure) until it ends or the stream is ended. */
+  pipeFrom(source: Readable): void;
   end(): void;
 }
 
+/** What a stream writes last when the caller's session ends (SSE: an `error` event); nothing by default. */
+type Farewell = (ended: StreamEnd) => string;
+
 /**
  * Starts a streamed (chunked) response of `contentType`; nothing is buffered beyond the socket.
- * The signal fires when the client disconnects, so upstream streams can be cancelled.
+ * The signal fires when the client disconnects, so upstream streams can be cancelled. The stream
+ * is registered with the caller's session: when that ends (logout, lock, revocation, expiry), the
+ * stream writes its `farewell`, ends and aborts its signal (ADR 0027).
  */
-export function startStream(context: AppContext, contentType: string): ResponseStream {
+export function startStream(context: AppContext, contentType: string, farewell?: Farewell): ResponseStream {
   const body = new PassThrough();
   const abort = new AbortController();
+  let source: Readable | undefined;
   context.req.socket.setTimeout(0);
   context.req.socket.setNoDelay(true);
   context.status = 200;
@@ -22,15 +31,32 @@ export function startStream(context: AppContext, contentType: string): ResponseS
   context.set('Cache-Control', 'no-cache');
   context.set('X-Accel-Buffering', 'no');
   context.body = body;
-  context.res.once('close', () => abort.abort());
+  const end = (): void => {
+    source?.unpipe(body);
+    source?.destroy();
+    if (!body.writableEnded) body.end();
+  };
+  const release = context.state.holdStream?.((ended) => {
+    source?.unpipe(body);
+    if (farewell && !body.writableEnded) body.write(farewell(ended));
+    end();
+    abort.abort();
+  });
+  context.res.once('close', () => {
+    release?.();
+    abort.abort();
+  });
   return {
     signal: abort.signal,
     write: (text) => {
       if (!body.writableEnded) body.write(text);
     },
-    end: () => {
-      if (!body.writableEnded) body.end();
+    pipeFrom: (readable) => {
+      source = readable;
+      readable.once('error', end);
+      readable.pipe(body);
     },
+    end,
   };
 }
 
@@ -39,11 +65,16 @@ export interface EventStream extends ResponseStream {
   send(event: string, data: unknown): void;
 }
 
+const eventText = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** The last event of a stream whose session ended: the error body a request would now get (401 UNAUTHORIZED). */
+const sessionEndedEvent: Farewell = (ended) => eventText('error', { error: ended.message, code: 'UNAUTHORIZED', details: { reason: ended.reason } });
+
 /** Starts a `text/event-stream` response. */
 export function startEventStream(context: AppContext): EventStream {
-  const stream = startStream(context, 'text/event-stream');
+  const stream = startStream(context, 'text/event-stream', sessionEndedEvent);
   stream.write(': stream open\n\n');
-  return { ...stream, send: (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
+  return { ...stream, send: (event, data) => stream.write(eventText(event, data)) };
 }
 
 /** True when the client asked for SSE. */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions, type HttpAppDeps } from './app.js';
+import { allowedHostsFor } from './host-check.js';
 import type { RouteSpec } from './types.js';
 import type { WebSocketUpgrades } from './websocket-upgrade.js';
 
@@ -13,6 +14,8 @@ export interface HttpServerOptions extends AppOptions {
   host: string;
   port: number;
   routes: RouteSpec[];
+  /** `pilothouse tui`'s per-process token: the embedded service answers only requests carrying it. */
+  embedToken?: string;
 }
 
 export interface RunningServer {
@@ -23,8 +26,8 @@ export interface RunningServer {
 
 /** Starts the HTTP server on host:port (port 0 picks a free port). */
 export async function startHttpServer(deps: HttpServerDeps, options: HttpServerOptions): Promise<RunningServer> {
-  const { host: listenHost, port, routes, ...appOptions } = options;
-  const app = createApp(deps, routes, appOptions);
+  const { host: listenHost, port, routes, embedToken, ...appOptions } = options;
+  const app = createApp(deps, routes, { ...appOptions, listener: { allowedHosts: allowedHostsFor(deps.config, listenHost), embedToken } });
   const server = createServer(app.callback());
   deps.webSockets.attach(server, app.callback());
   server.keepAliveTimeout = 65_000;

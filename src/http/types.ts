@@ -3,6 +3,7 @@ import type { z, ZodType } from 'zod';
 import type { Principal } from '../rbac/principal.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
+import type { EndStream } from '../auth/session-streams.js';
 
 /** Per-request state set by the middlewares. */
 export interface RequestState {
@@ -16,6 +17,11 @@ export interface RequestState {
   permission?: Permission;
   /** Set by the policy on lists across all namespaces: false for namespaces the caller may not see. */
   namespaceFilter?: (namespace: string | undefined) => boolean;
+  /**
+   * Registers a long-lived stream of this request with the caller's session (src/auth/session-streams.ts):
+   * `end` runs when the session ends; call the returned function when the stream closes first.
+   */
+  holdStream?: (end: EndStream) => () => void;
 }
 
 export type AppContext = Context & { state: RequestState };

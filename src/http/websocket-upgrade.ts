@@ -8,6 +8,8 @@ import type { AppContext } from './types.js';
 /** The subprotocol a terminal client offers (with `bearer.<token>` when it authenticates that way). */
 export const terminalProtocol = 'pilothouse.terminal.v1';
 const bearerPrefix = 'bearer.';
+/** WebSocket close code when the caller's session ended (logout, lock, revocation, expiry): 4000 + HTTP 401. */
+export const sessionEndedCode = 4401;
 
 interface PendingUpgrade {
   socket: Duplex;
@@ -115,6 +117,13 @@ export class WebSocketUpgrades {
     if (!upgrade) throw new AppError('VALIDATION_ERROR', 'this endpoint needs a WebSocket upgrade', {});
     this.pending.delete(context.req);
     context.respond = false;
-    return new Promise((resolve) => this.sockets.handleUpgrade(context.req, upgrade.socket, upgrade.head, resolve));
+    return new Promise((resolve) =>
+      this.sockets.handleUpgrade(context.req, upgrade.socket, upgrade.head, (socket) => {
+        // The socket ends with the caller's session (ADR 0027): close code 4401, the reason as text.
+        const release = context.state.holdStream?.((ended) => socket.close(sessionEndedCode, `${ended.message} (${ended.reason})`));
+        socket.once('close', () => release?.());
+        resolve(socket);
+      }),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -19,8 +20,12 @@ function currentContext(flags: Flags): string {
   }
 }
 
-/** Embedded mode: a Pilothouse on 127.0.0.1:0, authentication off (loopback only), data in the per-user dir, logs to a file there. */
-async function startEmbedded(flags: Flags, config: Config): Promise<Service> {
+/**
+ * Embedded mode: a Pilothouse on 127.0.0.1:0, authentication off, data in the per-user dir, logs to a
+ * file there. Loopback is shared with every local user and sandbox, so the service answers only
+ * requests carrying `embedToken`, a random value this process made and keeps in memory (ADR 0027).
+ */
+async function startEmbedded(flags: Flags, config: Config, embedToken: string): Promise<Service> {
   mkdirSync(flags.dataDir, { recursive: true });
   const logger = createLogger(flags.logLevel, pino.destination({ dest: join(flags.dataDir, 'tui-service.log'), mkdir: true, sync: false }));
   return startService({
@@ -32,6 +37,7 @@ async function startEmbedded(flags: Flags, config: Config): Promise<Service> {
     host: '127.0.0.1',
     port: 0,
     noAuth: true,
+    embedToken,
   });
 }
 
@@ -52,8 +58,11 @@ export async function runTui(flags: Flags, config: Config): Promise<number> {
   const t = createTranslate(language);
   const url = flags.tui.url;
   let embedded: Service | undefined;
-  if (!url) process.stderr.write(`${t('tui.embedded.starting', { context: currentContext(flags) })}\n`);
-  if (!url) embedded = await startEmbedded(flags, config);
+  const embedToken = url ? undefined : randomBytes(32).toString('base64url');
+  if (embedToken) {
+    process.stderr.write(`${t('tui.embedded.starting', { context: currentContext(flags) })}\n`);
+    embedded = await startEmbedded(flags, config, embedToken);
+  }
   try {
     const { runTerminalUi } = await import('../tui/run.js');
     await runTerminalUi({
@@ -64,6 +73,7 @@ export async function runTui(flags: Flags, config: Config): Promise<number> {
       ascii: flags.tui.ascii || process.env.TERM === 'dumb',
       readonly: flags.tui.readonly,
       namespace: flags.tui.allNamespaces ? undefined : (flags.tui.namespace ?? 'default'),
+      embedToken,
     });
   } finally {
     await embedded?.close();

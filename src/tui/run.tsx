@@ -19,6 +19,8 @@ export interface TerminalUiOptions {
   readonly: boolean;
   namespace: string | undefined;
   sidePane?: SidePane;
+  /** The embedded service's per-process token (sent on every request). */
+  embedToken?: string;
 }
 
 /** The session's expiry when only the token is known (`--token-file`): GET /api/auth/me. */
@@ -31,7 +33,11 @@ async function withExpiry(api: PilothouseApi, session: ClientSession | undefined
 /** Draws the terminal UI on the alternate screen until the user quits. */
 export async function runTerminalUi(options: TerminalUiOptions): Promise<void> {
   const bridge = new SignInBridge();
-  const client = new ApiClient(options.baseUrl, { session: options.session, signIn: options.signIn ? () => bridge.request() : undefined });
+  const client = new ApiClient(options.baseUrl, {
+    session: options.session,
+    signIn: options.signIn ? () => bridge.request() : undefined,
+    embedToken: options.embedToken,
+  });
   const api = new PilothouseApi(client);
   await withExpiry(api, options.session);
   const signIn = options.signIn

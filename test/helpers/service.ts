@@ -41,6 +41,8 @@ export interface TestServiceOptions {
    * its top-level keys, merging `limits` and `kubernetes`) and the API writes changes of config-file MCP servers to it.
    */
   configPath?: string;
+  /** The embedded service's per-process token (as `pilothouse tui` starts it); requests then need it (`api` sends it). */
+  embedToken?: string;
 }
 
 /** MCPServer objects of the tests run node and servers from node_modules by absolute path. */
@@ -107,9 +109,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     announce: options.announce,
     web: options.web,
     authMode: options.authMode,
+    embedToken: options.embedToken,
   });
   const api: TestService['api'] = async (method, path, requestOptions = {}) => {
-    const headers: Record<string, string> = { ...requestOptions.headers };
+    const headers: Record<string, string> = { ...(options.embedToken ? { 'X-Pilothouse-Embed-Token': options.embedToken } : {}), ...requestOptions.headers };
     if (requestOptions.token) headers.Authorization = `Bearer ${requestOptions.token}`;
     if (requestOptions.body !== undefined) headers['Content-Type'] ??= 'application/json';
     const body =

@@ -8,7 +8,7 @@ import { getPod, resolveContainer } from '../../kube/pod-target.js';
 import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube/terminal-session.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
-import { startEventStream, wantsEventStream } from '../event-stream.js';
+import { startEventStream, startStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
 import { clusterOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
@@ -95,12 +95,8 @@ async function sendLogs(deps: PodsRouteDeps, context: AppContext): Promise<void>
   const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
   const { response } = await auditedRead(deps, context, read, () => openLogStream(clusterOf(context), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
-  context.req.socket.setTimeout(0);
-  context.type = 'text/plain; charset=utf-8';
-  context.set('Cache-Control', 'no-cache');
-  const body = Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
-  body.on('error', () => body.destroy());
-  context.body = body;
+  // Through startStream, so a followed log ends with the caller's session (ADR 0027).
+  startStream(context, 'text/plain; charset=utf-8').pipeFrom(Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>));
 }
 
 function streamEvents(context: AppContext, response: Awaited<ReturnType<typeof openLogStream>>['response'], abort: AbortController): void {

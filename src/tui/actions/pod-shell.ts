@@ -62,6 +62,6 @@ export async function openShell(shell: Shell, target: Target): Promise<void> {
   });
   await shell.suspend(async () => {
     process.stdout.write(`${shell.t('tui.shell.attached', { pod: target.name, container: issued.container })}\r\n`);
-    await bridge(new WebSocket(url.replace(/^http/, 'ws'), ['pilothouse.terminal.v1']));
+    await bridge(new WebSocket(url.replace(/^http/, 'ws'), ['pilothouse.terminal.v1'], { headers: shell.api.client.serviceHeaders() }));
   });
 }

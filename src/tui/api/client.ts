@@ -14,6 +14,8 @@ export interface ApiClientOptions {
   /** Refresh through POST /api/auth/refresh when a token expires within this window (ms); the service's default is 15 minutes. */
   refreshWindowMs?: number;
   now?: () => number;
+  /** The embedded service's per-process token (`pilothouse tui` without --url), sent on every request. */
+  embedToken?: string;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -37,6 +39,11 @@ export class ApiClient {
   /** The current bearer token ('' without authentication). */
   get token(): string {
     return this.session?.token ?? '';
+  }
+
+  /** Headers every request to the service carries besides the bearer token (the embedded service's token). */
+  serviceHeaders(): Record<string, string> {
+    return this.options.embedToken ? { 'X-Pilothouse-Embed-Token': this.options.embedToken } : {};
   }
 
   /** Replaces the session (after a login). */
@@ -88,7 +95,7 @@ export class ApiClient {
   }
 
   private async fetchOnce(method: string, path: string, options: { query?: Query; body?: unknown; signal?: AbortSignal; accept?: string }): Promise<Response> {
-    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ...this.serviceHeaders(), Accept: options.accept ?? 'application/json' };
     if (this.session?.token) headers.Authorization = `Bearer ${this.session.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);

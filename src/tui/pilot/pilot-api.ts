@@ -9,7 +9,7 @@ export class PilotApi {
 
   /** POST /api/chat/agentic: yields the turn's events until `stream_end` (or `signal` aborts). */
   async *ask(body: { message: string; namespace?: string; sessionId?: string }, signal: AbortSignal): AsyncGenerator<PilotEvent> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...this.client.serviceHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' };
     if (this.client.token) headers.Authorization = `Bearer ${this.client.token}`;
     const payload = { message: body.message, context: { namespace: body.namespace ?? '' }, session_id: body.sessionId };
     const response = await fetch(this.client.url('/api/chat/agentic'), { method: 'POST', headers, body: JSON.stringify(payload), signal });
