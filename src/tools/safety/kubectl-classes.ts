@@ -1,5 +1,6 @@
 import { kubectlChildren, parseKubectl, type FlagUse, type KubectlCommandLine } from './kubectl-grammar.js';
 import { kubectlPatternTexts } from './kubectl-pattern-texts.js';
+import { rawPatternTexts, rawRequestOf, rawVerdict } from './kubectl-raw.js';
 import { commandRules, flagRule } from './kubectl-rules.js';
 import { checkFlagValue, checkPositionals, localPathsOf, type ValueCheck } from './kubectl-values.js';
 import type { PathContext } from './local-paths.js';
@@ -113,10 +114,23 @@ function flagVerdicts(line: KubectlCommandLine, context: PathContext, dynamic: D
 }
 
 /**
+ * The command's own class: a `--raw` request by its HTTP method (never a dry run: kubectl ignores
+ * `--dry-run` with `--raw`), else a write or dangerous command whose effective `--dry-run` is
+ * client or server is read.
+ */
+function commandVerdict(line: KubectlCommandLine, base: Verdict): Verdict {
+  const raw = rawRequestOf(line);
+  if (raw) return combineVerdicts([base, rawVerdict(raw)]);
+  const changes = base.type === 'write' || base.type === 'dangerous';
+  return changes && dryRunOf(line) !== 'none' ? verdict('read', `dry run (${dryRunOf(line)})`) : base;
+}
+
+/**
  * Classifies kubectl arguments (argv without the program) with kubectl's own grammar: refused
  * (`verdict.refusal`) when kubectl would reject the line, when a flag or command is not on the
  * allowlist, or when a local file lies outside the files root; otherwise the command's class.
- * A write or dangerous command whose effective (last) `--dry-run` is client or server is read.
+ * A write or dangerous command whose effective (last) `--dry-run` is client or server is read,
+ * unless it sends `--raw` (classified by its HTTP method; blocked patterns see its path).
  */
 export function classifyKubectl(args: readonly ShellWord[], context: PathContext): KubectlFinding {
   const dynamic = withPlaceholders(args);
@@ -125,7 +139,8 @@ export function classifyKubectl(args: readonly ShellWord[], context: PathContext
   const { line } = parsed;
   const texts = kubectlPatternTexts({ ...line, args: line.args.map((arg) => restore(arg, dynamic)) });
   if (!texts) return { verdict: refusal('too many resource type × name combinations to check against the blocked patterns'), patternTexts: [] };
-  const patternTexts = texts;
+  const raw = rawRequestOf(line);
+  const patternTexts = raw ? [...texts, ...rawPatternTexts({ ...raw, path: restore(raw.path, dynamic) })] : texts;
   const base = baseClass(line);
   if (base.refusal) return { verdict: base, patternTexts };
   const flags = flagVerdicts(line, context, dynamic);
@@ -133,9 +148,7 @@ export function classifyKubectl(args: readonly ShellWord[], context: PathContext
   if (refused) return { verdict: refused, patternTexts };
   const positional = checkPositionals(line, context, dynamic.words);
   if (positional.refusal) return { verdict: refusal(positional.refusal), patternTexts };
-  const changes = base.type === 'write' || base.type === 'dangerous';
-  const dryRun = changes && dryRunOf(line) !== 'none';
-  const parts = [dryRun ? verdict('read', `dry run (${dryRunOf(line)})`) : base, ...flags, ...dynamicVerdicts(line, dynamic, args)];
+  const parts = [commandVerdict(line, base), ...flags, ...dynamicVerdicts(line, dynamic, args)];
   if (positional.writes) parts.push(verdict('write', 'writes local files'));
   return { verdict: combineVerdicts(parts), patternTexts };
 }
