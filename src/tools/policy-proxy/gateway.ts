@@ -4,6 +4,7 @@ import type { IdentityRef } from '../../kube/impersonation.js';
 import type { Principal } from '../../rbac/principal.js';
 import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
+import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
 import { startPolicyProxy } from './policy-proxy.js';
 import { upstreamOf } from './upstream.js';
@@ -35,6 +36,7 @@ export class PolicyProxyGateway implements ToolClusterGateway {
     const proxy = await startPolicyProxy({
       upstream: () => upstreamOf(kubeConfig),
       authorize: (attributes) => this.deps.policy.authorize(principal, attributes, mode),
+      secretVisibility: secretVisibility(principal),
       agent: this.agent,
       folderParent: this.deps.folderParent,
     });

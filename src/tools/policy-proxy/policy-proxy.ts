@@ -4,6 +4,7 @@ import { createServer, type Agent as HttpsAgent } from 'node:https';
 import { createServer as createSocketServer, type AddressInfo, type Server as SocketServer, type Socket } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
+import type { SecretVisibility } from '../../rbac/secret-visibility.js';
 import type { ToolClusterRefusal } from '../types.js';
 import { admit, type AdmissionContext, type Authorize } from './admission.js';
 import { forwardRequest } from './forward-request.js';
@@ -12,6 +13,7 @@ import { loopbackCertificate } from './loopback-certificate.js';
 import { writeProxyKubeconfig, type ProxyEndpoint } from './proxy-kubeconfig.js';
 import { newProxyToken } from './proxy-token.js';
 import { RefusalLog } from './refusal-log.js';
+import { secretMaskFor } from './secret-responses.js';
 import { writeSocketStatus, writeStatus } from './status.js';
 import type { Upstream } from './upstream.js';
 
@@ -20,6 +22,8 @@ export interface PolicyProxyOptions {
   /** The API server and the service's credentials plus the caller's impersonation (read per request). */
   upstream(): Promise<Upstream>;
   authorize: Authorize;
+  /** What the caller may see of secret values: answers carrying more are masked (secret-responses.ts). */
+  secretVisibility: SecretVisibility;
   /** Keep-alive pool for plain requests (shared by the proxies of one gateway). */
   agent: HttpsAgent;
   /** Parent of the private kubeconfig folder (default: the OS temp folder). */
@@ -55,7 +59,8 @@ function handleRequest(options: PolicyProxyOptions, context: AdmissionContext) {
     if (!admission.admitted) return writeStatus(response, admission.answer);
     const upstream = await options.upstream().catch(() => undefined);
     if (!upstream) return writeStatus(response, unavailable);
-    forwardRequest(request, response, admission.target, { upstream, agent: options.agent });
+    const mask = secretMaskFor(admission.target.attributes, options.secretVisibility);
+    forwardRequest(request, response, admission.target, { upstream, agent: options.agent, mask });
   };
 }
 
