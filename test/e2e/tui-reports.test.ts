@@ -134,10 +134,11 @@ describe('pilothouse tui :reports', () => {
     const events: ReportEvent[] = [];
     for await (const event of api.events(id, new AbortController().signal)) events.push(event);
     const last = events.at(-1);
-    expect(last?.kind === 'status' && last.report).toMatchObject({ id, status: 'completed', progress: 100, format: 'markdown' });
+    const completed = last?.kind === 'status' ? last.report : undefined;
+    expect(completed).toMatchObject({ id, status: 'completed', progress: 100, format: 'markdown' });
     const directory = temporary('ph-tui-reports-api-');
-    const path = await api.download(id, directory);
-    expect(path).toMatch(/\.md$/);
+    const path = await api.download(completed!, directory);
+    expect(path).toMatch(new RegExp(`^${directory}/cluster-overview-${namespace.name}-\\d{8}-\\d{4}\\.md$`));
     expect(readFileSync(path, 'utf8')).toMatch(/^#/m);
     await api.remove(id);
     expect((await api.list()).some((report) => report.id === id)).toBe(false);

@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { serverEvents } from '../api/sse.js';
+import { reportFileName, writeNewFile } from './report-file.js';
 
 export const reportTypeChoices = ['cluster-overview', 'security-assessment'] as const;
 export const reportFormatChoices = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
@@ -29,13 +28,6 @@ export interface ReportRequest {
 /** A progress event of GET /api/reports/{id}/events: the report's new status, or its deletion. */
 export type ReportEvent = { kind: 'status'; report: ReportStatus } | { kind: 'deleted'; id: string };
 
-/** The file name of a Content-Disposition header (`attachment; filename="x.pdf"`), kept to a bare name. */
-export function fileNameOf(disposition: string | null, fallback: string): string {
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
-  const name = basename(decodeURIComponent(match?.[1] ?? '').trim());
-  return name && name !== '.' && name !== '..' ? name : fallback;
-}
-
 /** The Reports endpoints (issue 14) the terminal UI calls, through the one ApiClient. */
 export class ReportsApi {
   constructor(private readonly client: ApiClient) {}
@@ -52,12 +44,13 @@ export class ReportsApi {
     await this.client.json('DELETE', `/api/reports/${encodeURIComponent(id)}`);
   }
 
-  /** Saves the report's file into `directory` under the name the server gives; resolves with the path written. */
-  async download(id: string, directory: string): Promise<string> {
-    const response = await this.client.file(`/api/reports/${encodeURIComponent(id)}/download`);
-    const path = join(directory, fileNameOf(response.headers.get('content-disposition'), `${id}.bin`));
-    await writeFile(path, new Uint8Array(await response.arrayBuffer()));
-    return path;
+  /**
+   * Saves the report's file as a new file in `directory` under a name chosen here from the report's type,
+   * scope, date and format (never the server's Content-Disposition name); resolves with the absolute path.
+   */
+  async download(report: ReportStatus, directory: string): Promise<string> {
+    const response = await this.client.file(`/api/reports/${encodeURIComponent(report.id)}/download`);
+    return writeNewFile(directory, reportFileName(report), new Uint8Array(await response.arrayBuffer()));
   }
 
   /** Follows a report's progress until the stream ends (completed, failed, deleted) or `signal` aborts. */

@@ -17,7 +17,7 @@ async function download(shell: Shell, api: ReportsApi, report: ReportStatus, ask
   if (report.status !== 'completed') return shell.notice(shell.t('tui.report.notReady', { report: nameOf(report, shell) }));
   const directory = askPath ? await shell.ask(shell.t('tui.report.savePath'), process.cwd()) : process.cwd();
   if (!directory) return;
-  const path = await api.download(report.id, directory);
+  const path = await api.download(report, directory);
   shell.notice(shell.t('tui.report.saved', { path }));
 }
 
