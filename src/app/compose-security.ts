@@ -12,6 +12,8 @@ import { TokenCache } from '../auth/token/token-cache.js';
 import { TokenReviewer } from '../auth/token/token-review.js';
 import { TokenSigner } from '../auth/tokens.js';
 import { UserAdmin } from '../auth/user-admin.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
 import { OidcService } from '../auth/oidc-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
@@ -79,4 +81,24 @@ export function buildTokenAuthenticator(deps: TokenAuthDeps): TokenAuthenticator
   const reviewer = new TokenReviewer(deps.kube.forIdentity(undefined).rest, settings.audiences, deps.logger);
   const cache = new TokenCache<TokenOutcome>({ ttlMs: settings.cache_ttl, maxEntries: settings.cache_size, clock: deps.clock });
   return new TokenAuthenticator(reviewer, cache, { settings, users: deps.security.users, audit: deps.audit, logger: deps.logger });
+}
+
+/** What {@link bearerAuthenticator} is built from. */
+export interface BearerAuthDeps extends Omit<TokenAuthDeps, 'security'> {
+  security: SecurityServices;
+}
+
+/**
+ * Who presents a bearer credential, for every auth mode but `none`: Kubernetes tokens (TokenReview,
+ * accounts lockable) in token mode; else Pilothouse session JWTs (revocation, lock and disable checked
+ * on every request), plus the issuer's ID tokens in oidc mode. The web API and the MCP server mode's
+ * HTTP transport both use it, so a caller is known the same way on either.
+ */
+export async function bearerAuthenticator(deps: BearerAuthDeps): Promise<Authenticator> {
+  const mode = deps.security.mode;
+  if (mode === 'token') return buildTokenAuthenticator(deps);
+  const sessions = new JwtAuthenticator(deps.security.sessions);
+  if (mode !== 'oidc') return sessions;
+  await deps.security.oidc.start();
+  return deps.security.oidc.authenticator(sessions);
 }

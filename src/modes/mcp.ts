@@ -4,7 +4,7 @@ import type { Flags } from '../cli/flags.js';
 import type { Config } from '../config/schema.js';
 import { startHttpMcp } from '../mcp/server/http-transport.js';
 import { createPilothouseMcpServer } from '../mcp/server/pilothouse-server.js';
-import { buildHttpAccess, buildServerModeDeps } from '../app/compose-mcp.js';
+import { buildHttpAccess, buildServerModeDeps, stdioPrincipal } from '../app/compose-mcp.js';
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -19,20 +19,22 @@ function untilSignal(): Promise<void> {
  */
 export async function runMcp(flags: Flags, config: Config, logger: Logger): Promise<number> {
   const options = { config, dataDir: flags.dataDir, kubeconfigPath: flags.kubeconfig, context: flags.context, logger };
-  const { deps, database } = buildServerModeDeps(options);
+  const mode = buildServerModeDeps(options);
+  const { deps, database } = mode;
   try {
     if (flags.mcpTransport === 'http') {
-      // Loopback unless --host names another address; each call is audited as its caller.
-      const access = buildHttpAccess(options, database, deps.audit);
+      // Loopback unless --host names another address; each call runs, and is audited, as its caller.
+      const access = await buildHttpAccess(options, mode);
       const listen = { host: flags.host ?? '127.0.0.1', port: flags.port ?? config.server.port };
-      const running = await startHttpMcp((caller) => createPilothouseMcpServer({ ...deps, identity: caller }), access, listen, logger);
+      const running = await startHttpMcp((caller) => createPilothouseMcpServer({ ...deps, caller }), access, listen, logger);
       logger.info({ url: running.url }, 'mcp server listening');
       process.stderr.write(`Pilothouse MCP server (Streamable HTTP) on ${running.url}\n`);
       await untilSignal();
       await running.close();
       return 0;
     }
-    const server = createPilothouseMcpServer(deps);
+    // stdio: the local account that started the process is the caller (compose-mcp.ts stdioPrincipal).
+    const server = createPilothouseMcpServer({ ...deps, caller: stdioPrincipal(config) });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
+import type { Principal } from '../../rbac/principal.js';
 import { checkHttpAccess, type HttpAccessPolicy } from './http-access.js';
 
 /** The path of the Streamable HTTP endpoint. */
@@ -14,8 +15,8 @@ export interface RunningHttpMcp {
   close(): Promise<void>;
 }
 
-/** Builds the MCP server for one request of `caller` (a session's user name or `token:<name>`). */
-export type McpServerFactory = (caller: string) => McpServer;
+/** Builds the MCP server for one request of `caller` (the bearer token's user, or `token:<name>` for a static token). */
+export type McpServerFactory = (caller: Principal) => McpServer;
 
 interface HttpMcpContext {
   createMcpServer: McpServerFactory;
@@ -33,10 +34,10 @@ async function handle(context: HttpMcpContext, request: IncomingMessage, respons
   const { logger } = context;
   const url = new URL(request.url ?? '/', 'http://localhost');
   if (url.pathname !== mcpHttpPath) return refuse(response, 404, { error: `not found; the MCP endpoint is ${mcpHttpPath}`, code: 'NOT_FOUND' });
-  const decision = await checkHttpAccess(request, context.access, context.port());
+  const decision = await checkHttpAccess(request, response, context.access, context.port());
   if (!decision.allowed) {
     const code = decision.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
-    logger.warn({ reason: decision.reason }, 'mcp http request refused');
+    logger.warn({ reason: decision.reason, status: decision.status }, 'mcp http request refused');
     return refuse(
       response,
       decision.status,
@@ -61,7 +62,8 @@ async function handle(context: HttpMcpContext, request: IncomingMessage, respons
 
 /**
  * `--mcp --mcp-transport http`: Streamable HTTP on host:port at `/mcp` (stateless). Every request
- * needs a bearer token and a `Host` (and `Origin`, when sent) naming this server (http-access.ts).
+ * needs a bearer token and a `Host` (and `Origin`, when sent) naming this server (http-access.ts), and
+ * runs as the token's principal.
  */
 export async function startHttpMcp(
   createMcpServer: McpServerFactory,

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditRecorder } from '../../audit/types.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
 import { auditedCommand, decide, type ServerPolicy } from './call-gate.js';
 import type { ToolExecutor } from './tool-executor.js';
@@ -12,8 +13,12 @@ export interface ServerModeDeps {
   policy: ServerPolicy;
   executor: ToolExecutor;
   audit: AuditRecorder;
-  /** Audit user of every call (config `mcp_server.identity`, default `mcp`). */
-  identity: string;
+  /**
+   * Who calls: over HTTP the bearer token's principal (its user, role, per-user and resource-level
+   * roles); over stdio the configured `mcp_server.identity` (src/app/compose-mcp.ts). The policy
+   * decides every cluster request of the call for it, and the audit names it.
+   */
+  caller: Principal;
   version: string;
 }
 
@@ -25,13 +30,13 @@ function textResult(text: string, isError: boolean): CallToolResult {
 async function handleCall(deps: ServerModeDeps, spec: ServerToolSpec, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const plan = spec.plan(args as never);
   const command = auditedCommand(plan);
-  const entry = { user: deps.identity, action: 'execute' as const, resource: `tool/${spec.name}`, details: { command, tool: spec.name }, source: 'mcp' };
+  const entry = { user: deps.caller.username, action: 'execute' as const, resource: `tool/${spec.name}`, details: { command, tool: spec.name }, source: 'mcp' };
   const decision = await decide(deps.analyzer, deps.policy, plan);
   if (!decision.allowed) {
     deps.audit.record({ ...entry, decision: 'deny', outcome: decision.reason });
     return textResult(decision.reason, true);
   }
-  const result = await deps.executor.run(plan, signal);
+  const result = await deps.executor.run(plan, deps.caller, signal);
   const details = result.refusals.length > 0 ? { ...entry.details, refusals: result.refusals } : entry.details;
   deps.audit.record({ ...entry, details, decision: 'allow', outcome: result.isError ? `error: ${result.output.slice(0, 500)}` : 'success' });
   return textResult(result.output, result.isError);

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { Principal } from '../../rbac/principal.js';
 import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
 import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
+import { userFolderName, ensureUserFolder } from '../../tools/builtin/user-files.js';
 import { withRefusals } from '../../tools/cluster-refusals.js';
-import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolContext, ToolResult } from '../../tools/types.js';
+import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolContext, ToolMode, ToolResult } from '../../tools/types.js';
 import { quoteArgument } from './shell-quote.js';
 import { manifestPlaceholder, type CallPlan } from './tool-specs.js';
 
@@ -14,15 +15,14 @@ export interface ExecutorOptions {
   kubectlPath: string;
   /** Opens the per-call policy proxy: the tools hold no credentials of the service. */
   cluster: ToolClusterGateway;
-  /** Cluster identity to impersonate (`--as`), from `authorization.impersonation`. */
-  impersonate?: string;
+  /** The policy's mode of every call: `direct` when the server may write, else `read` (reads and dry runs only). */
+  mode: ToolMode;
   /** Output cap in bytes. */
   outputLimit: number;
   /** Upper bound of every call's run time. */
   timeoutMs: number;
-  /** Working folder root of the bash tool. */
+  /** Working folder root of the bash tool (one folder per caller below it). */
   sandboxRoot: string;
-  principal: Principal;
 }
 
 /** A run's result plus the requests the policy proxy refused during it (for the audit row). */
@@ -30,9 +30,10 @@ export type ExecutorResult = ToolResult & { refusals: readonly ToolClusterRefusa
 
 /**
  * Runs server-mode call plans with the built-in kubectl and bash tools (real binaries, no shell for
- * kubectl), each call through its own policy proxy in mode `direct`: the MCP client acts for a
- * person, so the principal's role (from `mcp_server.allow_writes`) and the policy decide every
- * cluster request, whatever the safety analysis thought of the command.
+ * kubectl), each call through its own policy proxy for the caller's principal: the MCP client acts
+ * for that person, so their role, per-user and resource-level roles and the one policy decide every
+ * cluster request (in mode `read` unless `mcp_server.allow_writes`), whatever the safety analysis
+ * thought of the command. Bash runs in the caller's own folder; manifests are read from a private one.
  */
 export class ToolExecutor {
   private readonly kubectl: Tool;
@@ -43,15 +44,15 @@ export class ToolExecutor {
     this.sandbox = createBashSandbox({ kubectlPath: options.kubectlPath });
   }
 
-  async run(plan: CallPlan, signal?: AbortSignal): Promise<ExecutorResult> {
-    if (plan.tool === 'bash') return this.inSession(this.bashTool(plan), plan.command, signal);
-    if (plan.manifest === undefined) return this.inSession(this.kubectl, plan.command, signal);
+  async run(plan: CallPlan, caller: Principal, signal?: AbortSignal): Promise<ExecutorResult> {
+    if (plan.tool === 'bash') return this.inSession(this.bashTool(plan), plan.command, this.context(caller, signal));
+    if (plan.manifest === undefined) return this.inSession(this.kubectl, plan.command, this.context(caller, signal));
     const folder = await mkdtemp(join(tmpdir(), 'pilothouse-apply-'));
     try {
-      await writeFile(join(folder, 'manifest.yaml'), plan.manifest, { mode: 0o600 });
-      // kubectl runs in the private folder, the only files root it may read from.
+      // kubectl runs in the caller's folder of this private root, the only files it may read.
+      await writeFile(join(await ensureUserFolder(folder, caller.username), 'manifest.yaml'), plan.manifest, { mode: 0o600 });
       const kubectl = createKubectlTool({ ...this.options, files: { root: folder } });
-      return await this.inSession(kubectl, plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')), signal);
+      return await this.inSession(kubectl, plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')), this.context(caller, signal));
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -63,15 +64,15 @@ export class ToolExecutor {
     return createBashTool({ enabled: true, sandboxRoot, sandbox: this.sandbox, outputLimit, timeoutMs: Math.min(requested, this.options.timeoutMs) });
   }
 
-  private async inSession(tool: Tool, command: string, signal?: AbortSignal): Promise<ExecutorResult> {
+  private async inSession(tool: Tool, command: string, context: ToolContext): Promise<ExecutorResult> {
     let session;
     try {
-      session = await this.options.cluster.open({ principal: this.options.principal, mode: 'direct', signal });
+      session = await this.options.cluster.open({ principal: context.principal, mode: this.options.mode, signal: context.signal });
     } catch {
       return { output: 'could not open the cluster session (policy proxy) for this call; the command was not run', isError: true, refusals: [] };
     }
     try {
-      const result = await tool.run({ command }, { ...this.context(signal), cluster: session });
+      const result = await tool.run({ command }, { ...context, cluster: session });
       const refusals = session.refusals();
       return { ...withRefusals(result, refusals), refusals };
     } finally {
@@ -79,7 +80,8 @@ export class ToolExecutor {
     }
   }
 
-  private context(signal?: AbortSignal): ToolContext {
-    return { principal: this.options.principal, sessionId: 'mcp-server', impersonate: this.options.impersonate, mode: 'direct', signal };
+  /** The caller's context; the bash folder is per caller (`mcp-<user folder>`), never shared between callers. */
+  private context(principal: Principal, signal?: AbortSignal): ToolContext {
+    return { principal, sessionId: `mcp-${userFolderName(principal.username)}`, mode: this.options.mode, signal };
   }
 }
