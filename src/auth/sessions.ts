@@ -148,12 +148,13 @@ export class SessionManager implements LivenessSource {
       if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
       return this.untilExpiry(principal.tokenExpiresAt);
     }
-    const session = this.sessions.find(principal.sessionId);
-    if (!session) return { ended: { reason: 'unknown_session', message: 'session ended' } };
-    if (session.revokedAt) return { ended: { reason: 'revoked', message: 'session ended' } };
+    // The account's state first: a lock or disable also revokes, and the stream should say which.
     if (!user) return { ended: { reason: 'unknown_user', message: 'account removed' } };
     const refusal = accountRefusal(user);
     if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
+    const session = this.sessions.find(principal.sessionId);
+    if (!session) return { ended: { reason: 'unknown_session', message: 'session ended' } };
+    if (session.revokedAt) return { ended: { reason: 'revoked', message: 'session ended' } };
     return this.untilExpiry(Date.parse(session.expiresAt));
   }
 
