@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import type { Clock } from '../clock.js';
 import { AppError, isAppError, unauthorized } from '../errors.js';
@@ -8,11 +8,20 @@ import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import { providerRefusal } from './oidc-errors.js';
 import type { OidcAccounts, SignInOrigin } from './oidc-sign-in.js';
 
-/** A browser sign-in under way: PKCE verifier and nonce, kept server side under the `state`. */
+/** A browser sign-in under way: PKCE verifier, nonce and the browser's binding hash, kept server side under the `state`. */
 interface PendingLogin {
   verifier: string;
   nonce: string;
+  /** SHA-256 of the random value in the browser's sign-in cookie: only that browser may finish. */
+  binding: Buffer;
   expiresAt: number;
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** A new random value for a browser's sign-in cookie (the route sets it; its hash is kept with the state). */
+export function newBrowserBinding(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 type DeviceState =
@@ -70,14 +79,14 @@ export class OidcFlows {
     private readonly clock: Clock,
   ) {}
 
-  /** The provider's authorization URL for a new browser sign-in. */
-  async authorizationUrl(): Promise<string> {
+  /** The provider's authorization URL for a new browser sign-in, bound to the browser holding `binding` (its cookie). */
+  async authorizationUrl(binding: string): Promise<string> {
     this.prune();
     if (this.logins.size >= maxPending) throw new AppError('RATE_LIMITED', 'too many sign-ins under way; try again later');
     const state = client.randomState();
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
-    this.logins.set(state, { verifier, nonce, expiresAt: this.clock() + loginTtlMs });
+    this.logins.set(state, { verifier, nonce, binding: digest(binding), expiresAt: this.clock() + loginTtlMs });
     const { settings, configuration } = this.provider;
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: settings.redirect_url,
@@ -89,8 +98,12 @@ export class OidcFlows {
     }).href;
   }
 
-  /** Finishes a browser sign-in from the callback's query; the state is used up whatever the outcome. */
-  async callback(query: URLSearchParams, origin: SignInOrigin): Promise<LoginResult> {
+  /**
+   * Finishes a browser sign-in from the callback's query; the state is used up whatever the outcome.
+   * `binding` is the browser's sign-in cookie: a callback from another browser (login CSRF: an attacker's
+   * own code and state sent to a victim) or without the cookie is refused before the code is redeemed.
+   */
+  async callback(query: URLSearchParams, origin: SignInOrigin, binding: string | undefined): Promise<LoginResult> {
     const state = query.get('state') ?? '';
     const pending = this.logins.get(state);
     this.logins.delete(state);
@@ -101,6 +114,10 @@ export class OidcFlows {
     if (!pending || pending.expiresAt <= this.clock()) {
       this.accounts.refuse(origin, username, unauthorized('unknown or expired sign-in state; start the sign-in again', { reason: 'bad_state' }));
     }
+    if (!binding || !timingSafeEqual(digest(binding), pending.binding)) {
+      const message = 'this sign-in was not started in this browser (its sign-in cookie is missing or different); start the sign-in again from Pilothouse';
+      this.accounts.refuse(origin, username, unauthorized(message, { reason: 'browser_mismatch' }));
+    }
     const { settings, configuration } = this.provider;
     const currentUrl = new URL(settings.redirect_url);
     currentUrl.search = query.toString();
@@ -109,7 +126,7 @@ export class OidcFlows {
       const tokens = await client.authorizationCodeGrant(
         configuration,
         currentUrl,
-        { pkceCodeVerifier: pending!.verifier, expectedState: state, expectedNonce: pending!.nonce, idTokenExpected: true },
+        { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true },
         { redirect_uri: settings.redirect_url },
       );
       claims = await withUserInfo(this.provider, tokens);

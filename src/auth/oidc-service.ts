@@ -53,6 +53,11 @@ export class OidcService {
     return this.flowsReady;
   }
 
+  /** True when the provider redirects back over HTTPS: the sign-in cookie is then `Secure`. */
+  get httpsCallback(): boolean {
+    return this.deps.settings.redirect_url?.startsWith('https:') ?? false;
+  }
+
   info(): SsoInfo {
     return { enabled: this.enabled, buttonLabel: this.deps.settings.button_label, loginUrl: '/api/auth/oidc/login' };
   }

@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -9,6 +13,7 @@ import { applyYaml } from '../helpers/kubectl.js';
 import { startOidcProvider, type OidcProviderHandle } from '../helpers/oidc-provider.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { chromiumPath, launchArgs, missingForWebTests } from '../helpers/browser.js';
+import { rootDirectory } from '../helpers/paths.js';
 
 // SSO against a real OpenID Provider (oidc-provider over HTTPS, trusted through oidc.ca_file), driven
 // in real Chromium; the cluster side of `impersonation.mode: user` against the real API server's RBAC.
@@ -46,6 +51,8 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
         { sub: 'sub-alice', preferred_username: 'alice', email: 'alice@example.test', groups: ['devs', 'platform-admins'] },
         { sub: 'sub-bob', preferred_username: 'bob', email: 'bob@example.test', groups: ['devs'] },
         { sub: 'sub-carol', preferred_username: 'carol', groups: ['guests'] },
+        { sub: 'sub-mallory', preferred_username: 'mallory', groups: ['devs', 'system:masters'] },
+        { sub: 'sub-trent', preferred_username: 'trent', groups: ['devs'] },
       ],
     });
     process.env.SSO_TEST_CLIENT_SECRET = 'test-client-secret';
@@ -60,7 +67,7 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
           client_secret: '${SSO_TEST_CLIENT_SECRET}',
           redirect_url: `${base}/api/auth/oidc/callback`,
           ca_file: op.caFile,
-          role_mappings: { devs: 'user', 'platform-admins': 'admin' },
+          role_mappings: { groups: { devs: 'user', 'platform-admins': 'admin' } },
           api_audiences: ['ci-jobs'],
           button_label: 'Sign in with Test IdP',
         },
@@ -197,9 +204,11 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
     await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
     await providerLogin(page, 'bob');
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
-    const fresh = new URL((await fetch(`${service.url}/api/auth/oidc/login`, { redirect: 'manual' })).headers.get('location')!);
+    const start = await fetch(`${service.url}/api/auth/oidc/login`, { redirect: 'manual' });
+    const fresh = new URL(start.headers.get('location')!);
+    const cookie = start.headers.get('set-cookie')!.split(';')[0]!;
     const replayed = new URLSearchParams({ code: callback!.searchParams.get('code')!, state: fresh.searchParams.get('state')!, iss: op.issuer });
-    const replay = await service.api('GET', `/api/auth/oidc/callback?${replayed.toString()}`, { token: '' });
+    const replay = await service.api('GET', `/api/auth/oidc/callback?${replayed.toString()}`, { token: '', headers: { Cookie: cookie } });
     expect(replay.status).toBe(401);
     expect(replay.body.details, JSON.stringify(replay.body)).toMatchObject({ reason: 'invalid_grant' });
     // The same callback URL twice: its state is used up.
@@ -207,6 +216,93 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
     const audit = await service.api('GET', '/api/audit?action=login', { token: service.adminToken });
     expect(JSON.stringify(audit.body)).toContain('invalid_grant');
     await page.context().close();
+  });
+
+  /**
+   * An attacker's own sign-in, stopped before its callback reaches Pilothouse: the callback URL (their code
+   * and state) that a login-CSRF attack sends to a victim's browser.
+   */
+  async function attackerCallback(page: Page): Promise<string> {
+    let captured: string | undefined;
+    await page.route('**/api/auth/oidc/callback**', async (route) => {
+      captured = route.request().url();
+      await route.abort();
+    });
+    await page.goto(`${service.url}/api/auth/oidc/login`);
+    const form = page.locator('input[name="login"]');
+    if (await form.isVisible().catch(() => false)) await providerLogin(page, 'trent');
+    await waitFor(() => captured !== undefined);
+    return captured!;
+  }
+
+  it('refuses a callback without the sign-in cookie of the browser that started it (login CSRF), and audits it', { timeout: 120_000 }, async () => {
+    const start = await fetch(`${service.url}/api/auth/oidc/login`, { redirect: 'manual' });
+    const cookie = start.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^pilothouse-sso=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+
+    const attacker = await newPage();
+    await attacker.goto(`${service.url}/`);
+    await attacker.getByRole('link', { name: 'Sign in with Test IdP' }).waitFor();
+    // Without any cookie (a script, or a browser that never started a sign-in).
+    const bare = new URL(await attackerCallback(attacker));
+    const noCookie = await service.api('GET', `${bare.pathname}${bare.search}`, { token: '' });
+    expect(noCookie.status).toBe(401);
+    expect(noCookie.body).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'browser_mismatch' } });
+
+    // The victim's browser holds its own sign-in cookie (it started a sign-in of its own) and is sent the attacker's callback.
+    const forged = await attackerCallback(attacker);
+    const victim = await newPage();
+    await victim.goto(`${service.url}/api/auth/oidc/login`);
+    await victim.locator('input[name="login"]').waitFor();
+    await victim.goto(forged);
+    await victim.getByRole('heading', { name: 'Sign-in refused' }).waitFor();
+    expect(await victim.textContent('body')).toContain('browser_mismatch');
+    expect(victim.url()).not.toContain('/login/sso');
+    expect(await victim.evaluate<string | null>('window.sessionStorage.getItem("pilothouse.session")')).toBeNull();
+    const audit = await service.api('GET', '/api/audit?action=login&user=oidc', { token: service.adminToken });
+    expect((audit.body.items as { details: { reason?: string } }[]).filter((row) => row.details.reason === 'browser_mismatch').length).toBeGreaterThanOrEqual(
+      2,
+    );
+    // The attacker's own browser, with its cookie, still signs in: the binding refuses only other browsers.
+    await attacker.unrouteAll();
+    await attacker.goto(`${service.url}/api/auth/oidc/login`);
+    await attacker.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    await attacker.context().close();
+    await victim.context().close();
+  });
+
+  it('keeps user and group names apart: a user named like the admin group does not become admin', async () => {
+    const token = await mint({ sub: 'sub-impostor', preferred_username: 'platform-admins', groups: ['devs'], aud: 'pilothouse' });
+    const me = await service.api('GET', '/api/auth/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ username: 'oidc:platform-admins', role: 'user' });
+    const users = await service.api('GET', '/api/admin/users', { token });
+    expect(users.status).toBe(403);
+  });
+
+  it('refuses system: groups and names from the provider (browser sign-in and ID tokens), and audits it', { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await page.goto(`${service.url}/api/auth/oidc/login`);
+    await providerLogin(page, 'mallory');
+    await page.getByRole('heading', { name: 'Sign-in refused' }).waitFor();
+    const body = await page.textContent('body');
+    expect(body).toContain('reserved_name');
+    expect(body).toContain('system:masters');
+    await page.context().close();
+    for (const claims of [
+      { sub: 'sub-mallory', preferred_username: 'mallory', groups: ['system:masters'] },
+      { sub: 'sub-node', preferred_username: 'system:node:worker-1', groups: ['devs'] },
+    ]) {
+      const refused = await service.api('GET', '/api/auth/me', { token: await mint({ ...claims, aud: 'pilothouse' }) });
+      expect(refused.status).toBe(401);
+      expect(refused.body.details, JSON.stringify(refused.body)).toMatchObject({ reason: 'reserved_name' });
+    }
+    const audit = await service.api('GET', '/api/audit?action=login&user=oidc:mallory', { token: service.adminToken });
+    expect(JSON.stringify(audit.body)).toContain('reserved_name');
+    const users = await service.api('GET', '/api/admin/users', { token: service.adminToken });
+    expect(JSON.stringify(users.body)).not.toContain('oidc:mallory');
   });
 
   it('signs in with the device flow (terminal UI, scripts)', { timeout: 120_000 }, async () => {
@@ -301,5 +397,51 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
     // Same Pilothouse role, another namespace: the API server's RBAC (no binding for oidc:devs there) refuses.
     const refused = await service.api('GET', `/api/k8s/configmaps?namespace=${other.name}`, { token });
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('single sign-on start-up refusals', () => {
+  /** Starts Pilothouse from source (as `make` does) with the config text; it must stop before serving. */
+  function start(configText: string): { status: number | null; stderr: string } {
+    const directory = mkdtempSync(join(tmpdir(), 'ph-sso-config-'));
+    writeFileSync(join(directory, 'config.yaml'), configText);
+    const loader = ['--import', './test/fixtures/mcp/register-ts.mjs', '--experimental-transform-types', '--no-warnings'];
+    const args = [
+      ...loader,
+      'src/main.ts',
+      '-web',
+      '--auth-mode',
+      'oidc',
+      '--port',
+      '0',
+      '--config',
+      join(directory, 'config.yaml'),
+      '--data-dir',
+      join(directory, 'data'),
+    ];
+    const result = spawnSync(process.execPath, args, { cwd: rootDirectory, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: directory } });
+    return { status: result.status, stderr: result.stderr };
+  }
+
+  const userMode = 'authorization:\n  impersonation: {enabled: true, mode: user, mappings: {viewer: system:anonymous}}\n';
+
+  it('refuses prefixes that would send provider names to the cluster bare (exit 2, one line naming the key)', { timeout: 120_000 }, () => {
+    for (const [text, key] of [
+      [`${userMode}oidc:\n  username_prefix: ""\n`, 'oidc.username_prefix'],
+      [`${userMode}oidc:\n  groups_prefix: ""\n`, 'oidc.groups_prefix'],
+      ['oidc:\n  groups_prefix: "system:"\n', 'oidc.groups_prefix'],
+    ] as const) {
+      const result = start(text);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(`: ${key}: must not`);
+    }
+  });
+
+  it('refuses the old flat role_mappings with how to migrate (exit 2)', { timeout: 60_000 }, () => {
+    const result = start('oidc:\n  role_mappings: {devs: user, platform-admins: admin}\n');
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/oidc\.role_mappings: the flat form .* move each entry under users: or groups:/);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAppError, type AppError } from '../../errors.js';
+import { newBrowserBinding } from '../../auth/oidc-flows.js';
 import type { OidcService } from '../../auth/oidc-service.js';
 import type { SignInOrigin } from '../../auth/oidc-sign-in.js';
 import type { AuthModeName } from '../../auth/security-services.js';
@@ -44,6 +45,23 @@ function refusalPage(context: AppContext, error: AppError): void {
 <h1>Sign-in refused</h1><p>${escapeHtml(error.message)}</p><p>Reason: <code>${escapeHtml(reason)}</code></p>${claim}<p><a href="/">Back to Pilothouse</a></p></body></html>`;
 }
 
+/**
+ * The cookie that binds a browser sign-in to the browser that started it (login CSRF, ADR 0020): HttpOnly,
+ * SameSite=Lax (sent on the provider's top-level redirect back), Secure with the `__Host-` prefix when the
+ * callback is HTTPS (no sibling subdomain can plant it). Ten minutes, like the sign-in state.
+ */
+function bindingCookie(context: AppContext, oidc: OidcService): { name: string; attributes: string } {
+  return context.secure || oidc.httpsCallback
+    ? { name: '__Host-pilothouse-sso', attributes: 'Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax' }
+    : { name: 'pilothouse-sso', attributes: 'Path=/api/auth/oidc/; Max-Age=600; HttpOnly; SameSite=Lax' };
+}
+
+/** The browser's binding value, when its cookie holds a well-formed one. */
+function browserBinding(context: AppContext, oidc: OidcService): string | undefined {
+  const value = context.cookies.get(bindingCookie(context, oidc).name);
+  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+}
+
 /** Single sign-on with OpenID Connect (README "Single sign-on"): browser and device flows, and what the login page shows. */
 export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
   const oidc = deps.security.oidc;
@@ -72,7 +90,11 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       status: 302,
       errors: [404],
       handler: async (context) => {
-        const url = await oidc.flows.authorizationUrl();
+        // A browser with a sign-in already under way keeps its value, so two tabs can both finish.
+        const binding = browserBinding(context, oidc) ?? newBrowserBinding();
+        const url = await oidc.flows.authorizationUrl(binding);
+        const cookie = bindingCookie(context, oidc);
+        context.append('Set-Cookie', `${cookie.name}=${binding}; ${cookie.attributes}`);
         context.set('Cache-Control', 'no-store');
         context.redirect(url);
       },
@@ -89,7 +111,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       handler: async (context) => {
         const flows = oidc.flows;
         try {
-          const result = await flows.callback(new URLSearchParams(context.querystring), origin(context, 'browser'));
+          const result = await flows.callback(new URLSearchParams(context.querystring), origin(context, 'browser'), browserBinding(context, oidc));
           const fragment = new URLSearchParams({ token: result.token, expires_at: result.expires_at, username: result.username, role: result.role });
           context.set('Cache-Control', 'no-store');
           context.redirect(`/login/sso#${fragment.toString()}`);
