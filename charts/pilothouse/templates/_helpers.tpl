@@ -82,6 +82,12 @@ Your keys win, except kubernetes.namespace (the release namespace), authorizatio
 {{- $_ := set $impersonation "mappings" $mappings }}
 {{- $_ := set $authorization "impersonation" $impersonation }}
 {{- $_ := set $config "authorization" $authorization }}
+{{- /* The Service's DNS names pass the Host check (ADR 0027); probes and Prometheus use the pod IP, always allowed. */}}
+{{- $server := get $config "server" | default dict }}
+{{- $name := include "pilothouse.fullname" . }}
+{{- $serviceNames := list $name (printf "%s.%s" $name .Release.Namespace) (printf "%s.%s.svc" $name .Release.Namespace) (printf "%s.%s.svc.cluster.local" $name .Release.Namespace) }}
+{{- $_ := set $server "allowed_hosts" (concat (get $server "allowed_hosts" | default list) $serviceNames | uniq) }}
+{{- $_ := set $config "server" $server }}
 {{- $metrics := get $config "metrics" | default dict }}
 {{- $_ := set $metrics "public" .Values.metrics.public }}
 {{- $_ := set $config "metrics" $metrics }}
