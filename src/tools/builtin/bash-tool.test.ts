@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +121,39 @@ describe('bash tool in the bubblewrap sandbox', () => {
     });
     expect(result.output).toBe(`${kubeconfigPath}\n1\nread-only\n`);
     expect(await readFile(kubeconfigPath, 'utf8')).not.toContain('x\n');
+  });
+
+  it('has no network but lo, and reaches no listener on the host’s loopback', async () => {
+    const host = createServer((_request, response) => response.end('host answered'));
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (host.address() as AddressInfo).port;
+      const result = await run(
+        `cut -d: -f1 /proc/net/dev | tail -n +3; curl -sS --max-time 5 http://127.0.0.1:${port}/ || echo no-route; echo x >/dev/tcp/127.0.0.1/${port}`,
+      );
+      expect(result.output).toMatch(/^ *lo\n/);
+      expect(result.output).toContain('no-route\n');
+      expect(result.output).toContain(`/dev/tcp/127.0.0.1/${port}: Connection refused`);
+      expect(result.output).not.toContain('host answered');
+    } finally {
+      host.close();
+    }
+  });
+
+  it('relays its own 127.0.0.1:<proxy port> to the proxy’s Unix socket, and keeps the command’s output and status', async () => {
+    const kubeconfigPath = await proxyKubeconfig();
+    const session = proxySession(kubeconfigPath, 40123);
+    const proxy = createServer((request, response) => response.end(`proxy saw ${request.method} ${request.url}`));
+    await new Promise<void>((resolve) => proxy.listen(session.socket.path, resolve));
+    try {
+      const relayed = await run('curl -sS --max-time 5 http://127.0.0.1:40123/api/v1/pods; echo; echo oops >&2; exit 3', { cluster: session });
+      expect(relayed).toMatchObject({ isError: true, exitCode: 3, output: 'proxy saw GET /api/v1/pods\n\n[stderr]\noops\n\n[exit code 3]' });
+      const timedOut = await run('sleep 20; echo never', { cluster: session }, { timeoutMs: 1500 });
+      expect(timedOut.output).toContain('[timed out after 1500 ms]');
+      expect(timedOut.output).not.toContain('never');
+    } finally {
+      proxy.close();
+    }
   });
 
   it('refuses a kubeconfig whose folder is not private', async () => {
