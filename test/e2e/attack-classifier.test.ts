@@ -106,6 +106,6 @@ describe('attack lines through the chat', () => {
       body: { tool: 'kubectl', command: 'get pods -shttps://host:8443' },
     });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ type: 'dangerous', blocked: true, requiresApproval: true, refusal: expect.stringMatching(/--server/) });
+    expect(response.body).toMatchObject({ type: 'read', blocked: true, requiresApproval: true, refusal: expect.stringMatching(/--server/) });
   });
 });

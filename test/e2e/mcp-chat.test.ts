@@ -134,7 +134,7 @@ describe('MCP tools in the AI chat', () => {
     wire.script([{ toolCalls: [echo('rm -rf /')] }, { text: ['That is blocked.'] }]);
     const run = await chat(service, { message: 'Echo rm -rf /', context: {} }, { token: service.adminToken });
     const request = run.nth('tool_request');
-    expect(request).toMatchObject({ tool: 'echo', type: 'dangerous', blocked: true, requiresApproval: false });
+    expect(request).toMatchObject({ tool: 'echo', type: 'read', blocked: true, requiresApproval: false });
     expect(run.nth('tool_execution')).toMatchObject({ id: request.id, status: 'blocked', result: expect.stringMatching(/^Blocked/) });
     expect(run.nth('tool_execution').result).not.toContain('Echo:');
     expect(await executeEntry(request.id)).toMatchObject({

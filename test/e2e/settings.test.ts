@@ -151,7 +151,7 @@ describe('POST /api/tool/analyze', () => {
       ],
       [{ command: 'cat x.yaml | kubectl apply -f -' }, { type: 'write', requiresApproval: true }],
       // No files root configured: kubectl may name no local file.
-      [{ command: 'kubectl apply -f x.yaml' }, { type: 'dangerous', blocked: true, refusal: expect.stringMatching(/no files root/) }],
+      [{ command: 'kubectl apply -f x.yaml' }, { type: 'write', blocked: true, requiresApproval: true, refusal: expect.stringMatching(/no files root/) }],
       [{ command: 'kubectl get pods -o name | xargs kubectl delete' }, { type: 'dangerous', isDangerous: true }],
       [{ command: 'kubectl exec -it web -- sh' }, { type: 'interactive', isInteractive: true }],
       [{ command: 'terraform plan' }, { type: 'unknown', requiresApproval: true }],

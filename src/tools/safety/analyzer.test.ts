@@ -104,6 +104,7 @@ describe('SafetyAnalyzer.analyzeMcp', () => {
     expect(analyzer.analyzeMcp('kubernetes', 'pods_exec', { command: ['rm', '-rf', '/'] }).blocked).toBe(true);
     expect(analyzer.analyzeMcp('kubernetes', 'run', { script: 'rm -rf /' }).blocked).toBe(true);
     expect(analyzer.analyzeMcp('kubernetes', 'run', { nested: { list: ['kubectl delete ns kube-system'] } }).blocked).toBe(true);
-    expect(analyzer.analyzeMcp('kubernetes', 'pods_list', { script: 'rm -rf /' })).toMatchObject({ blocked: true, type: 'dangerous' });
+    // A blocked read-only tool is still a read: the pattern blocks it, the class says what it is.
+    expect(analyzer.analyzeMcp('kubernetes', 'pods_list', { script: 'rm -rf /' })).toMatchObject({ blocked: true, type: 'read', requiresApproval: true });
   });
 });

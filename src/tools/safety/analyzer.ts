@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { BlockedPatterns } from './blocked-patterns.js';
-import { classifyKubectl } from './kubectl-classes.js';
+import { classifyKubectlCommand } from './kubectl-refused-class.js';
 import { LineClassifier, type Finding } from './line-classifier.js';
 import { splitPlainWords } from './plain-words.js';
 import { verdict } from './severity.js';
@@ -57,7 +57,8 @@ function stringValues(value: unknown, depth = 0): string[] {
 /**
  * Command safety analysis (the contract's "Command safety classes"). Classes rank
  * read < write = unknown < interactive < dangerous; a line's class is its most severe part; on a
- * write/unknown tie `write` is reported. Blocked patterns beat every class.
+ * write/unknown tie `write` is reported. A blocked pattern or refusal sets `blocked` (and asks nothing: the
+ * command never runs) but leaves the class what the command is.
  */
 export class SafetyAnalyzer {
   private readonly patterns: BlockedPatterns;
@@ -100,9 +101,12 @@ export class SafetyAnalyzer {
     const line = /^\s*kubectl(\s|$)/.test(command) ? command : `kubectl ${command}`;
     const words = kubectlWords(command);
     if (typeof words === 'string') {
-      return this.report(line, { verdict: { type: 'dangerous', warnings: [`refused: ${words}`], refusal: words }, blockedBy: this.patterns.match(line) });
+      // What the line is, read as the shell would (the kubectl tool runs no shell, so it is refused).
+      const asShell = this.classifier.classifyLine(line).verdict;
+      const refused = { type: asShell.type, warnings: [`refused: ${words}`, ...asShell.warnings], refusal: words };
+      return this.report(line, { verdict: refused, blockedBy: this.patterns.match(line) });
     }
-    const found = classifyKubectl(
+    const found = classifyKubectlCommand(
       words.map((text) => ({ text, dynamic: false })),
       { filesRoot: this.options.filesRoot },
     );
@@ -131,8 +135,9 @@ export class SafetyAnalyzer {
 
   private report(command: string, finding: Finding): SafetyReport {
     const { refusal } = finding.verdict;
+    // A refusal or blocked pattern is a fact of its own: the class stays what the command is (issue 26).
     const blocked = finding.blockedBy !== undefined || refusal !== undefined;
-    const type = blocked ? 'dangerous' : finding.verdict.type;
+    const { type } = finding.verdict;
     const warnings = finding.blockedBy !== undefined ? [`blocked by pattern ${finding.blockedBy}`, ...finding.verdict.warnings] : finding.verdict.warnings;
     const report: SafetyReport = {
       command,

@@ -1,12 +1,16 @@
 import type { CommandClass } from './types.js';
 
-/** What a kubectl command (path) may do: run with a class, or be refused with a reason. */
-export type CommandRule = { class: CommandClass } | { refuse: string };
+/**
+ * What a kubectl command (path) may do: run with a class, or be refused with a reason. A refused command still
+ * has the class of what it is (`port-forward` is interactive): the analysis reports both facts.
+ */
+export type CommandRule = { class: CommandClass } | { refuse: string; class: CommandClass };
 
 const read: CommandRule = { class: 'read' };
 const write: CommandRule = { class: 'write' };
 const interactive: CommandRule = { class: 'interactive' };
-const kubeconfigRefusal = { refuse: 'kubectl config may only view (without --raw/--flatten), show the current context or list contexts' };
+const refused = (reason: string, what: CommandClass): CommandRule => ({ refuse: reason, class: what });
+const kubeconfigReason = 'kubectl config may only view (without --raw/--flatten), show the current context or list contexts';
 
 const createCommands = [
   'clusterrole',
@@ -74,7 +78,7 @@ export const commandRules: Record<string, CommandRule> = {
   apply: write,
   'apply view-last-applied': read,
   'apply set-last-applied': write,
-  'apply edit-last-applied': { refuse: 'kubectl apply edit-last-applied opens an editor; use apply set-last-applied or patch' },
+  'apply edit-last-applied': refused('kubectl apply edit-last-applied opens an editor; use apply set-last-applied or patch', 'interactive'),
   create: write,
   ...Object.fromEntries(createCommands.map((name) => [`create ${name}`, write])),
   patch: write,
@@ -104,34 +108,24 @@ export const commandRules: Record<string, CommandRule> = {
   attach: interactive,
   cp: interactive,
   debug: interactive,
-  edit: { refuse: 'kubectl edit opens an editor; use patch or apply' },
-  proxy: { refuse: 'kubectl proxy opens a local listener to the API server; use the Pilothouse API' },
-  'port-forward': { refuse: 'kubectl port-forward opens a local listener; use the Pilothouse port-forward API' },
-  plugin: { refuse: 'kubectl plugins are not allowed' },
-  'plugin list': { refuse: 'kubectl plugins are not allowed' },
-  alpha: { refuse: 'kubectl alpha commands are not allowed' },
-  kuberc: { refuse: 'kubectl kuberc edits local kubectl preferences' },
-  'kuberc set': { refuse: 'kubectl kuberc edits local kubectl preferences' },
-  'kuberc view': { refuse: 'kubectl kuberc reads local kubectl preferences' },
+  edit: refused('kubectl edit opens an editor; use patch or apply', 'interactive'),
+  proxy: refused('kubectl proxy opens a local listener to the API server; use the Pilothouse API', 'interactive'),
+  'port-forward': refused('kubectl port-forward opens a local listener; use the Pilothouse port-forward API', 'interactive'),
+  plugin: refused('kubectl plugins are not allowed', 'unknown'),
+  'plugin list': refused('kubectl plugins are not allowed', 'read'),
+  alpha: refused('kubectl alpha commands are not allowed', 'unknown'),
+  kuberc: refused('kubectl kuberc edits local kubectl preferences', 'read'),
+  'kuberc set': refused('kubectl kuberc edits local kubectl preferences', 'write'),
+  'kuberc view': refused('kubectl kuberc reads local kubectl preferences', 'read'),
   config: read,
   'config view': read,
   'config current-context': read,
   'config get-contexts': read,
+  ...Object.fromEntries(['get-clusters', 'get-users'].map((name) => [`config ${name}`, refused(kubeconfigReason, 'read')])),
   ...Object.fromEntries(
-    [
-      'delete-cluster',
-      'delete-context',
-      'delete-user',
-      'get-clusters',
-      'get-users',
-      'rename-context',
-      'set',
-      'set-cluster',
-      'set-context',
-      'set-credentials',
-      'unset',
-      'use-context',
-    ].map((name) => [`config ${name}`, kubeconfigRefusal]),
+    ['delete-cluster', 'delete-context', 'delete-user', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context'].map(
+      (name) => [`config ${name}`, refused(kubeconfigReason, 'write')],
+    ),
   ),
 };
 

@@ -41,11 +41,15 @@ const maximumHops = 16;
 const sensitiveVariable =
   /^(PATH|LD_\w*|KUBE\w*|BASH_ENV|ENV|HOME|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HELM_\w*|NODE_OPTIONS|PYTHON\w*|PERL\w*|RUBY\w*|GIT_\w*|TMPDIR|EDITOR|VISUAL|PAGER|SSL_\w*|CURL_\w*|https?_proxy|HTTPS?_PROXY|ALL_PROXY|NO_PROXY)$/;
 
-/** Environment prefixes (`NAME=value program`), settings of sensitive variables and process substitutions: at least write. */
+/**
+ * Environment prefixes (`NAME=value program`), settings of sensitive variables, process substitutions and text bash
+ * evaluates out of sight (arithmetic on variables, `${!x}`, `declare -n`...): at least write.
+ */
 function environmentFindings(parsed: ParsedLine): Finding[] {
   const found: Finding[] = parsed.prefixAssignments.map((name) => ({ verdict: verdict('write', `runs a program with ${name} set (environment prefix)`) }));
   for (const name of parsed.shellAssignments.filter((item) => sensitiveVariable.test(item))) found.push({ verdict: verdict('write', `sets ${name}`) });
   if (parsed.processSubstitutions > 0) found.push({ verdict: verdict('write', 'process substitution runs commands with a file of their own') });
+  for (const reason of new Set(parsed.evaluations)) found.push({ verdict: verdict('write', reason) });
   return found;
 }
 

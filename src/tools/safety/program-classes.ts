@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { classifyHelm } from './helm-classes.js';
-import { classifyKubectl } from './kubectl-classes.js';
+import { classifyKubectlCommand } from './kubectl-refused-class.js';
 import { sedScriptEffect } from './sed-script.js';
 import type { PathContext } from './local-paths.js';
 import { firstOperandIndex, hasFlag, hasShortLetter, type OptionGrammar } from './option-scan.js';
 import { combineVerdicts, verdict } from './severity.js';
 import type { ShellWord, Verdict } from './types.js';
+import { classifyVariableBuiltin } from './variable-builtins.js';
 
 /** What the program classifier needs from its caller. */
 export interface ProgramContext {
@@ -209,7 +210,7 @@ function classifyTextTool(name: string, args: readonly ShellWord[], context: Pro
 }
 
 function classifyOther(name: string, args: readonly ShellWord[], context: ProgramContext): Verdict {
-  const special = classifyDiskTool(name, args) ?? classifyTextTool(name, args, context) ?? classifyExecutor(name, args);
+  const special = classifyDiskTool(name, args) ?? classifyTextTool(name, args, context) ?? classifyExecutor(name, args) ?? classifyVariableBuiltin(name, args);
   if (special) return special;
   if (harmlessBuiltins.has(name)) return verdict('read');
   return readOrUnknown(name, context);
@@ -217,7 +218,7 @@ function classifyOther(name: string, args: readonly ShellWord[], context: Progra
 
 /** Classifies one simple command whose wrappers (`sudo`, `env`, `xargs`...) are already removed. */
 export function classifyProgram(name: string, args: readonly ShellWord[], context: ProgramContext): ProgramFinding {
-  if (name === 'kubectl') return classifyKubectl(args, context.paths);
+  if (name === 'kubectl') return classifyKubectlCommand(args, context.paths);
   if (name === 'helm') return { verdict: classifyHelm(args), patternTexts: [] };
   if (name === 'rm') return classifyRemove(args, context);
   return { verdict: classifyOther(name, args, context), patternTexts: [] };

@@ -1,4 +1,5 @@
 import type { ShellNode, ShellParser } from 'mvdan-sh';
+import { evaluationRisk } from './shell-evaluations.js';
 import { shellSyntax } from './shell-module.js';
 import { wordText } from './shell-words.js';
 import type { ShellWord, SimpleCommand } from './types.js';
@@ -25,6 +26,10 @@ export const shellOperators = {
 export interface ShellRedirect {
   operator: number;
   target: ShellWord;
+  /** The file descriptor written before the operator (`3` of `3<x`, `{fd}` of `{fd}<x`), when there is one. */
+  descriptor?: string;
+  /** On a plain `exec` (no program): the redirection stays open for the rest of the shell. */
+  persistent?: boolean;
 }
 
 /** What a command line holds: every simple command (however deeply nested) and every redirection. */
@@ -39,11 +44,20 @@ export interface ParsedLine {
   shellAssignments: string[];
   /** Number of process substitutions (`<(...)`, `>(...)`). */
   processSubstitutions: number;
+  /** Why bash would evaluate text the tree does not show (arithmetic on variables, `${!x}`, `declare -n`...). */
+  evaluations: string[];
 }
 
 /** Variable names of `Assign` nodes (declaration words without a name, like `-x`, are skipped). */
 function assignedNames(assigns: readonly ShellNode[]): string[] {
   return assigns.map((assign) => String((assign.Name as ShellNode | null)?.Value ?? '')).filter((name) => name !== '');
+}
+
+/** `exec` without a program: its redirections change the shell's own file descriptors. */
+function isPlainExec(command: ShellNode | null, source: string): boolean {
+  if (!command || shellSyntax().NodeType(command) !== 'CallExpr') return false;
+  const args = (command.Args as ShellNode[] | null) ?? [];
+  return args.length === 1 && wordText(args[0] as ShellNode, source).text === 'exec';
 }
 
 function isPipe(operator: unknown): boolean {
@@ -57,6 +71,7 @@ class LineCollector {
   readonly recursiveFunctions: string[] = [];
   readonly prefixAssignments: string[] = [];
   readonly shellAssignments: string[] = [];
+  readonly evaluations: string[] = [];
   processSubstitutions = 0;
 
   private readonly source: string;
@@ -71,8 +86,9 @@ class LineCollector {
 
   statement(statement: ShellNode, pipeFed: boolean): void {
     const redirects = (statement.Redirs as ShellNode[] | null) ?? [];
-    for (const redirect of redirects) this.redirect(redirect);
     const command = statement.Cmd as ShellNode | null;
+    const persistent = isPlainExec(command, this.source);
+    for (const redirect of redirects) this.redirect(redirect, persistent);
     if (!command) return;
     const type = shellSyntax().NodeType(command);
     if (type === 'BinaryCmd') {
@@ -105,11 +121,24 @@ class LineCollector {
     this.commands.push(stdinText === undefined ? { argv, pipeFed } : { argv, pipeFed, stdinText });
   }
 
-  private redirect(redirect: ShellNode): void {
+  private redirect(redirect: ShellNode, persistent: boolean): void {
     const word = redirect.Word as ShellNode | null;
     const target = word ? wordText(word, this.source) : { text: '', dynamic: false };
-    this.redirects.push({ operator: Number(redirect.Op), target });
+    const found: ShellRedirect = { operator: Number(redirect.Op), target };
+    const descriptor = (redirect.N as ShellNode | null)?.Value;
+    if (descriptor !== undefined && descriptor !== null) found.descriptor = String(descriptor);
+    if (persistent) found.persistent = true;
+    this.redirects.push(found);
     this.nested(redirect, false);
+  }
+
+  /** Records why bash would evaluate text of this node; `${x:offset:length}` is not walked by mvdan-sh, so it is walked here. */
+  private inspect(node: ShellNode, pipeFed: boolean): void {
+    const risk = evaluationRisk(node);
+    if (risk !== undefined) this.evaluations.push(risk);
+    const slice = node.Slice as ShellNode | null | undefined;
+    if (!slice) return;
+    for (const part of [slice.Offset, slice.Length] as (ShellNode | null)[]) if (part) this.nested(part, pipeFed, true);
   }
 
   private standardInputText(redirects: readonly ShellNode[]): string | undefined {
@@ -123,11 +152,16 @@ class LineCollector {
     return text;
   }
 
-  /** Finds statements nested in a node: compound commands, functions, `$(...)`, backticks, `<(...)`. */
-  private nested(root: ShellNode, pipeFed: boolean): void {
-    let isRoot = true;
+  /**
+   * Finds statements nested in a node (compound commands, functions, `$(...)`, backticks, `<(...)`) and
+   * inspects every node on the way. The root itself is inspected but not taken as a statement unless `whole`.
+   */
+  private nested(root: ShellNode, pipeFed: boolean, whole = false): void {
+    let isRoot = !whole;
     shellSyntax().Walk(root, (node) => {
-      if (isRoot || !node) {
+      if (!node) return true;
+      this.inspect(node, pipeFed);
+      if (isRoot) {
         isRoot = false;
         return true;
       }
@@ -151,8 +185,8 @@ export class ShellLineParser {
     const file = this.parser.Parse(source, '');
     const collector = new LineCollector(source);
     collector.statements((file.Stmts as ShellNode[] | null) ?? [], false);
-    const { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions } = collector;
-    return { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions };
+    const { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions, evaluations } = collector;
+    return { commands, redirects, recursiveFunctions, prefixAssignments, shellAssignments, processSubstitutions, evaluations };
   }
 }
 
