@@ -40,6 +40,12 @@ beforeAll(async () => {
   otherUser = await service.createUser('user');
   viewer = await service.createUser('viewer');
   await runKubectl(clusterKubeconfig(), ['create', 'configmap', 'keep-me', '-n', namespace.name]);
+  // A chat approval is consent, not authorization (ADR 0026): role user writes only under an approved access request.
+  const asked = await service.api('POST', '/api/access-requests', {
+    token: user.token,
+    body: { permission: 'execute_write', namespaces: [namespace.name], resources: ['configmaps'], reason: 'approval tests', ttl: '1h' },
+  });
+  await service.api('POST', `/api/access-requests/${asked.body.id}/approve`, { token: service.adminToken, body: {} });
 });
 
 afterAll(async () => {
