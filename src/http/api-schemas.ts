@@ -72,13 +72,14 @@ export const userSettings = z.object({ language, beginner_mode: z.boolean(), aut
 export const safetyReport = z
   .object({
     command: z.string(),
-    type: commandClass,
+    type: commandClass.meta({ description: 'What the command is (a blocked or refused command keeps its class: a refused `get` is `read`)' }),
     requiresApproval: z.boolean(),
     isDangerous: z.boolean(),
     isInteractive: z.boolean(),
     isReadOnly: z.boolean(),
-    blocked: z.boolean(),
-    blockedBy: z.string().optional(),
+    blocked: z.boolean().meta({ description: 'The command never runs, whatever its class and any approval (see blockedBy or refusal)' }),
+    blockedBy: z.string().optional().meta({ description: 'The blocked pattern that matched' }),
+    refusal: z.string().optional().meta({ description: 'Why the command is refused (a flag or command off the allowlist, a file outside the files root...)' }),
     warnings: z.array(z.string()),
   })
   .catchall(z.unknown())

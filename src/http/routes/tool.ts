@@ -52,7 +52,7 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/tool/analyze',
       permission: 'authenticated',
-      summary: 'Safety report of a command line (class, approval, blocked pattern, warnings); never runs it',
+      summary: 'Safety report of a command line (class, approval, blocked with its pattern or refusal, warnings); never runs it',
       body: analyzeBody,
       response: safetyReport,
       handler: async (context, { body }) => {

@@ -108,3 +108,37 @@ describe('SafetyAnalyzer.analyzeMcp', () => {
     expect(analyzer.analyzeMcp('kubernetes', 'pods_list', { script: 'rm -rf /' })).toMatchObject({ blocked: true, type: 'read', requiresApproval: true });
   });
 });
+
+describe('a refusal is not a class (issue 26)', () => {
+  // No files root (as in a default install): kubectl may name no local file.
+  const analyzer = analyzerWith();
+  it.each([
+    ['kubectl', 'apply -f deploy.yaml', 'write', /no files root/],
+    ['kubectl', '--context prod get nodes', 'read', /--context/],
+    ['kubectl', 'port-forward svc/web 8080:80', 'interactive', /port-forward/],
+    ['kubectl', 'cp web-0:/etc/hosts ./hosts', 'interactive', /no files root/],
+    ['kubectl', 'proxy', 'interactive', /proxy/],
+    ['kubectl', 'edit deploy web', 'interactive', /editor/],
+    ['kubectl', 'config use-context prod', 'write', /kubectl config/],
+    ['kubectl', 'delete pod x --server=https://evil:6443', 'dangerous', /--server/],
+    ['kubectl', 'apply --prune -l app=web -f deploy.yaml', 'dangerous', /no files root/],
+    ['kubectl', 'apply -f - --dry-run=server --as=admin', 'read', /--as/],
+    ['kubectl', 'get pods | grep web', 'read', /one plain command/],
+    ['bash', 'kubectl --context prod get nodes | grep Ready', 'read', /--context/],
+  ])('%s %s: %s, blocked', (tool, command, type, reason) => {
+    const report = analyzer.analyzeSync(tool, command);
+    expect(report).toMatchObject({ type, blocked: true, requiresApproval: true, refusal: expect.stringMatching(reason) });
+    expect(report.isDangerous).toBe(type === 'dangerous');
+    expect(report.warnings.join('\n')).toMatch(/^refused: /m);
+  });
+
+  it('keeps the class of a line that matches a blocked pattern', () => {
+    expect(analyzer.analyzeSync('kubectl', 'delete namespace kube-system')).toMatchObject({ type: 'dangerous', blocked: true });
+    expect(analyzerWith({ blockedPatterns: ['get secrets'] }).analyzeSync('kubectl', 'get secrets -A')).toMatchObject({
+      type: 'read',
+      blocked: true,
+      requiresApproval: true,
+      blockedBy: 'get secrets',
+    });
+  });
+});

@@ -1651,7 +1651,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Safety report of a command line (class, approval, blocked pattern, warnings); never runs it
+         * Safety report of a command line (class, approval, blocked with its pattern or refusal, warnings); never runs it
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiToolAnalyze"];
@@ -1874,13 +1874,18 @@ export interface components {
         /** @enum {string} */
         Role: "viewer" | "user" | "admin";
         SafetyReport: {
+            /** @description The command never runs, whatever its class and any approval (see blockedBy or refusal) */
             blocked: boolean;
+            /** @description The blocked pattern that matched */
             blockedBy?: string;
             command: string;
             isDangerous: boolean;
             isInteractive: boolean;
             isReadOnly: boolean;
+            /** @description Why the command is refused (a flag or command off the allowlist, a file outside the files root...) */
+            refusal?: string;
             requiresApproval: boolean;
+            /** @description What the command is (a blocked or refused command keeps its class: a refused `get` is `read`) */
             type: components["schemas"]["CommandClass"];
             warnings: string[];
         } & {
