@@ -17,7 +17,7 @@ const open = useNamespace('mcpp-open');
 const closed = useNamespace('mcpp-closed');
 const staticToken = 'static-token-for-mcp-principal-01';
 const authorization = {
-  roles: [{ name: 'no-closed', resources: ['*'], namespaces: [closed.name], verbs: ['*'], effect: 'deny' as const }],
+  roles: [{ name: 'no-closed', resources: ['*'], namespaces: [closed.name], verbs: ['*' as const], effect: 'deny' as const }],
 };
 const files = serverModeFiles({ authorization, mcp_server: { tokens: [{ name: 'ci', token: staticToken }] } });
 let child: ChildProcess | undefined;
@@ -57,7 +57,7 @@ async function initializeStatus(token: string): Promise<number> {
   return response.status;
 }
 
-function auditRows(user: string): { command: unknown; decision: string; outcome: string }[] {
+function auditRows(user: string): { command: unknown; decision: string; outcome: string | null }[] {
   const database = openDatabase(files.dataDir);
   try {
     const entries = new AuditLog(database).query({ limit: 100, offset: 0, action: 'execute', user }).items;
@@ -148,7 +148,10 @@ describe('MCP server mode over HTTP runs as the caller', () => {
     const client = await connect(alice.token);
     const apply = async (namespace: string): Promise<{ text: string; isError: boolean }> => {
       const manifest = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dry, namespace: ${namespace}}\ndata: {a: b}\n`;
-      const result = (await client.callTool({ name: 'kubectl_apply', arguments: { manifest, dry_run: true } })) as { content: { text: string }[]; isError?: boolean };
+      const result = (await client.callTool({ name: 'kubectl_apply', arguments: { manifest, dry_run: true } })) as {
+        content: { text: string }[];
+        isError?: boolean;
+      };
       return { text: result.content.map((part) => part.text).join('\n'), isError: result.isError === true };
     };
     try {
