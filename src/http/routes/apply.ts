@@ -66,6 +66,17 @@ function refuseMaskedValues(object: KubeObject): void {
  */
 const applyDefaultNamespace = 'default';
 
+/**
+ * Refuses a top-level `name` or `namespace` beside `metadata`: no part of the object (the API server
+ * would refuse the field), and a second answer to where the object goes. The decision and the write
+ * read `metadata` only.
+ */
+function refuseTopLevelNames(object: KubeObject): void {
+  const given = ['name', 'namespace'].filter((field) => field in object);
+  if (given.length > 0)
+    throw validation(`${given.join(' and ')} belong in metadata`, { fields: Object.fromEntries(given.map((field) => [field, 'belongs in metadata'])) });
+}
+
 /** Edit and create: server-side apply of a manifest, and the kind's OpenAPI schema for the editor. */
 export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
   return [
@@ -85,6 +96,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       handler: async (context, { params, query, body }) => {
         const type = await deps.discovery.resolve(params.resource);
         const object = body as KubeObject;
+        refuseTopLevelNames(object);
         refuseMaskedValues(object);
         const namespace = requireNamespace(type, body.metadata.namespace ?? (type.namespaced ? applyDefaultNamespace : undefined));
         const options = { dryRun: query.dryRun ?? false, force: query.force ?? false };
