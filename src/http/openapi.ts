@@ -23,6 +23,7 @@ const errorMeanings: Record<number, string> = {
   409: "CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}])",
   413: 'PAYLOAD_TOO_LARGE: the body passes server.body_limit',
   429: 'RATE_LIMITED: see the X-RateLimit-* headers',
+  431: "PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing",
   500: 'K8S_ERROR, LLM_ERROR or INTERNAL',
   503: 'UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer',
 };
@@ -63,7 +64,8 @@ function roles(spec: RouteSpec): string {
 /** The statuses a route answers with the error body. */
 function errorStatuses(spec: RouteSpec): number[] {
   // 400: any request may be malformed (a field given twice, in the wrong place, or off its schema).
-  const statuses = new Set<number>([400, 429, 500, 503, ...(spec.errors ?? [])]);
+  // 431: any request line and headers may pass the header limit (src/http/client-errors.ts answers before routing).
+  const statuses = new Set<number>([400, 429, 431, 500, 503, ...(spec.errors ?? [])]);
   if (spec.body) statuses.add(413);
   if (spec.permission !== 'public') [401, 403].forEach((status) => statuses.add(status));
   if (spec.resourceKind || spec.path.includes(':')) statuses.add(404);

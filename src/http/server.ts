@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions, type HttpAppDeps } from './app.js';
+import { answerClientErrors } from './client-errors.js';
 import { allowedHostsFor } from './host-check.js';
 import type { RouteSpec } from './types.js';
 import type { WebSocketUpgrades } from './websocket-upgrade.js';
@@ -29,6 +30,7 @@ export async function startHttpServer(deps: HttpServerDeps, options: HttpServerO
   const { host: listenHost, port, routes, embedToken, ...appOptions } = options;
   const app = createApp(deps, routes, { ...appOptions, listener: { allowedHosts: allowedHostsFor(deps.config, listenHost), embedToken } });
   const server = createServer(app.callback());
+  answerClientErrors(server);
   deps.webSockets.attach(server, app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

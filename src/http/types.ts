@@ -36,7 +36,7 @@ export interface RouteInput<P extends ZodType = ZodType, Q extends ZodType = Zod
   body: z.output<B>;
 }
 
-/** Error statuses a route can answer besides 401/403 (authenticated routes), 400 (with input), 413 (with a body), 429, 500 and 503. */
+/** Error statuses a route can answer besides 401/403 (authenticated routes), 400 (with input), 413 (with a body), 429, 431 (request line and headers past the limit), 500 and 503. */
 export type ErrorStatus = 401 | 404 | 409 | 413 | 503;
 
 /**

@@ -5,8 +5,10 @@ import { validation } from '../errors.js';
 function issueDetails(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || '(body)';
-    fields[key] ??= issue.message;
+    const key = issue.path.map(String).join('.');
+    // An unknown property is named itself, not the object around it.
+    if (issue.code === 'unrecognized_keys') for (const name of issue.keys) fields[key ? `${key}.${name}` : name] ??= 'unknown field';
+    else fields[key || '(body)'] ??= issue.message;
   }
   return fields;
 }

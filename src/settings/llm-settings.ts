@@ -7,22 +7,26 @@ import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.
 import type { SettingsStore } from '../store/settings-store.js';
 import type { ApiKeyFile } from './api-key-file.js';
 
-const optionalText = z.string().trim().min(1).max(2048).optional();
+const optionalText = z.string().trim().min(1).max(2048).nullable().optional();
 
-/** Body of `PUT /api/settings/llm`; an unknown provider or property is a VALIDATION_ERROR. */
+/**
+ * Body of `PUT /api/settings/llm`: a change of the configuration in use. A field the body leaves out
+ * keeps its value; `null` clears it (back to the config default for `timeout` and `max_retries`); an
+ * unknown provider or property is a VALIDATION_ERROR naming it.
+ */
 export const llmSettingsBodySchema = z
   .object({
     provider: z.enum(llmProviders),
     model: z.string().trim().min(1).max(256),
-    /** Omitted: keep the current key; '': remove it; anything else is the key, literally (never `${NAME}`-expanded). */
-    api_key: z.string().max(8192).optional(),
-    base_url: z.url().optional(),
-    azure_endpoint: z.url().optional(),
+    /** Omitted: keep the current key; '' or null: remove it; anything else is the key, literally (never `${NAME}`-expanded). */
+    api_key: z.string().max(8192).nullable().optional(),
+    base_url: z.url().nullable().optional(),
+    azure_endpoint: z.url().nullable().optional(),
     azure_deployment: optionalText,
     azure_api_version: optionalText,
     region: optionalText,
-    timeout: durationSchema.optional(),
-    max_retries: z.number().int().min(0).max(10).optional(),
+    timeout: durationSchema.nullable().optional(),
+    max_retries: z.number().int().min(0).max(10).nullable().optional(),
   })
   .strict();
 export type LlmSettingsBody = z.infer<typeof llmSettingsBodySchema>;
@@ -31,7 +35,11 @@ export type LlmSettingsBody = z.infer<typeof llmSettingsBodySchema>;
  * What is stored under the settings key `llm` (never the key itself). `api_key_env` is a field of
  * older versions, which expanded `${NAME}` keys from the service's environment; it is ignored now.
  */
-type StoredLlmSettings = Omit<LlmSettingsBody, 'api_key'> & { api_key_env?: string };
+type StoredLlmSettings = { [Field in Exclude<keyof LlmSettingsBody, 'api_key'>]?: NonNullable<LlmSettingsBody[Field]> } & {
+  provider: LlmSettingsBody['provider'];
+  model: string;
+  api_key_env?: string;
+};
 
 /** Where the key in use comes from. */
 export type ApiKeySource = 'file' | 'config' | 'none';
@@ -40,6 +48,22 @@ export type ApiKeySource = 'file' | 'config' | 'none';
 export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { apiKeySet: boolean; apiKeySource: ApiKeySource };
 
 const settingsKey = 'llm';
+
+/** The object without its undefined and null fields. */
+function dropEmpty<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
+}
+
+/** `current` with a body's fields over it: a field left out keeps its value, `null` removes it. */
+function changed(current: StoredLlmSettings, fields: Omit<LlmSettingsBody, 'api_key'>): StoredLlmSettings {
+  const next: Record<string, unknown> = { ...current };
+  delete next.api_key_env;
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === null) delete next[field];
+    else if (value !== undefined) next[field] = value;
+  }
+  return next as StoredLlmSettings;
+}
 
 export interface LlmSettingsOptions {
   /** Config `llm` (environment references already resolved): used until an admin stores settings. */
@@ -52,8 +76,10 @@ export interface LlmSettingsOptions {
 }
 
 /**
- * The LLM configuration in use: config `llm`, replaced as a whole (but for `timeout` and
- * `max_retries` defaults) by settings stored through `PUT /api/settings/llm`. The key is kept in
+ * The LLM configuration in use: config `llm` until an admin changes it through `PUT /api/settings/llm`;
+ * each change starts from the configuration in use (the first from config `llm`), so a field the body
+ * leaves out keeps its value and `null` clears it (`timeout` and `max_retries` then fall back to
+ * config). The key is kept in
  * the data dir with mode 0600, taken literally (`${ENV}` expansion is for the config file only); it is
  * never returned. The provider is rebuilt after each change, so the next chat turn uses it.
  */
@@ -88,9 +114,8 @@ export class LlmSettings {
     if (body.base_url) await checkOutboundUrl(body.base_url, this.options.urlPolicy, 'base_url');
     if (body.azure_endpoint) await checkOutboundUrl(body.azure_endpoint, this.options.urlPolicy, 'azure_endpoint');
     const { api_key: apiKey, ...fields } = body;
-    const stored: StoredLlmSettings = { ...fields };
     this.storeKey(apiKey);
-    this.options.store.set(settingsKey, stored);
+    this.options.store.set(settingsKey, changed(this.current(), fields));
     this.cached = undefined;
     return this.view();
   }
@@ -102,12 +127,20 @@ export class LlmSettings {
     if (!stored) return base;
     const fields: Partial<StoredLlmSettings> = { ...stored };
     delete fields.api_key_env;
-    return { timeout: base.timeout, max_retries: base.max_retries, ...(fields as LlmSettingsBody), api_key: this.storedKey(stored) };
+    return { timeout: base.timeout, max_retries: base.max_retries, ...fields, api_key: this.storedKey(stored) } as LlmConfig;
   }
 
-  private storeKey(apiKey: string | undefined): void {
+  /** The settings a change starts from: the stored ones, else config `llm` (without its key). */
+  private current(): StoredLlmSettings {
+    const stored = this.stored();
+    if (stored) return stored;
+    const { provider, model, base_url, azure_endpoint, azure_deployment, azure_api_version, region } = this.options.base;
+    return dropEmpty({ provider, model, base_url, azure_endpoint, azure_deployment, azure_api_version, region });
+  }
+
+  private storeKey(apiKey: string | null | undefined): void {
     if (apiKey === undefined) return;
-    if (apiKey === '') this.options.keyFile.remove();
+    if (apiKey === '' || apiKey === null) this.options.keyFile.remove();
     else this.options.keyFile.write(apiKey);
   }
 

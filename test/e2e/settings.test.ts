@@ -142,6 +142,45 @@ describe('GET/PUT /api/settings/llm', () => {
   });
 });
 
+describe('PUT /api/settings/llm changes only what the body carries', () => {
+  it('keeps a configured base_url under the contract body {provider, model, api_key}; null clears; an unknown field is a 400 naming it', async () => {
+    // An operator configured the endpoint in the config file; an admin then changes model and key through the API.
+    const configured = await startTestService({
+      config: {
+        llm: { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-config', max_retries: 0, allow_private_base_url: true },
+      },
+    });
+    try {
+      const put = (body: Record<string, unknown>) => configured.api('PUT', '/api/settings/llm', { token: configured.adminToken, body });
+      const saved = await put({ provider: 'openai', model: 'wire-model-3', api_key: 'sk-from-api' });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ provider: 'openai', model: 'wire-model-3', base_url: `${wire.url}/v1`, apiKeySet: true });
+      await expect.poll(async () => (await configured.api('GET', '/api/health')).body.llm, { timeout: 15_000, interval: 500 }).toBe('available');
+      wire.script([{ text: ['still the configured endpoint'] }]);
+      const user = await configured.createUser('user');
+      const run = await chat(configured, { message: 'hello', context: {} }, { token: user.token });
+      expect(run.nth('chunk', 0)).toEqual({ content: 'still the configured endpoint' });
+      expect(wire.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-from-api');
+      expect((wire.chatRequests().at(-1)?.body as { model: string }).model).toBe('wire-model-3');
+
+      // A second change without api_key keeps the key and the endpoint too.
+      expect((await put({ provider: 'openai', model: 'wire-model-4' })).body).toMatchObject({ base_url: `${wire.url}/v1`, apiKeySet: true });
+
+      const unknown = await put({ provider: 'openai', model: 'wire-model-4', base_uri: 'https://example.test/v1' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { base_uri: expect.any(String) } } });
+      expect(unknown.body.error).toContain('base_uri');
+
+      const cleared = await put({ provider: 'openai', model: 'wire-model-4', base_url: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).not.toHaveProperty('base_url');
+      expect((await configured.api('GET', '/api/settings/llm', { token: configured.adminToken })).body).not.toHaveProperty('base_url');
+    } finally {
+      await configured.close();
+    }
+  });
+});
+
 describe('POST /api/tool/analyze', () => {
   it('classifies commands for any role and never runs them', async () => {
     const cases: [Record<string, string>, Record<string, unknown>][] = [

@@ -122,6 +122,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       path: '/api/admin/lock',
       permission: 'manage_users',
       summary: 'Lock {username}: every session ends at once; audited as lock',
+      errors: [404],
       body: lockBodySchema,
       response: locked,
       handler: async (context, { body }) => {
@@ -133,6 +134,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       path: '/api/admin/unlock',
       permission: 'manage_users',
       summary: 'Unlock {username}; audited as lock with details.locked false',
+      errors: [404],
       body: lockBodySchema,
       response: locked,
       handler: async (context, { body }) => {

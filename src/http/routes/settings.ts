@@ -22,6 +22,12 @@ const llmTestResult = z.object({
   code: z.string().optional(),
 });
 
+/** How the audit command shows a key change (never the key). */
+function keyChange(apiKey: string | null | undefined): string {
+  if (apiKey === undefined) return '';
+  return apiKey ? ' api_key=[set]' : ' api_key=[removed]';
+}
+
 /**
  * Settings (README "AI pilot"). `/api/settings` is per user, so every role reads and writes its own (the
  * global approval rule stays in config: a user's `auto_approve_readonly` can only make their own
@@ -65,11 +71,12 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       method: 'PUT',
       path: '/api/settings/llm',
       permission: 'admin',
-      summary: 'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; used from the next chat turn',
+      summary:
+        'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; a field left out keeps its value, null clears it, an unknown field is a 400 naming it; used from the next chat turn',
       body: llmSettingsBodySchema,
       response: anyObject,
       handler: async (context, { body }) => {
-        const command = `settings llm provider=${body.provider} model=${body.model}${body.api_key === undefined ? '' : ' api_key=[set]'}`;
+        const command = `settings llm provider=${body.provider} model=${body.model}${keyChange(body.api_key)}`;
         context.body = await audited(deps, context, { resource: `settings/llm`, command: command }, async () => llm.update(body));
       },
     }),

@@ -911,7 +911,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * helm repo update {names?}: {updated: [name]}
+         * helm repo update {names?}: {updated: [name]} ([] when there are no repositories; 404 when a named one does not exist)
          * @description Permission: `admin` — allowed for admin.
          */
         post: operations["postApiHelmRepositoriesUpdate"];
@@ -1590,7 +1590,7 @@ export interface paths {
          */
         get: operations["getApiSettingsLlm"];
         /**
-         * Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; used from the next chat turn
+         * Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; a field left out keeps its value, null clears it, an unknown field is a 400 naming it; used from the next chat turn
          * @description Permission: `admin` — allowed for admin.
          */
         put: operations["putApiSettingsLlm"];
@@ -2034,6 +2034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -2136,6 +2145,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -2220,6 +2238,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2318,6 +2345,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2431,6 +2467,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -2537,6 +2582,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -2618,6 +2672,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
             413: {
                 headers: {
@@ -2629,6 +2692,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2717,6 +2789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
             413: {
                 headers: {
@@ -2728,6 +2809,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2811,6 +2901,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2925,6 +3024,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3009,6 +3117,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3102,6 +3219,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3220,6 +3346,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3316,6 +3451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3402,6 +3546,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3503,6 +3656,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3586,6 +3748,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3680,6 +3851,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3756,6 +3936,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3848,6 +4037,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -3928,6 +4126,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4028,6 +4235,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4141,6 +4357,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -4205,6 +4430,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4295,6 +4529,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -4357,6 +4600,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4498,6 +4750,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -4585,6 +4846,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4685,6 +4955,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -4765,6 +5044,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4887,6 +5175,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -4989,6 +5286,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5110,6 +5416,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -5197,6 +5512,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5318,6 +5642,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -5432,6 +5765,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -5539,6 +5881,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5661,6 +6012,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -5776,6 +6136,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -5831,6 +6200,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5927,6 +6305,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6052,6 +6439,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -6140,6 +6536,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6242,6 +6647,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -6330,6 +6744,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6434,6 +6857,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -6520,6 +6952,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6637,6 +7078,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -6733,6 +7183,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -6811,6 +7270,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6919,6 +7387,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7012,6 +7489,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7092,6 +7578,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
             413: {
                 headers: {
@@ -7103,6 +7598,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7226,6 +7730,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7301,6 +7814,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7409,6 +7931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7498,6 +8029,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7627,6 +8167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7719,6 +8268,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7820,6 +8378,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -7907,6 +8474,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8030,6 +8606,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -8140,6 +8725,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -8227,6 +8821,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -8305,6 +8908,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8412,6 +9024,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8536,6 +9157,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -8622,6 +9252,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8737,6 +9376,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -8827,6 +9475,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8925,6 +9582,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9037,6 +9703,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9160,6 +9835,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -9256,6 +9940,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9375,6 +10068,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -9469,6 +10171,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -9524,6 +10235,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9647,6 +10367,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -9759,6 +10488,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -9847,6 +10585,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9968,6 +10715,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -10056,6 +10812,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10177,6 +10942,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -10272,6 +11046,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -10347,6 +11130,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10457,6 +11249,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -10541,6 +11342,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10636,6 +11446,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10807,6 +11626,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -10914,6 +11742,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11005,6 +11842,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11078,6 +11924,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11183,6 +12038,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11265,6 +12129,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11295,19 +12168,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    api_key?: string;
-                    azure_api_version?: string;
-                    azure_deployment?: string;
-                    /** Format: uri */
-                    azure_endpoint?: string;
-                    /** Format: uri */
-                    base_url?: string;
-                    max_retries?: number;
+                    api_key?: string | null;
+                    azure_api_version?: string | null;
+                    azure_deployment?: string | null;
+                    azure_endpoint?: string | null;
+                    base_url?: string | null;
+                    max_retries?: number | null;
                     model: string;
                     /** @enum {string} */
                     provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
-                    region?: string;
-                    timeout?: string | number;
+                    region?: string | null;
+                    timeout?: (string | number) | null;
                 };
             };
         };
@@ -11367,6 +12238,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11481,6 +12361,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11603,6 +12492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11693,6 +12591,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11810,6 +12717,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
             500: {
                 headers: {
@@ -11883,6 +12799,15 @@ export interface operations {
             };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,13 +4,13 @@ import { llmBody } from './llm-types';
 describe('LLM settings body', () => {
   it('keeps the key unless one is typed or removal is asked', () => {
     const draft = { provider: 'openai', model: ' gpt ', baseUrl: '', apiKey: '', removeKey: false };
-    expect(llmBody(draft)).toEqual({ provider: 'openai', model: 'gpt' });
+    expect(llmBody(draft)).toEqual({ provider: 'openai', model: 'gpt', base_url: null });
     expect(llmBody({ ...draft, apiKey: 'sk-1', baseUrl: 'https://example.test/v1' })).toEqual({
       provider: 'openai',
       model: 'gpt',
       api_key: 'sk-1',
       base_url: 'https://example.test/v1',
     });
-    expect(llmBody({ ...draft, apiKey: 'sk-1', removeKey: true })).toEqual({ provider: 'openai', model: 'gpt', api_key: '' });
+    expect(llmBody({ ...draft, apiKey: 'sk-1', removeKey: true })).toEqual({ provider: 'openai', model: 'gpt', api_key: '', base_url: null });
   });
 });

@@ -23,10 +23,12 @@ export interface LlmDraft {
   removeKey: boolean;
 }
 
-/** The PUT body: an empty key field keeps the stored key, "remove" sends '' (the API's removal). */
+/**
+ * The PUT body: an empty key field keeps the stored key, "remove" sends '' (the API's removal); an
+ * emptied base URL field sends null, which clears it (a field left out would keep its value).
+ */
 export function llmBody(draft: LlmDraft): Record<string, unknown> {
-  const body: Record<string, unknown> = { provider: draft.provider, model: draft.model.trim() };
-  if (draft.baseUrl.trim()) body.base_url = draft.baseUrl.trim();
+  const body: Record<string, unknown> = { provider: draft.provider, model: draft.model.trim(), base_url: draft.baseUrl.trim() || null };
   if (draft.removeKey) body.api_key = '';
   else if (draft.apiKey) body.api_key = draft.apiKey;
   return body;

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+// Statuses Schemathesis found undocumented: each answer's status is one the OpenAPI document names for that operation.
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+
+let service: TestService;
+let document: Document;
+
+beforeAll(async () => {
+  service = await startTestService();
+  document = (await service.api('GET', '/api/openapi.json')).body as Document;
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+const documented = (method: string, path: string): string[] => Object.keys(document.paths[path]?.[method]?.responses ?? {});
+
+describe('statuses the API answers are in the OpenAPI document', () => {
+  it('a huge query on the SSO callback is a 431 with the error body, documented (as on every operation)', async () => {
+    const response = await fetch(`${service.url}/api/auth/oidc/callback?state=${'s'.repeat(20_000)}&code=c`);
+    expect(response.status).toBe(431);
+    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { part: 'headers' } });
+    expect(documented('get', '/api/auth/oidc/callback')).toContain('431');
+    expect(document.paths['/api/auth/oidc/callback']?.get?.responses['431']?.content).toHaveProperty('application/json');
+    for (const [path, methods] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(methods)) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('431');
+    // The server still answers after refusing it.
+    expect((await service.api('GET', '/api/health')).status).toBe(200);
+  });
+
+  it('unlocking or locking an unknown user is a documented 404', async () => {
+    for (const path of ['/api/admin/unlock', '/api/admin/lock']) {
+      const response = await service.api('POST', path, { token: service.adminToken, body: { username: 'nobody-by-this-name' } });
+      expect(response.status, path).toBe(404);
+      expect(response.body.code, path).toBe('NOT_FOUND');
+      expect(documented('post', path), path).toContain('404');
+    }
+  });
+});
