@@ -41,9 +41,14 @@ function literalOf(word: ShellNode | null): string {
   return word && typeOf(word) === 'Word' && typeof method === 'function' ? String(method.call(word)) : '';
 }
 
-/** A `$x` part that is a number whatever the variables hold: `$#`, `$?`, `$$`, `$!`, `${#name}`. */
+/** `${#a[@]}`, `${#a[*]}`: the index lists every element (a count, nothing evaluated). */
+const listsAll = (index: ShellNode | null): boolean => /^[@*]$/.test(literalOf(index));
+
+/** A `$x` part that is a number whatever the variables hold: `$#`, `$?`, `$$`, `$!`, `${#name}`, `${#a[@]}`. */
 function numericParameter(part: ShellNode): boolean {
-  if (child(part, 'Index') || child(part, 'Slice') || child(part, 'Exp') || child(part, 'Repl') || part.Excl === true) return false;
+  const index = child(part, 'Index');
+  if (child(part, 'Slice') || child(part, 'Exp') || child(part, 'Repl') || part.Excl === true) return false;
+  if (index) return part.Length === true && listsAll(index);
   return part.Length === true || numericSpecials.has(String(child(part, 'Param')?.Value ?? ''));
 }
 
