@@ -54,8 +54,8 @@ describe('a chat approval is consent, not authorization', () => {
     expect(run.nth('tool_execution')).toMatchObject({
       status: 'error',
       result: expect.stringContaining(
-        `[policy] refused create clusterrolebindings.rbac.authorization.k8s.io ${name}: role user needs an approved access request to execute write ` +
-          `(create clusterrolebindings ${name}): request access (permission execute_write, resource clusterrolebindings)`,
+        '[policy] refused create clusterrolebindings.rbac.authorization.k8s.io: role user needs an approved access request to execute write ' +
+          '(create clusterrolebindings): request access (permission execute_write, resource clusterrolebindings)',
       ),
     });
     expect(await exists('clusterrolebinding', name)).toBe(false);
