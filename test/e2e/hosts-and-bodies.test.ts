@@ -65,8 +65,9 @@ describe('Host allowlist (DNS rebinding)', () => {
       const refused = await getWithHost(`${target.url}/api/health`, 'attacker.example');
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ error: expect.stringContaining('server.allowed_hosts'), code: 'FORBIDDEN', details: { reason: 'host_not_allowed' } });
-      expect((await getWithHost(`${target.url}/api/pods?namespace=default`, 'attacker.example:8080')).status).toBe(403);
-      expect((await getWithHost(`${target.url}/api/health`, undefined)).status).toBe(403);
+      expect((await getWithHost(`${target.url}/api/k8s/pods?namespace=default`, 'attacker.example:8080')).status).toBe(403);
+      // No Host at all: Node's HTTP server itself answers 400 before any route runs.
+      expect((await getWithHost(`${target.url}/api/health`, undefined)).status).toBe(400);
     }
   });
 
@@ -102,8 +103,8 @@ describe('the embedded service of `pilothouse tui`', () => {
   it('answers only requests carrying its per-process token, even with authentication off', async () => {
     const embedded = await startTestService({ noAuth: true, embedToken: 'token-of-this-tui-process-0123456789' });
     try {
-      expect((await embedded.api('GET', `/api/pods?namespace=${namespace.name}`)).status).toBe(200);
-      const stranger = await fetch(`${embedded.url}/api/pods?namespace=${namespace.name}`);
+      expect((await embedded.api('GET', `/api/k8s/pods?namespace=${namespace.name}`)).status).toBe(200);
+      const stranger = await fetch(`${embedded.url}/api/k8s/pods?namespace=${namespace.name}`);
       expect(stranger.status).toBe(401);
       expect(await stranger.json()).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'embed_token' } });
       const guessed = await fetch(`${embedded.url}/api/health`, { headers: { 'X-Pilothouse-Embed-Token': 'token-of-this-tui-process-0123456788' } });
@@ -139,7 +140,7 @@ describe('request bodies', () => {
     expect(refused.status).toBe(413);
     expect(refused.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { reason: 'expanded_too_large' } });
     for (const token of [service.adminToken, viewer.token]) {
-      const pods = await service.api('GET', `/api/pods?namespace=${namespace.name}`, { token });
+      const pods = await service.api('GET', `/api/k8s/pods?namespace=${namespace.name}`, { token });
       expect(pods.status).toBe(200);
       expect(JSON.stringify(pods.body)).toContain('talker');
     }
@@ -216,7 +217,7 @@ describe('the cluster client after a broken connection', () => {
         expect(after.text).toContain('hello');
       }
       expect(proxy.cuts).toBeGreaterThan(0);
-      const pods = await proxied.api('GET', `/api/pods?namespace=${namespace.name}`, { token: proxied.adminToken });
+      const pods = await proxied.api('GET', `/api/k8s/pods?namespace=${namespace.name}`, { token: proxied.adminToken });
       expect(pods.status).toBe(200);
     } finally {
       await proxied.close();

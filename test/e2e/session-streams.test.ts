@@ -115,6 +115,8 @@ describe('streams end with their session', () => {
   });
 
   it('a token that expires without refresh ends the watch (reason expired)', async () => {
+    // The service's own admin token lives 3 s too: log in again before creating the user.
+    expiring.adminToken = await expiring.login();
     const user = await expiring.createUser('admin');
     const started = Date.now();
     const stream = await openStream(expiring, watchPath(), user.token, 'text/event-stream', 'event: snapshot');
