@@ -6,9 +6,8 @@ import type { AppContext } from '../http/types.js';
 import { startRetention, type RetentionSchedule } from '../audit/retention.js';
 import { ensureAdmin } from '../auth/admin-bootstrap.js';
 import { NoAuthAuthenticator, type Authenticator } from '../auth/authenticator.js';
-import { JwtAuthenticator } from '../auth/jwt-authenticator.js';
 import { SessionStreams } from '../auth/session-streams.js';
-import { buildTokenAuthenticator, type TokenAuthDeps } from './compose-security.js';
+import { bearerAuthenticator, type TokenAuthDeps } from './compose-security.js';
 import type { Next } from 'koa';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SecurityServices } from '../auth/security-services.js';
@@ -48,14 +47,12 @@ async function chooseAuthenticator(deps: HttpSecurityDeps, options: HttpSecurity
   }
   if (mode === 'token') {
     if (options.adminPassword !== undefined) deps.logger.warn('--admin-password is ignored in token mode (callers present Kubernetes tokens)');
-    return buildTokenAuthenticator(deps);
+    return bearerAuthenticator(deps);
   }
   // In ldap and oidc modes `admin` stays a local account: the break-glass login when the directory or provider is down.
   await ensureAdmin(deps.security.users, { adminPassword: options.adminPassword, logger: deps.logger, announce });
-  const sessions = new JwtAuthenticator(deps.security.sessions);
-  if (mode !== 'oidc') return sessions;
-  await deps.security.oidc.start();
-  return deps.security.oidc.authenticator(sessions);
+  // The one bearer check of every mode, shared with MCP server mode over HTTP (src/app/compose-security.ts).
+  return bearerAuthenticator(deps);
 }
 
 /**
