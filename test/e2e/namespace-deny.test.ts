@@ -45,6 +45,21 @@ async function auditedDenials(username: string): Promise<string[]> {
     .map((entry: { details: { method: string; path: string } }) => `${entry.details.method} ${entry.details.path}`);
 }
 
+/** The names in the first `snapshot` event of a live list. */
+async function firstSnapshot(response: Response): Promise<string[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error('the stream ended before a snapshot');
+    buffer += decoder.decode(value, { stream: true });
+    const block = buffer.split('\n\n').find((part) => /^event: snapshot$/m.test(part));
+    const data = block ? /^data: (.+)$/m.exec(block)?.[1] : undefined;
+    if (data) return (JSON.parse(data) as { items: { name: string }[] }).items.map((item) => item.name);
+  }
+}
+
 beforeAll(async () => {
   service = await startTestService({
     config: {
@@ -138,18 +153,33 @@ describe('a deny role on a namespace covers the Namespace object', () => {
     expect((await service.api('GET', `/api/k8s/events?namespace=${closed.name}`, { token: denied.token })).status).toBe(403);
   });
 
+  it('leaves the denied namespace out of the live namespace list (SSE snapshot)', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${service.url}/api/k8s/namespaces/watch`, {
+      headers: { Authorization: `Bearer ${denied.token}` },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const snapshot = await firstSnapshot(response);
+    controller.abort();
+    expect(snapshot).toContain(open.name);
+    expect(snapshot).not.toContain(closed.name);
+  });
+
   it('gives the AI (through the policy proxy) and the route the same answer for the Namespace, its status and its objects', async () => {
     const principal: Principal = { username: denied.username, role: 'admin', roles: ['no-closed'] };
     const session = await service.deps.toolCluster.open({ principal, mode: 'approved' });
     try {
       const kubeconfig = session.kubeconfigPath;
-      for (const args of [
-        ['get', 'namespace', closed.name],
-        ['get', '--raw', `/api/v1/namespaces/${closed.name}/status`],
-        ['delete', 'namespace', closed.name, '--wait=false'],
-        ['get', 'configmap', 'settings', '-n', closed.name],
-      ]) {
-        const result = await tryKubectl(kubeconfig, args);
+      const finalize = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: closed.name }, spec: { finalizers: [] } });
+      for (const [args, input] of [
+        [['get', 'namespace', closed.name]],
+        [['get', '--raw', `/api/v1/namespaces/${closed.name}/status`]],
+        [['replace', '--raw', `/api/v1/namespaces/${closed.name}/finalize`, '-f', '-'], finalize],
+        [['delete', 'namespace', closed.name, '--wait=false']],
+        [['get', 'configmap', 'settings', '-n', closed.name]],
+      ] as [string[], string?][]) {
+        const result = await tryKubectl(kubeconfig, args, input);
         expect(result.code, args.join(' ')).not.toBe(0);
         expect(result.stderr, args.join(' ')).toMatch(/forbidden|denies/i);
       }
