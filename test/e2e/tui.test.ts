@@ -148,6 +148,24 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     expect(await replicas()).toBe('2');
   });
 
+  it('selects a prompt’s default, so the first typed key replaces it (2 replicas, then 3 scales to 3, not 23)', async () => {
+    await kubectl(['scale', 'deployment', 'web', '--replicas=2']);
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    await command(tui, 'deploy');
+    await tui.waitFor(/web\s+2\/2/);
+    tui.keys('s');
+    await tui.waitFor(/Replicas for deployment\/web.*: 2/);
+    // The default is drawn selected (inverse), as a form's number field is.
+    expect(tui.colouredScreen()).toMatch(/\x1b\[[0-9;]*7[0-9;]*m2/);
+    tui.type('3');
+    tui.keys('Enter');
+    await tui.waitFor(/Scale deployment\/web \(.*\) to 3 replicas\? \(y\/n\)/);
+    tui.keys('y');
+    await tui.waitFor(/web\s+3\/3/);
+    expect(await replicas()).toBe('3');
+  });
+
   it('edits a deployment in $EDITOR, dry-runs the change on the server, then applies it after y', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'ph-tui-editor-'));
     const editor = join(folder, 'editor.sh');

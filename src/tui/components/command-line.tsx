@@ -12,7 +12,7 @@ export interface CommandLineProps {
 /** The `:` line: a kind (`pods`, `deploy`, `svc`, any served kind or short name), `ns [name]`, `helm`, `requests`, `q`; Tab completes. */
 export function CommandLine(props: CommandLineProps): ReactElement {
   const [typed, setTyped] = useState('');
-  const value = useTextInput(true, '', {
+  const { value } = useTextInput(true, '', {
     onSubmit: props.onSubmit,
     onCancel: props.onCancel,
     onTab: (text) => complete(props.words, text),

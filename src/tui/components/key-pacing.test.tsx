@@ -6,7 +6,7 @@ import { useKeyPacing } from './key-pacing.js';
 import { useTextInput } from './use-text-input.js';
 
 function Line(props: { onSubmit(value: string): void; onCancel(): void }): ReactElement {
-  const value = useTextInput(true, '', props);
+  const { value } = useTextInput(true, '', props);
   return <Text>:{value}</Text>;
 }
 

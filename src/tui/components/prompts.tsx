@@ -15,12 +15,23 @@ export function ConfirmPrompt(props: { question: string; yesNo: string; onAnswer
   );
 }
 
-/** A one-line prompt: Enter submits, esc cancels; `mask` shows nothing of what is typed (passwords). */
+/**
+ * A one-line prompt: Enter submits, esc cancels; `mask` shows nothing of what is typed (passwords).
+ * A default (`initial`) is shown selected (inverse): the first typed key replaces it, Backspace edits it.
+ */
 export function AskPrompt(props: { label: string; initial?: string; mask?: boolean; onAnswer(value: string | undefined): void }): ReactElement {
-  const value = useTextInput(true, props.initial ?? '', { onSubmit: (text) => props.onAnswer(text), onCancel: () => props.onAnswer(undefined) });
+  const { value, selected } = useTextInput(
+    true,
+    props.initial ?? '',
+    { onSubmit: (text) => props.onAnswer(text), onCancel: () => props.onAnswer(undefined) },
+    { selectInitial: true },
+  );
   return (
     <Text color="yellow" wrap="truncate">
-      {props.label} <Text color="white">{props.mask ? '' : value}</Text>
+      {props.label}{' '}
+      <Text color="white" inverse={selected}>
+        {props.mask ? '' : value}
+      </Text>
       <Text inverse> </Text>
     </Text>
   );

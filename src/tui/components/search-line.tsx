@@ -12,7 +12,7 @@ export interface SearchLineProps {
 
 /** The `/` line of tables and text views. */
 export function SearchLine(props: SearchLineProps): ReactElement {
-  const value = useTextInput(true, props.initial, props);
+  const { value } = useTextInput(true, props.initial, props);
   return (
     <Text>
       {props.label}

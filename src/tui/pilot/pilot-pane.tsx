@@ -55,7 +55,7 @@ function moved(ids: string[], selected: string | undefined, step: number): strin
 const step = (input: string, key: Key): number => (key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : 0);
 
 function AskLine(props: { active: boolean; label: string; onSubmit(text: string): void; onCancel(): void }): ReactElement {
-  const value = useTextInput(props.active, '', { onSubmit: props.onSubmit, onCancel: props.onCancel });
+  const { value } = useTextInput(props.active, '', { onSubmit: props.onSubmit, onCancel: props.onCancel });
   return (
     <Text color="yellow" wrap="truncate">
       {props.label} <Text color="white">{value}</Text>
