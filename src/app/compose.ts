@@ -199,6 +199,7 @@ export function composeServices(options: ComposeOptions): Services {
     homeDirectory: join(dataDir, 'helm'),
     timeoutMs: Math.max(config.tools.timeout, 120_000),
   });
+  health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, identities, policy, helm, security, controllers, clock });
   return {
     config,

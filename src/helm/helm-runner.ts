@@ -57,17 +57,23 @@ export function helmClusterArgs(invocation: HelmInvocation): string[] {
   return args;
 }
 
+/** The answer of every helm route when the helm binary cannot be run (503, said by /api/health too). */
+export function helmMissing(): AppError {
+  return new AppError('UNAVAILABLE', 'helm is not installed (set `tools.helm` or install helm)', { reason: 'helm_not_installed' });
+}
+
+/** helm's messages about the caller's chart reference, values or release name: the caller's input (400). */
+const callerInput =
+  /cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision|non-absolute URLs|repo_name\/path_to_chart/i;
+
 /** Maps helm's stderr to a contract error, keeping helm's message in details. */
 export function helmFailure(stderr: string): AppError {
   const message = stderr.replace(/^Error:\s*/m, '').trim() || 'helm failed';
   const details = { message };
   if (/forbidden/i.test(message)) return new AppError('FORBIDDEN', message, details);
-  if (/not found|no such|doesn't exist|does not exist|no repositories|has no \d+ version/i.test(message)) return new AppError('NOT_FOUND', message, details);
-  if (
-    /cannot re-use a name|already exists|invalid|not a valid|failed to fetch|could not find|unable to|required|parse|unknown flag|is not|no revision/i.test(
-      message,
-    )
-  ) {
+  if (/not found|no such|doesn't exist|does not exist|no repositories|has no \d+ version|has no deployed releases/i.test(message))
+    return new AppError('NOT_FOUND', message, details);
+  if (callerInput.test(message)) {
     return new AppError('VALIDATION_ERROR', message, details);
   }
   return new AppError('K8S_ERROR', `helm failed: ${message}`, details);
@@ -86,7 +92,10 @@ export function runHelm(invocation: HelmInvocation, args: string[], stdin?: stri
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     const privatePaths = [invocation.kubeconfigPath, invocation.homeDirectory, invocation.helmPath];
-    child.on('error', (error) => reject(new AppError('K8S_ERROR', 'cannot run helm', { reason: scrubToolMessage(error.message, privatePaths) })));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'EACCES') return reject(helmMissing());
+      reject(new AppError('K8S_ERROR', 'cannot run helm', { reason: scrubToolMessage(error.message, privatePaths) }));
+    });
     child.on('close', (code) => {
       if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
       reject(helmFailure(scrubToolMessage(Buffer.concat(stderr).toString('utf8'), privatePaths)));

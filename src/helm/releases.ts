@@ -83,29 +83,34 @@ export async function listReleases(helm: HelmInvocation, namespace?: string): Pr
   }));
 }
 
-function sourceArgs(source: ChartSource): string[] {
-  return [
-    source.name,
-    source.chart,
+/** The release, its values (on stdin, never a file of the caller's choosing) and the chart directory. */
+function chartArgs(source: ChartSource, chartDirectory: string): string[] {
+  return [source.name, chartDirectory, '-n', source.namespace, '--values', '-'];
+}
+
+/** `helm install` of a pinned chart (src/helm/pinned-chart.ts). */
+export async function installRelease(helm: HelmInvocation, source: ChartSource, chartDirectory: string, createNamespace: boolean): Promise<ReleaseDetails> {
+  const args = ['install', ...chartArgs(source, chartDirectory), ...(createNamespace ? ['--create-namespace'] : []), ...helmClusterArgs(helm)];
+  return details(await runHelmJson<HelmStatus>(helm, args, JSON.stringify(source.values)));
+}
+
+/** `helm upgrade` to a pinned chart with the given values (replacing the previous ones). */
+export async function upgradeRelease(helm: HelmInvocation, source: ChartSource, chartDirectory: string): Promise<ReleaseDetails> {
+  const args = ['upgrade', ...chartArgs(source, chartDirectory), ...helmClusterArgs(helm)];
+  return details(await runHelmJson<HelmStatus>(helm, args, JSON.stringify(source.values)));
+}
+
+/** The chart annotations of a release's current revision (`helm get metadata`; where Pilothouse records the chart's origin). */
+export async function releaseChartAnnotations(helm: HelmInvocation, name: string, namespace: string): Promise<Record<string, string>> {
+  const metadata = await runHelmJson<{ annotations?: Record<string, string> | null }>(helm, [
+    'get',
+    'metadata',
+    name,
     '-n',
-    source.namespace,
-    ...(source.repo ? ['--repo', source.repo] : []),
-    ...(source.version ? [`--version=${source.version}`] : []),
-    '--values',
-    '-',
-  ];
-}
-
-/** `helm install` (values passed on stdin, never as a file of the caller's choosing). */
-export async function installRelease(helm: HelmInvocation, source: ChartSource, createNamespace: boolean): Promise<ReleaseDetails> {
-  const args = ['install', ...sourceArgs(source), ...(createNamespace ? ['--create-namespace'] : []), ...helmClusterArgs(helm)];
-  return details(await runHelmJson<HelmStatus>(helm, args, JSON.stringify(source.values)));
-}
-
-/** `helm upgrade` with the given values (replacing the previous ones). */
-export async function upgradeRelease(helm: HelmInvocation, source: ChartSource): Promise<ReleaseDetails> {
-  const args = ['upgrade', ...sourceArgs(source), ...helmClusterArgs(helm)];
-  return details(await runHelmJson<HelmStatus>(helm, args, JSON.stringify(source.values)));
+    namespace,
+    ...helmClusterArgs(helm),
+  ]);
+  return metadata.annotations ?? {};
 }
 
 /** `helm uninstall`. */

@@ -26,8 +26,9 @@ export async function removeRepository(helm: HelmInvocation, name: string): Prom
   return { name, removed: true };
 }
 
-/** `helm repo update [names...]`. */
+/** `helm repo update [names...]`; with no repositories there is nothing to update (`updated: []`), not an error. */
 export async function updateRepositories(helm: HelmInvocation, names: string[]): Promise<{ updated: string[] }> {
+  if (names.length === 0 && (await listRepositories(helm)).length === 0) return { updated: [] };
   await runHelm(helm, ['repo', 'update', '--', ...names]);
   return { updated: names.length > 0 ? names : (await listRepositories(helm)).map((repository) => repository.name) };
 }

@@ -7,12 +7,18 @@ export interface BashSandboxHealth {
   reason?: string;
 }
 
+/** Whether the helm routes can run: `unavailable` (with the reason) when no helm binary can be run. */
+export interface HelmHealth {
+  status: 'available' | 'unavailable';
+  reason?: string;
+}
+
 export interface HealthReport {
   status: 'healthy' | 'degraded';
   kubernetes: 'connected' | 'disconnected';
   llm: 'available' | 'unconfigured' | 'unavailable';
   /** Optional features; they do not change `status` (a bash tool that cannot run is off, not a failure). */
-  details: { bashSandbox: BashSandboxHealth };
+  details: { bashSandbox: BashSandboxHealth; helm?: HelmHealth };
 }
 
 export type LlmCheck = () => Promise<HealthReport['llm']>;
@@ -33,6 +39,8 @@ export class HealthService {
   private pending?: Promise<HealthReport>;
   llmCheck: LlmCheck = async () => 'unconfigured';
   bashSandboxCheck: BashSandboxCheck = async () => ({ status: 'disabled' });
+  /** The helm binary check (src/helm/helm-invocations.ts); absent until composed. */
+  helmCheck?: () => HelmHealth;
 
   constructor(
     private readonly rest: RestClient,
@@ -55,7 +63,8 @@ export class HealthService {
       this.bashSandboxCheck().catch((error: unknown) => ({ status: 'unavailable' as const, reason: (error as Error).message })),
     ]);
     const status = kubernetes === 'connected' && llm !== 'unavailable' ? 'healthy' : 'degraded';
-    const report: HealthReport = { status, kubernetes, llm, details: { bashSandbox: bashSandbox } };
+    const helm = this.helmCheck?.();
+    const report: HealthReport = { status, kubernetes, llm, details: { bashSandbox: bashSandbox, ...(helm ? { helm } : {}) } };
     this.cached = { at: this.clock(), report };
     return report;
   }

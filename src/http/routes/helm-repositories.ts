@@ -61,8 +61,9 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/repositories/update',
       permission: 'admin',
-      summary: 'helm repo update {names?}: {updated: [name]}',
+      summary: 'helm repo update {names?}: {updated: [name]} ([] when there are no repositories; 404 when a named one does not exist)',
       body: updateBody,
+      errors: [404],
       response: anyObject,
       handler: async (context, { body }) => {
         const line = ['helm repo update', ...body.names].join(' ');

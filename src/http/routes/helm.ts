@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  installRelease,
   listReleases,
   releaseDetails,
   releaseHistory,
@@ -8,11 +7,12 @@ import {
   releaseValues,
   rollbackRelease,
   uninstallRelease,
-  upgradeRelease,
+  type ReleaseDetails,
 } from '../../helm/releases.js';
 import { maskManifest } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
-import { renderChart, storedManifest } from '../../helm/rendering.js';
+import { storedManifest, type ChartChange } from '../../helm/rendering.js';
+import { prepareChange, upgradeSource } from '../../helm/release-changes.js';
 import { audited } from '../audit-context.js';
 import { valuesYamlSchema, withYamlValues } from '../helm-values.js';
 import { auditedRead } from '../audit-reads.js';
@@ -52,6 +52,7 @@ const installBody = z.object({
   createNamespace: z.boolean().default(false),
 });
 const upgradeBody = installBody.omit({ createNamespace: true });
+type InstallBody = z.infer<typeof installBody>;
 const releaseQuery = z.object({ namespace: namespaceSchema });
 const nameParams = z.object({ name: releaseName });
 const rollbackBody = z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) });
@@ -68,6 +69,29 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
   const repo = body.repo ? ` --repo ${body.repo}` : '';
   const version = body.version ? ` --version ${body.version}` : '';
   return `helm ${verb} ${body.name} ${body.chart} -n ${body.namespace}${repo}${version} --values -`;
+}
+
+/**
+ * An install or upgrade, authorized on exactly what it applies: the release Secrets are decided
+ * before helm runs; then the chart is fetched and rendered once with cluster access, every object
+ * of that rendering (CRDs and hooks included, and the namespace an install creates) is decided,
+ * and the pinned chart installs that same text (ADR 0029). An upgrade that names no repository
+ * reuses the one the release's chart came from.
+ */
+async function changeRelease(deps: HelmRouteDeps, context: AppContext, action: ChartChange['action'], sent: InstallBody): Promise<ReleaseDetails> {
+  await authorizeHelmAction(deps, context, { action, namespace: sent.namespace });
+  const helm = helmFor(deps, context);
+  const source = action === 'upgrade' ? await upgradeSource(helm, sent) : sent;
+  await checkChartUrl(deps, source.repo, 'repo');
+  const prepared = await prepareChange(helm, { action, source, createNamespace: sent.createNamespace });
+  const created = sent.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${sent.namespace}}\n` : '';
+  const line = chartLine(action, source) + (sent.createNamespace ? ' --create-namespace' : '');
+  try {
+    await authorizeHelmAction(deps, context, { action, namespace: sent.namespace, manifest: prepared.objects + created });
+    return await audited(deps, context, { resource: `helmrelease/${sent.name}`, command: line }, () => prepared.apply());
+  } finally {
+    await prepared.dispose();
+  }
 }
 
 function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
@@ -150,18 +174,10 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       response: anyObject,
       handler: async (context) => {
         const body = withYamlValues(parseWith(installBody, context.request.body));
+        // The caller's repository URL is checked before anything runs; an upgrade's recorded one when it is read.
         await checkChartUrl(deps, body.repo, 'repo');
-        const created = body.createNamespace ? `\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ${body.namespace}}\n` : '';
-        await authorizeHelmAction(deps, context, {
-          action: 'install',
-          namespace: body.namespace,
-          manifest: (await renderChart(helmFor(deps, context), body, false)) + created,
-        });
-        const line = chartLine('install', body) + (body.createNamespace ? ' --create-namespace' : '');
         context.status = 201;
-        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: line }, () =>
-          installRelease(helmFor(deps, context), body, body.createNamespace),
-        );
+        context.body = await changeRelease(deps, context, 'install', body);
       },
     }),
     route({
@@ -175,14 +191,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       handler: async (context) => {
         const body = withYamlValues(parseWith(upgradeBody, context.request.body));
         await checkChartUrl(deps, body.repo, 'repo');
-        await authorizeHelmAction(deps, context, {
-          action: 'upgrade',
-          namespace: body.namespace,
-          manifest: await renderChart(helmFor(deps, context), body, true),
-        });
-        context.body = await audited(deps, context, { resource: `helmrelease/${body.name}`, command: chartLine('upgrade', body) }, () =>
-          upgradeRelease(helmFor(deps, context), body),
-        );
+        context.body = await changeRelease(deps, context, 'upgrade', { ...body, createNamespace: false });
       },
     }),
     route({
