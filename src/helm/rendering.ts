@@ -46,7 +46,8 @@ async function renderWithoutMapping(helm: HelmInvocation, source: ChartSource, a
     runHelm(helm, ['show', 'chart', archive.file]),
     runHelm(helm, ['show', 'values', archive.file]),
   ]);
-  const asObject = (text: string): Record<string, unknown> => (yaml.load(text, { schema: yaml.JSON_SCHEMA }) as Record<string, unknown> | null) ?? {};
+  const asObject = (text: string): Record<string, unknown> =>
+    text.trim() === '' ? {} : ((yaml.load(text, { schema: yaml.JSON_SCHEMA }) as Record<string, unknown> | null) ?? {});
   return { manifest, chart: { metadata: asObject(chart), values: asObject(values) } };
 }
 

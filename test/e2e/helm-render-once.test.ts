@@ -45,6 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await tryKubectl(clusterKubeconfig(), ['delete', 'customresourcedefinition', crdName, '--ignore-not-found', '--wait=false']);
   await service?.close();
   charts?.close();
 });
@@ -89,6 +90,20 @@ describe('helm install authorizes what it installs', () => {
     expect(await exists('configmap', 'allowed-hooked', '-n', work.name)).toBe(true);
     const values = await service.api('GET', `/api/helm/releases/allowed/values?namespace=${work.name}&all=true`, { token: service.adminToken });
     expect(values.body.values).toEqual({ greeting: 'hi' });
+  });
+});
+
+describe('a chart whose templates use the kinds of its own crds/', () => {
+  it('is authorized on its CRDs and objects, then installs both', async () => {
+    const installed = await install(service.adminToken, { name: 'tools', chart: 'with-crd' });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    expect(await exists('customresourcedefinition', crdName)).toBe(true);
+    expect(
+      await runKubectl(clusterKubeconfig(), ['get', 'gadgets.render-once.pilothouse.test', 'tools-gadget', '-n', work.name, '-o', 'jsonpath={.spec.size}']),
+    ).toBe('3');
+    expect(await exists('configmap', 'tools-settings', '-n', work.name)).toBe(true);
+    const uninstalled = await service.api('DELETE', `/api/helm/releases/tools?namespace=${work.name}`, { token: service.adminToken });
+    expect(uninstalled.status).toBe(200);
   });
 });
 
