@@ -20,7 +20,7 @@ const errorMeanings: Record<number, string> = {
   401: 'UNAUTHORIZED: missing, invalid or expired token',
   403: 'FORBIDDEN: the caller may not do this (details.reason)',
   404: 'NOT_FOUND',
-  409: "CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}])",
+  409: "CONFLICT: not possible in the object's current state (a report still generating; every 409 of the API server: an object that exists already or changed since it was read, an apply whose fields other managers own: details.conflicts [{field, manager, message}])",
   413: 'PAYLOAD_TOO_LARGE: the body passes server.body_limit',
   429: 'RATE_LIMITED: see the X-RateLimit-* headers',
   431: "PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing",

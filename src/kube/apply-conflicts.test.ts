@@ -29,7 +29,15 @@ describe('apply conflicts', () => {
 
   it('keeps the conflicts in the mapped error details', () => {
     const error = mapKubeError(409, status, 'deployments/web');
-    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.code).toBe('CONFLICT');
+    expect(error.details).toMatchObject({ status: 409, reason: 'conflict', kubeReason: 'Conflict' });
     expect(error.details.conflicts).toHaveLength(1);
+  });
+
+  it('maps every 409 to CONFLICT, not only apply conflicts', () => {
+    const exists = { kind: 'Status', reason: 'AlreadyExists', code: 409, message: 'configmaps "x" already exists' };
+    const error = mapKubeError(409, exists, 'configmaps/x');
+    expect(error.code).toBe('CONFLICT');
+    expect(error.details).toMatchObject({ reason: 'conflict', kubeReason: 'AlreadyExists', conflicts: [] });
   });
 });

@@ -1,8 +1,7 @@
-import { AppError, validation } from '../errors.js';
+import { validation } from '../errors.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
 import type { KubeObject } from './resources.js';
-import type { ApplyConflict } from './apply-conflicts.js';
 
 /** The field manager of every server-side apply Pilothouse sends. */
 export const fieldManager = 'pilothouse';
@@ -47,29 +46,19 @@ function applyBody(object: KubeObject, namespace: string | undefined): KubeObjec
 
 /**
  * Server-side apply (`kubectl apply --server-side --field-manager=pilothouse`) with the caller's
- * client. A field owned by another manager fails with VALIDATION_ERROR, `details.reason`
- * `conflict` and `details.conflicts` `[{field, manager, message}]` (answered 409).
+ * client. A field owned by another manager, or a `metadata.resourceVersion` the object no longer
+ * has, fails with CONFLICT (409) as src/kube/errors.ts maps every 409: `details.reason` `conflict`,
+ * `details.conflicts` `[{field, manager, message}]`.
  */
 export async function applyObject(client: KubeIdentityClient, request: ApplyRequest): Promise<ApplyResult> {
   const { type, object, namespace } = request;
   const name = object.metadata?.name ?? '';
   const versioned = { ...type, version: versionFor(type, object) };
-  const response = await client.rest
-    .raw('PATCH', objectPath(versioned, name, namespace), {
-      query: { fieldManager, force: request.force || undefined, dryRun: request.dryRun ? 'All' : undefined },
-      contentType: 'application/apply-patch+yaml',
-      body: applyBody(object, namespace),
-      target: `${type.plural}/${name}`,
-    })
-    .catch((error: unknown) => {
-      throw applyFailure(error);
-    });
+  const response = await client.rest.raw('PATCH', objectPath(versioned, name, namespace), {
+    query: { fieldManager, force: request.force || undefined, dryRun: request.dryRun ? 'All' : undefined },
+    contentType: 'application/apply-patch+yaml',
+    body: applyBody(object, namespace),
+    target: `${type.plural}/${name}`,
+  });
   return { object: (await response.json()) as KubeObject, created: response.status === 201 };
-}
-
-/** A 409 from the API server becomes a conflict error naming the fields and their managers. */
-function applyFailure(error: unknown): unknown {
-  if (!(error instanceof AppError) || error.details.status !== 409) return error;
-  const conflicts = (error.details.conflicts as ApplyConflict[] | undefined) ?? [];
-  return new AppError('CONFLICT', error.message, { ...error.details, reason: 'conflict', conflicts });
 }

@@ -28,8 +28,12 @@ export function connectionError(error: unknown): AppError {
   return new AppError('K8S_ERROR', 'cannot reach the Kubernetes API server', { reason });
 }
 
-/** A 409 (already exists, changed meanwhile, apply conflict) keeps the conflicting fields and their managers. */
+/**
+ * Every 409 of the API server (already exists, changed since it was read, fields another manager
+ * owns on apply) is CONFLICT, mapped here once: `details.reason` `conflict`, the server's own reason
+ * in `details.kubeReason`, and `details.conflicts` `[{field, manager, message}]` (empty unless an
+ * apply met another field manager).
+ */
 function conflictError(message: string, details: Record<string, unknown>, body: unknown): AppError {
-  const conflicts = conflictsOf(body);
-  return new AppError('VALIDATION_ERROR', message, conflicts.length > 0 ? { ...details, conflicts } : details);
+  return new AppError('CONFLICT', message, { ...details, reason: 'conflict', kubeReason: details.reason, conflicts: conflictsOf(body) });
 }

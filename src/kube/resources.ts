@@ -136,25 +136,6 @@ export async function deleteObject(client: KubeIdentityClient, type: ResourceTyp
   return { kind: type.kind, name, ...(namespace ? { namespace } : {}), apiVersion };
 }
 
-/**
- * Replaces an object with an edited copy (`kubectl replace`; the terminal UI's edit). The copy keeps
- * the read's resourceVersion, so an object changed meanwhile answers a conflict; `dryRun` asks the
- * API server to validate and admit without storing.
- */
-export async function replaceObject(
-  client: KubeIdentityClient,
-  type: ResourceType,
-  object: KubeObject,
-  options: { namespace?: string; dryRun: boolean },
-): Promise<ObjectReference> {
-  const name = object.metadata?.name ?? '';
-  const query: Record<string, string> = { fieldManager: 'pilothouse' };
-  if (options.dryRun) query.dryRun = 'All';
-  await client.rest.json('PUT', objectPath(type, name, options.namespace), { body: object, query, target: `${type.plural}/${name}` });
-  const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-  return { kind: type.kind, name, ...(options.namespace ? { namespace: options.namespace } : {}), apiVersion };
-}
-
 export interface KubectlInvocation {
   kubectlPath: string;
   kubeconfigPath?: string;

@@ -116,13 +116,13 @@ describe('a deny role on a namespace covers the Namespace object', () => {
     expect(await auditedDenials(denied.username)).toContain(`GET /api/k8s/ns/${closed.name}/describe`);
   });
 
-  it('refuses changing it by replace and by apply; its labels stay as they were', async () => {
+  it('refuses changing it by apply (the one write path for an edited object); its labels stay as they were', async () => {
     const current = await service.api('GET', `/api/k8s/namespaces/${closed.name}`, { token: service.adminToken });
     expect(current.status).toBe(200);
-    const edited = { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, taken: 'replace' } } };
-    const replaced = await service.api('PUT', `/api/k8s/namespaces/${closed.name}`, { token: denied.token, body: { object: edited } });
-    expect(replaced.status).toBe(403);
-    expect(replaced.body.details).toMatchObject({ reason: 'resource_role', verb: 'update', namespace: closed.name });
+    const edited = { ...current.body, metadata: { ...current.body.metadata, labels: { ...current.body.metadata.labels, taken: 'edit' } } };
+    const editedApply = await service.api('POST', '/api/k8s/namespaces/apply', { token: denied.token, body: edited });
+    expect(editedApply.status).toBe(403);
+    expect(editedApply.body.details).toMatchObject({ reason: 'resource_role', namespace: closed.name });
     const manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: closed.name, labels: { taken: 'apply' } } };
     const applied = await service.api('POST', '/api/k8s/namespaces/apply', { token: denied.token, body: manifest });
     expect(applied.status).toBe(403);

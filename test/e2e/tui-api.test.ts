@@ -9,7 +9,7 @@ import { ApiError } from '../../src/tui/api/api-error.js';
 import { LiveRows } from '../../src/tui/api/live-rows.js';
 import type { Row } from '../../src/tui/api/types.js';
 
-// The routes the terminal UI added (GET /api/k8s, PUT /api/k8s/{resource}/{name}) and its API client
+// The routes the terminal UI added (GET /api/k8s; its edit is the web editor's apply) and its API client
 // (token refresh, 401 → sign in again, live rows) against the real service and cluster.
 
 const namespace = useNamespace('tui-api');
@@ -23,7 +23,7 @@ beforeAll(async () => {
     config: { authorization: { jwt: { token_duration: '1h', refresh_window: '15m', max_session: '8h' } } },
   });
   await applyYaml(clusterKubeconfig(), deploymentYaml('web'), namespace.name);
-  // Settled first: a controller's status update between the GET and the PUT below would be a (real) conflict.
+  // Settled first: a controller's status update between the GET and the apply below would be a (real) conflict.
   await runKubectl(clusterKubeconfig(), ['rollout', 'status', 'deployment/web', '-n', namespace.name, '--timeout=120s']);
 });
 
@@ -46,38 +46,47 @@ describe('GET /api/k8s', () => {
   });
 });
 
-describe('PUT /api/k8s/{resource}/{name}', () => {
-  it('dry-runs an edited object without storing it, then replaces it', async () => {
+describe("the terminal UI's edit: a server-side apply through POST /api/k8s/{resource}/apply", () => {
+  const api = (): PilothouseApi => new PilothouseApi(new ApiClient(service.url, { session: { token: service.adminToken } }));
+  const failureOf = (work: Promise<unknown>): Promise<ApiError> =>
+    work.then(() => expect.unreachable('the write passed')).catch((error: unknown) => error as ApiError);
+
+  it('dry-runs an edited object without storing it, then applies it; a stale copy answers 409 CONFLICT', async () => {
     const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
     object.spec.replicas = 3;
-    const dry = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, dryRun: true, object } });
-    expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ kind: 'Deployment', name: 'web', namespace: namespace.name, dryRun: true });
+    expect(await api().apply('deployments', object, { dryRun: true, force: false })).toMatchObject({ dryRun: true, created: false });
     expect(await replicas()).toBe('1');
-    const real = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object } });
-    expect(real.status).toBe(200);
-    expect(real.body.dryRun).toBe(false);
+    expect(await api().apply('deployments', object, { dryRun: false, force: false })).toMatchObject({ dryRun: false });
     expect(await replicas()).toBe('3');
-    // The same copy again carries a stale resourceVersion: the API server's conflict, in the contract's words.
-    const stale = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object } });
-    expect(stale.status).toBeGreaterThanOrEqual(400);
-    expect(stale.body.code).toBeTruthy();
+    // The same copy again carries the resourceVersion it was read at, which the object no longer has.
+    const stale = await failureOf(api().apply('deployments', object, { dryRun: false, force: false }));
+    expect(stale).toBeInstanceOf(ApiError);
+    expect(stale.status).toBe(409);
+    expect(stale.code).toBe('CONFLICT');
+    expect(stale.details).toMatchObject({ reason: 'conflict', kubeReason: 'Conflict' });
+    expect(await replicas()).toBe('3');
   });
 
-  it('refuses a copy that renamed the object, a namespace in the query, and writes the role may not make', async () => {
-    const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
-    const renamed = { ...object, metadata: { ...object.metadata, name: 'other' } };
-    const refused = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object: renamed } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.code).toBe('VALIDATION_ERROR');
-    const inQuery = await service.api('PUT', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken, body: { object } });
-    expect(inQuery.status).toBe(400);
+  it('refuses a Secret whose values are still the mask a read showed; the stored value stays', async () => {
+    await runKubectl(clusterKubeconfig(), ['create', 'secret', 'generic', 'edited', '--from-literal=password=hunter2', '-n', namespace.name]);
     const viewer = await service.createUser('viewer');
-    expect((await service.api('PUT', '/api/k8s/deployments/web', { token: viewer.token, body: { namespace: namespace.name, object } })).status).toBe(403);
-    const user = await service.createUser('user');
-    const asUser = await service.api('PUT', '/api/k8s/deployments/web', { token: user.token, body: { namespace: namespace.name, object } });
-    expect(asUser.status).toBe(403);
-    expect(asUser.body.details.reason).toBe('approval_required');
+    const read = await service.api('GET', `/api/k8s/secrets/edited?namespace=${namespace.name}`, { token: viewer.token });
+    expect(read.status).toBe(200);
+    const object = { ...read.body, metadata: { ...read.body.metadata, labels: { edited: 'yes' } } };
+    const refused = await failureOf(api().apply('secrets', object, { dryRun: true, force: false }));
+    expect(refused.status).toBe(400);
+    expect(refused.code).toBe('VALIDATION_ERROR');
+    expect(refused.details).toMatchObject({ fields: { data: 'masked' } });
+    const stored = await runKubectl(clusterKubeconfig(), ['get', 'secret', 'edited', '-n', namespace.name, '-o', 'jsonpath={.data.password}']);
+    expect(Buffer.from(stored, 'base64').toString()).toBe('hunter2');
+  });
+
+  it('has no second write path: PUT on an object is not a route', async () => {
+    const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
+    const put = await service.api('PUT', '/api/k8s/deployments/web', { token: service.adminToken, body: { namespace: namespace.name, object } });
+    expect(put.status).toBe(405);
+    const openapi = await service.api('GET', '/api/openapi.json', { token: service.adminToken });
+    expect(openapi.body.paths['/api/k8s/{resource}/{name}']?.put).toBeUndefined();
   });
 });
 

@@ -4,7 +4,6 @@ import { openApiRoutes, type OpenapiRouteDeps } from './openapi.js';
 import { prometheusRoutes, type PrometheusRouteDeps } from './prometheus.js';
 import { resourceRoutes, type ResourcesRouteDeps } from './resources.js';
 import { resourceTypeRoutes, type ResourceTypesRouteDeps } from './resource-types.js';
-import { resourceUpdateRoutes, type ResourceUpdatesRouteDeps } from './resource-updates.js';
 import { applyRoutes, type ApplyRouteDeps } from './apply.js';
 import { authRoutes, type AuthRouteDeps } from './auth.js';
 import { oidcRoutes, type OidcRouteDeps } from './oidc.js';
@@ -32,7 +31,6 @@ export type RouteDeps = HealthRouteDeps &
   PrometheusRouteDeps &
   ResourcesRouteDeps &
   ResourceTypesRouteDeps &
-  ResourceUpdatesRouteDeps &
   ApplyRouteDeps &
   AuthRouteDeps &
   OidcRouteDeps &
@@ -60,7 +58,6 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...healthRoutes(deps),
     ...resourceTypeRoutes(deps),
     ...resourceRoutes(deps),
-    ...resourceUpdateRoutes(deps),
     ...applyRoutes(deps),
     ...authRoutes(deps),
     ...oidcRoutes(deps),

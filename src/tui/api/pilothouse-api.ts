@@ -29,9 +29,14 @@ export class PilothouseApi {
     return this.client.text(`${objectPath(target)}/yaml`, { namespace: target.namespace });
   }
 
-  /** PUT /api/k8s/{resource}/{name}: replace with an edited copy; `dryRun` validates on the API server only. */
-  replace(target: Target, object: Record<string, unknown>, dryRun: boolean): Promise<{ name: string; dryRun: boolean }> {
-    return this.client.json('PUT', objectPath(target), { body: { namespace: target.namespace, dryRun, object } });
+  /**
+   * POST /api/k8s/{resource}/apply: server-side apply of an edited object (the web editor's write
+   * path); `dryRun` validates and admits on the API server only, `force` takes over fields other
+   * field managers own (a 409 CONFLICT with `details.conflicts` otherwise).
+   */
+  apply(resource: string, object: Record<string, unknown>, options: { dryRun: boolean; force: boolean }): Promise<{ created: boolean; dryRun: boolean }> {
+    const query = { dryRun: options.dryRun, force: options.force };
+    return this.client.json('POST', `/api/k8s/${encodeURIComponent(resource)}/apply`, { query, body: object });
   }
 
   async remove(target: Target): Promise<void> {

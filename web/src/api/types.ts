@@ -993,11 +993,7 @@ export interface paths {
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiK8sResourceName"];
-        /**
-         * Replace a resource with an edited copy {namespace?, dryRun?, object} (kubectl replace; dryRun validates on the API server without storing): its reference
-         * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
-         */
-        put: operations["putApiK8sResourceName"];
+        put?: never;
         post?: never;
         /**
          * Delete a resource; returns its reference
@@ -8065,137 +8061,6 @@ export interface operations {
             };
         };
     };
-    putApiK8sResourceName: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-                resource: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description true: the API server validates and admits the change without storing it (server-side dry run)
-                     * @default false
-                     */
-                    dryRun?: boolean;
-                    namespace?: string;
-                    /** @description The whole edited object (as GET /api/k8s/{resource}/{name} returned it, resourceVersion kept) */
-                    object: {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description X-RateLimit-Limit */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description X-RateLimit-Remaining */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description X-RateLimit-Reset */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        apiVersion: string;
-                        dryRun: boolean;
-                        kind: string;
-                        name: string;
-                        namespace?: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description UNAUTHORIZED: missing, invalid or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description FORBIDDEN: the caller may not do this (details.reason) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description PAYLOAD_TOO_LARGE: the body passes server.body_limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     deleteApiK8sResourceName: {
         parameters: {
             query?: {
@@ -8579,7 +8444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
+            /** @description CONFLICT: not possible in the object's current state (a report still generating; every 409 of the API server: an object that exists already or changed since it was read, an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11608,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description CONFLICT: not possible in the object's current state (a report still generating; an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
+            /** @description CONFLICT: not possible in the object's current state (a report still generating; every 409 of the API server: an object that exists already or changed since it was read, an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
             409: {
                 headers: {
                     [name: string]: unknown;
