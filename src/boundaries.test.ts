@@ -112,6 +112,49 @@ function folderCycles(arrows: Arrow[]): string[] {
   return cycles;
 }
 
+/** The source file an import names (`./x.js` is `x.ts` or `x.tsx`), or undefined for other files (JSON, assets). */
+function sourceFileOf(target: string, files: ReadonlySet<string>): string | undefined {
+  const base = target.replace(/\.(js|jsx|ts|tsx)$/, '');
+  return [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((candidate) => files.has(candidate));
+}
+
+/**
+ * The strongly connected components of more than one file (Tarjan): files that reach each other
+ * through imports, `import type` included. A type cycle is a cycle too: it ties the files' meaning
+ * together, and it is the first half of a runtime one.
+ */
+function fileCycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const connect = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) ?? 0);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) connect(next);
+      if (stack.includes(next)) low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = stack.splice(stack.indexOf(node));
+    if (component.length > 1) components.push(component.sort());
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) connect(node);
+  return components;
+}
+
+/** The import graph of src/ by file. */
+function fileGraph(arrows: Arrow[]): Map<string, Set<string>> {
+  const files = new Set(sourceFiles(sourceRoot).map((path) => relative(sourceRoot, path)));
+  const edges = new Map<string, Set<string>>();
+  for (const { file, target } of arrows) {
+    const imported = sourceFileOf(target, files);
+    if (imported && imported !== file) edges.set(file, (edges.get(file) ?? new Set()).add(imported));
+  }
+  return edges;
+}
+
 describe('module boundaries (docs/architecture.md)', () => {
   const arrows = allArrows();
 
@@ -130,6 +173,23 @@ describe('module boundaries (docs/architecture.md)', () => {
 
   it('has no cycle between folders', () => {
     expect(folderCycles(arrows)).toEqual([]);
+  });
+
+  it('has no cycle between files, type-only imports included', () => {
+    const graph = fileGraph(arrows);
+    expect(graph.get('reports/report-context.ts')?.size).toBeGreaterThan(0);
+    expect(fileCycles(graph).map((component) => component.join(' ⇄ '))).toEqual([]);
+  });
+
+  it('finds a file cycle, a type-only one included', () => {
+    const edges = new Map([
+      ['a.ts', new Set(['b.ts'])],
+      ['b.ts', new Set(['c.ts'])],
+      ['c.ts', new Set(['a.ts', 'd.ts'])],
+      ['d.ts', new Set<string>()],
+    ]);
+    expect(fileCycles(edges)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(fileCycles(new Map([['a.ts', new Set(['d.ts'])]]))).toEqual([]);
   });
 
   it('keeps rbac/ pure policy: no Koa and no HTTP types (the HTTP layer hands it plain attributes)', () => {

@@ -1,7 +1,7 @@
 import type { ResourceType } from '../kube/discovery.js';
 import type { Principal } from '../rbac/principal.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
-import { resourceRequestAttributes } from '../rbac/request-attributes.js';
+import { resourceRequestAttributes } from '../rbac/resource-request.js';
 
 /** What a section left out says in its place. */
 export const hiddenNote = '<not shown: a resource-level role denies them>';

@@ -1,5 +1,5 @@
 import type { GenerateInput, ReportDocument, ReportGenerator } from './document.js';
-import type { GeneratorDeps } from './generators.js';
+import type { GeneratorDeps } from './generator-deps.js';
 import { documentOf, runSections, startReport, type SectionStep } from './report-context.js';
 import { refs } from './resource-refs.js';
 import { capacitySection } from './overview-capacity.js';

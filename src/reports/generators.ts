@@ -1,33 +1,7 @@
-import type { Clock } from '../clock.js';
-import type { HelmInvocations } from '../helm/helm-invocations.js';
-import type { KubeIdentityClient } from '../kube/clients.js';
-import type { IdentityResolver } from '../rbac/identities.js';
-import type { PolicyEngine } from '../rbac/policy-engine.js';
 import { ClusterOverviewGenerator } from './cluster-overview.js';
 import { SecurityAssessmentGenerator } from './security-assessment.js';
 import type { ReportGenerator } from './document.js';
-
-/**
- * What the report generators need (src/app/compose.ts hands them exactly these). Every read is made
- * as the requester: with `identities.clientFor(principal)` and filtered by `policy`.
- */
-export interface GeneratorDeps {
-  /** Maps the requester to their cluster identity (impersonation). */
-  identities: Pick<IdentityResolver, 'clientFor'>;
-  /** The one policy decision (resource-level roles, deny roles, Pilothouse's own namespace). */
-  policy: Pick<PolicyEngine, 'authorize'>;
-  /**
-   * Pilothouse's own client: used only for the Pod Security dry runs (server-side dry-run namespace
-   * label patches) that the requester's identity may not make, and only for namespaces the
-   * requester may view. Nothing is written: dry runs persist nothing.
-   */
-  ownClient: KubeIdentityClient;
-  /** helm as the requester's identity (Helm releases of the cluster overview). */
-  helm: Pick<HelmInvocations, 'for'>;
-  /** `reports.trusted_registries`: registries (`ghcr.io`, `registry.example.com/team`) images may come from; empty = no check. */
-  trustedRegistries: readonly string[];
-  clock: Clock;
-}
+import type { GeneratorDeps } from './generator-deps.js';
 
 /** One generator per report type (cluster-overview, security-assessment). */
 export function createGenerators(deps: GeneratorDeps): ReportGenerator[] {

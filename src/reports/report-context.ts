@@ -1,5 +1,5 @@
 import type { GenerateInput, ReportDocument, ReportSection, ReportType } from './document.js';
-import type { GeneratorDeps } from './generators.js';
+import type { GeneratorDeps } from './generator-deps.js';
 import { RequesterReader, type RawObject } from './requester-reader.js';
 import type { ResourceRef } from './resource-refs.js';
 import { buildSection, type SectionContent } from './report-sections.js';

@@ -20,6 +20,7 @@ import { useHeaderData } from './use-header-data.js';
 import { useSignIn } from './use-sign-in.js';
 import type { SignInBridge } from './sign-in.js';
 import type { SidePane } from './core/side-pane.js';
+import type { Modal } from './core/modal.js';
 import { usePaneFocus } from './pilot/use-pane-focus.js';
 import { useKeyPacing } from './components/key-pacing.js';
 
@@ -39,12 +40,6 @@ export interface AppProps {
   /** Called once the UI quits (q, :q, ctrl-c). */
   onQuit(): void;
 }
-
-export type Modal =
-  | { kind: 'confirm'; question: string; resolve(yes: boolean): void }
-  | { kind: 'ask'; label: string; initial?: string; mask?: boolean; resolve(value: string | undefined): void }
-  | { kind: 'help' }
-  | { kind: 'command' };
 
 const podsView: ViewState = { type: 'table', view: 'pods', resource: 'pods', title: 'pods', namespaced: true };
 

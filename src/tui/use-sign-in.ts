@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ClientSession } from './api/client.js';
 import { passwordLogin, type SignInBridge } from './sign-in.js';
-import type { Modal } from './app.js';
+import type { Modal } from './core/modal.js';
 import type { Shell } from './core/shell.js';
 
 type Prompt = <T>(make: (resolve: (value: T) => void) => Modal) => Promise<T>;

@@ -28,7 +28,7 @@ import type { CacheManager } from '../../kube/cache-manager.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
-import { resourceRequestAttributes } from '../../rbac/request-attributes.js';
+import { resourceRequestAttributes } from '../../rbac/resource-request.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ResourcesRouteDeps extends AuditReadsDeps {
