@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { CustomClient } from '../kube/custom-client.js';
 import { accessRequestKind, accessRequestSchema, type AccessRequest } from '../crds/access-request.js';
 import type { RestClient } from '../kube/rest-client.js';
+import type { Condition } from '../crds/common.js';
 import type { AccessSpec } from './grant-rules.js';
 
-type StatusPatch = Record<string, string | null>;
+/** Status fields to merge; null clears a field; `conditions` replaces the whole list. */
+export type StatusPatch = Record<string, string | null | Condition[]>;
 
 /**
  * AccessRequest objects in the Pilothouse namespace (service identity). Status writes carry the

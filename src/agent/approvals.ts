@@ -40,6 +40,8 @@ export class ApprovalRegistry {
   constructor(
     private readonly scheduler: Scheduler,
     private readonly timeoutMs: number,
+    /** Sees each request and how it ended (the service's metrics). */
+    private readonly observe: (outcome: ApprovalOutcome | 'requested') => void = () => undefined,
   ) {}
 
   /** True when the id is pending or was decided recently (ids must be unique). */
@@ -58,9 +60,11 @@ export class ApprovalRegistry {
         cancelTimer();
         signal?.removeEventListener('abort', onAbort);
         this.remember(request.id, request.owner);
+        this.observe(result.outcome);
         resolve(result);
       };
       this.pending.set(request.id, { ...request, settle });
+      this.observe('requested');
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

@@ -19,6 +19,7 @@ import type { Db } from '../store/database.js';
 import { SettingsStore } from '../store/settings-store.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
+import type { Metrics } from '../http/metrics.js';
 
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
@@ -33,6 +34,13 @@ export interface PilotInputs {
   toolCluster: ToolClusterGateway;
   clock: Clock;
   health: HealthService;
+  /** Counts LLM requests and tool-call approvals. */
+  metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
+}
+
+function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
+  metrics?.llmRequests.inc({ provider });
+  if (failed) metrics?.llmErrors.inc({ provider });
 }
 
 /**
@@ -48,9 +56,12 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     store: settingsStore,
     keyFile: new ApiKeyFile(inputs.dataDir),
     urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()),
+    providerOptions: { observe: (provider, failed) => countLlmRequest(inputs.metrics, provider, failed) },
   });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;
-  const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
+  const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs, (outcome) =>
+    inputs.metrics?.approvals.inc({ outcome: outcome === 'timeout' ? 'timed_out' : outcome }),
+  );
   const loop = new AgentLoop({
     tools: inputs.tools,
     safety,

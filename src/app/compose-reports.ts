@@ -77,13 +77,7 @@ export function composeReports(input: ReportsComposeInput): ReportsArea {
     retentionMs: config.reports.retention,
   });
   const controller = new Controller(reportObjects, reconciler, logger, { concurrency: 1, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 });
-  input.controllers.register({
-    start: () => {
-      controller.start();
-      void reconciler.sweepFiles();
-    },
-    stop: () => (reconciler.stop(), controller.stop()),
-  });
+  input.controllers.register(controller);
   const namespaceExists = async (name: string): Promise<boolean> => {
     try {
       await ownClient.rest.json('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);

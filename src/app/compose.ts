@@ -9,6 +9,7 @@ import type { AuthMode } from '../cli/flags.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { Controller } from '../controllers/controller.js';
+import { KubeEventRecorder } from '../controllers/events.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { McpServerReconciler } from '../controllers/mcp-server-reconciler.js';
 import { allowedForwardIdentities, PortForwardReconciler } from '../controllers/port-forward-reconciler.js';
@@ -173,14 +174,16 @@ export function composeServices(options: ComposeOptions): Services {
     kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
     identityOf: (principal) => identities.clusterIdentityOf(principal),
     policy,
+    onDenied: () => metrics.policyDenials.inc({ path: 'proxy' }),
   });
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, database, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
-  const { safety, pilot } = composePilot({ config, logger, database, dataDir, kube, tools, audit, identities, toolCluster, clock, health });
+  const { safety, pilot } = composePilot({ config, logger, database, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
   const terminalTickets = new TerminalTickets();
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
-  const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock });
-  const mcpController = new Controller(mcp.objects, new McpServerReconciler(mcp), logger);
+  const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });
+  const events = new KubeEventRecorder(ownRest, logger, clock);
+  const mcpController = new Controller(mcp.objects, new McpServerReconciler(mcp, events), logger);
   // Status changes of servers from MCPServer objects requeue their object.
   mcp.manager.onStatusChange((name) => {
     if (mcp.manager.get(name)?.definition.source !== 'config') mcpController.queue.add(name);
@@ -190,10 +193,10 @@ export function composeServices(options: ComposeOptions): Services {
     bindAddress: config.portforward.bind_address,
     logger,
     identities: allowedForwardIdentities(config.authorization.impersonation),
+    events,
   });
-  const forwardController = new Controller(portForwards, forwarder, logger);
-  controllers.register({ start: () => forwardController.start(), stop: () => (forwardController.stop(), void forwarder.closeAll()) });
-  controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock), logger));
+  controllers.register(new Controller(portForwards, forwarder, logger));
+  controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
   const helm = new HelmInvocations(identities, {
     helmPath: () => findBinary('helm', config.tools.helm),
     homeDirectory: join(dataDir, 'helm'),

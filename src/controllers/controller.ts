@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { CustomClient } from '../kube/custom-client.js';
-import { WorkQueue, type Reconciler } from './reconciler.js';
+import { WorkQueue, type ControllerObserver, type QueueOptions, type Reconciler } from './reconciler.js';
 
-/** How a controller's queue runs (WorkQueue options; default 2 keys at once). */
-export type QueueOptions = ConstructorParameters<typeof WorkQueue>[2];
+export type { QueueOptions } from './reconciler.js';
+
+const defaultQueueOptions: QueueOptions = { concurrency: 2, baseDelayMs: 500, maxDelayMs: 5 * 60_000 };
 
 type AnyObject = { metadata: { name: string; resourceVersion?: string } };
 
@@ -15,6 +16,8 @@ export class Controller<T extends AnyObject> {
   queue: WorkQueue;
   private abort = new AbortController();
   private known = new Set<string>();
+  /** Sees every reconcile pass (set by the ControllerManager that registers this controller). */
+  observer?: ControllerObserver;
 
   constructor(
     private readonly client: CustomClient<T>,
@@ -22,21 +25,23 @@ export class Controller<T extends AnyObject> {
     private readonly logger: Logger,
     private readonly queueOptions?: QueueOptions,
   ) {
-    this.queue = new WorkQueue(reconciler, logger, queueOptions);
+    this.queue = new WorkQueue(reconciler, logger, queueOptions ?? defaultQueueOptions);
   }
 
   /** Starts (or restarts, after losing and regaining leadership) the list+watch and the queue. */
   start(): void {
     this.abort.abort();
     this.queue.stop();
-    this.queue = new WorkQueue(this.reconciler, this.logger, this.queueOptions);
+    this.queue = new WorkQueue(this.reconciler, this.logger, { ...defaultQueueOptions, ...this.queueOptions, observer: this.observer });
     this.abort = new AbortController();
+    this.reconciler.start?.();
     void this.run(this.abort.signal);
   }
 
   stop(): void {
     this.abort.abort();
     this.queue.stop();
+    this.reconciler.stop?.();
   }
 
   /** Lists, queues every key (vanished ones too, for cleanup) and returns the list's resourceVersion. */

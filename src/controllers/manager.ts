@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { RestClient } from '../kube/rest-client.js';
+import { Controller } from './controller.js';
 import { LeaderElector } from './leader-election.js';
+import type { ControllerObserver } from './reconciler.js';
 
 /** Something that runs only while this replica leads (a Controller). */
 export interface Runnable {
@@ -15,6 +17,8 @@ export interface ControllerManagerOptions {
   leaderElection: boolean;
   /** The leader election's clock (the wall clock by default). */
   clock?: Clock;
+  /** Sees reconcile passes and leadership changes (the service's metrics). */
+  observer?: ControllerObserver;
 }
 
 /**
@@ -34,6 +38,7 @@ export class ControllerManager {
   ) {}
 
   register(runnable: Runnable): void {
+    if (runnable instanceof Controller) runnable.observer = this.options.observer;
     this.runnables.push(runnable);
     if (this.running) runnable.start();
   }
@@ -45,6 +50,7 @@ export class ControllerManager {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.options.observer?.leading(false);
     if (!this.options.leaderElection) return this.startAll();
     this.elector = new LeaderElector(
       this.rest,
@@ -62,12 +68,14 @@ export class ControllerManager {
 
   private startAll(): void {
     this.running = true;
+    this.options.observer?.leading(true);
     for (const runnable of this.runnables) runnable.start();
   }
 
   private stopAll(): void {
     if (!this.running) return;
     this.running = false;
+    this.options.observer?.leading(false);
     for (const runnable of this.runnables) runnable.stop();
   }
 }

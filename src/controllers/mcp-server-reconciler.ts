@@ -3,9 +3,19 @@ import { commandRefusal } from '../mcp/catalog/command-policy.js';
 import { NameClashError } from '../mcp/client/errors.js';
 import type { ServerStatus } from '../mcp/client/server-definition.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
+import type { Condition } from '../crds/common.js';
+import { setCondition } from './conditions.js';
+import { noEvents, type EventRecorder } from './events.js';
 import { TerminalError, type Reconciler, type Result } from './reconciler.js';
 
 type WrittenStatus = Record<string, string | number | string[] | null>;
+
+const readyReasons: Record<ServerStatus['phase'], [Condition['status'], string]> = {
+  connected: ['True', 'Connected'],
+  connecting: ['Unknown', 'Connecting'],
+  failed: ['False', 'Failed'],
+  disabled: ['False', 'Disabled'],
+};
 
 /** The status to write: absent fields become null so the merge patch clears them. */
 function statusPatch(status: ServerStatus): WrittenStatus {
@@ -25,7 +35,10 @@ function differs(object: McpServerObject, patch: WrittenStatus): boolean {
 export class McpServerReconciler implements Reconciler {
   readonly name = 'mcpserver';
 
-  constructor(private readonly servers: McpServers) {}
+  constructor(
+    private readonly servers: McpServers,
+    private readonly events: EventRecorder = noEvents,
+  ) {}
 
   async reconcile(name: string): Promise<Result> {
     const object = await this.servers.objects.get(name);
@@ -46,14 +59,31 @@ export class McpServerReconciler implements Reconciler {
       return this.fail(object, error.message);
     }
     const view = this.servers.manager.get(name);
-    if (view && differs(object, statusPatch(view.status))) await this.servers.objects.patchStatus(name, statusPatch(view.status));
+    if (view) await this.write(object, view.status);
     return {};
   }
 
   /** Writes status `failed` with the reason and stops retrying this spec. */
   private async fail(object: McpServerObject, message: string): Promise<never> {
-    const failed: ServerStatus = { phase: 'failed', tools: [], message, restarts: 0 };
-    if (differs(object, statusPatch(failed))) await this.servers.objects.patchStatus(object.metadata.name, statusPatch(failed));
+    await this.write(object, { phase: 'failed', tools: [], message, restarts: 0 });
     throw new TerminalError(message);
+  }
+
+  /** Writes the status and its `Ready` condition when either changed; a transition also records an Event. */
+  private async write(object: McpServerObject, status: ServerStatus): Promise<void> {
+    const [conditionStatus, reason] = readyReasons[status.phase];
+    const message = status.message ?? (status.phase === 'connected' ? `${status.tools.length} tools` : status.phase);
+    const update = setCondition(
+      object.status?.conditions,
+      { type: 'Ready', status: conditionStatus, reason, message },
+      object.metadata.generation,
+      new Date().toISOString(),
+    );
+    const patch = statusPatch(status);
+    if (!update.changed && !differs(object, patch)) return;
+    await this.servers.objects.patchStatus(object.metadata.name, { ...patch, conditions: update.conditions });
+    if (!update.transition) return;
+    const type = conditionStatus === 'False' && reason === 'Failed' ? 'Warning' : 'Normal';
+    await this.events.record({ kind: 'MCPServer', metadata: object.metadata }, { type, reason, action: 'Reconcile', note: message });
   }
 }

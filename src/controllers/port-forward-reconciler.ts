@@ -5,6 +5,8 @@ import type { KubeClients } from '../kube/clients.js';
 import { getPod } from '../kube/pod-target.js';
 import { PortForwardTunnel } from '../kube/port-forward-tunnel.js';
 import type { CustomClient } from '../kube/custom-client.js';
+import { setCondition } from './conditions.js';
+import { noEvents, type EventRecorder } from './events.js';
 import type { Reconciler, Result } from './reconciler.js';
 
 /** Annotation recording the cluster identity (impersonated user) the forward runs as, set at creation. */
@@ -45,7 +47,7 @@ export class PortForwardReconciler implements Reconciler {
   constructor(
     private readonly client: CustomClient<PortForward>,
     private readonly kube: KubeClients,
-    private readonly options: { bindAddress: string; logger: Logger; identities: ReadonlySet<string> },
+    private readonly options: { bindAddress: string; logger: Logger; identities: ReadonlySet<string>; events?: EventRecorder },
   ) {}
 
   async reconcile(key: string): Promise<Result> {
@@ -92,7 +94,12 @@ export class PortForwardReconciler implements Reconciler {
     return { requeueAfter: podCheckMs };
   }
 
-  /** Closes every listener (when this replica stops leading or shuts down). */
+  /** Closes every listener when its controller stops (this replica stops leading or shuts down). */
+  stop(): void {
+    void this.closeAll();
+  }
+
+  /** Closes every listener. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.tunnels.keys()].map((key) => this.closeTunnel(key)));
   }
@@ -134,10 +141,28 @@ export class PortForwardReconciler implements Reconciler {
     this.options.logger.info({ portforward: key }, 'port-forward closed');
   }
 
+  /** Writes the status and its `Ready` condition when either changed; a transition also records an Event. */
   private async writeStatus(object: PortForward, status: Status): Promise<void> {
     const current = object.status ?? {};
+    const ready = status.phase === 'active';
+    const condition = ready
+      ? {
+          type: 'Ready',
+          status: 'True' as const,
+          reason: 'Forwarding',
+          message: `forwarding ${status.address ?? ''} to ${object.spec.pod}:${object.spec.podPort}`,
+        }
+      : { type: 'Ready', status: 'False' as const, reason: 'Failed', message: status.message || 'the forward is not open' };
+    const update = setCondition(current.conditions, condition, object.metadata.generation, new Date().toISOString());
     const wanted = { ...status, observedGeneration: object.metadata.generation };
-    const changed = Object.entries(wanted).some(([field, value]) => current[field as keyof Status] !== value);
-    if (changed) await this.client.patchStatus(object.metadata.name, wanted);
+    const changed = update.changed || Object.entries(wanted).some(([field, value]) => current[field as keyof Status] !== value);
+    if (!changed) return;
+    await this.client.patchStatus(object.metadata.name, { ...wanted, conditions: update.conditions });
+    if (!update.transition) return;
+    const events = this.options.events ?? noEvents;
+    await events.record(
+      { kind: 'PortForward', metadata: object.metadata },
+      { type: ready ? 'Normal' : 'Warning', reason: condition.reason, action: 'Reconcile', note: condition.message },
+    );
   }
 }

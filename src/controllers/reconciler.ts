@@ -15,6 +15,27 @@ export class TerminalError extends Error {
 export interface Reconciler {
   readonly name: string;
   reconcile(key: string): Promise<Result>;
+  /** Called when its controller starts (this replica leads). */
+  start?(): void;
+  /** Releases what the reconciler holds in this process (listeners, work in progress) when its controller stops. */
+  stop?(): void;
+}
+
+/** How a reconcile pass ended, for metrics. */
+export type ReconcileOutcome = 'success' | 'requeue' | 'error' | 'terminal';
+
+/** Watches controllers for metrics (src/http/metrics.ts implements it). */
+export interface ControllerObserver {
+  reconciled(controller: string, outcome: ReconcileOutcome, seconds: number): void;
+  leading(isLeader: boolean): void;
+}
+
+/** A WorkQueue's options; `observer` sees every pass. */
+export interface QueueOptions {
+  concurrency: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  observer?: ControllerObserver;
 }
 
 interface Backoff {
@@ -39,7 +60,7 @@ export class WorkQueue {
   constructor(
     private readonly reconciler: Reconciler,
     private readonly logger: Logger,
-    private readonly options: { concurrency: number; baseDelayMs: number; maxDelayMs: number } = {
+    private readonly options: QueueOptions = {
       concurrency: 2,
       baseDelayMs: 500,
       maxDelayMs: 5 * 60_000,
@@ -106,11 +127,15 @@ export class WorkQueue {
   }
 
   private async process(key: string): Promise<void> {
+    const started = performance.now();
+    const observe = (outcome: ReconcileOutcome): void => this.options.observer?.reconciled(this.reconciler.name, outcome, (performance.now() - started) / 1000);
     try {
       const result = await this.reconciler.reconcile(key);
       this.backoff.delete(key);
+      observe(result.requeueAfter === undefined ? 'success' : 'requeue');
       if (result.requeueAfter !== undefined) this.addAfter(key, result.requeueAfter);
     } catch (error) {
+      observe(error instanceof TerminalError ? 'terminal' : 'error');
       if (error instanceof TerminalError) {
         this.backoff.delete(key);
         this.logger.warn({ controller: this.reconciler.name, key, err: error.message }, 'reconcile failed permanently');

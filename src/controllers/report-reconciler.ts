@@ -51,6 +51,11 @@ export class ReportReconciler implements Reconciler {
 
   constructor(private readonly deps: ReportReconcilerDeps) {}
 
+  /** Removes files of Reports deleted while another replica led (this replica starts leading). */
+  start(): void {
+    void this.sweepFiles();
+  }
+
   /** Aborts the generation in progress (leadership lost, shutdown). */
   stop(): void {
     this.abort.abort();
@@ -121,7 +126,7 @@ export class ReportReconciler implements Reconciler {
 
   private async run(report: Report, builder: StatusBuilder, write: (status: ReportStatus) => Promise<void>, stopped: AbortSignal): Promise<ReportStatus> {
     const { spec } = report;
-    const resolution = this.deps.requesters.resolve(report);
+    const resolution = await this.deps.requesters.resolve(report);
     if ('problem' in resolution) throw new StepFailure('Accepted', resolution.problem);
     const generator = this.deps.generators.get(spec.type);
     if (!generator) throw new StepFailure('Accepted', `no generator for report type ${spec.type}`);

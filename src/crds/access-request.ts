@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectSchema, type CustomKind } from './common.js';
+import { conditionSchema, objectSchema, type CustomKind } from './common.js';
 
 export const accessRequestKind: CustomKind = { kind: 'AccessRequest', plural: 'accessrequests', namespaced: true };
 
@@ -18,6 +18,7 @@ export const accessRequestStatusSchema = z.object({
   reviewedAt: z.string().optional(),
   expiresAt: z.string().optional(),
   message: z.string().optional(),
+  conditions: z.array(conditionSchema).optional(),
 });
 
 export const accessRequestSchema = objectSchema(accessRequestSpecSchema, accessRequestStatusSchema);

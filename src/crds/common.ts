@@ -25,6 +25,17 @@ export const metadataSchema = z.object({
   annotations: z.record(z.string(), z.string()).optional(),
 });
 
+/** A status condition in the Kubernetes shape (metav1.Condition); every kind's status has `conditions`. */
+export const conditionSchema = z.object({
+  type: z.string(),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  observedGeneration: z.number().int().optional(),
+  lastTransitionTime: z.string().optional(),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
 /** Builds the object schema of a kind from its spec and status schemas. */
 export function objectSchema<Spec extends z.ZodType, Status extends z.ZodType>(
   spec: Spec,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectSchema, type CustomKind } from './common.js';
+import { conditionSchema, objectSchema, type CustomKind } from './common.js';
 
 export const mcpServerKind: CustomKind = { kind: 'MCPServer', plural: 'mcpservers', namespaced: true };
 
@@ -17,6 +17,7 @@ export const mcpServerStatusSchema = z.object({
   message: z.string().optional(),
   lastConnected: z.string().optional(),
   restarts: z.number().int().optional(),
+  conditions: z.array(conditionSchema).optional(),
 });
 
 export const mcpServerSchema = objectSchema(mcpServerSpecSchema, mcpServerStatusSchema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectSchema, type CustomKind } from './common.js';
+import { conditionSchema, objectSchema, type CustomKind } from './common.js';
 
 export const portForwardKind: CustomKind = { kind: 'PortForward', plural: 'portforwards', namespaced: true };
 
@@ -17,6 +17,7 @@ export const portForwardStatusSchema = z.object({
   address: z.string().optional(),
   message: z.string().optional(),
   observedGeneration: z.number().int().optional(),
+  conditions: z.array(conditionSchema).optional(),
 });
 
 export const portForwardSchema = objectSchema(portForwardSpecSchema, portForwardStatusSchema);

@@ -23,6 +23,7 @@ export const reportConditionSchema = z.object({
   status: z.enum(['True', 'False', 'Unknown']),
   reason: z.string().optional(),
   message: z.string().optional(),
+  observedGeneration: z.number().int().optional(),
   lastTransitionTime: z.string().optional(),
 });
 export type ReportCondition = z.infer<typeof reportConditionSchema>;

@@ -58,6 +58,21 @@ const securityHeaders: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** Routes whose answer is a sign-in: 2xx/3xx a login, 401/403 a refused one (by the configured auth mode). */
+const signInRoutes = new Set(['/api/auth/login', '/api/auth/oidc/callback']);
+
+/** Counts what a platform team alerts on: rate-limited requests, policy denials, logins. */
+function countOutcome(deps: HttpAppDeps, route: string, status: number): void {
+  if (status === 429) deps.metrics.rateLimited.inc({ route });
+  if (signInRoutes.has(route)) {
+    const mode = deps.config.auth.mode;
+    if (status < 400) deps.metrics.logins.inc({ mode });
+    else if (status === 401 || status === 403) deps.metrics.loginFailures.inc({ mode });
+    return;
+  }
+  if (status === 403) deps.metrics.policyDenials.inc({ path: 'routes' });
+}
+
 function requestSetup(deps: HttpAppDeps) {
   return async (context: AppContext, next: Next): Promise<void> => {
     const started = performance.now();
@@ -70,6 +85,7 @@ function requestSetup(deps: HttpAppDeps) {
       const route = context.state.routeTemplate ?? 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       deps.metrics.httpDuration.observe({ method: context.method, route, status: String(context.status) }, seconds);
+      countOutcome(deps, route, context.status);
       deps.logger.debug({ method: context.method, route, status: context.status, ms: Math.round(seconds * 1000) }, 'request');
     }
   };

@@ -1,12 +1,36 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ControllerObserver, ReconcileOutcome } from '../controllers/reconciler.js';
 
-/** Prometheus metrics of the service; one registry, no globals. */
-export class Metrics {
+const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Where a policy denial happened: an HTTP route, the tools' policy proxy, or MCP server mode. */
+export type DenialPath = 'routes' | 'proxy' | 'mcp';
+
+/** How a tool-call approval ended. */
+export type ApprovalOutcome = 'requested' | 'approved' | 'rejected' | 'timed_out';
+
+/**
+ * Prometheus metrics of the service; one registry, no globals. Names follow the kube-prometheus
+ * conventions (`pilothouse_` prefix, `_total` counters, `_seconds` durations); the chart's
+ * PrometheusRule and Grafana dashboard (charts/pilothouse/files) read these names.
+ */
+export class Metrics implements ControllerObserver {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly clusterCallDuration: Histogram<'verb'>;
   readonly cacheObjects: Gauge<'resource' | 'namespace'>;
   readonly toolRuns: Counter<'tool' | 'status'>;
+  readonly reconciles: Counter<'controller' | 'result'>;
+  readonly reconcileErrors: Counter<'controller'>;
+  readonly reconcileDuration: Histogram<'controller'>;
+  readonly leader: Gauge;
+  readonly approvals: Counter<'outcome'>;
+  readonly llmRequests: Counter<'provider'>;
+  readonly llmErrors: Counter<'provider'>;
+  readonly logins: Counter<'mode'>;
+  readonly loginFailures: Counter<'mode'>;
+  readonly rateLimited: Counter<'route'>;
+  readonly policyDenials: Counter<'path'>;
 
   constructor(cacheSizes: () => { resource: string; namespace: string; size: number }[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
@@ -45,6 +69,72 @@ export class Metrics {
       labelNames: ['tool', 'status'],
       registers: [this.registry],
     });
+    const registers = [this.registry];
+    this.reconciles = new Counter({
+      name: 'pilothouse_controller_reconciles_total',
+      help: 'Reconcile passes by controller and result (success, requeue, error, terminal)',
+      labelNames: ['controller', 'result'],
+      registers,
+    });
+    this.reconcileErrors = new Counter({
+      name: 'pilothouse_controller_reconcile_errors_total',
+      help: 'Reconcile passes that failed (retried or terminal) by controller',
+      labelNames: ['controller'],
+      registers,
+    });
+    this.reconcileDuration = new Histogram({
+      name: 'pilothouse_controller_reconcile_duration_seconds',
+      help: 'Reconcile pass duration by controller',
+      labelNames: ['controller'],
+      buckets: durationBuckets,
+      registers,
+    });
+    this.leader = new Gauge({ name: 'pilothouse_leader', help: '1 while this replica holds the controller Lease (runs the controllers), else 0', registers });
+    this.approvals = new Counter({
+      name: 'pilothouse_approvals_total',
+      help: 'Tool-call approvals by outcome (requested, approved, rejected, timed_out)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.llmRequests = new Counter({
+      name: 'pilothouse_llm_requests_total',
+      help: 'Requests to the LLM provider by provider',
+      labelNames: ['provider'],
+      registers,
+    });
+    this.llmErrors = new Counter({
+      name: 'pilothouse_llm_errors_total',
+      help: 'Failed requests to the LLM provider by provider',
+      labelNames: ['provider'],
+      registers,
+    });
+    this.logins = new Counter({ name: 'pilothouse_logins_total', help: 'Successful logins by auth mode', labelNames: ['mode'], registers });
+    this.loginFailures = new Counter({ name: 'pilothouse_login_failures_total', help: 'Refused logins by auth mode', labelNames: ['mode'], registers });
+    this.rateLimited = new Counter({
+      name: 'pilothouse_rate_limited_requests_total',
+      help: 'Requests refused with 429 by the rate limiter, by route template',
+      labelNames: ['route'],
+      registers,
+    });
+    this.policyDenials = new Counter({
+      name: 'pilothouse_policy_denials_total',
+      help: 'Requests the policy denied, by path (routes, proxy, mcp)',
+      labelNames: ['path'],
+      registers,
+    });
+    this.leader.set(0);
+  }
+
+  /** ControllerObserver: one reconcile pass. */
+  reconciled(controller: string, outcome: ReconcileOutcome, seconds: number): void {
+    this.reconciles.inc({ controller, result: outcome });
+    if (outcome === 'error' || outcome === 'terminal') this.reconcileErrors.inc({ controller });
+    this.reconcileDuration.observe({ controller }, seconds);
+  }
+
+  /** ControllerObserver: leadership gained or lost. */
+  leading(isLeader: boolean): void {
+    this.leader.set(isLeader ? 1 : 0);
   }
 
   /** Observer handed to the REST client. */

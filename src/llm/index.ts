@@ -32,7 +32,15 @@ class LazyProvider implements LlmProvider {
   }
 
   async *streamChat(request: LlmChatRequest): AsyncIterable<LlmStreamEvent> {
-    yield* (await this.provider()).streamChat(request);
+    let failed = false;
+    try {
+      yield* (await this.provider()).streamChat(request);
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      this.options.observe?.(this.config.provider, failed);
+    }
   }
 
   async check(signal?: AbortSignal): Promise<'available' | 'unavailable'> {

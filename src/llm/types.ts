@@ -57,4 +57,6 @@ export interface LlmProviderOptions {
   retryMaxDelayMs?: number;
   /** Time limit of check(). Default: min(timeout, 5 s). */
   checkTimeoutMs?: number;
+  /** Sees each chat request to the provider and whether it failed (the service's metrics). */
+  observe?: (provider: string, failed: boolean) => void;
 }

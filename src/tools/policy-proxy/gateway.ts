@@ -18,6 +18,8 @@ export interface PolicyProxyGatewayDeps {
   policy: { authorize(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode): Promise<PolicyDecision> };
   /** Parent of the per-call kubeconfig folders (default: the OS temp folder). */
   folderParent?: string;
+  /** Sees each request the policy refused (the service's metrics). */
+  onDenied?: () => void;
 }
 
 /**
@@ -35,7 +37,11 @@ export class PolicyProxyGateway implements ToolClusterGateway {
     const kubeConfig = this.deps.kubeConfigFor(this.deps.identityOf(principal));
     const proxy = await startPolicyProxy({
       upstream: () => upstreamOf(kubeConfig),
-      authorize: (attributes) => this.deps.policy.authorize(principal, attributes, mode),
+      authorize: async (attributes) => {
+        const decision = await this.deps.policy.authorize(principal, attributes, mode);
+        if (!decision.allowed) this.deps.onDenied?.();
+        return decision;
+      },
       secretVisibility: secretVisibility(principal),
       agent: this.agent,
       folderParent: this.deps.folderParent,
