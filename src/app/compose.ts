@@ -155,7 +155,12 @@ export function composeServices(options: ComposeOptions): Services {
   const clock = options.clock ?? systemClock;
   const namespace = config.kubernetes.namespace;
   const database = openDatabase(dataDir);
-  const audit = new AuditLog(database, () => new Date(clock()));
+  // The secrets the service holds are redacted wherever they appear in an audit row (src/redact.ts).
+  const audit = new AuditLog(
+    database,
+    () => new Date(clock()),
+    () => [config.llm.api_key, config.ldap.bind_password, config.oidc?.client_secret],
+  );
   const { caches, metrics, kube, discovery } = composeCluster(options);
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);

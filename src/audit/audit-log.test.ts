@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../store/database.js';
-import { scrubText } from '../redact.js';
-import { AuditLog, scrub } from './audit-log.js';
+import { redactSecrets, scrubText } from '../redact.js';
+import { AuditLog } from './audit-log.js';
 
 let directory: string | undefined;
 let database: Db | undefined;
 
-function auditLog(): AuditLog {
+function auditLog(knownSecrets: string[] = []): AuditLog {
   directory = mkdtempSync(path.join(tmpdir(), 'pilothouse-audit-'));
   database = openDatabase(directory);
-  return new AuditLog(database);
+  return new AuditLog(database, undefined, () => knownSecrets);
 }
 
 afterEach(() => {
@@ -23,20 +23,46 @@ afterEach(() => {
 });
 
 describe('audit scrub', () => {
-  it('redacts secret keys at every depth, inside objects and arrays', () => {
-    const scrubbed = scrub({
-      body: { password: 'hunter2', nested: { api_key: 'sk-1', Authorization: 'Bearer abc', keep: 'visible' } },
-      servers: [{ name: 'x', env: { GITHUB_TOKEN: 'ghp_1' } }],
-      ldap: { bind_password: 'pw' },
+  const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2lnbmF0dXJlLWJ5dGVz';
+  const githubToken = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+  const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx1\n-----END RSA PRIVATE KEY-----';
+
+  it('redacts a secret by its value under an innocuous key, at every depth, inside objects and arrays', () => {
+    const scrubbed = redactSecrets({
+      note: jwt,
+      servers: [{ name: 'x', env: { SETTING: githubToken } }],
+      nested: { blob: `key:\n${pem}\n`, aws: 'AKIAIOSFODNN7EXAMPLE', openai: 'sk-proj-abcdefghijklmnopqrstuv' },
+      header: `Bearer ${'x'.repeat(12)}`,
       count: 3,
     });
     expect(scrubbed).toEqual({
-      body: { password: '[redacted]', nested: { api_key: '[redacted]', Authorization: '[redacted]', keep: 'visible' } },
-      servers: [{ name: 'x', env: { GITHUB_TOKEN: '[redacted]' } }],
-      ldap: { bind_password: '[redacted]' },
+      note: '[redacted]',
+      servers: [{ name: 'x', env: { SETTING: '[redacted]' } }],
+      nested: { blob: 'key:\n[redacted]\n', aws: '[redacted]', openai: '[redacted]' },
+      header: 'Bearer [redacted]',
       count: 3,
     });
-    expect(JSON.stringify(scrubbed)).not.toMatch(/hunter2|sk-1|abc|ghp_1|"pw"/);
+  });
+
+  it("keeps a token fingerprint under its natural name, and redacts the contract's credential fields whole", () => {
+    const fingerprint = 'a3f1c2d4e5f60718';
+    const scrubbed = redactSecrets({
+      tokenFingerprint: fingerprint,
+      secretName: 'db-credentials',
+      body: { password: 'hunter2', nested: { api_key: 'plain', Authorization: 'anything', keep: 'visible' } },
+      ldap: { bind_password: 'pw' },
+    });
+    expect(scrubbed).toEqual({
+      tokenFingerprint: fingerprint,
+      secretName: 'db-credentials',
+      body: { password: '[redacted]', nested: { api_key: '[redacted]', Authorization: '[redacted]', keep: 'visible' } },
+      ldap: { bind_password: '[redacted]' },
+    });
+  });
+
+  it('redacts the secrets the service knows (the configured LLM key) wherever they appear', () => {
+    const key = 'local-model-key-without-prefix-1234';
+    expect(redactSecrets({ reply: `upstream said: key ${key} invalid` }, [key])).toEqual({ reply: 'upstream said: key [redacted] invalid' });
   });
 
   it('masks secret values written inline in command lines', () => {
@@ -50,22 +76,24 @@ describe('audit scrub', () => {
   });
 
   it('stores and returns only the scrubbed details and outcome', () => {
-    const log = auditLog();
+    const log = auditLog(['configured-llm-key-0042']);
     const entry = log.record({
       user: 'alice',
       action: 'execute',
       resource: 'secret/db',
-      details: { command: 'kubectl create secret generic db --from-literal=token=t0ps3cret', request: { body: { password: 'hunter2' } } },
+      details: { command: 'kubectl create secret generic db --from-literal=token=t0ps3cret', request: { body: { password: 'hunter2' } }, seen: jwt },
       decision: 'allow',
-      outcome: 'error: bad value password=hunter2',
+      outcome: 'error: bad value password=hunter2 for configured-llm-key-0042',
     });
     const stored = log.query({ limit: 10, offset: 0 }).items[0];
     for (const result of [entry, stored]) {
-      expect(JSON.stringify(result)).not.toMatch(/hunter2|t0ps3cret/);
+      expect(JSON.stringify(result)).not.toMatch(/hunter2|t0ps3cret|eyJ|configured-llm-key/);
       expect(result?.details).toEqual({
         command: 'kubectl create secret generic db --from-literal=token=[redacted]',
         request: { body: { password: '[redacted]' } },
+        seen: '[redacted]',
       });
+      expect(result?.outcome).toBe('error: bad value password=[redacted] for [redacted]');
     }
   });
 });

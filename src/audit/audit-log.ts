@@ -1,4 +1,4 @@
-import { scrubText } from '../redact.js';
+import { redactSecrets, scrubText } from '../redact.js';
 import type { Db } from '../store/database.js';
 import type { AuditAction, AuditDecision, AuditEntry, AuditInput, AuditRecorder } from './types.js';
 
@@ -26,22 +26,6 @@ interface AuditRow {
   outcome: string | null;
 }
 
-const secretKeys = /pass(word)?|token|secret|api_?key|authorization|signing_?key|credential|cookie|private_?key/i;
-const redacted = '[redacted]';
-/** Redacts secret-looking keys at any depth (objects inside objects and arrays). */
-function scrubValue(value: unknown, depth: number): unknown {
-  if (depth > 8) return redacted;
-  if (typeof value === 'string') return scrubText(value);
-  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, secretKeys.test(key) ? redacted : scrubValue(inner, depth + 1)]));
-}
-
-/** Removes secret-looking properties from details (at every depth) before they are stored. */
-export function scrub(details: Record<string, unknown>): Record<string, unknown> {
-  return scrubValue(details, 0) as Record<string, unknown>;
-}
-
 function toEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
@@ -57,17 +41,24 @@ function toEntry(row: AuditRow): AuditEntry {
   };
 }
 
-/** The audit log: the only SQL for the audit table. Writes are synchronous, so durable on return. */
+/**
+ * The audit log: the only SQL for the audit table. Writes are synchronous, so durable on return.
+ * Details and outcome are redacted by what the values are (src/redact.ts) before they are stored;
+ * `knownSecrets` names the secrets the service holds (the configured LLM key), redacted wherever
+ * they appear.
+ */
 export class AuditLog implements AuditRecorder {
   constructor(
     private readonly database: Db,
     private readonly clock: () => Date = () => new Date(),
+    private readonly knownSecrets: () => readonly (string | undefined)[] = () => [],
   ) {}
 
   record(input: AuditInput): AuditEntry {
     const timestamp = this.clock().toISOString();
-    const details = scrub(input.details ?? {});
-    const outcome = input.outcome === undefined ? null : scrubText(input.outcome);
+    const secrets = this.knownSecrets().filter((secret): secret is string => Boolean(secret));
+    const details = redactSecrets(input.details ?? {}, secrets);
+    const outcome = input.outcome === undefined ? null : scrubText(input.outcome, secrets);
     const result = this.database
       .prepare(
         `INSERT INTO audit (timestamp, user, action, resource, details, decision, source, request_id, outcome)
