@@ -23,7 +23,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 
 include mk/cluster.mk
 
-.PHONY: all node deps build web web-types readme-permissions web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags
+.PHONY: all node deps build web web-types readme-permissions web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
 all: build
 
@@ -115,7 +115,7 @@ test-unit: deps
 test-e2e: deps build cluster-build tools schemathesis
 	npx vitest run --project e2e
 
-test: deps web-types-check build cluster-build tools schemathesis typecheck lint format-check test-web
+test: deps web-types-check report-schema-check build cluster-build tools schemathesis typecheck lint format-check test-web
 	npx vitest run
 
 bench: deps build cluster
@@ -134,11 +134,33 @@ demo: deps build tools
 # The kubectl grammar of the safety parser, generated from kubectl's own command tree (flags) and
 # from the test cluster's discovery (built-in resource names); see docs/adr/0013.
 KUBECTL_FLAGS_SRC := $(ROOT)/src/tools/safety
+# The generated tables start with a stamp: `// @generated <source version> sha256:<hash of the rest>`. The unit
+# test src/tools/safety/generated-tables.test.ts checks it against the versions pinned in test/cluster (a kubectl
+# or Kubernetes bump without make kubectl-flags fails) and against the content (a hand or Prettier edit fails);
+# kubectl-flags-check regenerates into a temporary folder and diffs (needs the cluster for the resource names).
+KUBECTL_FLAGS_GENERATE = cd $(ROOT)/test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable
+# $(call kubectl-flags-stamped,<generator flags>,<source version>,<output file>)
+kubectl-flags-stamped = $(KUBECTL_FLAGS_GENERATE) $(1) > $(3).body && \
+	{ printf '// @generated %s sha256:%s\n' '$(2)' "$$(sha256sum $(3).body | cut -c1-64)"; cat $(3).body; } > $(3) && rm $(3).body
+KUBECTL_FLAGS_NAMES = -resources -kubeconfig $(CLUSTER_KUBECONFIG)
+
 kubectl-flags: cluster
-	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable > $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new
-	cd test/cluster/tools/kubectl && $(TOOLS_GO) run -trimpath ./flagtable -resources -kubeconfig $(CLUSTER_KUBECONFIG) > $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new
+	$(call kubectl-flags-stamped,,kubectl $(TOOLS_KUBECTL_VERSION),$(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new)
+	$(call kubectl-flags-stamped,$(KUBECTL_FLAGS_NAMES),kubernetes $(CLUSTER_K8S_VERSION),$(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new)
 	mv $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts.new $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts
 	mv $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts.new $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts
+
+kubectl-flags-check: cluster
+	@out=$$(mktemp -d) && \
+	$(call kubectl-flags-stamped,,kubectl $(TOOLS_KUBECTL_VERSION),$$out/kubectl-flag-table.ts) && \
+	$(call kubectl-flags-stamped,$(KUBECTL_FLAGS_NAMES),kubernetes $(CLUSTER_K8S_VERSION),$$out/kube-resource-names.ts) && \
+	diff -u $(KUBECTL_FLAGS_SRC)/kubectl-flag-table.ts $$out/kubectl-flag-table.ts && \
+	diff -u $(KUBECTL_FLAGS_SRC)/kube-resource-names.ts $$out/kube-resource-names.ts && rm -r $$out || \
+	{ echo 'src/tools/safety/kubectl-flag-table.ts or kube-resource-names.ts is stale: run make kubectl-flags and commit them'; exit 1; }
+
+# docs/report.schema.json is current (make report-schema writes it).
+report-schema-check: deps
+	@$(TS_RUN) scripts/report-schema.ts --check
 
 clean:
 	rm -rf dist node_modules .cluster
