@@ -4,6 +4,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { bearerAuthenticator, buildSecurityServices } from './compose-security.js';
 import type { Config, RoleName } from '../config/schema.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { openSharedStore } from '../store/shared-store.js';
 import { findBinary } from '../tools/binaries.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import { version } from '../version.js';
@@ -110,7 +111,14 @@ export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
  */
 export async function buildHttpAccess(options: ServerModeOptions, mode: ServerMode): Promise<HttpAccessPolicy> {
   const { config, logger } = options;
-  const security = buildSecurityServices({ config, database: mode.database, audit: mode.audit, dataDir: options.dataDir, logger, clock: Date.now });
+  const security = buildSecurityServices({
+    config,
+    store: openSharedStore(config, mode.database, logger),
+    audit: mode.audit,
+    dataDir: options.dataDir,
+    logger,
+    clock: Date.now,
+  });
   const authenticator =
     security.mode === 'none'
       ? undefined

@@ -3,7 +3,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { AuditRecorder } from '../audit/types.js';
 import { configuredAuthMode, credentialVerifierFor } from '../auth/ldap-mode.js';
 import { LoginService } from '../auth/login.js';
-import { FixedWindowCounter } from '../auth/rate-window.js';
+import { FixedWindowCounter, SharedWindowCounter } from '../auth/rate-window.js';
 import type { AuthModeName, SecurityServices } from '../auth/security-services.js';
 import { SessionManager } from '../auth/sessions.js';
 import { loadSigningKey } from '../auth/signing-key.js';
@@ -18,13 +18,15 @@ import { OidcService } from '../auth/oidc-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients } from '../kube/clients.js';
-import type { Db } from '../store/database.js';
+import { RateWindowsStore } from '../store/rate-windows-store.js';
+import type { SqlClient } from '../store/sql-client.js';
 import { SessionsStore } from '../store/sessions-store.js';
 import { UsersStore } from '../store/users-store.js';
 
 export interface SecurityInputs {
   config: Config;
-  database: Db;
+  /** The shared store: users, sessions and the login throttle (SQLite or PostgreSQL). */
+  store: SqlClient;
   audit: AuditRecorder;
   dataDir: string;
   logger: Logger;
@@ -37,10 +39,10 @@ export interface SecurityInputs {
 
 /** Builds the security services (part of the composition root). */
 export function buildSecurityServices(inputs: SecurityInputs): SecurityServices {
-  const { config, database, audit, clock } = inputs;
+  const { config, store, audit, clock } = inputs;
   const jwt = config.authorization.jwt;
-  const users = new UsersStore(database, () => new Date(clock()).toISOString());
-  const sessionsStore = new SessionsStore(database);
+  const users = new UsersStore(store, () => new Date(clock()).toISOString());
+  const sessionsStore = new SessionsStore(store);
   const signer = new TokenSigner(loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger), jwt.token_duration, clock);
   const sessions = new SessionManager(users, sessionsStore, signer, {
     durationMs: jwt.token_duration,
@@ -49,13 +51,14 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
     clock,
   });
   const rateWindows = new FixedWindowCounter(clock);
+  const loginWindows = new SharedWindowCounter(new RateWindowsStore(store), clock);
   const mode = inputs.noAuth ? 'none' : (inputs.authMode ?? configuredAuthMode(config));
   const verifier = credentialVerifierFor(mode, config, users, inputs.logger);
-  const login = new LoginService(sessions, audit, { counter: rateWindows, limit: config.limits.login_attempts_per_minute, verifier });
+  const login = new LoginService(sessions, audit, { counter: loginWindows, limit: config.limits.login_attempts_per_minute, verifier });
   const roleNames = new Set(config.authorization.roles.map((role) => role.name));
   const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: lockableSource(mode) });
   const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock });
-  return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows, oidc };
+  return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows, loginWindows, oidc };
 }
 
 /** Accounts of the mode's outside identities, which admins may lock like local ones. */

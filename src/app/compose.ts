@@ -27,6 +27,7 @@ import { HelmInvocations } from '../helm/helm-invocations.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
@@ -64,7 +65,10 @@ export interface ComposeOptions {
 export interface Services {
   config: Config;
   logger: Logger;
+  /** This replica's SQLite in the data dir (audit first, and everything when no `database.url` is set). */
   database: Db;
+  /** The state replicas share: PostgreSQL with `database.url`, else the same SQLite (ADR 0032). */
+  store: SharedStore;
   audit: AuditLog;
   kube: KubeClients;
   discovery: Discovery;
@@ -155,6 +159,7 @@ export function composeServices(options: ComposeOptions): Services {
   const clock = options.clock ?? systemClock;
   const namespace = config.kubernetes.namespace;
   const database = openDatabase(dataDir);
+  const store = openSharedStore(config, database, logger);
   // The secrets the service holds are redacted wherever they appear in an audit row (src/redact.ts).
   const audit = new AuditLog(
     database,
@@ -182,7 +187,7 @@ export function composeServices(options: ComposeOptions): Services {
     onDenied: () => metrics.policyDenials.inc({ path: 'proxy' }),
   });
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
-  const security = buildSecurityServices({ config, database, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
+  const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
   const { safety, pilot } = composePilot({ config, logger, database, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
   const terminalTickets = new TerminalTickets();
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
@@ -213,6 +218,7 @@ export function composeServices(options: ComposeOptions): Services {
     config,
     logger,
     database,
+    store,
     audit,
     kube,
     discovery,

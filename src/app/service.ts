@@ -73,6 +73,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const deps = composeServices(options);
   const security = await startHttpSecurity(deps, options).catch(async (error: unknown) => {
     deps.database.close();
+    await deps.store.close();
     await deps.kube.close();
     throw error;
   });
@@ -106,6 +107,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.caches.close();
       deps.toolCluster.close();
       await bounded('cluster clients', deps.kube.close());
+      await bounded('shared store', deps.store.close());
       deps.database.close();
     },
   };

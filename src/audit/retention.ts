@@ -11,17 +11,17 @@ export interface RetentionSchedule {
  * Prunes at start and then daily (`audit.retention_days`; no API deletes audit entries).
  * `prune` returns how many rows it removed.
  */
-export function startRetention(prune: () => number, what: string, logger: Logger, intervalMs = day): RetentionSchedule {
-  const run = (): void => {
+export function startRetention(prune: () => number | Promise<number>, what: string, logger: Logger, intervalMs = day): RetentionSchedule {
+  const run = async (): Promise<void> => {
     try {
-      const removed = prune();
+      const removed = await prune();
       if (removed > 0) logger.info({ removed, what }, 'pruned old entries');
     } catch (error) {
       logger.error({ err: error, what }, 'pruning failed');
     }
   };
-  run();
-  const timer = setInterval(run, intervalMs);
+  void run();
+  const timer = setInterval(() => void run(), intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

@@ -19,14 +19,14 @@ export interface AdminBootstrapOptions {
 export async function ensureAdmin(users: UsersStore, options: AdminBootstrapOptions): Promise<void> {
   if (options.adminPassword !== undefined) {
     const passwordHash = await hashPassword(options.adminPassword);
-    if (users.find(adminUsername)) users.update(adminUsername, { passwordHash });
-    else users.insert({ username: adminUsername, passwordHash, role: 'admin', email: null, roles: [], enabled: true });
+    if (await users.find(adminUsername)) await users.update(adminUsername, { passwordHash });
+    else await users.insert({ username: adminUsername, passwordHash, role: 'admin', email: null, roles: [], enabled: true });
     options.logger.info({ username: adminUsername }, 'admin password set from --admin-password');
     return;
   }
-  if (users.find(adminUsername) || users.countActiveAdmins() > 0) return;
+  if ((await users.find(adminUsername)) || (await users.countActiveAdmins()) > 0) return;
   const password = generatePassword();
-  users.insert({ username: adminUsername, passwordHash: await hashPassword(password), role: 'admin', email: null, roles: [], enabled: true });
+  await users.insert({ username: adminUsername, passwordHash: await hashPassword(password), role: 'admin', email: null, roles: [], enabled: true });
   options.logger.warn({ username: adminUsername }, 'generated an admin password; it was printed once on stderr');
   options.announce(
     `\n*** Pilothouse created the user "${adminUsername}" with the generated password: ${password}\n` +

@@ -25,7 +25,7 @@ export class LocalPasswordVerifier implements CredentialVerifier {
 
   /** A decoy hash is checked for unknown users so timing reveals nothing. */
   async verify(username: string, password: string): Promise<UserRecord | undefined> {
-    const user = this.users.find(username);
+    const user = await this.users.find(username);
     const hash = user?.source === 'local' ? user.passwordHash : null;
     if (!hash) {
       this.decoy ??= hashPassword(generatePassword());

@@ -44,7 +44,7 @@ export class LdapCredentialVerifier implements CredentialVerifier {
     if (!identity) return undefined;
     const role = roleFromGroups(identity.groups, this.parts.groupRoles);
     if (!role) throw unauthorized('no role is mapped to any of your directory groups', { reason: 'no_role_mapping' });
-    const user = this.parts.users.upsertExternal({ username: identity.username, role, email: identity.email }, 'ldap');
+    const user = await this.parts.users.upsertExternal({ username: identity.username, role, email: identity.email }, 'ldap');
     if (!user) this.parts.logger.warn({ username: identity.username }, 'directory login refused: a local account has this username');
     return user;
   }

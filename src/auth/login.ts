@@ -1,7 +1,7 @@
 import type { AuditRecorder } from '../audit/types.js';
 import type { RoleName } from '../config/schema.js';
 import { AppError, isAppError, unauthorized } from '../errors.js';
-import type { FixedWindowCounter } from './rate-window.js';
+import type { AsyncWindowCounter } from './rate-window.js';
 import type { UserRecord } from '../store/users-store.js';
 import type { CredentialVerifier } from './credential-verifier.js';
 import { accountRefusal, type SessionManager } from './sessions.js';
@@ -26,7 +26,8 @@ export interface LoginResult {
 }
 
 export interface LoginThrottle {
-  counter: FixedWindowCounter;
+  /** Shared by every replica when the store is PostgreSQL. */
+  counter: AsyncWindowCounter;
   /** Attempts allowed per address+username per window; a successful login clears the count. */
   limit: number;
 }
@@ -52,8 +53,8 @@ export class LoginService {
   async login(attempt: LoginAttempt): Promise<LoginResult> {
     const username = this.settings.verifier.normalizeUsername(attempt.username ?? adminUsername);
     const key = `${attempt.source ?? ''}\u0000${username}`;
-    // The attempt is counted before any await, so parallel guesses cannot all pass the check.
-    const window = this.settings.counter.hit(key, this.settings.limit);
+    // The attempt is counted (one atomic statement) before the credentials are checked, so parallel guesses cannot all pass.
+    const window = await this.settings.counter.hit(key, this.settings.limit);
     if (!window.allowed) {
       this.refuse(attempt, username, 'throttled');
       throw new AppError('RATE_LIMITED', 'too many login attempts; try again later', { retryAfter: window.retryAfterSeconds });
@@ -68,7 +69,7 @@ export class LoginService {
       this.refuse(attempt, user.username, refusal);
       throw unauthorized(`account ${refusal}`, { reason: refusal });
     }
-    this.settings.counter.reset(key);
+    await this.settings.counter.reset(key);
     const session = await this.sessions.start(user, attempt);
     this.audit.record({ ...auditFields(attempt, user.username), decision: 'allow', details: { session_id: session.sessionId }, outcome: 'success' });
     return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), username: user.username, role: user.role };

@@ -49,8 +49,8 @@ export class OidcBearerAuthenticator implements Authenticator {
     const origin = { source: context.ip, requestId: context.state.requestId, flow: 'bearer' };
     const payload = await this.verify(token).catch((error: unknown) => this.accounts.refuse(origin, 'oidc', verificationRefusal(error)));
     const key = createHash('sha256').update(token).digest('hex');
-    const identity = this.accounts.account(payload as Record<string, unknown>, origin);
-    const user = this.accounts.user(identity.username);
+    const identity = await this.accounts.account(payload as Record<string, unknown>, origin);
+    const user = await this.accounts.user(identity.username);
     if (!this.seen.has(key)) this.firstUse(key, payload, () => this.accounts.allow(origin, identity.username, { token: key.slice(0, 16) }));
     return {
       username: identity.username,

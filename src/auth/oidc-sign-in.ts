@@ -28,9 +28,9 @@ export class OidcAccounts {
   constructor(private readonly deps: OidcAccountsDeps) {}
 
   /** The account for the claims, refused when unmapped, locked, disabled or a local name. */
-  account(claims: Record<string, unknown>, origin: SignInOrigin): OidcIdentity {
+  async account(claims: Record<string, unknown>, origin: SignInOrigin): Promise<OidcIdentity> {
     const identity = this.identity(claims, origin);
-    const user = this.deps.users.upsertExternal({ username: identity.username, role: identity.role, email: identity.email }, 'oidc');
+    const user = await this.deps.users.upsertExternal({ username: identity.username, role: identity.role, email: identity.email }, 'oidc');
     if (!user)
       this.refuse(origin, identity.username, unauthorized('this user name belongs to an account that is not an SSO account', { reason: 'name_taken' }));
     const refusal = accountRefusal(user!);
@@ -40,15 +40,15 @@ export class OidcAccounts {
 
   /** A Pilothouse session for a verified sign-in (browser or device flow). */
   async signIn(claims: Record<string, unknown>, origin: SignInOrigin): Promise<LoginResult> {
-    const identity = this.account(claims, origin);
-    const user = this.deps.users.find(identity.username)!;
+    const identity = await this.account(claims, origin);
+    const user = (await this.deps.users.find(identity.username))!;
     const session = await this.deps.sessions.start(user, { source: origin.source, userAgent: origin.userAgent, groups: identity.groups });
     this.allow(origin, identity.username, { session_id: session.sessionId });
     return { token: session.token, expires_at: new Date(session.expiresAt).toISOString(), username: user.username, role: user.role };
   }
 
   /** The stored account (resource-level roles an admin assigned). */
-  user(username: string): UserRecord | undefined {
+  user(username: string): Promise<UserRecord | undefined> {
     return this.deps.users.find(username);
   }
 

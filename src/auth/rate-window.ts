@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { RateWindowsStore, StoredWindow } from '../store/rate-windows-store.js';
 
 /** The state of one key's window after a check. */
 export interface WindowState {
@@ -67,5 +68,49 @@ export class FixedWindowCounter {
     for (const [key, window] of this.windows) {
       if (now >= window.start + this.windowMs) this.windows.delete(key);
     }
+  }
+}
+
+/** The state of a window as {@link WindowState}; `at` is when it was looked at. */
+function stateOf(window: StoredWindow & { windowMs: number; at: number }, limit: number, allowed: boolean): WindowState {
+  const resetAt = window.start + window.windowMs;
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetAt - window.at) / 1000));
+  return { limit, remaining: Math.max(0, limit - window.count), resetAt, allowed, retryAfterSeconds };
+}
+
+/** Counts hits per key; the login throttle's view of {@link SharedWindowCounter}. */
+export interface AsyncWindowCounter {
+  hit(key: string, limit: number): Promise<WindowState>;
+  peek(key: string, limit: number): Promise<WindowState>;
+  reset(key: string): Promise<void>;
+}
+
+/**
+ * Fixed windows kept in the store (the login throttle): with PostgreSQL every replica counts into
+ * the same window, so three replicas allow the same number of guesses as one. Each hit is one
+ * atomic statement, so parallel guesses cannot all pass.
+ */
+export class SharedWindowCounter implements AsyncWindowCounter {
+  constructor(
+    private readonly store: RateWindowsStore,
+    private readonly clock: Clock,
+    private readonly windowMs = 60_000,
+  ) {}
+
+  async hit(key: string, limit: number): Promise<WindowState> {
+    const now = this.clock();
+    const window = await this.store.hit(key, now, this.windowMs);
+    return stateOf({ ...window, windowMs: this.windowMs, at: now }, limit, window.count <= limit);
+  }
+
+  async peek(key: string, limit: number): Promise<WindowState> {
+    const now = this.clock();
+    const stored = await this.store.find(key);
+    const window = stored && now < stored.start + this.windowMs ? stored : { start: now, count: 0 };
+    return stateOf({ ...window, windowMs: this.windowMs, at: now }, limit, window.count < limit);
+  }
+
+  reset(key: string): Promise<void> {
+    return this.store.reset(key);
   }
 }

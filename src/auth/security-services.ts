@@ -4,7 +4,7 @@ import type { SessionsStore } from '../store/sessions-store.js';
 import type { UsersStore } from '../store/users-store.js';
 import type { LoginService } from './login.js';
 import type { OidcService } from './oidc-service.js';
-import type { FixedWindowCounter } from './rate-window.js';
+import type { AsyncWindowCounter, FixedWindowCounter } from './rate-window.js';
 import type { SessionManager } from './sessions.js';
 import type { UserAdmin } from './user-admin.js';
 
@@ -20,8 +20,10 @@ export interface SecurityServices {
   userAdmin: UserAdmin;
   /** Single sign-on (OpenID Connect); enabled once started under `--auth-mode oidc`. */
   oidc: OidcService;
-  /** Request counters of the rate limits (general, chat, login). */
+  /** Request counters of the general and chat rate limits (per replica, in memory). */
   rateWindows: FixedWindowCounter;
+  /** The login throttle's counters, in the shared store (counted across replicas). */
+  loginWindows: AsyncWindowCounter;
 }
 
 export type AuthModeName = Config['auth']['mode'];

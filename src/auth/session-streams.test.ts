@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../store/database.js';
 import { SessionsStore } from '../store/sessions-store.js';
+import { SqliteClient } from '../store/sql-client.js';
 import { UsersStore } from '../store/users-store.js';
 import { SessionManager } from './sessions.js';
 import { SessionStreams, type StreamEnd } from './session-streams.js';
@@ -19,9 +20,10 @@ let streams: SessionStreams;
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'pilothouse-streams-'));
   database = openDatabase(directory);
-  users = new UsersStore(database, () => new Date().toISOString());
+  const store = new SqliteClient(database);
+  users = new UsersStore(store, () => new Date().toISOString());
   const signer = new TokenSigner(new Uint8Array(32).fill(7), 2_000, Date.now);
-  sessions = new SessionManager(users, new SessionsStore(database), signer, {
+  sessions = new SessionManager(users, new SessionsStore(store), signer, {
     durationMs: 2_000,
     maxSessionMs: 60_000,
     refreshWindowMs: 2_000,
@@ -37,8 +39,8 @@ afterEach(() => {
 });
 
 async function openFor(username: string): Promise<{ ended: Promise<StreamEnd>; token: string; expiresAt: number }> {
-  users.insert({ username, passwordHash: null, role: 'admin', email: null, roles: [], enabled: true });
-  const started = await sessions.start(users.find(username)!, {});
+  await users.insert({ username, passwordHash: null, role: 'admin', email: null, roles: [], enabled: true });
+  const started = await sessions.start((await users.find(username))!, {});
   const principal = await sessions.principalFor(started.token);
   const ended = new Promise<StreamEnd>((resolve) => streams.register(principal, resolve));
   return { ended, token: started.token, expiresAt: started.expiresAt };
@@ -49,7 +51,7 @@ describe('streams end with their session (ADR 0027)', () => {
     const gone = await openFor('gone');
     const kept = await openFor('kept');
     expect(streams.size).toBe(2);
-    sessions.revokeAll('gone');
+    await sessions.revokeAll('gone');
     expect(await gone.ended).toMatchObject({ reason: 'revoked' });
     expect(streams.size).toBe(1);
     const still = await Promise.race([kept.ended, new Promise((resolve) => setTimeout(() => resolve('open'), 100))]);
@@ -58,8 +60,8 @@ describe('streams end with their session (ADR 0027)', () => {
 
   it('a lock names itself', async () => {
     const locked = await openFor('locked');
-    users.update('locked', { locked: true });
-    sessions.revokeAll('locked');
+    await users.update('locked', { locked: true });
+    await sessions.revokeAll('locked');
     expect(await locked.ended).toMatchObject({ reason: 'locked', message: 'account locked' });
   });
 
@@ -80,8 +82,8 @@ describe('streams end with their session (ADR 0027)', () => {
   });
 
   it('unregistering forgets a stream', async () => {
-    users.insert({ username: 'brief', passwordHash: null, role: 'viewer', email: null, roles: [], enabled: true });
-    const principal = await sessions.principalFor((await sessions.start(users.find('brief')!, {})).token);
+    await users.insert({ username: 'brief', passwordHash: null, role: 'viewer', email: null, roles: [], enabled: true });
+    const principal = await sessions.principalFor((await sessions.start((await users.find('brief'))!, {})).token);
     const release = streams.register(principal, () => undefined);
     release();
     expect(streams.size).toBe(0);

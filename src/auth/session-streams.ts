@@ -12,7 +12,7 @@ export type Liveness = { ended: StreamEnd } | { endsAt?: number };
 
 /** Answers whether a principal's session still holds (src/auth/sessions.ts). */
 export interface LivenessSource {
-  liveness(principal: Principal): Liveness;
+  liveness(principal: Principal): Promise<Liveness>;
   /** Calls `listener` with a user name whenever sessions of that user are revoked here. */
   onSessionsEnded(listener: (username: string) => void): void;
 }
@@ -76,7 +76,15 @@ export class SessionStreams {
 
   private check(stream: OpenStream): void {
     if (!this.open.has(stream)) return;
-    const liveness = this.source.liveness(stream.principal);
+    // The store may be away (PostgreSQL down): the stream stays and the next sweep looks again.
+    this.source.liveness(stream.principal).then(
+      (liveness) => this.apply(stream, liveness),
+      () => undefined,
+    );
+  }
+
+  private apply(stream: OpenStream, liveness: Liveness): void {
+    if (!this.open.has(stream)) return;
     clearTimeout(stream.timer);
     if ('ended' in liveness) {
       this.forget(stream);

@@ -52,7 +52,7 @@ export class SessionManager implements LivenessSource {
   async start(user: UserRecord, origin: SessionOrigin): Promise<StartedSession> {
     const sessionId = randomUUID();
     const issued = await this.signer.issue({ username: user.username, role: user.role, sessionId }, this.settings.clock() + this.settings.maxSessionMs);
-    this.sessions.insert({
+    await this.sessions.insert({
       id: sessionId,
       username: user.username,
       createdAt: new Date(this.settings.clock()).toISOString(),
@@ -67,10 +67,10 @@ export class SessionManager implements LivenessSource {
   /** Verifies a bearer token end to end and returns who it speaks for; UNAUTHORIZED otherwise. */
   async principalFor(token: string): Promise<Principal> {
     const claims = await this.signer.verify(token);
-    const session = this.sessions.find(claims.sid);
+    const session = await this.sessions.find(claims.sid);
     if (!session || session.username !== claims.sub) throw unauthorized('invalid token', { reason: 'unknown_session' });
     if (session.revokedAt) throw unauthorized('session ended', { reason: 'revoked' });
-    const user = this.users.find(claims.sub);
+    const user = await this.users.find(claims.sub);
     if (!user) throw unauthorized('invalid token', { reason: 'unknown_user' });
     const refusal = accountRefusal(user);
     if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal });
@@ -108,24 +108,24 @@ export class SessionManager implements LivenessSource {
    * past login + `max_session`: at or after that point the session is over (UNAUTHORIZED).
    */
   async refresh(principal: Principal): Promise<IssuedToken> {
-    const session = principal.sessionId === undefined ? undefined : this.sessions.find(principal.sessionId);
+    const session = principal.sessionId === undefined ? undefined : await this.sessions.find(principal.sessionId);
     if (!session) throw unauthorized('no session to refresh', { reason: 'no_session' });
     const endsAt = Date.parse(session.createdAt) + this.settings.maxSessionMs;
     if (this.settings.clock() >= endsAt) throw unauthorized('the session reached its maximum lifetime; log in again', { reason: 'session_max_lifetime' });
     const issued = await this.signer.issue({ username: principal.username, role: principal.role, sessionId: session.id }, endsAt);
-    this.sessions.extend(session.id, new Date(issued.expiresAt).toISOString());
+    await this.sessions.extend(session.id, new Date(issued.expiresAt).toISOString());
     return issued;
   }
 
-  revoke(sessionId: string): boolean {
-    const session = this.sessions.find(sessionId);
-    const revoked = this.sessions.revoke(sessionId, new Date(this.settings.clock()).toISOString());
+  async revoke(sessionId: string): Promise<boolean> {
+    const session = await this.sessions.find(sessionId);
+    const revoked = await this.sessions.revoke(sessionId, new Date(this.settings.clock()).toISOString());
     if (session) this.announceEnded(session.username);
     return revoked;
   }
 
-  revokeAll(username: string): number {
-    const revoked = this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
+  async revokeAll(username: string): Promise<number> {
+    const revoked = await this.sessions.revokeAllFor(username, new Date(this.settings.clock()).toISOString());
     this.announceEnded(username);
     return revoked;
   }
@@ -141,8 +141,8 @@ export class SessionManager implements LivenessSource {
    * extends). Principals without a session (token mode, SSO bearer tokens) hold until their token's
    * expiry while their user, if recorded, is neither locked nor disabled; without auth, always.
    */
-  liveness(principal: Principal): Liveness {
-    const user = this.users.find(principal.username);
+  async liveness(principal: Principal): Promise<Liveness> {
+    const user = await this.users.find(principal.username);
     if (principal.sessionId === undefined) {
       const refusal = user ? accountRefusal(user) : undefined;
       if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
@@ -152,7 +152,7 @@ export class SessionManager implements LivenessSource {
     if (!user) return { ended: { reason: 'unknown_user', message: 'account removed' } };
     const refusal = accountRefusal(user);
     if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
-    const session = this.sessions.find(principal.sessionId);
+    const session = await this.sessions.find(principal.sessionId);
     if (!session) return { ended: { reason: 'unknown_session', message: 'session ended' } };
     if (session.revokedAt) return { ended: { reason: 'revoked', message: 'session ended' } };
     return this.untilExpiry(Date.parse(session.expiresAt));

@@ -61,58 +61,58 @@ export class UserAdmin {
     private readonly context: UserAdminContext,
   ) {}
 
-  list(): PublicUser[] {
-    return this.users.list().map(publicUser);
+  async list(): Promise<PublicUser[]> {
+    return (await this.users.list()).map(publicUser);
   }
 
-  get(username: string): PublicUser {
-    return publicUser(this.require(username));
+  async get(username: string): Promise<PublicUser> {
+    return publicUser(await this.require(username));
   }
 
   async create(input: CreateUserInput, actor: Actor): Promise<PublicUser> {
     this.checkRoleNames(input.roles);
     const passwordHash = await hashPassword(input.password);
-    const inserted = this.users.insert({ ...input, email: input.email ?? null, passwordHash });
+    const inserted = await this.users.insert({ ...input, email: input.email ?? null, passwordHash });
     if (!inserted) throw fieldError('username', `user "${input.username}" already exists`);
     this.recordChange(actor, input.username, `user create ${input.username} ${changeFlags(input)}`);
     return this.get(input.username);
   }
 
   async update(username: string, changes: UpdateUserInput, actor: Actor): Promise<PublicUser> {
-    const user = this.require(username);
+    const user = await this.require(username);
     if (changes.roles) this.checkRoleNames(changes.roles);
     if (changes.enabled === false && username === actor.principal.username) throw fieldError('enabled', 'you cannot disable yourself');
     const lost = demotes(user, changes);
-    if (lost) this.keepOneAdmin(lost);
+    if (lost) await this.keepOneAdmin(lost);
     const stored: UserChanges = { role: changes.role, email: changes.email, enabled: changes.enabled, roles: changes.roles };
     if (changes.password !== undefined) stored.passwordHash = await hashPassword(changes.password);
-    const updated = this.users.update(username, stored);
+    const updated = await this.users.update(username, stored);
     this.recordChange(actor, username, `user update ${username} ${changeFlags(changes)}`);
-    if (changes.password !== undefined || changes.enabled === false) this.endSessions(username, actor);
+    if (changes.password !== undefined || changes.enabled === false) await this.endSessions(username, actor);
     return publicUser(updated ?? user);
   }
 
-  delete(username: string, actor: Actor): void {
-    const user = this.require(username);
+  async delete(username: string, actor: Actor): Promise<void> {
+    const user = await this.require(username);
     if (username === actor.principal.username) throw fieldError('username', 'you cannot delete yourself');
-    if (isActiveAdmin(user)) this.keepOneAdmin('username');
-    this.sessions.revokeAll(username);
-    this.users.delete(username);
+    if (isActiveAdmin(user)) await this.keepOneAdmin('username');
+    await this.sessions.revokeAll(username);
+    await this.users.delete(username);
     this.recordChange(actor, username, `user delete ${username}`);
   }
 
-  listSessions(username: string): PublicSession[] {
-    this.require(username);
-    return this.sessionsStore.listFor(username).map(publicSession);
+  async listSessions(username: string): Promise<PublicSession[]> {
+    await this.require(username);
+    return (await this.sessionsStore.listFor(username)).map(publicSession);
   }
 
   /** Ends one session (by id) or all of a user's sessions; recorded as `logout` by the admin. */
-  revokeSessions(username: string, actor: Actor, sessionId?: string): { revoked: number } {
-    this.require(username);
-    if (sessionId === undefined) return { revoked: this.endSessions(username, actor) };
-    const session = this.sessionsStore.find(sessionId);
+  async revokeSessions(username: string, actor: Actor, sessionId?: string): Promise<{ revoked: number }> {
+    await this.require(username);
+    if (sessionId === undefined) return { revoked: await this.endSessions(username, actor) };
+    const session = await this.sessionsStore.find(sessionId);
     if (!session || session.username !== username) throw notFound(`user ${username} has no session ${sessionId}`, { session: sessionId });
-    const revoked = this.sessions.revoke(sessionId) ? 1 : 0;
+    const revoked = (await this.sessions.revoke(sessionId)) ? 1 : 0;
     this.context.audit.record({
       ...actor.audit,
       action: 'logout',
@@ -125,12 +125,12 @@ export class UserAdmin {
   }
 
   /** Locks a user: every session ends at once; persists; audited as `lock`. */
-  lock(username: string, actor: Actor): PublicUser {
-    const user = this.users.find(username) ?? this.lockableAccount(username);
+  async lock(username: string, actor: Actor): Promise<PublicUser> {
+    const user = (await this.users.find(username)) ?? (await this.lockableAccount(username));
     if (username === actor.principal.username) throw fieldError('username', 'you cannot lock yourself');
-    if (isActiveAdmin(user)) this.keepOneAdmin('username');
-    const updated = this.users.update(username, { locked: true }) ?? user;
-    const revoked = this.sessions.revokeAll(username);
+    if (isActiveAdmin(user)) await this.keepOneAdmin('username');
+    const updated = (await this.users.update(username, { locked: true })) ?? user;
+    const revoked = await this.sessions.revokeAll(username);
     this.context.audit.record({
       ...actor.audit,
       action: 'lock',
@@ -142,9 +142,9 @@ export class UserAdmin {
     return publicUser(updated);
   }
 
-  unlock(username: string, actor: Actor): PublicUser {
-    const user = this.require(username);
-    const updated = this.users.update(username, { locked: false }) ?? user;
+  async unlock(username: string, actor: Actor): Promise<PublicUser> {
+    const user = await this.require(username);
+    const updated = (await this.users.update(username, { locked: false })) ?? user;
     this.context.audit.record({
       ...actor.audit,
       action: 'lock',
@@ -157,21 +157,21 @@ export class UserAdmin {
   }
 
   /** An identity of `lockableSource` not seen yet (token mode), kept so that the lock has a row; otherwise NOT_FOUND. */
-  private lockableAccount(username: string): UserRecord {
+  private async lockableAccount(username: string): Promise<UserRecord> {
     const source = this.context.lockableSource;
-    const user = source === undefined ? undefined : this.users.upsertExternal({ username, role: 'viewer', email: null }, source);
+    const user = source === undefined ? undefined : await this.users.upsertExternal({ username, role: 'viewer', email: null }, source);
     if (!user) throw notFound(`no user "${username}"`, { username });
     return user;
   }
 
-  private require(username: string): UserRecord {
-    const user = this.users.find(username);
+  private async require(username: string): Promise<UserRecord> {
+    const user = await this.users.find(username);
     if (!user) throw notFound(`no user "${username}"`, { username });
     return user;
   }
 
-  private keepOneAdmin(field: string): void {
-    if (this.users.countActiveAdmins() <= 1) throw fieldError(field, 'the last enabled admin must stay an enabled, unlocked admin');
+  private async keepOneAdmin(field: string): Promise<void> {
+    if ((await this.users.countActiveAdmins()) <= 1) throw fieldError(field, 'the last enabled admin must stay an enabled, unlocked admin');
   }
 
   private checkRoleNames(roles: readonly string[]): void {
@@ -191,8 +191,8 @@ export class UserAdmin {
     });
   }
 
-  private endSessions(username: string, actor: Actor): number {
-    const revoked = this.sessions.revokeAll(username);
+  private async endSessions(username: string, actor: Actor): Promise<number> {
+    const revoked = await this.sessions.revokeAll(username);
     if (revoked > 0) {
       this.context.audit.record({
         ...actor.audit,

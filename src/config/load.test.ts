@@ -25,6 +25,16 @@ describe('config', () => {
     expect(config.ldap.bind_password).toBe('pw');
   });
 
+  it('takes database.url from PILOTHOUSE_DATABASE_URL over the file, and refuses a non-postgres URL', () => {
+    expect(parseConfig({}, {}).database.url).toBeUndefined();
+    const url = 'postgres://pilothouse:pw@db:5432/pilothouse';
+    expect(parseConfig({ database: { url: 'postgres://file@db/x', pool_size: 3 } }, { PILOTHOUSE_DATABASE_URL: url }).database).toMatchObject({
+      url,
+      pool_size: 3,
+    });
+    expect(() => parseConfig({ database: { url: 'mysql://db/x' } }, {})).toThrow(/database\.url: must be a postgres/);
+  });
+
   it('names the bad key in a one-line error', () => {
     expect(() => parseConfig({ authorization: { jwt: { token_duration: 'soon' } } }, {})).toThrow(
       /authorization\.jwt\.token_duration: invalid duration "soon"/,

@@ -60,9 +60,18 @@ export function readRawConfig(path: string): Record<string, unknown> {
   return document as Record<string, unknown>;
 }
 
+/** `PILOTHOUSE_DATABASE_URL` sets `database.url` (a Secret's value in the chart) over the file's. */
+function withEnvironmentOverrides(document: unknown, environment: NodeJS.ProcessEnv): unknown {
+  const url = environment.PILOTHOUSE_DATABASE_URL;
+  if (!url || !document || typeof document !== 'object' || Array.isArray(document)) return document;
+  const fields = document as Record<string, unknown>;
+  const database = fields.database && typeof fields.database === 'object' ? (fields.database as Record<string, unknown>) : {};
+  return { ...fields, database: { ...database, url } };
+}
+
 /** Parses and validates a raw document into a frozen typed Config. */
 export function parseConfig(raw: unknown, environment: NodeJS.ProcessEnv, source = 'config'): Config {
-  const result = configSchema.safeParse(resolveEnvReferences(raw, environment));
+  const result = configSchema.safeParse(withEnvironmentOverrides(resolveEnvReferences(raw, environment), environment));
   if (!result.success) throw new ConfigError(`${source}: ${describeIssue(result.error)}`);
   return deepFreeze(result.data);
 }

@@ -271,6 +271,19 @@ export const configSchema = z
       })
       .prefault({}),
     metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
+    /** The shared store of several replicas (README "HA"); unset: embedded SQLite in the data dir, one replica. */
+    database: z
+      .object({
+        /** `postgres://user:password@host:port/database` (also `PILOTHOUSE_DATABASE_URL`); never logged. */
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+          .optional(),
+        pool_size: z.number().int().min(1).max(100).default(10),
+        /** How long a request waits for PostgreSQL (connecting or one statement) before it answers 503 `UNAVAILABLE`. */
+        timeout: durationSchema.default(5_000),
+      })
+      .prefault({}),
     portforward: z.object({ bind_address: z.string().default('127.0.0.1') }).prefault({}),
     reports: z
       .object({

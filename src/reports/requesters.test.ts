@@ -28,30 +28,30 @@ function directory(overrides: Partial<RequesterDirectoryDeps> = {}): RequesterDi
     ['locked', account('locked', { locked: true })],
   ]);
   const token = parseConfig({ auth: { token: { role_mappings: [{ user: 'ci-bot', role: 'viewer', roles: ['ci'] }] } } }, {}, 'test').auth.token;
-  return new RequesterDirectory({ findUser: (name) => users.get(name), authMode: 'local', tokenSettings: token, ...overrides });
+  return new RequesterDirectory({ findUser: (name) => Promise.resolve(users.get(name)), authMode: 'local', tokenSettings: token, ...overrides });
 }
 
 describe('RequesterDirectory', () => {
-  it('takes role and resource roles from the account, as of now', () => {
-    expect(directory().resolve(report('alice', annotationsFor({ username: 'alice', role: 'admin', roles: [] })))).toEqual({
+  it('takes role and resource roles from the account, as of now', async () => {
+    expect(await directory().resolve(report('alice', annotationsFor({ username: 'alice', role: 'admin', roles: [] })))).toEqual({
       principal: { username: 'alice', role: 'user', roles: ['no-secrets'] },
     });
   });
 
-  it('refuses locked accounts, unknown names and an empty requester, saying why', () => {
-    expect(directory().resolve(report('locked'))).toEqual({ problem: 'requester locked is locked in Pilothouse' });
-    expect(directory().resolve(report('stranger'))).toMatchObject({ problem: expect.stringContaining('stranger is not a Pilothouse user') });
-    expect(directory().resolve(report(undefined))).toMatchObject({ problem: expect.stringContaining('spec.requester is empty') });
+  it('refuses locked accounts, unknown names and an empty requester, saying why', async () => {
+    expect(await directory().resolve(report('locked'))).toEqual({ problem: 'requester locked is locked in Pilothouse' });
+    expect(await directory().resolve(report('stranger'))).toMatchObject({ problem: expect.stringContaining('stranger is not a Pilothouse user') });
+    expect(await directory().resolve(report(undefined))).toMatchObject({ problem: expect.stringContaining('spec.requester is empty') });
   });
 
-  it('uses the roles Pilothouse recorded for callers without an account (SSO, token mode)', () => {
+  it('uses the roles Pilothouse recorded for callers without an account (SSO, token mode)', async () => {
     const principal = { username: 'oidc:bob', role: 'viewer' as const, roles: ['audit'], groups: ['oidc:ops'], identitySource: 'oidc' as const };
-    expect(directory().resolve(report('oidc:bob', annotationsFor(principal)))).toEqual({ principal });
+    expect(await directory().resolve(report('oidc:bob', annotationsFor(principal)))).toEqual({ principal });
   });
 
-  it('maps token-mode names by auth.token.role_mappings, and everyone to admin without auth', () => {
-    expect(directory({ authMode: 'token' }).resolve(report('ci-bot'))).toEqual({ principal: { username: 'ci-bot', role: 'viewer', roles: ['ci'] } });
-    expect(directory({ authMode: 'token' }).resolve(report('other'))).toMatchObject({ problem: expect.stringContaining('no auth.token role mapping') });
-    expect(directory({ authMode: 'none' }).resolve(report('anyone'))).toEqual({ principal: { username: 'anyone', role: 'admin', roles: [] } });
+  it('maps token-mode names by auth.token.role_mappings, and everyone to admin without auth', async () => {
+    expect(await directory({ authMode: 'token' }).resolve(report('ci-bot'))).toEqual({ principal: { username: 'ci-bot', role: 'viewer', roles: ['ci'] } });
+    expect(await directory({ authMode: 'token' }).resolve(report('other'))).toMatchObject({ problem: expect.stringContaining('no auth.token role mapping') });
+    expect(await directory({ authMode: 'none' }).resolve(report('anyone'))).toEqual({ principal: { username: 'anyone', role: 'admin', roles: [] } });
   });
 });

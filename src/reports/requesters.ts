@@ -25,7 +25,7 @@ export function annotationsFor(principal: Principal): Record<string, string> {
 
 /** What the resolver reads: accounts by name and the auth settings. */
 export interface RequesterDirectoryDeps {
-  findUser(username: string): UserRecord | undefined;
+  findUser(username: string): Promise<UserRecord | undefined>;
   authMode: Config['auth']['mode'];
   tokenSettings: Config['auth']['token'];
 }
@@ -68,10 +68,10 @@ function annotatedPrincipal(username: string, annotations: Record<string, string
 export class RequesterDirectory {
   constructor(private readonly deps: RequesterDirectoryDeps) {}
 
-  resolve(report: Report): Resolution {
+  async resolve(report: Report): Promise<Resolution> {
     const username = report.spec.requester?.trim();
     if (!username) return { problem: 'spec.requester is empty: a report is generated for a named Pilothouse user' };
-    const account = this.deps.findUser(username);
+    const account = await this.deps.findUser(username);
     if (account) return this.fromAccount(account);
     const annotated = annotatedPrincipal(username, report.metadata.annotations ?? {});
     if (annotated) return { principal: annotated };

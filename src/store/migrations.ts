@@ -67,4 +67,10 @@ export const migrations: readonly string[] = [
    );`,
   // 5: the groups an SSO sign-in brought (JSON array), for impersonation as the user
   `ALTER TABLE sessions ADD COLUMN groups TEXT NOT NULL DEFAULT '[]';`,
+  // 6: the login throttle's windows (the same table on PostgreSQL, where replicas share it)
+  `CREATE TABLE rate_windows (
+     key TEXT PRIMARY KEY,
+     window_start INTEGER NOT NULL,
+     count INTEGER NOT NULL
+   );`,
 ];

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { SqlClient } from './sql-client.js';
 
 /** One login session; every token carries its id (`sid`), so revoking it ends them all. */
 export interface SessionRecord {
@@ -37,43 +37,43 @@ function toRecord(row: SessionRow): SessionRecord {
   };
 }
 
-/** Login sessions: the only SQL for the sessions table. */
+/** Login sessions: the only SQL for the sessions table (SQLite or PostgreSQL through {@link SqlClient}). */
 export class SessionsStore {
-  constructor(private readonly database: Db) {}
+  constructor(private readonly database: SqlClient) {}
 
-  insert(session: Omit<SessionRecord, 'revokedAt' | 'groups'> & { groups?: readonly string[] }): void {
-    this.database
-      .prepare('INSERT INTO sessions (id, username, created_at, expires_at, revoked_at, source, user_agent, groups) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)')
-      .run(session.id, session.username, session.createdAt, session.expiresAt, session.source, session.userAgent, JSON.stringify(session.groups ?? []));
+  async insert(session: Omit<SessionRecord, 'revokedAt' | 'groups'> & { groups?: readonly string[] }): Promise<void> {
+    await this.database.run(
+      'INSERT INTO sessions (id, username, created_at, expires_at, revoked_at, source, user_agent, groups) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
+      [session.id, session.username, session.createdAt, session.expiresAt, session.source, session.userAgent, JSON.stringify(session.groups ?? [])],
+    );
   }
 
-  find(id: string): SessionRecord | undefined {
-    const row = this.database.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  async find(id: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.database.query<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
     return row ? toRecord(row) : undefined;
   }
 
   /** A user's sessions, newest first. */
-  listFor(username: string): SessionRecord[] {
-    const rows = this.database.prepare('SELECT * FROM sessions WHERE username = ? ORDER BY created_at DESC, id').all(username) as SessionRow[];
-    return rows.map(toRecord);
+  async listFor(username: string): Promise<SessionRecord[]> {
+    return (await this.database.query<SessionRow>('SELECT * FROM sessions WHERE username = ? ORDER BY created_at DESC, id', [username])).map(toRecord);
   }
 
-  extend(id: string, expiresAt: string): void {
-    this.database.prepare('UPDATE sessions SET expires_at = ? WHERE id = ? AND revoked_at IS NULL').run(expiresAt, id);
+  async extend(id: string, expiresAt: string): Promise<void> {
+    await this.database.run('UPDATE sessions SET expires_at = ? WHERE id = ? AND revoked_at IS NULL', [expiresAt, id]);
   }
 
   /** Revokes one session; returns false when it was unknown or already revoked. */
-  revoke(id: string, at: string): boolean {
-    return this.database.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes === 1;
+  async revoke(id: string, at: string): Promise<boolean> {
+    return (await this.database.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id])) === 1;
   }
 
   /** Revokes every open session of a user at once; returns how many. */
-  revokeAllFor(username: string, at: string): number {
-    return this.database.prepare('UPDATE sessions SET revoked_at = ? WHERE username = ? AND revoked_at IS NULL').run(at, username).changes;
+  async revokeAllFor(username: string, at: string): Promise<number> {
+    return this.database.run('UPDATE sessions SET revoked_at = ? WHERE username = ? AND revoked_at IS NULL', [at, username]);
   }
 
   /** Deletes sessions that ended before `before` (expired or revoked); keeps the table small. */
-  pruneEndedBefore(before: string): number {
-    return this.database.prepare('DELETE FROM sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)').run(before, before).changes;
+  async pruneEndedBefore(before: string): Promise<number> {
+    return this.database.run('DELETE FROM sessions WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)', [before, before]);
   }
 }

@@ -1,5 +1,5 @@
 import type { RoleName } from '../config/schema.js';
-import type { Db } from './database.js';
+import type { SqlClient } from './sql-client.js';
 
 /** A stored user account. The password hash never leaves the auth module. */
 export interface UserRecord {
@@ -26,8 +26,8 @@ interface UserRow {
   role: RoleName;
   email: string | null;
   roles: string;
-  enabled: number;
-  locked: number;
+  enabled: number | string;
+  locked: number | string;
   source: string;
   created_at: string;
   updated_at: string;
@@ -49,8 +49,8 @@ function toRecord(row: UserRow): UserRecord {
     role: row.role,
     email: row.email,
     roles: JSON.parse(row.roles) as string[],
-    enabled: row.enabled === 1,
-    locked: row.locked === 1,
+    enabled: Number(row.enabled) === 1,
+    locked: Number(row.locked) === 1,
     source: row.source,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -63,32 +63,31 @@ function toColumnValue(value: unknown): unknown {
   return value;
 }
 
-/** Local user accounts: the only SQL for the users table. */
+/** Local user accounts: the only SQL for the users table (SQLite or PostgreSQL through {@link SqlClient}). */
 export class UsersStore {
   constructor(
-    private readonly database: Db,
+    private readonly database: SqlClient,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
-  find(username: string): UserRecord | undefined {
-    const row = this.database.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRow | undefined;
+  async find(username: string): Promise<UserRecord | undefined> {
+    const [row] = await this.database.query<UserRow>('SELECT * FROM users WHERE username = ?', [username]);
     return row ? toRecord(row) : undefined;
   }
 
-  list(): UserRecord[] {
-    return (this.database.prepare('SELECT * FROM users ORDER BY username').all() as UserRow[]).map(toRecord);
+  async list(): Promise<UserRecord[]> {
+    return (await this.database.query<UserRow>('SELECT * FROM users ORDER BY username')).map(toRecord);
   }
 
   /** Inserts a user; returns false when the username is taken. */
-  insert(user: NewUser): boolean {
+  async insert(user: NewUser): Promise<boolean> {
     const timestamp = this.now();
-    const result = this.database
-      .prepare(
-        `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 0, 'local', ?, ?) ON CONFLICT (username) DO NOTHING`,
-      )
-      .run(user.username, user.passwordHash, user.role, user.email, JSON.stringify(user.roles), user.enabled ? 1 : 0, timestamp, timestamp);
-    return result.changes === 1;
+    const changes = await this.database.run(
+      `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 0, 'local', ?, ?) ON CONFLICT (username) DO NOTHING`,
+      [user.username, user.passwordHash, user.role, user.email, JSON.stringify(user.roles), user.enabled ? 1 : 0, timestamp, timestamp],
+    );
+    return changes === 1;
   }
 
   /**
@@ -96,36 +95,37 @@ export class UsersStore {
    * follow the directory; no password hash is kept. A local account of that name is left untouched
    * and undefined returned.
    */
-  upsertExternal(user: Pick<UserRecord, 'username' | 'role' | 'email'>, source: string): UserRecord | undefined {
+  async upsertExternal(user: Pick<UserRecord, 'username' | 'role' | 'email'>, source: string): Promise<UserRecord | undefined> {
     const timestamp = this.now();
-    this.database
-      .prepare(
-        `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
-         VALUES (?, NULL, ?, ?, '[]', 1, 0, ?, ?, ?)
-         ON CONFLICT (username) DO UPDATE SET role = excluded.role, email = excluded.email, updated_at = excluded.updated_at
-         WHERE users.source = excluded.source`,
-      )
-      .run(user.username, user.role, user.email, source, timestamp, timestamp);
-    const stored = this.find(user.username);
+    await this.database.run(
+      `INSERT INTO users (username, password_hash, role, email, roles, enabled, locked, source, created_at, updated_at)
+       VALUES (?, NULL, ?, ?, '[]', 1, 0, ?, ?, ?)
+       ON CONFLICT (username) DO UPDATE SET role = excluded.role, email = excluded.email, updated_at = excluded.updated_at
+       WHERE users.source = excluded.source`,
+      [user.username, user.role, user.email, source, timestamp, timestamp],
+    );
+    const stored = await this.find(user.username);
     return stored?.source === source ? stored : undefined;
   }
 
   /** Applies the given changes; returns the updated record or undefined when the user does not exist. */
-  update(username: string, changes: UserChanges): UserRecord | undefined {
+  async update(username: string, changes: UserChanges): Promise<UserRecord | undefined> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof UserChanges, unknown][];
     const assignments = entries.map(([key]) => `${columnOf[key]} = ?`);
     const values = entries.map(([, value]) => toColumnValue(value));
-    this.database.prepare(`UPDATE users SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE username = ?`).run(...values, this.now(), username);
+    await this.database.run(`UPDATE users SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE username = ?`, [...values, this.now(), username]);
     return this.find(username);
   }
 
-  delete(username: string): boolean {
-    return this.database.prepare('DELETE FROM users WHERE username = ?').run(username).changes === 1;
+  async delete(username: string): Promise<boolean> {
+    return (await this.database.run('DELETE FROM users WHERE username = ?', [username])) === 1;
   }
 
   /** Enabled, unlocked admins (the "last admin" rule counts these). */
-  countActiveAdmins(): number {
-    const row = this.database.prepare("SELECT COUNT(*) AS count FROM users WHERE role = 'admin' AND enabled = 1 AND locked = 0").get() as { count: number };
-    return row.count;
+  async countActiveAdmins(): Promise<number> {
+    const [row] = await this.database.query<{ count: number | string }>(
+      "SELECT COUNT(*) AS count FROM users WHERE role = 'admin' AND enabled = 1 AND locked = 0",
+    );
+    return Number(row?.count ?? 0);
   }
 }

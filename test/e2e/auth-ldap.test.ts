@@ -62,7 +62,7 @@ describe('LDAP login against a real slapd', () => {
     const listed = await service.api('GET', '/api/admin/users', { token: service.adminToken });
     const alice = (listed.body.items ?? listed.body).find((user: { username: string }) => user.username === 'alice');
     expect(alice).toMatchObject({ source: 'ldap', role: 'admin', email: 'alice@pilothouse.test' });
-    expect(service.deps.security.users.find('alice')?.passwordHash).toBeNull();
+    expect((await service.deps.security.users.find('alice'))?.passwordHash).toBeNull();
   });
 
   it("issues session tokens that work on the API with the directory user's role", async () => {
@@ -87,7 +87,7 @@ describe('LDAP login against a real slapd', () => {
     const response = await login('carl', 'carl-pass-1');
     expect(response.status).toBe(401);
     expect(response.body.details.reason).toBe('no_role_mapping');
-    expect(service.deps.security.users.find('carl')).toBeUndefined();
+    expect(await service.deps.security.users.find('carl')).toBeUndefined();
   });
 
   it('escapes filter input: wildcards and injected clauses match nobody', async () => {

@@ -53,13 +53,13 @@ export class TokenAuthenticator implements Authenticator {
       const { message, reason, username } = outcome.refusal;
       throw unauthorized(message, username ? { reason, username } : { reason });
     }
-    this.refuseLockedOrDisabled(outcome.principal.username);
+    await this.refuseLockedOrDisabled(outcome.principal.username);
     return outcome.principal;
   }
 
-  /** Checked on every request (one indexed SQLite read), so a lock takes effect at once. */
-  private refuseLockedOrDisabled(username: string): void {
-    const user = this.context.users.find(username);
+  /** Checked on every request (one indexed read of the users store), so a lock takes effect at once on every replica. */
+  private async refuseLockedOrDisabled(username: string): Promise<void> {
+    const user = await this.context.users.find(username);
     const refusal = user ? accountRefusal(user) : undefined;
     if (refusal) throw unauthorized(`account ${refusal}`, { reason: refusal, username });
   }
@@ -75,7 +75,8 @@ export class TokenAuthenticator implements Authenticator {
 
   private async review(token: string, key: string, origin: RequestOrigin): Promise<TokenOutcome> {
     const outcome = this.outcomeOf(await this.reviewer.review(token));
-    if ('principal' in outcome) this.context.users.upsertExternal({ username: outcome.principal.username, role: outcome.principal.role, email: null }, 'token');
+    if ('principal' in outcome)
+      await this.context.users.upsertExternal({ username: outcome.principal.username, role: outcome.principal.role, email: null }, 'token');
     this.cache.set(key, outcome, unverifiedExpiry(token));
     this.record(outcome, key.slice(0, 16), origin);
     return outcome;

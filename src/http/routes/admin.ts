@@ -31,7 +31,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       summary: 'List users (never password hashes)',
       response: listOf(user),
       handler: async (context) => {
-        const items = users.list();
+        const items = await users.list();
         context.body = { items, total: items.length };
       },
     }),
@@ -56,7 +56,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: userParams,
       response: user,
       handler: async (context, { params }) => {
-        context.body = users.get(params.username);
+        context.body = await users.get(params.username);
       },
     }),
     route({
@@ -79,7 +79,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: userParams,
       response: z.object({ deleted: z.string() }),
       handler: async (context, { params }) => {
-        users.delete(params.username, actorOf(context));
+        await users.delete(params.username, actorOf(context));
         context.body = { deleted: params.username };
       },
     }),
@@ -91,7 +91,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: userParams,
       response: listOf(z.object({}).catchall(z.unknown())),
       handler: async (context, { params }) => {
-        const items = users.listSessions(params.username);
+        const items = await users.listSessions(params.username);
         context.body = { items, total: items.length };
       },
     }),
@@ -103,7 +103,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: userParams,
       response: sessionsEnded,
       handler: async (context, { params }) => {
-        context.body = users.revokeSessions(params.username, actorOf(context));
+        context.body = await users.revokeSessions(params.username, actorOf(context));
       },
     }),
     route({
@@ -114,7 +114,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: sessionParams,
       response: sessionsEnded,
       handler: async (context, { params }) => {
-        context.body = users.revokeSessions(params.username, actorOf(context), params.id);
+        context.body = await users.revokeSessions(params.username, actorOf(context), params.id);
       },
     }),
     route({
@@ -126,7 +126,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       body: lockBodySchema,
       response: locked,
       handler: async (context, { body }) => {
-        context.body = users.lock(body.username, actorOf(context));
+        context.body = await users.lock(body.username, actorOf(context));
       },
     }),
     route({
@@ -138,7 +138,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       body: lockBodySchema,
       response: locked,
       handler: async (context, { body }) => {
-        context.body = users.unlock(body.username, actorOf(context));
+        context.body = await users.unlock(body.username, actorOf(context));
       },
     }),
   ];

@@ -57,7 +57,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       handler: async (context) => {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
-        sessions.revoke(sessionId);
+        await sessions.revoke(sessionId);
         deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
         const endSessionUrl = context.state.principal?.identitySource === 'oidc' ? deps.security.oidc.endSessionUrl() : undefined;
         context.body = endSessionUrl ? { loggedOut: true, endSessionUrl } : { loggedOut: true };

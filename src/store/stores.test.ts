@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type RunningPostgres } from '../../test/helpers/postgres.js';
+import { freePort } from '../../test/helpers/slapd.js';
+import { isAppError } from '../errors.js';
+import { openDatabase, type Db } from './database.js';
+import { PostgresClient } from './postgres.js';
+import { RateWindowsStore } from './rate-windows-store.js';
+import { SessionsStore } from './sessions-store.js';
+import { SqliteClient, type SqlClient } from './sql-client.js';
+import { UsersStore } from './users-store.js';
+
+// One suite, both engines (ADR 0032): the data dir's SQLite and a throw-away PostgreSQL from
+// Debian's packages. The PostgreSQL run fails, never skips, when PostgreSQL cannot start.
+const logger = pino({ level: 'silent' });
+
+interface Engine {
+  /** A client on the engine's database; on PostgreSQL another client is another replica. */
+  client(): SqlClient;
+  close(): Promise<void>;
+}
+
+async function sqliteEngine(): Promise<Engine> {
+  const directory = mkdtempSync(join(tmpdir(), 'pilothouse-stores-'));
+  const database: Db = openDatabase(directory);
+  const client = new SqliteClient(database);
+  return Promise.resolve({
+    client: () => client,
+    close: () => {
+      database.close();
+      rmSync(directory, { recursive: true, force: true });
+      return Promise.resolve();
+    },
+  });
+}
+
+let postgres: RunningPostgres | undefined;
+
+async function postgresEngine(): Promise<Engine> {
+  postgres ??= await startPostgres();
+  const url = postgres.url;
+  const clients: PostgresClient[] = [];
+  return {
+    client: () => {
+      const client = new PostgresClient({ url, poolSize: 4, timeoutMs: 3_000, logger });
+      clients.push(client);
+      return client;
+    },
+    close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+    },
+  };
+}
+
+afterAll(() => postgres?.remove());
+
+const newUser = { passwordHash: 'hash', role: 'admin' as const, email: null, roles: ['ops'], enabled: true };
+
+describe.each([
+  ['sqlite', sqliteEngine],
+  ['postgres', postgresEngine],
+])('stores on %s', (_name, open) => {
+  let engine: Engine;
+  let client: SqlClient;
+  beforeAll(async () => {
+    engine = await open();
+    client = engine.client();
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  it('users: insert once, find, update, count active admins, keep directory names off local accounts, delete', async () => {
+    const users = new UsersStore(client);
+    expect(await users.insert({ ...newUser, username: 'ada' })).toBe(true);
+    expect(await users.insert({ ...newUser, username: 'ada' })).toBe(false);
+    expect(await users.find('ada')).toMatchObject({ username: 'ada', role: 'admin', roles: ['ops'], enabled: true, locked: false, source: 'local' });
+    expect(await users.countActiveAdmins()).toBe(1);
+    expect(await users.update('ada', { locked: true, roles: [] })).toMatchObject({ locked: true, roles: [] });
+    expect(await users.countActiveAdmins()).toBe(0);
+    expect(await users.upsertExternal({ username: 'ada', role: 'viewer', email: null }, 'ldap')).toBeUndefined();
+    expect(await users.upsertExternal({ username: 'lin', role: 'viewer', email: 'lin@example.com' }, 'ldap')).toMatchObject({ source: 'ldap', role: 'viewer' });
+    expect(await users.upsertExternal({ username: 'lin', role: 'user', email: null }, 'ldap')).toMatchObject({ role: 'user', email: null });
+    expect((await users.list()).map((user) => user.username)).toEqual(['ada', 'lin']);
+    expect(await users.delete('lin')).toBe(true);
+    expect(await users.find('lin')).toBeUndefined();
+  });
+
+  it('sessions: insert, revoke once, revoke all of a user, extend only open ones, prune ended ones', async () => {
+    const sessions = new SessionsStore(client);
+    const base = { username: 'ses', createdAt: '2030-01-01T00:00:00.000Z', expiresAt: '2030-01-01T01:00:00.000Z', source: '10.0.0.1', userAgent: null };
+    await sessions.insert({ ...base, id: 's1', groups: ['oidc:ops'] });
+    await sessions.insert({ ...base, id: 's2', createdAt: '2030-01-01T00:00:01.000Z' });
+    expect(await sessions.find('s1')).toMatchObject({ id: 's1', revokedAt: null, groups: ['oidc:ops'] });
+    expect((await sessions.listFor('ses')).map((session) => session.id)).toEqual(['s2', 's1']);
+    expect(await sessions.revoke('s1', '2030-01-01T00:10:00.000Z')).toBe(true);
+    expect(await sessions.revoke('s1', '2030-01-01T00:11:00.000Z')).toBe(false);
+    await sessions.extend('s1', '2030-01-01T05:00:00.000Z');
+    await sessions.extend('s2', '2030-01-01T05:00:00.000Z');
+    expect((await sessions.find('s1'))?.expiresAt).toBe(base.expiresAt);
+    expect((await sessions.find('s2'))?.expiresAt).toBe('2030-01-01T05:00:00.000Z');
+    expect(await sessions.revokeAllFor('ses', '2030-01-01T00:20:00.000Z')).toBe(1);
+    expect(await sessions.pruneEndedBefore('2030-01-01T00:15:00.000Z')).toBe(1);
+    expect(await sessions.find('s1')).toBeUndefined();
+  });
+
+  it('rate windows: parallel hits are each counted once; a window past its length starts again; reset clears', async () => {
+    const windows = new RateWindowsStore(client);
+    const counts = await Promise.all(Array.from({ length: 20 }, () => windows.hit('login:x', 1_000, 60_000)));
+    expect(counts.map((window) => window.count).sort((left, right) => left - right)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(await windows.hit('login:x', 60_999, 60_000)).toEqual({ start: 1_000, count: 21 });
+    expect(await windows.hit('login:x', 61_000, 60_000)).toEqual({ start: 61_000, count: 1 });
+    await windows.reset('login:x');
+    expect(await windows.find('login:x')).toBeUndefined();
+  });
+
+  it('a transaction commits together or not at all', async () => {
+    const users = new UsersStore(client);
+    await expect(
+      client.transaction(async (transaction) => {
+        await new UsersStore(transaction).insert({ ...newUser, username: 'tx-gone' });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await users.find('tx-gone')).toBeUndefined();
+    await client.transaction((transaction) => new UsersStore(transaction).insert({ ...newUser, username: 'tx-kept' }));
+    expect(await users.find('tx-kept')).toBeDefined();
+  });
+});
+
+describe('PostgreSQL shared by replicas', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await postgresEngine();
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  it('replicas migrating at once migrate once; a revocation or lock on one is read by the other; the login throttle counts across them', async () => {
+    const [replicaA, replicaB, replicaC] = [engine.client(), engine.client(), engine.client()];
+    await Promise.all([replicaA, replicaB, replicaC].map((replica) => replica.query('SELECT 1')));
+    await new UsersStore(replicaA).insert({ ...newUser, username: 'shared' });
+    await new SessionsStore(replicaA).insert({ id: 'shared-1', username: 'shared', createdAt: 'a', expiresAt: 'b', source: null, userAgent: null });
+    await new SessionsStore(replicaB).revoke('shared-1', 'now');
+    expect((await new SessionsStore(replicaC).find('shared-1'))?.revokedAt).toBe('now');
+    await new UsersStore(replicaB).update('shared', { locked: true });
+    expect((await new UsersStore(replicaA).find('shared'))?.locked).toBe(true);
+    const hits = [replicaA, replicaB, replicaC].map((replica) => new RateWindowsStore(replica).hit('login:shared', 5_000, 60_000));
+    expect((await Promise.all(hits)).map((window) => window.count).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('PostgreSQL away answers 503 UNAVAILABLE within the timeout (never hangs) and the same client serves again once it is back', async () => {
+    const nobody = new PostgresClient({ url: `postgres://postgres@127.0.0.1:${await freePort()}/postgres`, poolSize: 2, timeoutMs: 1_000, logger });
+    const refused = await nobody.query('SELECT 1').catch((error: unknown) => error);
+    expect(isAppError(refused) && refused.code).toBe('UNAVAILABLE');
+    expect(String((refused as Error).message)).not.toContain('postgres://');
+    await nobody.close();
+
+    const replica = engine.client();
+    const users = new UsersStore(replica);
+    await users.insert({ ...newUser, username: 'outage' });
+    postgres!.stop();
+    try {
+      const started = Date.now();
+      const failed = await users.find('outage').catch((error: unknown) => error);
+      expect(isAppError(failed) && failed.code).toBe('UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      postgres!.start();
+    }
+    expect(await users.find('outage')).toMatchObject({ username: 'outage' });
+  });
+});
