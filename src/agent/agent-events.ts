@@ -1,4 +1,5 @@
 import type { CommandClass } from '../tools/safety/index.js';
+import type { AccessNeeded } from '../tools/types.js';
 import type { ToolStatus, TurnEndReason } from './history-entries.js';
 
 /**
@@ -12,7 +13,7 @@ export type AgentEvent =
       event: 'tool_request';
       data: { tool: string; command: string; id: string; type: CommandClass; requiresApproval: boolean; blocked: boolean; warnings: string[] };
     }
-  | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus } }
+  | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus; accessNeeded?: AccessNeeded } }
   | { event: 'error'; data: { error: string; code: string } }
   | { event: 'stream_end'; data: { complete: boolean; reason: TurnEndReason } };
 

@@ -1,6 +1,7 @@
 import type { LlmToolCall } from '../llm/types.js';
 import type { ChatStore } from '../store/chat-store.js';
 import type { CommandClass } from '../tools/safety/index.js';
+import type { AccessNeeded } from '../tools/types.js';
 
 /** What the user is looking at when they ask (`context` of `POST /api/chat/agentic`, README "AI pilot"). */
 export interface ChatContext {
@@ -37,7 +38,15 @@ export type HistoryEntry =
       warnings: string[];
     }
   | { kind: 'decision'; id: string; outcome: ApprovalOutcome; by?: string }
-  | { kind: 'tool_result'; id: string; tool: string; status: ToolStatus; result: string }
+  | {
+      kind: 'tool_result';
+      id: string;
+      tool: string;
+      status: ToolStatus;
+      result: string;
+      /** The access request that would lift the policy's `approval_required` refusals of the call. */
+      accessNeeded?: AccessNeeded;
+    }
   | { kind: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string } };
 
 export type HistoryKind = HistoryEntry['kind'];

@@ -1,5 +1,6 @@
 import type { ChatContext, StoredHistoryEntry, ToolStatus, TurnEndReason, ApprovalOutcome } from './history-entries.js';
 import type { CommandClass } from '../tools/safety/index.js';
+import type { AccessNeeded } from '../tools/types.js';
 
 /** A tool call as `GET /api/chat/history` shows it: request, decision and result together. */
 export interface ToolCallView {
@@ -15,6 +16,8 @@ export interface ToolCallView {
   decidedBy?: string;
   status?: ToolStatus;
   result?: string;
+  /** The access request that would lift the policy's `approval_required` refusals of the call. */
+  accessNeeded?: AccessNeeded;
 }
 
 /** One message of a session's history view. */
@@ -35,7 +38,7 @@ function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
   } else if (entry.kind === 'decision') {
     Object.assign(call, { decision: entry.outcome, decidedBy: entry.by });
   } else if (entry.kind === 'tool_result') {
-    Object.assign(call, { status: entry.status, result: entry.result });
+    Object.assign(call, { status: entry.status, result: entry.result, ...(entry.accessNeeded ? { accessNeeded: entry.accessNeeded } : {}) });
   }
 }
 

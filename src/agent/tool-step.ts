@@ -1,7 +1,7 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import type { Principal } from '../rbac/principal.js';
 import type { LlmToolCall } from '../llm/types.js';
-import { usesCluster, withRefusals } from '../tools/cluster-refusals.js';
+import { accessNeededFor, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
@@ -208,8 +208,11 @@ export class ToolStep {
     });
   }
 
+  /** Records and sends the result; a call the policy refused with `approval_required` carries the access request that would lift it. */
   private finish(turn: ToolTurn, call: LlmToolCall, outcome: Outcome): void {
-    turn.history.append({ kind: 'tool_result', id: call.id, tool: call.name, status: outcome.status, result: outcome.result });
-    turn.emit({ event: 'tool_execution', data: { id: call.id, result: outcome.result, status: outcome.status } });
+    const accessNeeded = accessNeededFor(outcome.refusals ?? []);
+    const access = accessNeeded ? { accessNeeded } : {};
+    turn.history.append({ kind: 'tool_result', id: call.id, tool: call.name, status: outcome.status, result: outcome.result, ...access });
+    turn.emit({ event: 'tool_execution', data: { id: call.id, result: outcome.result, status: outcome.status, ...access } });
   }
 }

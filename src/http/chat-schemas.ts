@@ -11,6 +11,18 @@ export const chatSessionSummary = z
   .catchall(z.unknown())
   .meta({ id: 'ChatSessionSummary' });
 
+/** The access request (`POST /api/access-requests`) that would lift a tool call's `approval_required` refusals. */
+export const accessNeeded = z
+  .object({
+    permission: z.enum(['execute_write', 'delete']),
+    namespaces: z.array(z.string()).meta({ description: 'Empty: all namespaces (a cluster-scoped resource)' }),
+    resources: z.array(z.string()),
+  })
+  .meta({
+    id: 'AccessNeeded',
+    description: 'Set when the policy refused a request of the call with approval_required: the scope of the access request that lets it pass',
+  });
+
 export const toolCallView = z
   .object({
     id: z.string(),
@@ -25,6 +37,7 @@ export const toolCallView = z
     decidedBy: z.string().optional(),
     status: toolStatus.optional(),
     result: z.string().optional(),
+    accessNeeded: accessNeeded.optional(),
   })
   .meta({ id: 'ToolCallView' });
 
@@ -53,7 +66,7 @@ export const chatEvents = {
   session: z.object({ session_id: z.string() }),
   chunk: z.object({ content: z.string() }),
   tool_request: z.object({ tool: z.string(), command: z.string(), id: z.string() }).catchall(z.unknown()),
-  tool_execution: z.object({ id: z.string(), result: z.string() }).catchall(z.unknown()),
+  tool_execution: z.object({ id: z.string(), result: z.string(), status: toolStatus.optional(), accessNeeded: accessNeeded.optional() }).catchall(z.unknown()),
   error: z.object({ error: z.string(), code: z.string() }).catchall(z.unknown()),
   stream_end: z.object({ complete: z.boolean() }).catchall(z.unknown()),
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { refusalLines, usesCluster, withRefusals } from './cluster-refusals.js';
+import { accessNeededFor, refusalLines, usesCluster, withRefusals } from './cluster-refusals.js';
+import type { ToolClusterRefusal } from './types.js';
 
 const refusal = {
   verb: 'create',
@@ -26,5 +27,39 @@ describe('cluster refusals in tool results', () => {
 
   it('opens sessions for kubectl and bash only', () => {
     expect(['kubectl', 'bash', 'read_file', 'write_file', 'mcp'].map(usesCluster)).toEqual([true, true, false, false, false]);
+  });
+});
+
+const refusalOf = (namespace: string, resource: string, accessNeeded?: ToolClusterRefusal['accessNeeded']): ToolClusterRefusal => ({
+  verb: 'create',
+  resource,
+  namespace,
+  name: '',
+  reason: 'refused',
+  ...(accessNeeded ? { accessNeeded } : {}),
+});
+
+describe('accessNeededFor', () => {
+  it('is undefined when no refusal would be lifted by an access request', () => {
+    expect(accessNeededFor([refusalOf('team', 'pods')])).toBeUndefined();
+    expect(accessNeededFor([])).toBeUndefined();
+  });
+
+  it('merges the namespaces and resources of one permission', () => {
+    const needed = accessNeededFor([
+      refusalOf('b', 'configmaps', { permission: 'execute_write', namespaces: ['b'], resources: ['configmaps'] }),
+      refusalOf('a', 'secrets', { permission: 'execute_write', namespaces: ['a'], resources: ['secrets'] }),
+      refusalOf('a', 'configmaps', { permission: 'execute_write', namespaces: ['a'], resources: ['configmaps'] }),
+      refusalOf('c', 'pods', { permission: 'delete', namespaces: ['c'], resources: ['pods'] }),
+    ]);
+    expect(needed).toEqual({ permission: 'execute_write', namespaces: ['a', 'b'], resources: ['configmaps', 'secrets'] });
+  });
+
+  it('asks for all namespaces when one refusal is cluster-scoped', () => {
+    const needed = accessNeededFor([
+      refusalOf('a', 'configmaps', { permission: 'execute_write', namespaces: ['a'], resources: ['configmaps'] }),
+      refusalOf('', 'clusterroles', { permission: 'execute_write', namespaces: [], resources: ['clusterroles'] }),
+    ]);
+    expect(needed).toEqual({ permission: 'execute_write', namespaces: [], resources: ['clusterroles', 'configmaps'] });
   });
 });

@@ -1,4 +1,4 @@
-import type { ToolClusterRefusal, ToolResult } from './types.js';
+import type { AccessNeeded, ToolClusterRefusal, ToolResult } from './types.js';
 
 /** `[policy] refused create configmaps x in ns/team: <reason>`: one line per refusal, for the model to read. */
 export function refusalLines(refusals: readonly ToolClusterRefusal[]): string[] {
@@ -19,4 +19,24 @@ export function withRefusals(result: ToolResult, refusals: readonly ToolClusterR
 /** Whether a tool reaches the cluster (and so runs with a policy proxy session). */
 export function usesCluster(type: string): boolean {
   return type === 'kubectl' || type === 'bash';
+}
+
+const union = (lists: readonly string[][]): string[] => [...new Set(lists.flat())].sort();
+
+/**
+ * One access request covering every refusal of a call that an access request would lift (those of
+ * the first such refusal's permission), or undefined when none would. A cluster-scoped refusal
+ * (no namespace) needs all namespaces, so the merged scope then names none.
+ */
+export function accessNeededFor(refusals: readonly ToolClusterRefusal[]): AccessNeeded | undefined {
+  const needed = refusals.flatMap((refusal) => (refusal.accessNeeded ? [refusal.accessNeeded] : []));
+  const permission = needed[0]?.permission;
+  if (!permission) return undefined;
+  const same = needed.filter((scope) => scope.permission === permission);
+  const everywhere = same.some((scope) => scope.namespaces.length === 0);
+  return {
+    permission,
+    namespaces: everywhere ? [] : union(same.map((scope) => scope.namespaces)),
+    resources: union(same.map((scope) => scope.resources)),
+  };
 }

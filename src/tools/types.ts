@@ -42,6 +42,18 @@ export interface ToolClusterRefusal {
   name: string;
   /** The policy's sentence, e.g. "this command ran as read-only and tried to create pods; it needs approval". */
   reason: string;
+  /** Set when the policy refused with `approval_required`: the access request that would let the request pass. */
+  accessNeeded?: AccessNeeded;
+}
+
+/**
+ * The scope of an access request (`POST /api/access-requests`) that covers what the policy refused
+ * with `approval_required`; empty `namespaces` means all (cluster-scoped resources).
+ */
+export interface AccessNeeded {
+  permission: 'execute_write' | 'delete';
+  namespaces: string[];
+  resources: string[];
 }
 
 /**

@@ -58,6 +58,7 @@ describe('a chat approval is consent, not authorization', () => {
           '(create clusterrolebindings): request access (permission execute_write, resource clusterrolebindings)',
       ),
     });
+    expect(run.nth('tool_execution').accessNeeded).toEqual({ permission: 'execute_write', namespaces: [], resources: ['clusterrolebindings'] });
     expect(await exists('clusterrolebinding', name)).toBe(false);
     const audit = await service.api('GET', `/api/audit?action=execute&user=${user.username}&limit=50`, { token: service.adminToken });
     const row = audit.body.items.find((entry: { details: { id?: string } }) => entry.details.id === run.nth('tool_request').id);
@@ -86,19 +87,23 @@ describe('a chat approval is consent, not authorization', () => {
     const run = await chatRun(user.token, `get configmap keep -n ${granted.name} -o jsonpath={.data.a}`, false);
     expect(run.nth('tool_request')).toMatchObject({ type: 'read', requiresApproval: false });
     expect(run.nth('tool_execution')).toMatchObject({ status: 'executed', result: 'b' });
+    expect(run.nth('tool_execution')).not.toHaveProperty('accessNeeded');
   });
 
-  it('lets the AI write after approval once an approved access request covers it, on both paths, and only there', async () => {
+  it('lets the AI write after approval once the access request its refusal named is approved, on both paths, and only there', async () => {
     const refused = await chatRun(user.token, `create configmap before-grant -n ${granted.name} --from-literal=x=y`, true);
     expect(refused.nth('tool_execution').result).toContain(
       `request access (permission execute_write, resource configmaps, namespace ${granted.name}) and try again once an admin approved it`,
     );
+    const accessNeeded = refused.nth('tool_execution').accessNeeded;
+    expect(accessNeeded).toEqual({ permission: 'execute_write', namespaces: [granted.name], resources: ['configmaps'] });
     expect(await exists('configmap', 'before-grant', '-n', granted.name)).toBe(false);
+    const history = await service.api('GET', `/api/chat/history?session_id=${refused.nth('session').session_id}`, { token: user.token });
+    const stored = history.body.messages.flatMap((message: { toolCalls?: { id: string }[] }) => message.toolCalls ?? []);
+    expect(stored.find((call: { id: string }) => call.id === refused.nth('tool_request').id)).toMatchObject({ accessNeeded });
 
-    const asked = await service.api('POST', '/api/access-requests', {
-      token: user.token,
-      body: { permission: 'execute_write', namespaces: [granted.name], resources: ['configmaps'], reason: 'consent test', ttl: '1h' },
-    });
+    // The scope the refusal carried, filed as is, is what lifts it.
+    const asked = await service.api('POST', '/api/access-requests', { token: user.token, body: { ...accessNeeded, reason: 'consent test', ttl: '1h' } });
     expect(asked.status).toBe(201);
     expect((await service.api('POST', `/api/access-requests/${asked.body.id}/approve`, { token: service.adminToken, body: {} })).status).toBe(200);
 
@@ -113,6 +118,7 @@ describe('a chat approval is consent, not authorization', () => {
 
     const elsewhere = await chatRun(user.token, `create configmap outside-grant -n ${other.name} --from-literal=x=y`, true);
     expect(elsewhere.nth('tool_execution').result).toContain('needs an approved access request');
+    expect(elsewhere.nth('tool_execution').accessNeeded).toEqual({ permission: 'execute_write', namespaces: [other.name], resources: ['configmaps'] });
     expect(await exists('configmap', 'outside-grant', '-n', other.name)).toBe(false);
   });
 

@@ -51,6 +51,6 @@ export async function admit(request: IncomingMessage, context: AdmissionContext)
   }
   const decision = await decisionFor(context.authorize, target.attributes);
   if (decision.allowed) return { admitted: true, target };
-  context.refusals.add(target.attributes, decision.reason);
+  context.refusals.add(target.attributes, decision.reason, decision);
   return refused(403, 'Forbidden', decision.reason);
 }

@@ -1085,6 +1085,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: 200 {status: "ok"} while the process serves HTTP; never waits on the cluster or the LLM (the liveness probe)
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiLivez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/llm/test": {
         parameters: {
             query?: never;
@@ -1441,6 +1461,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 when the API server answers and the store is usable, else 503; answers within 2 s and never checks the LLM (the readiness probe)
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -1701,6 +1741,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Set when the policy refused a request of the call with approval_required: the scope of the access request that lets it pass */
+        AccessNeeded: {
+            /** @description Empty: all namespaces (a cluster-scoped resource) */
+            namespaces: string[];
+            /** @enum {string} */
+            permission: "execute_write" | "delete";
+            resources: string[];
+        };
         /** @enum {string} */
         AccessPhase: "Pending" | "Approved" | "Denied" | "Expired";
         AccessRequest: {
@@ -1818,11 +1866,24 @@ export interface components {
             /** @constant */
             role: "turn_end";
         };
+        Probe: {
+            /** @constant */
+            status: "ok";
+        };
+        Readiness: {
+            /** @constant */
+            kubernetes: "connected";
+            /** @constant */
+            status: "ready";
+            /** @constant */
+            store: "ok";
+        };
         ReportStatus: {
             completedAt: string | null;
             conditions: {
                 lastTransitionTime?: string;
                 message?: string;
+                observedGeneration?: number;
                 reason?: string;
                 /** @enum {string} */
                 status: "True" | "False" | "Unknown";
@@ -1894,6 +1955,7 @@ export interface components {
             username: string;
         };
         ToolCallView: {
+            accessNeeded?: components["schemas"]["AccessNeeded"];
             arguments: {
                 [key: string]: unknown;
             };
@@ -1939,6 +2001,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AccessNeeded = components['schemas']['AccessNeeded'];
 export type AccessPhase = components['schemas']['AccessPhase'];
 export type AccessRequest = components['schemas']['AccessRequest'];
 export type ApplyResult = components['schemas']['ApplyResult'];
@@ -1952,6 +2015,8 @@ export type KindSchema = components['schemas']['KindSchema'];
 export type Language = components['schemas']['Language'];
 export type Manifest = components['schemas']['Manifest'];
 export type MessageView = components['schemas']['MessageView'];
+export type Probe = components['schemas']['Probe'];
+export type Readiness = components['schemas']['Readiness'];
 export type ReportStatus = components['schemas']['ReportStatus'];
 export type ResourceItem = components['schemas']['ResourceItem'];
 export type ResourceTypeItem = components['schemas']['ResourceTypeItem'];
@@ -8619,6 +8684,77 @@ export interface operations {
             };
         };
     };
+    getApiLivez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Probe"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postApiLlmTest: {
         parameters: {
             query?: never;
@@ -10895,6 +11031,77 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
