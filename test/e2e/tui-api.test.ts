@@ -51,19 +51,25 @@ describe("the terminal UI's edit: a server-side apply through POST /api/k8s/{res
   const failureOf = (work: Promise<unknown>): Promise<ApiError> =>
     work.then(() => expect.unreachable('the write passed')).catch((error: unknown) => error as ApiError);
 
-  it('dry-runs an edited object without storing it, then applies it; a stale copy answers 409 CONFLICT', async () => {
+  it('dry-runs an edited object, names the fields other managers own, applies with force, and a stale copy answers 409 CONFLICT', async () => {
     const object = (await service.api('GET', `/api/k8s/deployments/web?namespace=${namespace.name}`, { token: service.adminToken })).body;
     object.spec.replicas = 3;
-    expect(await api().apply('deployments', object, { dryRun: true, force: false })).toMatchObject({ dryRun: true, created: false });
+    // kubectl apply (client side) owns .spec.replicas: the dry run names it, the question the TUI asks before forcing.
+    const owned = await failureOf(api().apply('deployments', object, { dryRun: true, force: false }));
+    expect(owned.status).toBe(409);
+    expect(owned.code).toBe('CONFLICT');
+    expect(owned.details.conflicts).toContainEqual(expect.objectContaining({ field: '.spec.replicas', manager: 'kubectl-client-side-apply' }));
+    expect(await api().apply('deployments', object, { dryRun: true, force: true })).toMatchObject({ dryRun: true, created: false });
     expect(await replicas()).toBe('1');
-    expect(await api().apply('deployments', object, { dryRun: false, force: false })).toMatchObject({ dryRun: false });
+    expect(await api().apply('deployments', object, { dryRun: false, force: true })).toMatchObject({ dryRun: false });
     expect(await replicas()).toBe('3');
-    // The same copy again carries the resourceVersion it was read at, which the object no longer has.
-    const stale = await failureOf(api().apply('deployments', object, { dryRun: false, force: false }));
+    // The same copy again carries the resourceVersion it was read at, which the object no longer has: force does not help.
+    object.spec.replicas = 2;
+    const stale = await failureOf(api().apply('deployments', object, { dryRun: false, force: true }));
     expect(stale).toBeInstanceOf(ApiError);
     expect(stale.status).toBe(409);
     expect(stale.code).toBe('CONFLICT');
-    expect(stale.details).toMatchObject({ reason: 'conflict', kubeReason: 'Conflict' });
+    expect(stale.details).toMatchObject({ reason: 'conflict', kubeReason: 'Conflict', conflicts: [] });
     expect(await replicas()).toBe('3');
   });
 

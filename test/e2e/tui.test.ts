@@ -166,7 +166,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     expect(await replicas()).toBe('3');
   });
 
-  it('edits a deployment in $EDITOR, dry-runs the change on the server, then applies it after y', async () => {
+  it('edits a deployment in $EDITOR as a server-side apply: the dry run names the fields other managers own, y forces the apply', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'ph-tui-editor-'));
     const editor = join(folder, 'editor.sh');
     writeFileSync(editor, `#!/bin/sh\nsed -i 's/^  replicas: .*/  replicas: 4/' "$1"\n`, { mode: 0o755 });
@@ -175,7 +175,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     await command(tui, 'deploy');
     await tui.waitFor(/web\s+\d\/\d/);
     tui.keys('e');
-    await tui.waitFor(/Dry run passed\. Apply your changes to deployments\.apps\/web\? \(y\/n\)/);
+    await tui.waitFor(/Owned by other managers: \.spec\.replicas \([\w-]+\)\. Force apply to deployments\.apps\/web\? \(y\/n\)/);
     expect(await replicas()).not.toBe('4');
     tui.keys('y');
     await tui.waitFor(/Applied your changes to deployments\.apps\/web/);
