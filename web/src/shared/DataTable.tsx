@@ -1,5 +1,6 @@
-import { useState, type HTMLAttributes, type ReactNode } from 'react';
+import { useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { nextSort, sortRows, type SortState, type SortValue } from './sort-rows';
+import { useCutCellTitles } from './use-cut-cell-titles';
 
 /** One column of a `DataTable`: its header, how a row renders in it, and (optionally) how it sorts. */
 export interface Column<T> {
@@ -50,14 +51,20 @@ export function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sor
   );
 }
 
-/** Every table of the web UI: a header row, one row per item, sorting by a column's header (a button, so keyboards reach it). */
+/**
+ * Every table of the web UI: a header row, one row per item, sorting by a column's header (a button, so
+ * keyboards reach it). Cells keep to one line; a table wider than its place scrolls sideways, and a cell
+ * cut by its column (`details-cell`) names its full value on hover and focus.
+ */
 export function DataTable<T>({ columns, rows, rowKey, caption, compact, rowProps }: DataTableProps<T>): ReactNode {
   const [sort, setSort] = useState<SortState>();
   const sortColumn = columns.find((column) => column.key === sort?.key);
   const sorted = sortRows(rows, sortColumn?.sortValue, sort);
+  const wrap = useRef<HTMLDivElement>(null);
+  useCutCellTitles(wrap);
   return (
     // Focusable, so a keyboard can scroll a wide table (axe: scrollable-region-focusable).
-    <div className="table-wrap" tabIndex={0} role="group" aria-label={caption}>
+    <div ref={wrap} className="table-wrap" tabIndex={0} role="group" aria-label={caption}>
       <table className={compact ? 'data-table compact' : 'data-table'}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>

@@ -3,6 +3,7 @@ import { memo, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } f
 import { cellClass, HeaderCell, type Column } from './DataTable';
 import { nextSort, sortRows, type SortState } from './sort-rows';
 import { nextIndex, tableKeyAction } from './table-keys';
+import { useCutCellTitles } from './use-cut-cell-titles';
 import './virtual-table.css';
 
 interface VirtualTableProps<T> {
@@ -61,10 +62,12 @@ const Row = memo(RowView) as typeof RowView;
 /**
  * A sortable table that renders only the rows in view (TanStack Virtual), so 10,000 rows scroll
  * smoothly. Rows are keyed, so live updates keep the scroll position, the selection and the
- * keyboard cursor (j/k or arrows move it, Enter opens, Home/End jump).
+ * keyboard cursor (j/k or arrows move it, Enter opens, Home/End jump). A cell wider than its column
+ * ends in an ellipsis and names its full value on hover and focus.
  */
 export function VirtualTable<T>({ columns, rows, rowKey, caption, selectedKey, onOpen }: VirtualTableProps<T>): ReactNode {
   const scroller = useRef<HTMLDivElement>(null);
+  useCutCellTitles(scroller);
   const [sort, setSort] = useState<SortState>();
   const [cursorKey, setCursorKey] = useState<string>();
   const sortColumn = columns.find((column) => column.key === sort?.key);

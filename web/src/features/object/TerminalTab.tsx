@@ -7,6 +7,7 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import type { ResourceTarget } from '../resources/target';
 import { openTerminalSocket, type TerminalFrame } from './terminal-socket';
+import './object.css';
 
 type Status = 'connecting' | 'open' | 'closed';
 

@@ -7,9 +7,7 @@ import { objectPath } from '../palette/palette-items';
 import { Link } from '../../app/router';
 import { averagePercent, type NodeUsage } from './overview-model';
 import { Card } from './Stat';
-import { UsageChart, type UsageSample } from './UsageChart';
-
-const keptSamples = 120;
+import { UsageChart, usageWindowMs, type UsageSample } from './UsageChart';
 
 function Meter({ value, label }: { value: number | null; label: string }): ReactNode {
   return (
@@ -20,7 +18,7 @@ function Meter({ value, label }: { value: number | null; label: string }): React
   );
 }
 
-/** Keeps the last samples of the cluster's average use (one per metrics answer). */
+/** Keeps the samples of the cluster's average use (one per metrics answer) of the chart's window. */
 function useSamples(items: NodeUsage[] | undefined, updatedAt: number): UsageSample[] {
   const [samples, setSamples] = useState<UsageSample[]>([]);
   const [seen, setSeen] = useState(0);
@@ -31,7 +29,7 @@ function useSamples(items: NodeUsage[] | undefined, updatedAt: number): UsageSam
       cpu: averagePercent(items.map((item) => item.cpuPercent)),
       memory: averagePercent(items.map((item) => item.memoryPercent)),
     };
-    setSamples((previous) => [...previous, sample].slice(-keptSamples));
+    setSamples((previous) => [...previous.filter((kept) => kept.time > updatedAt - usageWindowMs), sample]);
   }
   return samples;
 }

@@ -9,6 +9,19 @@ export interface UsageSample {
   memory: number | null;
 }
 
+/** The window the chart shows: the last 15 minutes of samples (one every 15 seconds). */
+export const usageWindowMs = 15 * 60_000;
+const windowSeconds = usageWindowMs / 1000;
+
+/** Minute ticks of the time axis: every 1, 2, 5, 10 or 15 minutes, whichever fits. */
+const minuteIncrements = [60, 120, 300, 600, 900];
+
+/** A tick (Unix seconds) as the time of day in minutes, hh:mm (24 hours). */
+export function minuteLabel(tick: number): string {
+  const date = new Date(tick * 1000);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
 interface UsageChartProps {
   samples: readonly UsageSample[];
   labels: { cpu: string; memory: string; time: string };
@@ -19,10 +32,17 @@ function dataOf(samples: readonly UsageSample[]): uPlot.AlignedData {
   return [samples.map((sample) => sample.time / 1000), samples.map((sample) => sample.cpu), samples.map((sample) => sample.memory)];
 }
 
-/** The cluster's CPU and memory use over the time the page is open (uPlot). */
+/**
+ * The cluster's CPU and memory use over the last 15 minutes the page was open (uPlot). The time axis
+ * spans that window whatever the number of samples (uPlot alone stretches one sample over years) and
+ * is labelled in minutes; the labels are also written out for screen readers.
+ */
 export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNode {
   const container = useRef<HTMLDivElement>(null);
+  const axisText = useRef<HTMLParagraphElement>(null);
   const chart = useRef<uPlot | null>(null);
+  const windowEnd = useRef((samples.at(-1)?.time ?? 0) / 1000);
+  const tickLabels = useRef<string[]>([]);
 
   useEffect(() => {
     const element = container.current;
@@ -31,10 +51,16 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 240),
       height: 180,
-      // At least the last five minutes on the time axis, so the first samples do not stretch over years.
-      scales: { x: { time: true, range: (_, min, max) => [Math.min(min, max - 300), max + 15] }, y: { range: [0, 100] } },
+      scales: { x: { time: true, range: () => [windowEnd.current - windowSeconds, windowEnd.current] }, y: { range: [0, 100] } },
       axes: [
-        { stroke: styles.getPropertyValue('--muted') },
+        {
+          stroke: styles.getPropertyValue('--muted'),
+          incrs: minuteIncrements,
+          values: (_, ticks) => {
+            tickLabels.current = ticks.map(minuteLabel);
+            return tickLabels.current;
+          },
+        },
         { stroke: styles.getPropertyValue('--muted'), values: (_, ticks) => ticks.map((tick) => `${tick}%`) },
       ],
       series: [
@@ -42,6 +68,13 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
         { label: labels.cpu, stroke: '#0d9488', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
         { label: labels.memory, stroke: '#6366f1', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
       ],
+      hooks: {
+        draw: [
+          () => {
+            if (axisText.current) axisText.current.textContent = tickLabels.current.join(', ');
+          },
+        ],
+      },
     };
     chart.current = new uPlot(options, [[], [], []], element);
     const resize = new ResizeObserver(() => chart.current?.setSize({ width: Math.max(element.clientWidth, 240), height: 180 }));
@@ -54,8 +87,15 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
   }, [labels.cpu, labels.memory, labels.time]);
 
   useEffect(() => {
+    const last = samples.at(-1);
+    windowEnd.current = (last?.time ?? Date.now()) / 1000;
     chart.current?.setData(dataOf(samples));
   }, [samples]);
 
-  return <div ref={container} className="usage-chart" role="img" aria-label={title} />;
+  return (
+    <>
+      <div ref={container} className="usage-chart" role="img" aria-label={title} aria-describedby="usage-time-axis" />
+      <p ref={axisText} id="usage-time-axis" className="visually-hidden" data-testid="usage-time-axis" />
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useApi } from '../../app/api-context';
 import { Link, objectRoutePath } from '../../app/router';
 import { useT, type MessageKey } from '../../i18n';
@@ -11,11 +11,16 @@ import { LogsTab } from './LogsTab';
 import type { ResourceTarget } from './target';
 import { TextTab } from './TextTab';
 
-type TabName = 'yaml' | 'describe' | 'logs' | 'scale' | 'history' | 'nodePods' | 'nodeOps';
+// xterm.js and CodeMirror are chunks of their own, loaded when the Terminal tab or Edit is first used.
+const TerminalTab = lazy(() => import('../object/TerminalTab').then((module) => ({ default: module.TerminalTab })));
+const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
 
-function tabsFor(resource: string, admin: boolean): TabName[] {
-  if (resource === 'nodes') return admin ? ['yaml', 'describe', 'nodePods', 'nodeOps'] : ['yaml', 'describe', 'nodePods'];
-  if (resource === 'pods') return ['yaml', 'describe', 'logs'];
+type TabName = 'yaml' | 'describe' | 'logs' | 'terminal' | 'scale' | 'history' | 'nodePods' | 'nodeOps';
+
+function tabsFor(resource: string, role: string | undefined): TabName[] {
+  if (resource === 'nodes') return role === 'admin' ? ['yaml', 'describe', 'nodePods', 'nodeOps'] : ['yaml', 'describe', 'nodePods'];
+  // A shell needs write access, as on the object's page.
+  if (resource === 'pods') return role && role !== 'viewer' ? ['yaml', 'describe', 'logs', 'terminal'] : ['yaml', 'describe', 'logs'];
   if (resource === 'deployments') return ['yaml', 'describe', 'scale', 'history'];
   return ['yaml', 'describe'];
 }
@@ -28,6 +33,8 @@ function TabBody({ tab, target }: { tab: TabName; target: ResourceTarget }): Rea
       return <TextTab target={target} suffix="/describe" />;
     case 'logs':
       return <LogsTab target={target} />;
+    case 'terminal':
+      return <TerminalTab target={target} />;
     case 'scale':
       return <DeploymentScaleTab target={target} />;
     case 'history':
@@ -39,12 +46,18 @@ function TabBody({ tab, target }: { tab: TabName; target: ResourceTarget }): Rea
   }
 }
 
-/** Detail drawer of one object: tabs (arrow keys move between them), Delete for admins. */
+/**
+ * Detail drawer of one object, with everything its page has to act on it, so the list stays in view:
+ * tabs (arrow keys move between them; a pod's Terminal), Edit (the YAML editor with the server's dry
+ * run) for users and admins, Delete for admins; "Open page" for the object's own page.
+ */
 export function ResourceDrawer({ target, onClose, onDeleted }: { target: ResourceTarget; onClose: () => void; onDeleted: () => void }): ReactNode {
   const t = useT();
   const role = useApi().current?.role;
-  const tabs = tabsFor(target.resource, role === 'admin');
+  const tabs = tabsFor(target.resource, role);
   const [tab, setTab] = useState<TabName>('yaml');
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState<string>();
   const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
 
   const onTabKey = (event: KeyboardEvent): void => {
@@ -66,6 +79,18 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
           </span>
           <h2 id="drawer-title">{target.name}</h2>
         </div>
+        {role !== 'viewer' && !editing && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setNotice(undefined);
+              setEditing(true);
+            }}
+          >
+            {t('objects.edit')}
+          </button>
+        )}
         <Link to={objectRoutePath(target)} className="button-link">
           {t('objects.openPage')}
         </Link>
@@ -74,30 +99,51 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
           ✕
         </button>
       </header>
-      <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onTabKey}>
-        {tabs.map((name) => (
-          <button
-            key={name}
-            ref={(element) => {
-              if (element) tabRefs.current.set(name, element);
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${name}`}
-            aria-selected={tab === name}
-            aria-controls={`panel-${name}`}
-            tabIndex={tab === name ? 0 : -1}
-            onClick={() => setTab(name)}
-          >
-            {t(`tab.${name}` as MessageKey)}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
-        <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
-          <TabBody tab={tab} target={target} />
-        </AccessScopeProvider>
-      </div>
+      {notice && (
+        <p className="notice notice-ok pad" role="status">
+          {notice}
+        </p>
+      )}
+      <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
+        <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>
+          {editing ? (
+            <div className="drawer-edit">
+              <EditPanel
+                target={target}
+                onClose={(message) => {
+                  setEditing(false);
+                  setNotice(message);
+                }}
+              />
+            </div>
+          ) : (
+            <>
+              <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onTabKey}>
+                {tabs.map((name) => (
+                  <button
+                    key={name}
+                    ref={(element) => {
+                      if (element) tabRefs.current.set(name, element);
+                    }}
+                    type="button"
+                    role="tab"
+                    id={`tab-${name}`}
+                    aria-selected={tab === name}
+                    aria-controls={`panel-${name}`}
+                    tabIndex={tab === name ? 0 : -1}
+                    onClick={() => setTab(name)}
+                  >
+                    {t(name === 'terminal' ? 'objects.tab.terminal' : (`tab.${name}` as MessageKey))}
+                  </button>
+                ))}
+              </div>
+              <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
+                <TabBody tab={tab} target={target} />
+              </div>
+            </>
+          )}
+        </Suspense>
+      </AccessScopeProvider>
     </aside>
   );
 }
