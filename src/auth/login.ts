@@ -52,7 +52,7 @@ export class LoginService {
 
   async login(attempt: LoginAttempt): Promise<LoginResult> {
     const username = this.settings.verifier.normalizeUsername(attempt.username ?? adminUsername);
-    const key = `${attempt.source ?? ''}\u0000${username}`;
+    const key = `login:${JSON.stringify([attempt.source ?? '', username])}`;
     // The attempt is counted (one atomic statement) before the credentials are checked, so parallel guesses cannot all pass.
     const window = await this.settings.counter.hit(key, this.settings.limit);
     if (!window.allowed) {

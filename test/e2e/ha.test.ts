@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName } from '../helpers/cluster.js';
+import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+// Three replicas (each its own data dir, so its own SQLite) on one throw-away PostgreSQL and one
+// JWT signing key, on the real test cluster (ADR 0032).
+let postgres: RunningPostgres;
+let replicas: TestService[];
+const loginLimit = 4;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  const signingKey = randomBytes(32).toString('hex');
+  const config = {
+    database: { url: postgres.url, timeout: '2s' },
+    authorization: { jwt: { signing_key: signingKey } },
+    limits: { login_attempts_per_minute: loginLimit },
+  };
+  replicas = [];
+  // One after the other: the first migrates the schema (the others would wait on its advisory lock anyway).
+  for (let index = 0; index < 3; index += 1) replicas.push(await startTestService({ config }));
+});
+
+afterAll(async () => {
+  await Promise.all((replicas ?? []).map((replica) => replica.close()));
+  postgres?.remove();
+});
+
+const me = (replica: TestService, token: string): Promise<number> => replica.api('GET', '/api/auth/me', { token }).then((response) => response.status);
+
+describe('replicas sharing PostgreSQL', () => {
+  it('a token from A works on B and C; a logout on A is refused on B at the next request', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const token = await a.login();
+    expect([await me(a, token), await me(b, token), await me(c, token)]).toEqual([200, 200, 200]);
+    expect((await a.api('POST', '/api/auth/logout', { token })).status).toBe(200);
+    const refused = await b.api('GET', '/api/auth/me', { token });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'revoked' } });
+    expect(await me(c, token)).toBe(401);
+  });
+
+  it('users are shared, and a lock made on B is refused on A and C at the next request', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const admin = await a.login();
+    const username = uniqueName('locked');
+    const created = await a.api('POST', '/api/admin/users', { token: admin, body: { username, password: `password-of-${username}`, role: 'user' } });
+    expect(created.status).toBe(201);
+    const listed = await c.api('GET', '/api/admin/users', { token: admin });
+    expect(listed.body.items.map((user: { username: string }) => user.username)).toContain(username);
+    const token = await c.login(username, `password-of-${username}`);
+    expect(await me(a, token)).toBe(200);
+    expect((await b.api('POST', '/api/admin/lock', { token: admin, body: { username } })).status).toBe(200);
+    for (const replica of [a, c]) {
+      const refused = await replica.api('GET', '/api/auth/me', { token });
+      expect(refused.status).toBe(401);
+      // The lock revoked the session too; either reason ends it.
+      expect(['locked', 'revoked']).toContain(refused.body.details.reason);
+    }
+    const login = await a.api('POST', '/api/auth/login', { body: { username, password: `password-of-${username}` } });
+    expect(login.status).toBe(401);
+    expect(login.body.details).toMatchObject({ reason: 'locked' });
+  });
+
+  it('the login throttle counts guesses across replicas', async () => {
+    const username = uniqueName('guessed');
+    const password = `password-of-${username}`;
+    await replicas[0]!.api('POST', '/api/admin/users', { token: await replicas[0]!.login(), body: { username, password, role: 'viewer' } });
+    const guesses = [];
+    for (let index = 0; index < loginLimit; index += 1) {
+      const replica = replicas[index % 3]!;
+      guesses.push((await replica.api('POST', '/api/auth/login', { body: { username, password: `guess-${index}` } })).status);
+    }
+    expect(guesses).toEqual(Array.from({ length: loginLimit }, () => 401));
+    // The next attempt, on any replica and even with the right password, is throttled.
+    for (const replica of replicas) expect((await replica.api('POST', '/api/auth/login', { body: { username, password } })).status).toBe(429);
+  });
+
+  it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {
+    const [a, b] = replicas as [TestService, TestService];
+    const username = uniqueName('outage');
+    const admin = await b.login();
+    await a.api('POST', '/api/admin/users', { token: admin, body: { username, password: `password-of-${username}`, role: 'viewer' } });
+    const token = await a.login(username, `password-of-${username}`);
+    postgres.stop();
+    try {
+      for (const replica of [a, b]) {
+        const started = Date.now();
+        const response = await replica.api('GET', '/api/auth/me', { token });
+        expect(response.status).toBe(503);
+        expect(response.body).toMatchObject({ code: 'UNAVAILABLE' });
+        expect(response.text).not.toMatch(/postgres:\/\/|127\.0\.0\.1:\d+/);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+      const login = await b.api('POST', '/api/auth/login', { body: { username, password: `password-of-${username}` } });
+      expect(login.status).toBe(503);
+    } finally {
+      postgres.start();
+    }
+    const deadline = Date.now() + 30_000;
+    let statuses: number[] = [];
+    while (Date.now() < deadline) {
+      statuses = [await me(a, token), await me(b, token)];
+      if (statuses.every((status) => status === 200)) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(statuses).toEqual([200, 200]);
+  });
+});
