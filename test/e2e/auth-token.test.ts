@@ -141,7 +141,7 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
     expect(logins.body.items[0]).toMatchObject({
       decision: 'allow',
       resource: `user/${adminUser}`,
-      details: { mode: 'token', role: 'admin', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) },
+      details: { mode: 'token', role: 'admin', tokenFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) },
     });
     const refused = await service.api('GET', `/api/audit?action=login&user=${encodeURIComponent(account(elsewhere.name, 'stranger'))}`, {
       token: tokens.admin,

@@ -98,7 +98,7 @@ export class TokenAuthenticator implements Authenticator {
     const { audit, logger } = this.context;
     if ('principal' in outcome) {
       const { principal, user } = outcome;
-      const details = { mode: 'token', role: principal.role, groups: user.groups, fingerprint: tokenId };
+      const details = { mode: 'token', role: principal.role, groups: user.groups, tokenFingerprint: tokenId };
       audit.record({
         user: principal.username,
         action: 'login',
@@ -112,7 +112,7 @@ export class TokenAuthenticator implements Authenticator {
     }
     const { reason, username } = outcome.refusal;
     if (username) {
-      const details = { mode: 'token', reason, fingerprint: tokenId };
+      const details = { mode: 'token', reason, tokenFingerprint: tokenId };
       audit.record({ user: username, action: 'login', resource: `user/${username}`, details, decision: 'deny', ...origin, outcome: `refused: ${reason}` });
       return;
     }
