@@ -4,6 +4,7 @@ import { checkKubectlArguments } from '../safety/index.js';
 import type { Tool, ToolClusterSession, ToolContext, ToolResult } from '../types.js';
 import { splitArguments } from './command-arguments.js';
 import { confinedReadPath, confinedWritePath } from './confined-path.js';
+import { SharedDiscoveryCache } from './kubectl-discovery-cache.js';
 import { runProcess } from './process-runner.js';
 import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 import { ensureUserFolder } from './user-files.js';
@@ -54,17 +55,21 @@ function argumentsText(command: string): string {
   return command.trim().replace(/^kubectl(\s+|$)/, '');
 }
 
+/** kubectl's cache folder for a session: in the session's private folder (deleted with it). */
+function sessionCacheDir(cluster: ToolClusterSession): string {
+  return path.join(path.dirname(cluster.kubeconfigPath), 'cache');
+}
+
 /**
- * A small environment: no service secrets; the session's kubeconfig only; HOME and the discovery
- * cache in the session's private folder (deleted with it); editors fail at once (`kubectl edit`).
+ * A small environment: no service secrets; the session's kubeconfig only; HOME and the cache in the
+ * session's private folder (its discovery part linked to the shared warm copy); editors fail at once (`kubectl edit`).
  */
 function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
-  const folder = path.dirname(cluster.kubeconfigPath);
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: folder,
+    HOME: path.dirname(cluster.kubeconfigPath),
     KUBECONFIG: cluster.kubeconfigPath,
-    KUBECACHEDIR: path.join(folder, 'cache'),
+    KUBECACHEDIR: sessionCacheDir(cluster),
     KUBE_EDITOR: 'false',
     EDITOR: 'false',
     // No kubectl preferences file may add aliases or default flags before the line is parsed.
@@ -77,8 +82,10 @@ function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
  * never through a shell. Its only cluster is the call's policy proxy (`context.cluster`): the
  * kubeconfig holds the proxy's URL and one-time token, no service credential; without a session it
  * refuses to run. The model's arguments pass kubectl's own grammar and the flag allowlist first.
+ * kubectl's discovery cache is one warm read-only copy shared by every call (kubectl-discovery-cache.ts).
  */
 export function createKubectlTool(options: KubectlToolOptions): Tool {
+  const discovery = new SharedDiscoveryCache({ kubectlPath: options.kubectlPath });
   return {
     definition: {
       name: 'kubectl',
@@ -103,7 +110,9 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const refused = await argumentRefusal(argv, root);
       if (refused) return errorResult(`kubectl tool: refused: ${refused}`);
       if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
-      return runProcess({
+      const cacheDir = sessionCacheDir(context.cluster);
+      await discovery.prepare(context.cluster, cacheDir);
+      const result = await runProcess({
         file: options.kubectlPath,
         cwd: root,
         args: ['--kubeconfig', context.cluster.kubeconfigPath, ...argv],
@@ -112,6 +121,8 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
         outputLimit: options.outputLimit,
         signal: context.signal,
       });
+      await discovery.settle();
+      return result;
     },
   };
 }
