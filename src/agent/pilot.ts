@@ -1,4 +1,5 @@
 import type { LlmSettings } from '../settings/llm-settings.js';
+import type { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import type { UserSettings } from '../settings/user-settings.js';
 import type { ApprovalRegistry } from './approvals.js';
 import type { ChatService } from './chat-service.js';
@@ -13,4 +14,6 @@ export interface Pilot {
   approvals: ApprovalRegistry;
   /** Per-user settings (GET/PUT /api/settings). */
   userSettings: UserSettings;
+  /** The settings behind both, loaded before the service serves (and polled with `database.url`). */
+  settings: SettingsSnapshot;
 }

@@ -11,12 +11,14 @@ import type { HealthService } from '../http/health-service.js';
 import type { KubeClients } from '../kube/clients.js';
 import { llmUrlPolicy } from '../net/outbound-policies.js';
 import type { IdentityResolver } from '../rbac/identities.js';
-import { ApiKeyFile } from '../settings/api-key-file.js';
+import { ApiKeyFile, SharedApiKey } from '../settings/api-key-file.js';
 import { LlmSettings } from '../settings/llm-settings.js';
+import { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import { UserSettings } from '../settings/user-settings.js';
 import { ChatStore } from '../store/chat-store.js';
 import type { Db } from '../store/database.js';
 import { SettingsStore } from '../store/settings-store.js';
+import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
@@ -26,6 +28,8 @@ export interface PilotInputs {
   config: Config;
   logger: Logger;
   database: Db;
+  /** The shared store: settings (and the LLM key with `database.url`). */
+  store: SqlClient;
   dataDir: string;
   kube: KubeClients;
   tools: ToolRegistry;
@@ -50,11 +54,12 @@ function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, fail
 export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerScheduler): { safety: SafetyAnalyzer; pilot: Pilot } {
   const { config } = inputs;
   const safety = new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root));
-  const settingsStore = new SettingsStore(inputs.database);
+  const shared = inputs.store.engine === 'postgres';
+  const settings = new SettingsSnapshot(new SettingsStore(inputs.store), { logger: inputs.logger, pollMs: shared ? 500 : undefined });
   const llm = new LlmSettings({
     base: config.llm,
-    store: settingsStore,
-    keyFile: new ApiKeyFile(inputs.dataDir),
+    store: settings,
+    keyFile: shared ? new SharedApiKey(settings) : new ApiKeyFile(inputs.dataDir),
     urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()),
     providerOptions: { observe: (provider, failed) => countLlmRequest(inputs.metrics, provider, failed) },
   });
@@ -76,6 +81,6 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
   });
   const chat = new ChatService(new ChatStore(inputs.database, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();
-  const userSettings = new UserSettings(settingsStore, config.settings);
-  return { safety, pilot: { llm, chat, approvals, userSettings } };
+  const userSettings = new UserSettings(settings, config.settings);
+  return { safety, pilot: { llm, chat, approvals, userSettings, settings } };
 }

@@ -65,18 +65,25 @@ async function withinShutdownDeadline(step: string, work: Promise<void>, logger:
   if (outcome !== 'done') logger.warn({ step, outcome }, 'shutdown step did not finish cleanly; stopping anyway');
 }
 
+/** Loads what is read synchronously from the stores (the settings snapshot) before anything serves. */
+async function startStores(deps: Services): Promise<void> {
+  await deps.pilot.settings.start();
+}
+
 /**
  * Builds every dependency and starts the HTTP API. Used by `pilothouse -web` and by the
  * integration tests alike, so tests exercise the same wiring as production.
  */
 export async function startService(options: ServiceOptions): Promise<Service> {
   const deps = composeServices(options);
-  const security = await startHttpSecurity(deps, options).catch(async (error: unknown) => {
-    deps.database.close();
-    await deps.store.close();
-    await deps.kube.close();
-    throw error;
-  });
+  const security = await startStores(deps)
+    .then(() => startHttpSecurity(deps, options))
+    .catch(async (error: unknown) => {
+      deps.database.close();
+      await deps.store.close();
+      await deps.kube.close();
+      throw error;
+    });
   await startClusterSide(deps);
   // Discovery is loaded now, in the background, so the first list waits only for its own data.
   void deps.discovery.all().catch(() => undefined);
@@ -107,6 +114,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.caches.close();
       deps.toolCluster.close();
       await bounded('cluster clients', deps.kube.close());
+      deps.pilot.settings.stop();
       await bounded('shared store', deps.store.close());
       deps.database.close();
     },

@@ -4,8 +4,8 @@ import { llmProviders } from '../config/schema.js';
 import { createLlmProvider } from '../llm/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.js';
-import type { SettingsStore } from '../store/settings-store.js';
-import type { ApiKeyFile } from './api-key-file.js';
+import type { ApiKeyStore } from './api-key-file.js';
+import type { SettingsSnapshot } from './settings-snapshot.js';
 
 const optionalText = z.string().trim().min(1).max(2048).nullable().optional();
 
@@ -68,8 +68,10 @@ function changed(current: StoredLlmSettings, fields: Omit<LlmSettingsBody, 'api_
 export interface LlmSettingsOptions {
   /** Config `llm` (environment references already resolved): used until an admin stores settings. */
   base: LlmConfig;
-  store: SettingsStore;
-  keyFile: ApiKeyFile;
+  /** The settings in use (shared by the replicas with `database.url`). */
+  store: SettingsSnapshot;
+  /** The key set through the API: a data dir file, or the shared store with `database.url`. */
+  keyFile: ApiKeyStore;
   /** Rules for `base_url` and `azure_endpoint` set through the API (config `llm.allow_private_base_url`). */
   urlPolicy: OutboundUrlPolicy;
   providerOptions?: LlmProviderOptions;
@@ -80,13 +82,16 @@ export interface LlmSettingsOptions {
  * each change starts from the configuration in use (the first from config `llm`), so a field the body
  * leaves out keeps its value and `null` clears it (`timeout` and `max_retries` then fall back to
  * config). The key is kept in
- * the data dir with mode 0600, taken literally (`${ENV}` expansion is for the config file only); it is
- * never returned. The provider is rebuilt after each change, so the next chat turn uses it.
+ * the data dir with mode 0600 (in the shared store with `database.url`), taken literally (`${ENV}`
+ * expansion is for the config file only); it is never returned. The provider is rebuilt after each
+ * change, here or on another replica, so the next chat turn uses it.
  */
 export class LlmSettings {
   private cached?: LlmProvider;
 
-  constructor(private readonly options: LlmSettingsOptions) {}
+  constructor(private readonly options: LlmSettingsOptions) {
+    options.store.onChange(() => (this.cached = undefined));
+  }
 
   /** The provider of the current configuration. */
   provider(): LlmProvider {
@@ -114,8 +119,8 @@ export class LlmSettings {
     if (body.base_url) await checkOutboundUrl(body.base_url, this.options.urlPolicy, 'base_url');
     if (body.azure_endpoint) await checkOutboundUrl(body.azure_endpoint, this.options.urlPolicy, 'azure_endpoint');
     const { api_key: apiKey, ...fields } = body;
-    this.storeKey(apiKey);
-    this.options.store.set(settingsKey, changed(this.current(), fields));
+    await this.storeKey(apiKey);
+    await this.options.store.set(settingsKey, changed(this.current(), fields));
     this.cached = undefined;
     return this.view();
   }
@@ -138,10 +143,10 @@ export class LlmSettings {
     return dropEmpty({ provider, model, base_url, azure_endpoint, azure_deployment, azure_api_version, region });
   }
 
-  private storeKey(apiKey: string | null | undefined): void {
+  private async storeKey(apiKey: string | null | undefined): Promise<void> {
     if (apiKey === undefined) return;
-    if (apiKey === '' || apiKey === null) this.options.keyFile.remove();
-    else this.options.keyFile.write(apiKey);
+    if (apiKey === '' || apiKey === null) await this.options.keyFile.remove();
+    else await this.options.keyFile.write(apiKey);
   }
 
   private storedKey(stored: StoredLlmSettings): string | undefined {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config/schema.js';
-import type { SettingsStore } from '../store/settings-store.js';
+import type { SettingsSnapshot } from './settings-snapshot.js';
 
 /** One user's settings (README "AI pilot", Settings). */
 export const userSettingsSchema = z.object({
@@ -24,7 +24,7 @@ const keyOf = (username: string): string => `user:${username}`;
  */
 export class UserSettings {
   constructor(
-    private readonly store: SettingsStore,
+    private readonly store: SettingsSnapshot,
     private readonly defaults: Config['settings'],
   ) {}
 
@@ -34,9 +34,9 @@ export class UserSettings {
   }
 
   /** Merges the given fields into the user's settings and returns the result. */
-  update(username: string, changes: UserSettingsUpdate): UserSettingsValue {
+  async update(username: string, changes: UserSettingsUpdate): Promise<UserSettingsValue> {
     const next = { ...this.get(username), ...changes };
-    this.store.set(keyOf(username), next);
+    await this.store.set(keyOf(username), next);
     return next;
   }
 }

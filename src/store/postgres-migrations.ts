@@ -34,4 +34,10 @@ export const postgresMigrations: readonly string[] = [
      window_start BIGINT NOT NULL,
      count INTEGER NOT NULL
    );`,
+  // 2: key-value settings (UI settings, LLM settings and the LLM key set through the API)
+  `CREATE TABLE settings (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
 ];

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from './database.js';
 import { PostgresClient } from './postgres.js';
 import { RateWindowsStore } from './rate-windows-store.js';
 import { SessionsStore } from './sessions-store.js';
+import { SettingsStore } from './settings-store.js';
 import { SqliteClient, type SqlClient } from './sql-client.js';
 import { UsersStore } from './users-store.js';
 
@@ -113,6 +114,20 @@ describe.each([
     expect(await windows.hit('login:x', 61_000, 60_000)).toEqual({ start: 61_000, count: 1 });
     await windows.reset('login:x');
     expect(await windows.find('login:x')).toBeUndefined();
+  });
+
+  it('settings: JSON values by key, replaced in place, listed, deleted', async () => {
+    const settings = new SettingsStore(client);
+    await settings.set('llm', { provider: 'openai', model: 'a' });
+    await settings.set('llm', { provider: 'openai', model: 'b' });
+    await settings.set('user:ada', { language: 'ko' });
+    expect(await settings.get('llm')).toEqual({ provider: 'openai', model: 'b' });
+    expect(await settings.all()).toEqual([
+      { key: 'llm', value: { provider: 'openai', model: 'b' } },
+      { key: 'user:ada', value: { language: 'ko' } },
+    ]);
+    await settings.delete('llm');
+    expect(await settings.get('llm')).toBeUndefined();
   });
 
   it('a transaction commits together or not at all', async () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../helpers/cluster.js';
+import { chat } from '../helpers/chat-stream.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -8,15 +10,19 @@ import { startTestService, type TestService } from '../helpers/service.js';
 // JWT signing key, on the real test cluster (ADR 0032).
 let postgres: RunningPostgres;
 let replicas: TestService[];
+let wire: LlmWireServer;
 const loginLimit = 4;
 
 beforeAll(async () => {
   postgres = await startPostgres();
+  wire = await startLlmWireServer();
   const signingKey = randomBytes(32).toString('hex');
   const config = {
     database: { url: postgres.url, timeout: '2s' },
     authorization: { jwt: { signing_key: signingKey } },
     limits: { login_attempts_per_minute: loginLimit },
+    // The wire server listens on 127.0.0.1 over http: only allowed with llm.allow_private_base_url.
+    llm: { allow_private_base_url: true },
   };
   replicas = [];
   // One after the other: the first migrates the schema (the others would wait on its advisory lock anyway).
@@ -26,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all((replicas ?? []).map((replica) => replica.close()));
   postgres?.remove();
+  await wire?.close();
 });
 
 const me = (replica: TestService, token: string): Promise<number> => replica.api('GET', '/api/auth/me', { token }).then((response) => response.status);
@@ -76,6 +83,27 @@ describe('replicas sharing PostgreSQL', () => {
     expect(guesses).toEqual(Array.from({ length: loginLimit }, () => 401));
     // The next attempt, on any replica and even with the right password, is throttled.
     for (const replica of replicas) expect((await replica.api('POST', '/api/auth/login', { body: { username, password } })).status).toBe(429);
+  });
+
+  it('LLM settings and the key set on A, and user settings set on C, are in use on the others within a second', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const admin = await a.login();
+    const body = { provider: 'openai', model: 'wire-model', api_key: 'sk-shared-by-replicas', base_url: `${wire.url}/v1`, max_retries: 0 };
+    const saved = await a.api('PUT', '/api/settings/llm', { token: admin, body });
+    expect(saved.status).toBe(200);
+    const started = Date.now();
+    await expect
+      .poll(async () => (await b.api('GET', '/api/settings/llm', { token: admin })).body, { timeout: 1_000, interval: 50 })
+      .toMatchObject({ model: 'wire-model', apiKeySet: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    wire.script([{ text: ['answered through B'] }]);
+    const run = await chat(b, { message: 'hello', context: {} }, { token: admin });
+    expect(run.nth('chunk', 0)).toEqual({ content: 'answered through B' });
+    expect(wire.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-shared-by-replicas');
+
+    const user = await a.createUser('user');
+    expect((await c.api('PUT', '/api/settings', { token: user.token, body: { language: 'ja' } })).status).toBe(200);
+    await expect.poll(async () => (await a.api('GET', '/api/settings', { token: user.token })).body.language, { timeout: 1_000, interval: 50 }).toBe('ja');
   });
 
   it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {

@@ -54,7 +54,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       body: userSettingsUpdateSchema,
       response: settingsSchema,
       handler: async (context, { body: changes }) => {
-        context.body = userSettings.update(principalOf(context).username, changes);
+        context.body = await userSettings.update(principalOf(context).username, changes);
       },
     }),
     route({
