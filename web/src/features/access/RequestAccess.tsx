@@ -1,18 +1,27 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import type { AccessRequest } from '../../api/types';
+import type { AccessNeeded, AccessRequest } from '../../api/types';
 import { useApi } from '../../app/api-context';
 import { useT } from '../../i18n';
 import { useAccessScope } from '../../shared/access-context';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { accessRequestBody, ttlChoices } from './access-request';
+import { accessRequestBody, fieldsOf, ttlChoices } from './access-request';
+import { useRequestState } from './use-request-state';
 
-function RequestAccessDialog({ onDone, onCancel }: { onDone: (request: AccessRequest) => void; onCancel: () => void }): ReactNode {
+interface DialogProps {
+  /** The scope to ask for (an AI tool call's accessNeeded); the page's scope otherwise. */
+  prefill?: AccessNeeded;
+  onDone: (request: AccessRequest) => void;
+  onCancel: () => void;
+}
+
+function RequestAccessDialog({ prefill, onDone, onCancel }: DialogProps): ReactNode {
   const client = useApi();
   const t = useT();
   const scope = useAccessScope();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [fields, setFields] = useState({ namespace: scope.namespace ?? '', resource: scope.resource ?? '', ttl: '1h', reason: '' });
+  const initial = prefill ? fieldsOf(prefill) : { namespace: scope.namespace ?? '', resource: scope.resource ?? '' };
+  const [fields, setFields] = useState({ ...initial, ttl: '1h', reason: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
@@ -87,18 +96,24 @@ function RequestAccessDialog({ onDone, onCancel }: { onDone: (request: AccessReq
   );
 }
 
-/** "Request access" under an approval_required notice: a dialog that asks for a grant. */
-export function RequestAccess(): ReactNode {
+/** The filed request's state, kept current while it waits for review. */
+function RequestState({ filed }: { filed: AccessRequest }): ReactNode {
+  const t = useT();
+  const request = useRequestState(filed);
+  const message = request.phase === 'Pending' ? 'access.requested' : request.phase === 'Approved' ? 'access.granted' : 'access.notGranted';
+  return (
+    <p className="notice-hint" role="status">
+      {t(message)} <span className={`badge access-phase-${request.phase.toLowerCase()}`}>{t(`access.phase.${request.phase}`)}</span>
+    </p>
+  );
+}
+
+/** "Request access" under an approval_required notice (or an AI tool call's refusal): a dialog that asks for a grant, then its state. */
+export function RequestAccess({ prefill }: { prefill?: AccessNeeded }): ReactNode {
   const t = useT();
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState<AccessRequest | null>(null);
-  if (requested) {
-    return (
-      <p className="notice-hint" role="status">
-        {t('access.requested')}
-      </p>
-    );
-  }
+  if (requested) return <RequestState filed={requested} />;
   return (
     <div className="notice-action">
       <button type="button" className="small-button" onClick={() => setOpen(true)}>
@@ -106,6 +121,7 @@ export function RequestAccess(): ReactNode {
       </button>
       {open && (
         <RequestAccessDialog
+          prefill={prefill}
           onCancel={() => setOpen(false)}
           onDone={(request) => {
             setOpen(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routePath } from '../../app/router';
-import { accessRequestBody } from './access-request';
+import { accessRequestBody, fieldsOf } from './access-request';
 
 describe('access requests', () => {
   it('builds the request body; empty fields ask for all', () => {
@@ -12,6 +12,17 @@ describe('access requests', () => {
       ttl: '30m',
     });
     expect(accessRequestBody({ namespace: '', resource: ' ', ttl: '4h', reason: '' })).toEqual({ permission: 'execute_write', ttl: '4h' });
+  });
+
+  it('asks for every namespace and kind of a prefilled scope (an AI tool call’s accessNeeded)', () => {
+    const fields = fieldsOf({ permission: 'execute_write', namespaces: ['a', 'b'], resources: ['configmaps'] });
+    expect(fields).toEqual({ namespace: 'a, b', resource: 'configmaps', permission: 'execute_write' });
+    expect(accessRequestBody({ ...fields, ttl: '1h', reason: '' })).toEqual({
+      permission: 'execute_write',
+      namespaces: ['a', 'b'],
+      resources: ['configmaps'],
+      ttl: '1h',
+    });
   });
 
   it('has its own page path', () => {

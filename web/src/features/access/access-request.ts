@@ -1,14 +1,36 @@
+import type { AccessNeeded } from '../../api/types';
+
 export const ttlChoices = ['30m', '1h', '4h'] as const;
 
+/** The dialog's fields: namespaces and kinds are comma-separated lists (empty: all). */
+export interface AccessRequestFields {
+  namespace: string;
+  resource: string;
+  ttl: string;
+  reason: string;
+  permission?: AccessNeeded['permission'];
+}
+
+const listOf = (text: string): string[] =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** The dialog's fields for a prefilled scope (an AI tool call's accessNeeded). */
+export function fieldsOf(scope: AccessNeeded): Pick<AccessRequestFields, 'namespace' | 'resource' | 'permission'> {
+  return { namespace: scope.namespaces.join(', '), resource: scope.resources.join(', '), permission: scope.permission };
+}
+
 /** The request body of the dialog's fields (empty namespace / kind mean all). */
-export function accessRequestBody(fields: { namespace: string; resource: string; ttl: string; reason: string }): Record<string, unknown> {
-  const namespace = fields.namespace.trim();
-  const resource = fields.resource.trim();
+export function accessRequestBody(fields: AccessRequestFields): Record<string, unknown> {
+  const namespaces = listOf(fields.namespace);
+  const resources = listOf(fields.resource);
   const reason = fields.reason.trim();
   return {
-    permission: 'execute_write',
-    ...(namespace ? { namespaces: [namespace] } : {}),
-    ...(resource ? { resources: [resource] } : {}),
+    permission: fields.permission ?? 'execute_write',
+    ...(namespaces.length ? { namespaces } : {}),
+    ...(resources.length ? { resources } : {}),
     ...(reason ? { reason } : {}),
     ttl: fields.ttl,
   };

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import type { AccessNeeded } from '../../api/types';
 import { useT, type MessageKey } from '../../i18n';
+import { RequestAccess } from '../access/RequestAccess';
 import { ClassBadge } from '../../shared/ClassBadge';
 import { Spinner } from '../../shared/Spinner';
 import { awaitingDecision, type ToolEntry } from './chat-state';
@@ -51,6 +53,18 @@ function ToolOutput({ result }: { result: string }): ReactNode {
   );
 }
 
+/** What the policy refused for want of an access request, and "Request access" prefilled with exactly that scope. */
+function ToolAccess({ scope }: { scope: AccessNeeded }): ReactNode {
+  const t = useT();
+  const namespaces = scope.namespaces.length ? scope.namespaces.join(', ') : t('access.all');
+  return (
+    <div className="tool-access notice compact">
+      <p className="small">{t('tool.accessNeeded', { permission: scope.permission, resources: scope.resources.join(', '), namespaces })}</p>
+      <RequestAccess prefill={scope} />
+    </div>
+  );
+}
+
 /** Whether the call runs now (streaming, not waiting, not yet answered). */
 function isRunning(entry: ToolEntry, streaming: boolean, waiting: boolean): boolean {
   return streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';
@@ -79,6 +93,7 @@ export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNo
       )}
       {isRunning(entry, streaming, waiting) && <Spinner label={t('tool.running')} />}
       {entry.result !== undefined && <ToolOutput result={entry.result} />}
+      {entry.accessNeeded && <ToolAccess scope={entry.accessNeeded} />}
     </article>
   );
 }

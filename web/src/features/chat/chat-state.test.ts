@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { awaitingDecision, chatReducer, initialChat, type ChatAction, type ChatState, type ToolEntry } from './chat-state';
+import type { AccessNeeded } from '../../api/types';
 
 const run = (actions: ChatAction[], state: ChatState = initialChat): ChatState => actions.reduce(chatReducer, state);
 const event = (name: string, data: unknown): ChatAction => ({ type: 'event', event: name, data });
@@ -78,5 +79,37 @@ describe('chatReducer', () => {
     expect(state.sessionId).toBe('s9');
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'tool', 'assistant']);
     expect(state.entries[1]).toMatchObject({ command: 'kubectl get pods', result: 'web-1' });
+  });
+
+  it('keeps the access request a refused call needs, from the stream and from the history', () => {
+    const scope: AccessNeeded = { permission: 'execute_write', namespaces: ['team'], resources: ['configmaps'] };
+    const state = run([
+      { type: 'send', message: 'make it', context: {} },
+      event('tool_request', {
+        id: 't1',
+        tool: 'kubectl',
+        command: 'create configmap x -n team',
+        type: 'write',
+        requiresApproval: true,
+        blocked: false,
+        warnings: [],
+      }),
+      { type: 'decided', id: 't1', approved: true },
+      event('tool_execution', { id: 't1', result: 'Forbidden', status: 'error', accessNeeded: scope }),
+      event('tool_request', { id: 't2', tool: 'kubectl', command: 'get pods', type: 'read', requiresApproval: false, blocked: false, warnings: [] }),
+      event('tool_execution', { id: 't2', result: 'x', status: 'executed', accessNeeded: { permission: 'sudo', namespaces: [], resources: [] } }),
+    ]);
+    expect(state.entries[1]).toMatchObject({ id: 't1', accessNeeded: scope });
+    expect(state.entries[2]).not.toHaveProperty('accessNeeded');
+    const loaded = chatReducer(initialChat, {
+      type: 'load',
+      history: {
+        session: { id: 's1', title: 't', createdAt: '', updatedAt: '' },
+        messages: [
+          { role: 'assistant', content: '', toolCalls: [{ id: 't1', tool: 'kubectl', arguments: {}, status: 'error', accessNeeded: scope }], createdAt: '' },
+        ],
+      },
+    });
+    expect(loaded.entries[0]).toMatchObject({ accessNeeded: scope });
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '../../api/types';
+import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '../../api/types';
 
 /** A tool call card: the request, the user's decision and the result. */
 export interface ToolEntry {
@@ -17,6 +17,8 @@ export interface ToolEntry {
   decisionError?: string;
   status?: ToolStatus;
   result?: string;
+  /** The access request that would lift the policy's approval_required refusals of the call ("Request access" in place). */
+  accessNeeded?: AccessNeeded;
 }
 
 export type ChatEntry =
@@ -83,6 +85,20 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
   return push(state, entry);
 }
 
+/** A well-formed accessNeeded of an event, or undefined. */
+function accessNeededOf(value: unknown): AccessNeeded | undefined {
+  const scope = value as Partial<AccessNeeded> | undefined;
+  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
+  if (!scope || (scope.permission !== 'execute_write' && scope.permission !== 'delete')) return undefined;
+  if (!strings(scope.namespaces) || !strings(scope.resources)) return undefined;
+  return { permission: scope.permission, namespaces: scope.namespaces, resources: scope.resources };
+}
+
+function toolExecution(entry: ToolEntry, data: Payload): ToolEntry {
+  const accessNeeded = accessNeededOf(data.accessNeeded);
+  return { ...entry, result: text(data.result), status: (text(data.status) || 'executed') as ToolStatus, ...(accessNeeded ? { accessNeeded } : {}) };
+}
+
 function streamEnd(state: ChatState, data: Payload): ChatState {
   const reason = text(data.reason) as TurnEndReason;
   const ended = { ...state, streaming: false };
@@ -101,7 +117,7 @@ export function applyEvent(state: ChatState, event: string, data: Payload): Chat
     case 'tool_request':
       return toolRequest(state, data);
     case 'tool_execution':
-      return updateTool(state, text(data.id), (entry) => ({ ...entry, result: text(data.result), status: (text(data.status) || 'executed') as ToolStatus }));
+      return updateTool(state, text(data.id), (entry) => toolExecution(entry, data));
     case 'error':
       return push(state, { kind: 'error', error: text(data.error), code: text(data.code) });
     case 'stream_end':
@@ -124,6 +140,7 @@ function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
     decision: call.decision,
     status: call.status,
     result: call.result,
+    accessNeeded: call.accessNeeded,
   };
 }
 
