@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,32 @@ describe('helm chart charts/pilothouse', () => {
     expect(Buffer.from(secret?.data?.['admin-password'] ?? '', 'base64').toString()).toHaveLength(24);
   });
 
+  it('renders probes that never wait on the LLM, persistence, a PDB, and alert rules promtool accepts', async () => {
+    const documents = yaml.loadAll(await helm('template', 'pilothouse', chart)) as Record<string, any>[];
+    const deployment = documents.find((document) => document?.kind === 'Deployment');
+    const container = deployment?.spec.template.spec.containers[0];
+    expect(container.livenessProbe.httpGet.path).toBe('/api/livez');
+    expect(container.startupProbe.httpGet.path).toBe('/api/livez');
+    expect(container.readinessProbe.httpGet.path).toBe('/api/readyz');
+    expect(deployment?.spec.template.spec.securityContext.runAsUser).toBe(65532);
+    expect(renderedKinds(await helm('template', 'pilothouse', chart))).toEqual(expect.arrayContaining(['PersistentVolumeClaim', 'PodDisruptionBudget']));
+    expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('PrometheusRule');
+
+    const options = ['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.grafanaDashboard.enabled=true', '--set', 'networkPolicy.enabled=true'];
+    const optional = yaml.loadAll(
+      await helm('template', 'pilothouse', chart, ...options, '--set', 'ingress.enabled=true', '--set', 'ingress.host=ph.example'),
+    ) as Record<string, any>[];
+    expect(optional.map((document) => document?.kind)).toEqual(expect.arrayContaining(['PrometheusRule', 'NetworkPolicy', 'Ingress']));
+    const dashboard = optional.find((document) => document?.kind === 'ConfigMap' && document.metadata.labels.grafana_dashboard === '1');
+    expect(JSON.parse(dashboard?.data['pilothouse.json']).panels.length).toBeGreaterThan(5);
+    const rule = optional.find((document) => document?.kind === 'PrometheusRule');
+    const folder = mkdtempSync(join(tmpdir(), 'pilothouse-rules-'));
+    writeFileSync(join(folder, 'rules.yaml'), yaml.dump(rule?.spec));
+    const { stdout } = await promisify(execFile)('promtool', ['check', 'rules', join(folder, 'rules.yaml')]);
+    expect(stdout).toMatch(/SUCCESS: 5 rules found/);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
   it('refuses cluster-wide write roles for viewer and user, and user writes in its own namespace', async () => {
     await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.user.clusterRole=edit')).rejects.toThrow(/allowClusterWideWrites/);
     await expect(helm('template', 'pilothouse', chart, '--set', 'impersonation.viewer.clusterRole=cluster-admin')).rejects.toThrow(/allowClusterWideWrites/);
@@ -85,7 +111,18 @@ describe('helm chart charts/pilothouse', () => {
   });
 
   it('installs: the pod runs and the config file passes the config schema', async () => {
-    await cluster('install', 'pilothouse', chart, '--set', 'adminPassword=chart-test-password', '--set', `impersonation.user.namespaces={${work.name}}`);
+    // KWOK nodes have no volume provisioner: persistence (on by default) is the real node's test.
+    await cluster(
+      'install',
+      'pilothouse',
+      chart,
+      '--set',
+      'persistence.enabled=false',
+      '--set',
+      'adminPassword=chart-test-password',
+      '--set',
+      `impersonation.user.namespaces={${work.name}}`,
+    );
     await waitFor(
       async () => (await kubectl('get', 'pods', '-l', 'app.kubernetes.io/instance=pilothouse', '-o', 'jsonpath={.items[*].status.phase}')) === 'Running',
       60_000,
@@ -124,6 +161,21 @@ describe('helm chart charts/pilothouse', () => {
     expect(await canI('pilothouse-user', 'create', 'deployments', '-n', 'default')).toBe(false);
     expect(await canI('pilothouse-user', 'create', 'clusterroles')).toBe(false);
     expect(await canI('pilothouse-admin', 'create', 'clusterroles')).toBe(true);
+    // What every dashboard shows, read-only and without Secrets.
+    for (const identity of ['pilothouse-viewer', 'pilothouse-user']) {
+      for (const resource of [
+        'nodes',
+        'persistentvolumes',
+        'storageclasses.storage.k8s.io',
+        'customresourcedefinitions.apiextensions.k8s.io',
+        'namespaces',
+        'nodes.metrics.k8s.io',
+      ]) {
+        expect(await canI(identity, 'list', resource), `${identity} list ${resource}`).toBe(true);
+      }
+      expect(await canI(identity, 'delete', 'nodes')).toBe(false);
+      expect(await canI(identity, 'get', 'secrets', '-n', namespace.name)).toBe(false);
+    }
   });
 
   it("lets neither viewer nor user climb to admin through Pilothouse's namespace", async () => {
