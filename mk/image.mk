@@ -1,5 +1,5 @@
 # make image: build/pilothouse-image.tar, an OCI image archive of pilothouse:<chart appVersion>, written
-# without a container engine by scripts/image/build-image.mjs (docs/adr/0030-image-without-engine.md).
+# without a container engine by scripts/image/build-image.mjs (docs/adr/0031-image-without-engine.md).
 # Reproducible: SOURCE_DATE_EPOCH (default: the commit time) is every file's time.
 IMAGE_ARCHIVE := $(ROOT)/build/pilothouse-image.tar
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // make image: writes build/pilothouse-image.tar, an OCI image archive of pilothouse:<appVersion>,
-// without a container engine (docs/adr/0030-image-without-engine.md). Reproducible: every entry has
+// without a container engine (docs/adr/0031-image-without-engine.md). Reproducible: every entry has
 // the commit's time, a fixed owner and mode, and the entries are sorted; the same commit gives the
 // same digest. Contents: Node 24 (.tools/node), the built app with production dependencies only,
 // kubectl and helm (.tools/bin), bubblewrap, bash and a few coreutils for the bash tool, and the
