@@ -6,7 +6,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { useSession } from '../features/auth/use-session';
 import { SettingsProvider } from '../features/settings/settings-context';
 import { dictionaries, I18nProvider } from '../i18n';
-import { ApiProvider } from './api-context';
+import { ApiProvider } from '../shared/api-context';
 import { Shell } from './Shell';
 import { useStoredState } from './stored-state';
 

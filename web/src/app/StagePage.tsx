@@ -1,16 +1,16 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useT } from '../../i18n';
-import type { PageRoute } from './page-routes';
+import { useT } from '../i18n';
+import type { PageRoute } from '../shared/page-routes';
 
 // Every page of this module is its own chunk: the initial bundle carries only the shell and the lists.
-const OverviewPage = lazy(() => import('../overview/OverviewPage').then((module) => ({ default: module.OverviewPage })));
-const HelmReleasesPage = lazy(() => import('../helm/HelmReleasesPage').then((module) => ({ default: module.HelmReleasesPage })));
-const HelmReleasePage = lazy(() => import('../helm/HelmReleasePage').then((module) => ({ default: module.HelmReleasePage })));
-const HelmInstallPage = lazy(() => import('../helm/HelmInstallPage').then((module) => ({ default: module.HelmInstallPage })));
-const HelmRepositoriesPage = lazy(() => import('../helm/HelmRepositoriesPage').then((module) => ({ default: module.HelmRepositoriesPage })));
-const PortForwardsPage = lazy(() => import('../portforwards/PortForwardsPage').then((module) => ({ default: module.PortForwardsPage })));
-const McpServersPage = lazy(() => import('../mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
-const ReportsPage = lazy(() => import('../reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
+const OverviewPage = lazy(() => import('../features/overview/OverviewPage').then((module) => ({ default: module.OverviewPage })));
+const HelmReleasesPage = lazy(() => import('../features/helm/HelmReleasesPage').then((module) => ({ default: module.HelmReleasesPage })));
+const HelmReleasePage = lazy(() => import('../features/helm/HelmReleasePage').then((module) => ({ default: module.HelmReleasePage })));
+const HelmInstallPage = lazy(() => import('../features/helm/HelmInstallPage').then((module) => ({ default: module.HelmInstallPage })));
+const HelmRepositoriesPage = lazy(() => import('../features/helm/HelmRepositoriesPage').then((module) => ({ default: module.HelmRepositoriesPage })));
+const PortForwardsPage = lazy(() => import('../features/portforwards/PortForwardsPage').then((module) => ({ default: module.PortForwardsPage })));
+const McpServersPage = lazy(() => import('../features/mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
 
 function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
   switch (route.page) {

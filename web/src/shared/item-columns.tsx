@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ResourceItem } from '../../api/types';
-import type { Column } from '../../shared/DataTable';
+import type { ResourceItem } from '../api/types';
+import type { Column } from './DataTable';
 import { cellText, columnLabel, sortValue, statusTone } from './columns';
 
 /** A list item's row key: namespace/name. */

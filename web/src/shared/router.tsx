@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
-import { pagePath, parsePageRoute, type PageRoute } from '../features/layout/page-routes';
+import { pagePath, parsePageRoute, type PageRoute } from './page-routes';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
 export type Route =

@@ -1,7 +1,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { Query } from '../api/client';
 import { withQuery } from '../api/client';
-import { useApi } from '../app/api-context';
+import { useApi } from './api-context';
 
 interface ApiQueryOptions {
   query?: Query;

@@ -1,6 +1,6 @@
 import { useCallback, type ReactNode } from 'react';
 import type { AccessRequest } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';

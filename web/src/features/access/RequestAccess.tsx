@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { AccessNeeded, AccessRequest } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { useAccessScope } from '../../shared/access-context';
 import { ErrorNotice } from '../../shared/ErrorNotice';

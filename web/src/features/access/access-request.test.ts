@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, routePath } from '../../app/router';
+import { parseRoute, routePath } from '../../shared/router';
 import { accessRequestBody, fieldsOf } from './access-request';
 
 describe('access requests', () => {

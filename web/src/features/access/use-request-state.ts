@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AccessRequest } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 
 /** How often a Pending request is read again. */
 const pollMs = 5_000;

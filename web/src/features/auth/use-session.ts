@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionEnd } from '../../api/client';
 import type { Session } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 
 /** The signed-in session (null when signed out) and why the last one ended. */
 export function useSession(): { session: Session | null; ended: SessionEnd | undefined } {

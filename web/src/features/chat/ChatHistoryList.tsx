@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ChatSessionSummary } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';

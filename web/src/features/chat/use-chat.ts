@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { ApiError, isAbort } from '../../api/errors';
 import { readSse } from '../../api/sse';
 import type { ChatHistory } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { chatReducer, initialChat, type ChatState } from './chat-state';
 
 export interface ChatContextValue {

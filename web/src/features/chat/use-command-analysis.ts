@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SafetyReport } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 
 const debounceMs = 350;
 

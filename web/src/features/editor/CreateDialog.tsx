@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { navigate, objectRoutePath } from '../../app/router';
+import { navigate, objectRoutePath } from '../../shared/router';
 import type { ApplyResult } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { applyManifest, manifestTemplate } from './apply-api';
 import { ApplyProblems } from './ApplyProblems';

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { ApplyResult } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { objectPath, targetKey, type ResourceTarget } from '../resources/target';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { applyManifest, conflictsOf, type Conflict } from './apply-api';
 import { ApplyProblems, ConflictList } from './ApplyProblems';
 import { ReviewDiff } from './ReviewDiff';

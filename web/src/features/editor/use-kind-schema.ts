@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import type { KindSchemas } from './schema-check';
 
 /** The kind's OpenAPI schema (`GET /api/schemas/{resource}`); undefined while loading or when the cluster has none (syntax checks still run). */

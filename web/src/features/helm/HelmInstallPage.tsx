@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
-import { Link } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { ChartSearch } from './ChartSearch';
 import { releasePath } from './helm-types';

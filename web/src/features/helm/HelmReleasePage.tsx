@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
-import { Link, navigate } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link, navigate } from '../../shared/router';
 import { useT } from '../../i18n';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { useAction } from '../../shared/use-action';

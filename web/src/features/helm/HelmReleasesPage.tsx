@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import { useApi } from '../../app/api-context';
-import { Link } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';

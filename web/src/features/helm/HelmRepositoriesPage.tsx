@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import { useApi } from '../../app/api-context';
-import { Link } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { useAction } from '../../shared/use-action';

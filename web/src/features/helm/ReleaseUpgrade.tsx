@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 import { chartNameOf, type ReleaseDetails } from './helm-types';

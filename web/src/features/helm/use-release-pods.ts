@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { isAbort } from '../../api/errors';
 import type { ResourceItem } from '../../api/types';
 import { readSse } from '../../api/sse';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 
 type Change = { items?: ResourceItem[]; item?: ResourceItem };
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Session } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { HealthIndicator } from './HealthIndicator';
 import { NamespaceSelect } from './NamespaceSelect';

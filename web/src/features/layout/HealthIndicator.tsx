@@ -1,6 +1,6 @@
 import { useCallback, type ReactNode } from 'react';
 import type { Health } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';
 

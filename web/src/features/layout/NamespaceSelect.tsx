@@ -1,7 +1,7 @@
 import { useCallback, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';
 

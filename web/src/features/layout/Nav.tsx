@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Role } from '../../api/types';
-import { Link, navigate, routePath, type Route } from '../../app/router';
+import { Link, navigate, routePath, type Route } from '../../shared/router';
 import { useT } from '../../i18n';
 import { kindLabel, navKinds } from '../resources/kinds';
 import { PageLinks, AdminPageLinks } from './PageLinks';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Link, type Route } from '../../app/router';
+import { Link, type Route } from '../../shared/router';
 import { useT, type MessageKey } from '../../i18n';
-import { pagePath, type PageRoute } from './page-routes';
+import { pagePath, type PageRoute } from '../../shared/page-routes';
 
 const helmPages = ['helm', 'helm-release', 'helm-install', 'helm-repositories'];
 

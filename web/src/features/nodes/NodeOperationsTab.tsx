@@ -1,10 +1,10 @@
 import { useCallback, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useAction } from '../../shared/use-action';
 import { useLoad } from '../../shared/use-load';
-import { objectPath, targetKey, type ResourceTarget } from '../resources/target';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { CordonControls } from './CordonControls';
 import { DrainForm } from './DrainForm';
 import { DrainProgressView } from './DrainProgressView';

@@ -1,12 +1,12 @@
 import { useCallback, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLoad } from '../../shared/use-load';
-import { columnsOf } from '../resources/columns';
-import { itemColumns, itemKey } from '../resources/item-columns';
-import { targetKey, type ResourceTarget } from '../resources/target';
+import { columnsOf } from '../../shared/columns';
+import { itemColumns, itemKey } from '../../shared/item-columns';
+import { targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { podsPath, type NodePods } from './node-api';
 
 /** Pods scheduled on a node, with the pods list's columns. */

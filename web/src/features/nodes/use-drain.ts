@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../../api/client';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { readSse } from '../../api/sse';
 import { applyDrainEvent, initialProgress, type DrainProgress } from './drain-progress';
 import { podsPath, type DrainOptions, type NodePods } from './node-api';

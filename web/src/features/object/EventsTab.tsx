@@ -1,13 +1,13 @@
 import { useMemo, type ReactNode } from 'react';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLiveList } from '../../shared/use-live-list';
-import { columnsOf } from '../resources/columns';
-import { itemColumns, itemKey } from '../resources/item-columns';
-import type { ResourceTarget } from '../resources/target';
+import { columnsOf } from '../../shared/columns';
+import { itemColumns, itemKey } from '../../shared/item-columns';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { useObject } from './use-object';
 
 const hidden = new Set(['namespace', 'object', 'name']);

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Link, navigate, objectRoutePath, routePath } from '../../app/router';
-import { useApi } from '../../app/api-context';
+import { Link, navigate, objectRoutePath, routePath } from '../../shared/router';
+import { useApi } from '../../shared/api-context';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
 import { StartPortForward } from '../portforwards/StartPortForward';
 import { DeleteButton } from '../resources/DeleteButton';
 import { kindLabel } from '../resources/kinds';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { pickTab, tabsFor, type ObjectTab } from './object-tabs';
 import { ObjectTabBody } from './ObjectTabBody';
 import './object.css';

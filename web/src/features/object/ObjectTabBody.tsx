@@ -4,7 +4,7 @@ import { NodeOperationsTab } from '../nodes/NodeOperationsTab';
 import { NodePodsTab } from '../nodes/NodePodsTab';
 import { DeploymentHistoryTab, DeploymentScaleTab } from '../resources/DeploymentTabs';
 import { LogsTab } from '../resources/LogsTab';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { TextTab } from '../resources/TextTab';
 import { EventsTab } from './EventsTab';
 import type { ObjectTab } from './object-tabs';
@@ -12,7 +12,7 @@ import { RelatedTab } from './RelatedTab';
 import { SummaryTab } from './SummaryTab';
 
 // xterm.js is its own chunk, loaded when the Terminal tab first opens.
-const TerminalTab = lazy(() => import('./TerminalTab').then((module) => ({ default: module.TerminalTab })));
+const TerminalTab = lazy(() => import('../terminal/TerminalTab').then((module) => ({ default: module.TerminalTab })));
 
 function Lazy({ children }: { children: ReactNode }): ReactNode {
   const t = useT();

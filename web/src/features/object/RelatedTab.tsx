@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Link, objectRoutePath } from '../../app/router';
-import { useApi } from '../../app/api-context';
+import { Link, objectRoutePath } from '../../shared/router';
+import { useApi } from '../../shared/api-context';
 import { useT, type MessageKey } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLiveList } from '../../shared/use-live-list';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { childKinds, ownerLinks, selectorOf, type RelatedLink } from './related';
 import { useObject } from './use-object';
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import type { ObjectShape } from './related';
 import { useObject } from './use-object';
 

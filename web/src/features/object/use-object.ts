@@ -1,6 +1,6 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useApi } from '../../app/api-context';
-import { objectPath, targetKey, type ResourceTarget } from '../resources/target';
+import { useApi } from '../../shared/api-context';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import type { ObjectShape } from './related';
 
 /** The object as JSON (masked for the caller), shared by the tabs of its page through the query cache. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { AccessRequest } from '../../api/types';
-import { Link } from '../../app/router';
+import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 import { Card, Stat } from './Stat';

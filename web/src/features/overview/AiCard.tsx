@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { Health } from '../../api/types';
-import { Link } from '../../app/router';
+import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 import type { LlmView } from '../llm/llm-types';

@@ -4,7 +4,7 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';
 import { objectPath } from '../palette/palette-items';
-import { Link } from '../../app/router';
+import { Link } from '../../shared/router';
 import { averagePercent, type NodeUsage } from './overview-model';
 import { Card } from './Stat';
 import { UsageChart, usageWindowMs, type UsageSample } from './UsageChart';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from '../../app/router';
+import { Link } from '../../shared/router';
 
 /** A number on the overview, linked to the list behind it. */
 export function Stat({ value, label, to, tone }: { value: number | string; label: string; to: string; tone?: 'good' | 'bad' | 'warn' }): ReactNode {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
-import { Link } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link } from '../../shared/router';
 import { useT, type Translate } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLiveList } from '../../shared/use-live-list';

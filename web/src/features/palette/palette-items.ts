@@ -1,4 +1,4 @@
-import { objectRoutePath } from '../../app/router';
+import { objectRoutePath } from '../../shared/router';
 import type { Role } from '../../api/types';
 
 /** One resource kind from `GET /api/k8s`. */

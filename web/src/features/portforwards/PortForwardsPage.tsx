@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { useAction } from '../../shared/use-action';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { isAbort } from '../../api/errors';
 import { readSse } from '../../api/sse';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import type { Report } from './report-types';
 
 /** Follows `GET /api/reports/{id}/events` (SSE, data = the report's status) for every report still generating. */

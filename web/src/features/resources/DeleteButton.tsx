@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { objectPath, type ResourceTarget } from './target';
+import { objectPath, type ResourceTarget } from '../../shared/resource-target';
 
 /** Delete with a confirmation dialog (shown to admins only; the service decides anyway). */
 export function DeleteButton({ target, onDeleted }: { target: ResourceTarget; onDeleted: () => void }): ReactNode {

@@ -1,12 +1,12 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { RevisionItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
-import { objectPath, targetKey, type ResourceTarget } from './target';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { useAction } from '../../shared/use-action';
 
 interface DeploymentObject {

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { useLoad } from '../../shared/use-load';
 import { matchingLines } from './log-lines';
-import { objectPath, targetKey, type ResourceTarget } from './target';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { useLogText, type LogText } from './use-log-text';
 
 interface PodObject {

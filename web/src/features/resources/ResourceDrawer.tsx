@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
-import { Link, objectRoutePath } from '../../app/router';
+import { useApi } from '../../shared/api-context';
+import { Link, objectRoutePath } from '../../shared/router';
 import { useT, type MessageKey } from '../../i18n';
 import { AccessScopeProvider } from '../../shared/access-context';
 import { DeleteButton } from './DeleteButton';
@@ -8,11 +8,11 @@ import { NodeOperationsTab } from '../nodes/NodeOperationsTab';
 import { NodePodsTab } from '../nodes/NodePodsTab';
 import { DeploymentHistoryTab, DeploymentScaleTab } from './DeploymentTabs';
 import { LogsTab } from './LogsTab';
-import type { ResourceTarget } from './target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { TextTab } from './TextTab';
 
 // xterm.js and CodeMirror are chunks of their own, loaded when the Terminal tab or Edit is first used.
-const TerminalTab = lazy(() => import('../object/TerminalTab').then((module) => ({ default: module.TerminalTab })));
+const TerminalTab = lazy(() => import('../terminal/TerminalTab').then((module) => ({ default: module.TerminalTab })));
 const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
 
 type TabName = 'yaml' | 'describe' | 'logs' | 'terminal' | 'scale' | 'history' | 'nodePods' | 'nodeOps';

@@ -1,19 +1,19 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatClock } from '../../shared/time';
 import type { Polled } from '../../shared/use-polling';
 import { useLiveList } from '../../shared/use-live-list';
-import { columnsOf, matchesFilter } from './columns';
+import { columnsOf, matchesFilter } from '../../shared/columns';
 import { kindLabel } from './kinds';
 import { ResourceDrawer } from './ResourceDrawer';
 import { ResourceTable } from './ResourceTable';
 import { ListToolbar } from './ListToolbar';
 import { useUsage, withUsage } from './use-usage';
-import type { ResourceTarget } from './target';
+import type { ResourceTarget } from '../../shared/resource-target';
 
 const noItems: ResourceItem[] = [];
 // The editor (CodeMirror) is its own chunk, loaded when first opened.

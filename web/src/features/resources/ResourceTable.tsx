@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ResourceItem } from '../../api/types';
 import { VirtualTable } from '../../shared/VirtualTable';
-import { itemColumns, itemKey } from './item-columns';
-import { sameTarget, type ResourceTarget } from './target';
+import { itemColumns, itemKey } from '../../shared/item-columns';
+import { sameTarget, type ResourceTarget } from '../../shared/resource-target';
 
 interface ResourceTableProps {
   resource: string;

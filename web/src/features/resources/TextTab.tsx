@@ -1,9 +1,9 @@
 import { useCallback, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLoad } from '../../shared/use-load';
-import { objectPath, targetKey, type ResourceTarget } from './target';
+import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 
 /** YAML or describe text of an object. */
 export function TextTab({ target, suffix }: { target: ResourceTarget; suffix: '/yaml' | '/describe' }): ReactNode {

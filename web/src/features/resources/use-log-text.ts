@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { isAbort } from '../../api/errors';
 import { readText } from '../../api/sse';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { appendCapped, linePrefixer } from './log-lines';
-import type { ResourceTarget } from './target';
+import type { ResourceTarget } from '../../shared/resource-target';
 
 const tailLines = 200;
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ResourceItem } from '../../api/types';
-import { useApi } from '../../app/api-context';
-import { itemKey } from './item-columns';
+import { useApi } from '../../shared/api-context';
+import { itemKey } from '../../shared/item-columns';
 
 interface UsageItem {
   name: string;

@@ -3,7 +3,7 @@ import type { Language, UserSettings } from '../../api/types';
 import { languageNames, useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useSettings } from './settings-context';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { LlmSettingsSection } from '../llm/LlmSettingsSection';
 
 /** The user's settings: language, beginner mode, auto-approval of read-only commands. */

@@ -2,12 +2,12 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useApi } from '../../app/api-context';
+import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 import { openTerminalSocket, type TerminalFrame } from './terminal-socket';
-import './object.css';
+import './terminal.css';
 
 type Status = 'connecting' | 'open' | 'closed';
 

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client';
-import type { ResourceTarget } from '../resources/target';
+import type { ResourceTarget } from '../../shared/resource-target';
 
 /** A frame of the terminal WebSocket (`pilothouse.terminal.v1`): output, error or exit from the pod. */
 export interface TerminalFrame {
