@@ -25,7 +25,7 @@ describe('agent loop', () => {
     expect(names(events)).toEqual(['chunk', 'chunk', 'chunk', 'stream_end']);
     expect(eventsNamed(events, 'chunk').map((chunk) => chunk.content)).toEqual(['Hello', ', ', 'world']);
     expect(outcome).toEqual({ complete: true, reason: 'final_answer', states: ['Idle', 'Running', 'Done', 'Idle'] });
-    expect(harness.store.entries(sessionId).map((entry) => entry.kind)).toEqual(['user', 'assistant', 'turn_end']);
+    expect((await harness.store.entries(sessionId)).map((entry) => entry.kind)).toEqual(['user', 'assistant', 'turn_end']);
     const body = chatBody(0);
     expect(body.tools?.map((tool) => tool.function.name)).toEqual(['bash']);
     expect(body.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('Default namespace: team-a') });
@@ -76,7 +76,7 @@ describe('agent loop', () => {
     expect(eventsNamed(events, 'tool_execution')[0]).toMatchObject({ status: 'rejected', result: expect.stringMatching(/^Cancelled: the user rejected/) });
     expect(outcome.reason).toBe('final_answer');
     expect(chatBody(1).messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^Cancelled/) });
-    expect(harness.store.entries(sessionId).map((entry) => entry.kind)).toEqual([
+    expect((await harness.store.entries(sessionId)).map((entry) => entry.kind)).toEqual([
       'user',
       'assistant',
       'tool_request',
@@ -135,7 +135,7 @@ describe('agent loop', () => {
     expect(names(events)).toEqual(['chunk', 'chunk', 'error', 'stream_end']);
     expect(eventsNamed(events, 'error')[0]).toMatchObject({ code: 'LLM_ERROR' });
     expect(eventsNamed(events, 'stream_end')[0]).toEqual({ complete: false, reason: 'error' });
-    const entries = harness.store.entries(sessionId);
+    const entries = await harness.store.entries(sessionId);
     expect(entries[1]).toMatchObject({ kind: 'assistant', payload: { content: 'Partial answer' } });
     expect(entries.at(-1)).toMatchObject({ kind: 'turn_end', payload: { reason: 'error', error: { code: 'LLM_ERROR' } } });
   });
@@ -170,6 +170,6 @@ describe('agent loop', () => {
     const messages = chatBody(0).messages;
     expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(messages[3]).toMatchObject({ tool_call_id: 'call_same', content: expect.stringMatching(/^Cancelled: the turn was interrupted/) });
-    expect(harness.chat.history(harness.principal('admin'), first.sessionId).messages.filter((message) => message.role === 'user')).toHaveLength(2);
+    expect((await harness.chat.history(harness.principal('admin'), first.sessionId)).messages.filter((message) => message.role === 'user')).toHaveLength(2);
   });
 });

@@ -78,15 +78,18 @@ export class AgentLoop {
       this.deps.logger.debug({ from, to, trigger, session: request.history.sessionId }, 'agent state'),
     );
     const turn: AgentTurn = { ...request, machine, autoApproveReadonly: request.settings.autoApproveReadonly };
-    request.history.append({ kind: 'user', content: request.message, context: request.context });
     machine.fire('user_message');
     let ending: { reason: TurnEndReason; error?: { code: string; message: string } };
     try {
+      await request.history.append({ kind: 'user', content: request.message, context: request.context });
       ending = { reason: await this.loop(turn) };
     } catch (error) {
       ending = this.failed(turn, error);
     }
-    request.history.append({ kind: 'turn_end', ...ending });
+    // The store may be away (PostgreSQL down): the stream still ends; the next turn reads what was stored.
+    await request.history
+      .append({ kind: 'turn_end', ...ending })
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, session: request.history.sessionId }, 'turn end not stored'));
     machine.fire('turn_complete');
     const complete = ending.reason === 'final_answer' || ending.reason === 'step_cap';
     request.emit({ event: 'stream_end', data: { complete, reason: ending.reason } });
@@ -100,7 +103,7 @@ export class AgentLoop {
       const stop = firstStop(this.stops, progress);
       if (stop === 'cancelled') throw new TurnCancelledError();
       if (stop === 'final_answer') return this.end(turn, 'final_response', 'final_answer');
-      if (stop === 'step_cap') return this.stepCap(turn);
+      if (stop === 'step_cap') return await this.stepCap(turn);
       const calls = await this.askModel(turn);
       progress.steps += 1;
       progress.lastToolCalls = calls.length;
@@ -110,7 +113,7 @@ export class AgentLoop {
 
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
   private async askModel(turn: AgentTurn): Promise<LlmToolCall[]> {
-    const entries = turn.history.entries();
+    const entries = await turn.history.entries();
     const definitions = this.deps.tools.list();
     const prompt = buildSystemPrompt({
       username: turn.principal.username,
@@ -128,19 +131,19 @@ export class AgentLoop {
         reply,
       );
     } catch (error) {
-      if (reply.text) turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
+      if (reply.text) await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
       throw error;
     }
     const used = usedCallIds(entries);
     const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
-    turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
+    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
     return calls;
   }
 
-  private stepCap(turn: AgentTurn): TurnEndReason {
+  private async stepCap(turn: AgentTurn): Promise<TurnEndReason> {
     const explanation = stepCapExplanation(this.deps.maxSteps);
     turn.emit({ event: 'chunk', data: { content: explanation } });
-    turn.history.append({ kind: 'assistant', content: explanation.trim(), toolCalls: [] });
+    await turn.history.append({ kind: 'assistant', content: explanation.trim(), toolCalls: [] });
     return this.end(turn, 'step_cap_reached', 'step_cap');
   }
 

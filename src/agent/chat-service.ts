@@ -39,9 +39,9 @@ export class ChatService {
   ) {}
 
   /** The caller's session `sessionId`, or a new one titled after the message. */
-  openSession(principal: Principal, sessionId: string | undefined, message: string): SessionSummary {
-    if (sessionId === undefined) return summary(this.store.createSession(this.newSessionId(), principal.username, titleOf(message)));
-    const session = this.owned(principal, sessionId);
+  async openSession(principal: Principal, sessionId: string | undefined, message: string): Promise<SessionSummary> {
+    if (sessionId === undefined) return summary(await this.store.createSession(this.newSessionId(), principal.username, titleOf(message)));
+    const session = await this.owned(principal, sessionId);
     if (this.running.has(session.id)) throw validation('a turn is already running in this chat session', { session_id: session.id });
     return summary(session);
   }
@@ -56,24 +56,24 @@ export class ChatService {
     }
   }
 
-  listSessions(principal: Principal): SessionSummary[] {
-    return this.store.listSessions(principal.username).map(summary);
+  async listSessions(principal: Principal): Promise<SessionSummary[]> {
+    return (await this.store.listSessions(principal.username)).map(summary);
   }
 
   /** The session's messages with tool calls, decisions and results. */
-  history(principal: Principal, sessionId: string): { session: SessionSummary; messages: MessageView[] } {
-    const session = this.owned(principal, sessionId);
-    return { session: summary(session), messages: historyView(new SessionHistory(this.store, session.id).entries()) };
+  async history(principal: Principal, sessionId: string): Promise<{ session: SessionSummary; messages: MessageView[] }> {
+    const session = await this.owned(principal, sessionId);
+    return { session: summary(session), messages: historyView(await new SessionHistory(this.store, session.id).entries()) };
   }
 
-  deleteSession(principal: Principal, sessionId: string): void {
-    const session = this.owned(principal, sessionId);
+  async deleteSession(principal: Principal, sessionId: string): Promise<void> {
+    const session = await this.owned(principal, sessionId);
     if (this.running.has(session.id)) throw validation('a turn is still running in this chat session', { session_id: session.id });
-    this.store.deleteSession(session.id);
+    await this.store.deleteSession(session.id);
   }
 
-  private owned(principal: Principal, sessionId: string): ChatSessionRecord {
-    const session = this.store.getSession(sessionId);
+  private async owned(principal: Principal, sessionId: string): Promise<ChatSessionRecord> {
+    const session = await this.store.getSession(sessionId);
     if (!session || session.username !== principal.username) throw notFound(`chat session ${sessionId} not found`, { session_id: sessionId });
     return session;
   }

@@ -61,16 +61,16 @@ export class SessionHistory {
     readonly sessionId: string,
   ) {}
 
-  /** Appends an entry; durable when this returns. */
-  append(entry: HistoryEntry): void {
+  /** Appends an entry; durable when this resolves. */
+  async append(entry: HistoryEntry): Promise<void> {
     const { kind, ...payload } = entry;
-    this.store.append(this.sessionId, kind, payload);
+    await this.store.append(this.sessionId, kind, payload);
   }
 
   /** Every entry in order. */
-  entries(): StoredHistoryEntry[] {
-    return this.store
-      .entries(this.sessionId)
-      .map((record) => ({ ...(record.payload as object), kind: record.kind, entryId: record.id, createdAt: record.createdAt }) as StoredHistoryEntry);
+  async entries(): Promise<StoredHistoryEntry[]> {
+    return (await this.store.entries(this.sessionId)).map(
+      (record) => ({ ...(record.payload as object), kind: record.kind, entryId: record.id, createdAt: record.createdAt }) as StoredHistoryEntry,
+    );
   }
 }

@@ -91,13 +91,13 @@ export class ToolStep {
     });
     // The approval is registered before the request is sent, so an instant decision finds it.
     const decision = plan.action === 'ask' ? this.waitForDecision(turn, call) : undefined;
-    this.request(turn, call, analyzed, plan.action === 'ask');
+    await this.request(turn, call, analyzed, plan.action === 'ask');
     if (plan.action === 'refuse') {
       turn.machine.fire('tool_refused');
       this.auditExecute(turn, call, analyzed.command, { status: plan.status, result: plan.reason });
-      return this.finish(turn, call, { status: plan.status, result: plan.reason });
+      return await this.finish(turn, call, { status: plan.status, result: plan.reason });
     }
-    if (decision && !this.approved(turn, call, analyzed.command, await decision)) return;
+    if (decision && !(await this.approved(turn, call, analyzed.command, await decision))) return;
     if (plan.action === 'run') turn.machine.fire('tool_auto_run');
     // Only a call a human approved may change anything; every other call runs read-only at the proxy.
     await this.execute(turn, call, tool as Tool, { command: analyzed.command, mode: decision ? 'approved' : 'read' });
@@ -108,9 +108,9 @@ export class ToolStep {
     return this.deps.approvals.wait({ id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId }, turn.signal);
   }
 
-  private request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): void {
+  private async request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): Promise<void> {
     const { report } = analyzed;
-    turn.history.append({
+    await turn.history.append({
       kind: 'tool_request',
       id: call.id,
       tool: call.name,
@@ -135,9 +135,9 @@ export class ToolStep {
   }
 
   /** Records the decision; false (after recording the cancelled result) unless approved. */
-  private approved(turn: ToolTurn, call: LlmToolCall, command: string, decision: ApprovalResult): boolean {
+  private async approved(turn: ToolTurn, call: LlmToolCall, command: string, decision: ApprovalResult): Promise<boolean> {
     if (decision.outcome === 'cancelled') throw new TurnCancelledError();
-    turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
+    await turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
     turn.machine.fire(decisionTrigger[decision.outcome]);
     if (decision.outcome === 'approved') return true;
     if (decision.outcome === 'timeout') {
@@ -150,7 +150,7 @@ export class ToolStep {
         outcome: 'timeout',
       });
     }
-    this.finish(turn, call, decisionOutcome(decision, this.deps.approvalTimeoutMs));
+    await this.finish(turn, call, decisionOutcome(decision, this.deps.approvalTimeoutMs));
     return false;
   }
 
@@ -166,7 +166,7 @@ export class ToolStep {
     if (turn.signal.aborted) throw new TurnCancelledError();
     const outcome: Outcome = { status: result.isError ? 'error' : 'executed', result: result.output, refusals };
     this.auditExecute(turn, call, run.command, outcome);
-    this.finish(turn, call, outcome);
+    await this.finish(turn, call, outcome);
   }
 
   /** Runs the tool; kubectl and bash inside a policy proxy session that is closed afterwards (also on error or abort). */
@@ -209,10 +209,10 @@ export class ToolStep {
   }
 
   /** Records and sends the result; a call the policy refused with `approval_required` carries the access request that would lift it. */
-  private finish(turn: ToolTurn, call: LlmToolCall, outcome: Outcome): void {
+  private async finish(turn: ToolTurn, call: LlmToolCall, outcome: Outcome): Promise<void> {
     const accessNeeded = accessNeededFor(outcome.refusals ?? []);
     const access = accessNeeded ? { accessNeeded } : {};
-    turn.history.append({ kind: 'tool_result', id: call.id, tool: call.name, status: outcome.status, result: outcome.result, ...access });
+    await turn.history.append({ kind: 'tool_result', id: call.id, tool: call.name, status: outcome.status, result: outcome.result, ...access });
     turn.emit({ event: 'tool_execution', data: { id: call.id, result: outcome.result, status: outcome.status, ...access } });
   }
 }

@@ -79,7 +79,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     maxSteps: config.authorization.max_steps,
     logger: inputs.logger,
   });
-  const chat = new ChatService(new ChatStore(inputs.database, () => new Date(inputs.clock())), loop);
+  const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();
   const userSettings = new UserSettings(settings, config.settings);
   return { safety, pilot: { llm, chat, approvals, userSettings, settings } };

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { SqlClient } from './sql-client.js';
 
 /** A chat session as stored: it belongs to one user. */
 export interface ChatSessionRecord {
@@ -27,7 +27,7 @@ interface SessionRow {
 }
 
 interface EntryRow {
-  id: number;
+  id: number | string;
   session_id: string;
   kind: string;
   payload: string;
@@ -39,56 +39,59 @@ function toSession(row: SessionRow): ChatSessionRecord {
 }
 
 function toEntry(row: EntryRow): ChatEntryRecord {
-  return { id: row.id, sessionId: row.session_id, kind: row.kind, payload: JSON.parse(row.payload) as unknown, createdAt: row.created_at };
+  return { id: Number(row.id), sessionId: row.session_id, kind: row.kind, payload: JSON.parse(row.payload) as unknown, createdAt: row.created_at };
 }
 
-/** Chat sessions and their history entries: the only SQL for `chat_sessions` and `chat_entries`. */
+/** Chat sessions and their history entries: the only SQL for `chat_sessions` and `chat_entries` (SQLite or PostgreSQL). */
 export class ChatStore {
   constructor(
-    private readonly database: Db,
+    private readonly database: SqlClient,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  createSession(id: string, username: string, title: string): ChatSessionRecord {
+  async createSession(id: string, username: string, title: string): Promise<ChatSessionRecord> {
     const timestamp = this.now().toISOString();
-    this.database
-      .prepare('INSERT INTO chat_sessions (id, username, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, username, title, timestamp, timestamp);
+    await this.database.run('INSERT INTO chat_sessions (id, username, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [
+      id,
+      username,
+      title,
+      timestamp,
+      timestamp,
+    ]);
     return { id, username, title, createdAt: timestamp, updatedAt: timestamp };
   }
 
-  getSession(id: string): ChatSessionRecord | undefined {
-    const row = this.database.prepare('SELECT * FROM chat_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  async getSession(id: string): Promise<ChatSessionRecord | undefined> {
+    const [row] = await this.database.query<SessionRow>('SELECT * FROM chat_sessions WHERE id = ?', [id]);
     return row ? toSession(row) : undefined;
   }
 
   /** The user's sessions, most recently updated first. */
-  listSessions(username: string): ChatSessionRecord[] {
-    const rows = this.database.prepare('SELECT * FROM chat_sessions WHERE username = ? ORDER BY updated_at DESC, id').all(username) as SessionRow[];
-    return rows.map(toSession);
+  async listSessions(username: string): Promise<ChatSessionRecord[]> {
+    return (await this.database.query<SessionRow>('SELECT * FROM chat_sessions WHERE username = ? ORDER BY updated_at DESC, id', [username])).map(toSession);
   }
 
-  /** Appends one entry and marks the session updated; durable when this returns. */
-  append(sessionId: string, kind: string, payload: unknown): ChatEntryRecord {
+  /** Appends one entry and marks the session updated, in one transaction; durable when this resolves. */
+  async append(sessionId: string, kind: string, payload: unknown): Promise<ChatEntryRecord> {
     const timestamp = this.now().toISOString();
-    const insert = this.database.transaction(() => {
-      const result = this.database
-        .prepare('INSERT INTO chat_entries (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?)')
-        .run(sessionId, kind, JSON.stringify(payload), timestamp);
-      this.database.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?').run(timestamp, sessionId);
-      return Number(result.lastInsertRowid);
+    const id = await this.database.transaction(async (transaction) => {
+      const [row] = await transaction.query<{ id: number | string }>(
+        'INSERT INTO chat_entries (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+        [sessionId, kind, JSON.stringify(payload), timestamp],
+      );
+      await transaction.run('UPDATE chat_sessions SET updated_at = ? WHERE id = ?', [timestamp, sessionId]);
+      return Number(row?.id);
     });
-    return { id: insert(), sessionId, kind, payload, createdAt: timestamp };
+    return { id, sessionId, kind, payload, createdAt: timestamp };
   }
 
   /** Every entry of the session in order. */
-  entries(sessionId: string): ChatEntryRecord[] {
-    const rows = this.database.prepare('SELECT * FROM chat_entries WHERE session_id = ? ORDER BY id').all(sessionId) as EntryRow[];
-    return rows.map(toEntry);
+  async entries(sessionId: string): Promise<ChatEntryRecord[]> {
+    return (await this.database.query<EntryRow>('SELECT * FROM chat_entries WHERE session_id = ? ORDER BY id', [sessionId])).map(toEntry);
   }
 
   /** Deletes the session and (by cascade) its entries; false when there was none. */
-  deleteSession(id: string): boolean {
-    return this.database.prepare('DELETE FROM chat_sessions WHERE id = ?').run(id).changes > 0;
+  async deleteSession(id: string): Promise<boolean> {
+    return (await this.database.run('DELETE FROM chat_sessions WHERE id = ?', [id])) > 0;
   }
 }

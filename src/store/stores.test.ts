@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type RunningPostgres } from '../../test/helpers/postgres.js';
 import { freePort } from '../../test/helpers/slapd.js';
 import { isAppError } from '../errors.js';
+import { ChatStore } from './chat-store.js';
 import { openDatabase, type Db } from './database.js';
 import { PostgresClient } from './postgres.js';
 import { RateWindowsStore } from './rate-windows-store.js';
@@ -128,6 +129,24 @@ describe.each([
     ]);
     await settings.delete('llm');
     expect(await settings.get('llm')).toBeUndefined();
+  });
+
+  it('chat: sessions per user, entries in order, the session marked updated, deleted with its entries', async () => {
+    let clock = Date.parse('2030-01-01T00:00:00.000Z');
+    const chats = new ChatStore(client, () => new Date((clock += 1000)));
+    await chats.createSession('c1', 'ada', 'first');
+    await chats.createSession('c2', 'ada', 'second');
+    const first = await chats.append('c1', 'user', { content: 'hello' });
+    const second = await chats.append('c1', 'assistant', { content: 'hi', toolCalls: [] });
+    expect(second.id).toBeGreaterThan(first.id);
+    expect((await chats.entries('c1')).map((entry) => [entry.kind, entry.payload])).toEqual([
+      ['user', { content: 'hello' }],
+      ['assistant', { content: 'hi', toolCalls: [] }],
+    ]);
+    expect((await chats.listSessions('ada')).map((session) => session.id)).toEqual(['c1', 'c2']);
+    expect(await chats.deleteSession('c1')).toBe(true);
+    expect(await chats.entries('c1')).toEqual([]);
+    expect(await chats.getSession('c1')).toBeUndefined();
   });
 
   it('a transaction commits together or not at all', async () => {

@@ -106,6 +106,25 @@ describe('replicas sharing PostgreSQL', () => {
     await expect.poll(async () => (await a.api('GET', '/api/settings', { token: user.token })).body.language, { timeout: 1_000, interval: 50 }).toBe('ja');
   });
 
+  it('chat history is shared: a chat started on A is listed on B and continued on C with its history', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const user = await a.createUser('user');
+    wire.script([{ text: ['first answer from A'] }]);
+    expect((await chat(a, { message: 'remember the word pelican', context: {} }, { token: user.token })).nth('chunk', 0)).toEqual({
+      content: 'first answer from A',
+    });
+    const listed = await b.api('GET', '/api/chat/history', { token: user.token });
+    expect(listed.body.items).toHaveLength(1);
+    const sessionId = listed.body.items[0].id as string;
+    wire.script([{ text: ['second answer from C'] }]);
+    await chat(c, { message: 'which word?', context: {}, session_id: sessionId }, { token: user.token });
+    expect(JSON.stringify(wire.chatRequests().at(-1)?.body)).toContain('remember the word pelican');
+    const history = await b.api('GET', `/api/chat/history?session_id=${sessionId}`, { token: user.token });
+    expect(
+      history.body.messages.filter((message: { role: string }) => message.role === 'assistant').map((message: { content: string }) => message.content),
+    ).toEqual(['first answer from A', 'second answer from C']);
+  });
+
   it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {
     const [a, b] = replicas as [TestService, TestService];
     const username = uniqueName('outage');

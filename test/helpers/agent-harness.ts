@@ -13,6 +13,7 @@ import { createLlmProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/log.js';
 import { ChatStore } from '../../src/store/chat-store.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
+import { SqliteClient } from '../../src/store/sql-client.js';
 import { findBinary } from '../../src/tools/binaries.js';
 import { createBashTool } from '../../src/tools/builtin/index.js';
 import { createBashSandbox } from '../../src/tools/builtin/bash-sandbox-setup.js';
@@ -94,7 +95,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     maxSteps: options.maxSteps ?? 20,
     logger: createLogger('silent'),
   });
-  const store = new ChatStore(database);
+  const store = new ChatStore(new SqliteClient(database));
   const chat = new ChatService(store, loop);
   const principal = (role: RoleName = 'admin', username = `${role}-tester`): Principal => ({ username, role, roles: [] });
   return {
@@ -109,7 +110,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     principal,
     async turn(message, turnOptions = {}) {
       const caller = principal(turnOptions.role, turnOptions.username);
-      const session = chat.openSession(caller, turnOptions.sessionId, message);
+      const session = await chat.openSession(caller, turnOptions.sessionId, message);
       const events: AgentEvent[] = [];
       const outcome = await chat.runTurn(session.id, {
         principal: caller,

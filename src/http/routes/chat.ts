@@ -71,7 +71,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { body }) => {
         const principal = principalOf(context);
-        const session = chat.openSession(principal, body.session_id, body.message);
+        const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
         const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined };
         deps.audit.record({
@@ -115,10 +115,10 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       handler: async (context, { query: { session_id: sessionId } }) => {
         const principal = principalOf(context);
         if (sessionId !== undefined) {
-          context.body = chat.history(principal, sessionId);
+          context.body = await chat.history(principal, sessionId);
           return;
         }
-        const items = chat.listSessions(principal);
+        const items = await chat.listSessions(principal);
         context.body = { items, total: items.length };
       },
     }),
@@ -131,7 +131,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       response: z.object({ deleted: z.string() }),
       errors: [404],
       handler: async (context, { query: { session_id: sessionId } }) => {
-        chat.deleteSession(principalOf(context), sessionId);
+        await chat.deleteSession(principalOf(context), sessionId);
         context.body = { deleted: sessionId };
       },
     }),
