@@ -30,8 +30,9 @@ Name of the namespaced objects: the release name when it already contains the ch
 {{- printf "%s-%s" (include "pilothouse.fullname" .context | trunc 54 | trimSuffix "-") .role }}
 {{- end }}
 
+{{/* The Secret with `jwt-secret` and `admin-password`: `existingSecret`, or the one the chart generates. */}}
 {{- define "pilothouse.secretName" -}}
-{{- include "pilothouse.fullname" . }}
+{{- .Values.existingSecret | default (include "pilothouse.fullname" .) }}
 {{- end }}
 
 {{- define "pilothouse.selectorLabels" -}}
@@ -88,6 +89,13 @@ Your keys win, except kubernetes.namespace (the release namespace), authorizatio
 {{- $serviceNames := list $name (printf "%s.%s" $name .Release.Namespace) (printf "%s.%s.svc" $name .Release.Namespace) (printf "%s.%s.svc.cluster.local" $name .Release.Namespace) }}
 {{- $_ := set $server "allowed_hosts" (concat (get $server "allowed_hosts" | default list) $serviceNames | uniq) }}
 {{- $_ := set $config "server" $server }}
+{{- if .Values.tools.bash.enabled }}
+{{- $tools := get $config "tools" | default dict }}
+{{- $bash := get $tools "bash" | default dict }}
+{{- $_ := set $bash "enabled" true }}
+{{- $_ := set $tools "bash" $bash }}
+{{- $_ := set $config "tools" $tools }}
+{{- end }}
 {{- $metrics := get $config "metrics" | default dict }}
 {{- $_ := set $metrics "public" .Values.metrics.public }}
 {{- $_ := set $config "metrics" $metrics }}
