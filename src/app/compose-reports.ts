@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { Controller } from '../controllers/controller.js';
 import type { ControllerManager } from '../controllers/manager.js';
+import { KubeEventRecorder } from '../controllers/events.js';
 import { ReportReconciler } from '../controllers/report-reconciler.js';
 import { reportKind, reportSchema, type Report } from '../crds/report.js';
 import { AppError } from '../errors.js';
@@ -75,6 +76,7 @@ export function composeReports(input: ReportsComposeInput): ReportsArea {
     clock,
     logger,
     retentionMs: config.reports.retention,
+    events: new KubeEventRecorder(ownClient.rest, logger, clock),
   });
   const controller = new Controller(reportObjects, reconciler, logger, { concurrency: 1, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 });
   input.controllers.register(controller);

@@ -7,6 +7,7 @@ import { reportFileName } from '../reports/file-name.js';
 import type { ReportFiles } from '../reports/report-files.js';
 import type { RequesterDirectory } from '../reports/requesters.js';
 import { StatusBuilder, type ReportStep } from '../reports/report-status.js';
+import { noEvents, type EventNote, type EventRecorder } from './events.js';
 import type { Reconciler, Result } from './reconciler.js';
 
 /** What the reconciler uses (src/app/compose.ts hands it exactly these). */
@@ -22,6 +23,8 @@ export interface ReportReconcilerDeps {
   retentionMs: number;
   /** A generation taking longer fails (default 15 minutes). */
   timeoutMs?: number;
+  /** Kubernetes Events for each transition (Generating, Completed, <Step>Failed, Expired). */
+  events?: EventRecorder;
 }
 
 /** A step that failed: the step and the words of the failure. */
@@ -50,6 +53,10 @@ export class ReportReconciler implements Reconciler {
   private abort = new AbortController();
 
   constructor(private readonly deps: ReportReconcilerDeps) {}
+
+  private announce(report: Report, event: Omit<EventNote, 'action'>): Promise<void> {
+    return (this.deps.events ?? noEvents).record({ kind: 'Report', metadata: report.metadata }, { ...event, action: 'Reconcile' });
+  }
 
   /** Removes files of Reports deleted while another replica led (this replica starts leading). */
   start(): void {
@@ -90,6 +97,7 @@ export class ReportReconciler implements Reconciler {
     const remaining = this.retentionLeft(report);
     if (remaining <= 0) {
       this.deps.logger.info({ report: key }, 'report past retention, deleting');
+      await this.announce(report, { type: 'Normal', reason: 'Expired', note: 'past reports.retention: deleted with its file' });
       await this.deps.reports.delete(key);
       await this.deps.files.remove(key, this.extensions);
       return {};
@@ -111,9 +119,11 @@ export class ReportReconciler implements Reconciler {
     const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, status);
     const stopped = this.abort.signal;
     await write(builder.status({ phase: 'generating', progress: 0, message: 'starting' }));
+    await this.announce(report, { type: 'Normal', reason: 'Generating', note: `generating the ${report.spec.type} report (${report.spec.format})` });
     try {
       const status = await this.run(report, builder, write, stopped);
       await write(status);
+      await this.announce(report, { type: 'Normal', reason: 'Completed', note: `${status.message ?? 'completed'}: ${status.size ?? 0} bytes` });
     } catch (error) {
       // Stopped leading (or shutting down): the report stays `generating` for the next leader to generate.
       if (stopped.aborted) return this.deps.logger.info({ report: report.metadata.name }, 'report generation stopped; the next leader generates it');
@@ -121,6 +131,7 @@ export class ReportReconciler implements Reconciler {
       builder.set(failure.step, 'False', 'Failed', failure.message).set('Ready', 'False', `${failure.step}Failed`, failure.message);
       this.deps.logger.info({ report: report.metadata.name, step: failure.step, err: failure.message }, 'report failed');
       await write(builder.status({ phase: 'failed', message: `${failure.step} step failed: ${failure.message}`, completedAt: now() }));
+      await this.announce(report, { type: 'Warning', reason: `${failure.step}Failed`, note: failure.message });
     }
   }
 
