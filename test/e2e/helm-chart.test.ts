@@ -64,7 +64,7 @@ describe('helm chart charts/pilothouse', () => {
   it('lints and renders with the default values and the optional features', async () => {
     await helm('lint', '--strict', chart);
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('ServiceMonitor');
-    const options = ['--set', 'persistence.enabled=true', '--set', 'serviceMonitor.enabled=true', '--set', 'replicas=2'];
+    const options = ['--set', 'persistence.enabled=true', '--set', 'serviceMonitor.enabled=true'];
     const kinds = renderedKinds(await helm('template', 'pilothouse', chart, ...options));
     expect(kinds).toEqual(
       expect.arrayContaining(['Deployment', 'PersistentVolumeClaim', 'ServiceMonitor', 'Service', 'ConfigMap', 'Secret', 'Role', 'ClusterRole']),
@@ -74,6 +74,30 @@ describe('helm chart charts/pilothouse', () => {
       (document) => document?.kind === 'Secret',
     );
     expect(Buffer.from(secret?.data?.['admin-password'] ?? '', 'base64').toString()).toHaveLength(24);
+  });
+
+  it('refuses replicas > 1 without the shared store; with it: the URL from the Secret, rolling updates with maxUnavailable 0, pods spread', async () => {
+    await expect(helm('template', 'pilothouse', chart, '--set', 'replicas=3')).rejects.toThrow(
+      /replicas > 1 needs the shared store: set database\.existingSecret/,
+    );
+    await expect(helm('template', 'pilothouse', chart, '--set', 'replicas=3', '--set', 'database.existingSecret=pg-app')).rejects.toThrow(
+      /replicas > 1 needs persistence\.enabled=false/,
+    );
+    const ha = ['--set', 'replicas=3', '--set', 'database.existingSecret=pg-app', '--set', 'persistence.enabled=false'];
+    await helm('lint', '--strict', chart, ...ha);
+    const documents = yaml.loadAll(await helm('template', 'pilothouse', chart, ...ha)) as Record<string, any>[];
+    const deployment = documents.find((document) => document?.kind === 'Deployment');
+    expect(deployment?.spec.replicas).toBe(3);
+    expect(deployment?.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+    expect(deployment?.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'PILOTHOUSE_DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'pg-app', key: 'uri' } },
+    });
+    expect(deployment?.spec.template.spec.topologySpreadConstraints[0]).toMatchObject({ topologyKey: 'kubernetes.io/hostname', maxSkew: 1 });
+    expect(documents.map((document) => document?.kind)).toEqual(expect.arrayContaining(['PodDisruptionBudget']));
+    expect(documents.map((document) => document?.kind)).not.toContain('PersistentVolumeClaim');
+    const single = yaml.loadAll(await helm('template', 'pilothouse', chart)) as Record<string, any>[];
+    expect(JSON.stringify(single.find((document) => document?.kind === 'Deployment'))).not.toContain('PILOTHOUSE_DATABASE_URL');
   });
 
   it('renders probes that never wait on the LLM, persistence, a PDB, and alert rules promtool accepts', async () => {
