@@ -123,9 +123,9 @@ function composeCluster(options: ComposeOptions): Pick<Services, 'caches' | 'met
   const { config, logger } = options;
   const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
   const context = options.context ?? config.kubernetes.context;
-  const caches = new CacheManager(logger);
-  const metrics = new Metrics(() => caches.sizes());
+  const metrics: Metrics = new Metrics(() => caches.sizes());
   const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
+  const caches = new CacheManager(logger, () => kube.forIdentity(undefined));
   const discovery = new Discovery(kube.forIdentity(undefined).rest);
   return { caches, metrics, kube, discovery };
 }

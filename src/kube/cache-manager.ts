@@ -1,30 +1,85 @@
 import type { Logger } from 'pino';
+import { ListAccessSets, ListRefused, type ListAccess } from '../rbac/list-access.js';
 import type { ResourceType } from './discovery.js';
 import type { KubeIdentityClient } from './clients.js';
 import { TableCache } from './table-cache.js';
 
+/** Limits of the cache manager. */
+export interface CacheLimits {
+  /** A cache unused this long is stopped (default 10 minutes). */
+  idleMs?: number;
+  /** At most this many caches (watches) at once; the least recently used one is stopped first (default 256). */
+  maxCaches?: number;
+}
+
+/** One caller's view of a shared cache: the cache and the namespaces of it the cluster lets the caller list. */
+export interface CacheView {
+  cache: TableCache;
+  access: ListAccess;
+}
+
+/** Whether a row in `namespace` is in the caller's view. */
+export function inView(access: ListAccess, namespace: string | undefined): boolean {
+  return access.all || (namespace !== undefined && access.namespaces.has(namespace));
+}
+
 /**
- * Owns the watch-fed caches: one per (identity, resource type, namespace or all),
- * started on first use and stopped after `idleMs` without use. A namespace list is
- * served from a synced all-namespaces cache of the same identity when one exists.
+ * Owns the watch-fed caches: one per (resource type, namespace or all) under the service's own
+ * identity, shared by every caller, started on first use and stopped after `idleMs` without use. A
+ * namespace list is served from a synced all-namespaces cache when one exists. Each caller sees the
+ * namespaces of it the cluster lets them list (src/rbac/list-access.ts); when that cannot be computed,
+ * their list is made as them, into a cache of their own.
  */
 export class CacheManager {
   private readonly caches = new Map<string, TableCache>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly idleMs: number;
+  private readonly maxCaches: number;
+  readonly access: ListAccessSets;
 
   constructor(
     private readonly logger: Logger,
-    private readonly idleMs = 10 * 60_000,
-    /** At most this many caches (watches) at once; the least recently used one is stopped first. */
-    private readonly maxCaches = 256,
+    /** The service's own client: every shared cache lists and watches with it. */
+    private readonly own: () => KubeIdentityClient,
+    limits: CacheLimits = {},
   ) {
+    this.idleMs = limits.idleMs ?? 10 * 60_000;
+    this.maxCaches = limits.maxCaches ?? 256;
+    this.access = new ListAccessSets(() => own().rest, logger);
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
 
-  /** A synced cache for the request; the first call for a key waits for the initial list. */
-  async get(client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<TableCache> {
+  /**
+   * The caller's view of the shared cache for the request. The cluster's answer for the caller decides:
+   * a list in one namespace (or of a cluster-scoped kind) they may not make is refused with the API server's
+   * 403, as is a list across all namespaces when they may list in none of them.
+   */
+  async view(client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<CacheView> {
     const scope = type.namespaced ? namespace : undefined;
+    const shared = (): Promise<TableCache> => this.cacheFor(this.own(), type, scope);
+    if (client.identity === undefined) return { cache: await shared(), access: { all: true } };
+    let view: CacheView;
+    try {
+      const access = await this.access.of(client, type, scope, async () => (await shared()).namespaces());
+      if (!access.all && access.namespaces.size === 0) throw new ListRefused(client, type, scope);
+      view = { cache: await shared(), access };
+    } catch (error) {
+      if (error instanceof ListRefused) throw error;
+      // The review failed, or the service itself may not list the kind: the caller's list is made as them.
+      this.logger.debug({ resource: type.plural, err: String(error) }, 'cannot serve this list from the shared cache; listing as the caller');
+      view = { cache: await this.cacheFor(client, type, scope), access: { all: true } };
+    }
+    return view;
+  }
+
+  /** The shared cache for the request, as the caller may see it (see `view`); its rows are not filtered. */
+  async get(client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<TableCache> {
+    return (await this.view(client, type, namespace)).cache;
+  }
+
+  /** A synced cache listed and watched by `client`; the first call for a key waits for the initial list. */
+  private async cacheFor(client: KubeIdentityClient, type: ResourceType, scope: string | undefined): Promise<TableCache> {
     if (scope) {
       // An all-namespaces cache of the same identity answers namespace lists too, even while its first list is loading.
       const wide = this.caches.get(this.key(client, type, undefined));
@@ -66,6 +121,7 @@ export class CacheManager {
 
   close(): void {
     clearInterval(this.sweeper);
+    this.access.close();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();
   }

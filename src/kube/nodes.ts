@@ -1,4 +1,4 @@
-import type { CacheManager } from './cache-manager.js';
+import { inView, type CacheManager } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import type { ResourceType } from './discovery.js';
 import { rowToItem, type ResourceItem } from './table.js';
@@ -37,10 +37,11 @@ export async function setUnschedulable(client: KubeIdentityClient, name: string,
 
 /** Pods scheduled on a node, from the watch-fed pod cache (same item shape as the pod list). */
 export async function podsOnNode(caches: CacheManager, client: KubeIdentityClient, podType: ResourceType, node: string): Promise<ResourceItem[]> {
-  const cache = await caches.get(client, podType, undefined);
+  const { cache, access } = await caches.view(client, podType, undefined);
   const now = Date.now();
   return cache
     .snapshot()
+    .filter((row) => inView(access, row.object?.metadata?.namespace))
     .map((row) => rowToItem(cache.columns, row, now, 'Pod'))
     .filter((item) => item.node === node)
     .sort((left, right) => (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as yaml from 'js-yaml';
 import { AppError, validation } from '../errors.js';
 import { scrubToolMessage } from '../redact.js';
-import type { CacheManager } from './cache-manager.js';
+import { inView, type CacheManager, type CacheView } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
 import { ordinal } from './names.js';
@@ -39,10 +39,17 @@ function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
   return namespaces || ordinal(left.name, right.name);
 }
 
-/** Which cached rows a list or watch wants: one namespace (of an all-namespaces cache) and a label selector. */
-function rowFilter(type: ResourceType, namespace: string | undefined, selector: LabelSelector | undefined): (row: TableRow) => boolean {
+/**
+ * Which cached rows a list or watch wants: one namespace (of an all-namespaces cache), a label selector, and
+ * only rows of namespaces the cluster lets the caller list (`view.access`).
+ */
+function rowFilter(type: ResourceType, target: ListTarget, view: CacheView): (row: TableRow) => boolean {
+  const { namespace, selector } = target;
   const scoped = type.namespaced && namespace;
-  return (row) => (!scoped || row.object?.metadata?.namespace === namespace) && (!selector || selector.matches(row.object?.metadata?.labels));
+  return (row) => {
+    const rowNamespace = row.object?.metadata?.namespace;
+    return (!scoped || rowNamespace === namespace) && inView(view.access, rowNamespace) && (!selector || selector.matches(row.object?.metadata?.labels));
+  };
 }
 
 /** Which objects a list or live list wants: the type, one namespace or all, and a label selector. */
@@ -53,11 +60,11 @@ export interface ListTarget {
 }
 
 /** Lists from the watch-fed cache, in the cache's order: the list route sorts and pages them (src/http/list-pages.ts). */
-export async function listResources(caches: CacheManager, client: KubeIdentityClient, target: ListTarget): Promise<ResourceItem[]> {
-  const { type, namespace, selector } = target;
-  const cache = await caches.get(client, type, namespace);
+export function listResources(view: CacheView, target: ListTarget): ResourceItem[] {
+  const { type } = target;
+  const { cache } = view;
   const now = Date.now();
-  const wanted = rowFilter(type, namespace, selector);
+  const wanted = rowFilter(type, target, view);
   return cache
     .snapshot()
     .filter(wanted)
@@ -79,9 +86,10 @@ export async function watchResources(
   target: ListTarget,
   onChange: (change: ItemChange) => void,
 ): Promise<() => void> {
-  const { type, namespace, selector } = target;
-  const cache = await caches.get(client, type, namespace);
-  const wanted = rowFilter(type, namespace, selector);
+  const { type, namespace } = target;
+  const view = await caches.view(client, type, namespace);
+  const { cache } = view;
+  const wanted = rowFilter(type, target, view);
   const snapshot = (): ItemChange => {
     const now = Date.now();
     const items = cache

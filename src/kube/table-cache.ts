@@ -82,6 +82,8 @@ export function slimRow(row: TableRow): TableRow {
 export class TableCache {
   columns: TableColumn[] = [];
   private rows = new Map<string, TableRow>();
+  /** How many rows each namespace has (the namespaces a caller's access is computed for). */
+  private namespaceCounts = new Map<string, number>();
   private resourceVersion = '';
   private stopped = false;
   private abort = new AbortController();
@@ -110,6 +112,11 @@ export class TableCache {
 
   get size(): number {
     return this.rows.size;
+  }
+
+  /** The namespaces the cached rows are in (none for a cluster-scoped kind). */
+  namespaces(): IterableIterator<string> {
+    return this.namespaceCounts.keys();
   }
 
   /** Called after every change the watch delivers; returns an unsubscribe function. */
@@ -153,6 +160,8 @@ export class TableCache {
     });
     this.columns = table.columnDefinitions ?? [];
     this.rows = rows;
+    this.namespaceCounts = new Map();
+    for (const row of rows.values()) this.count(row, 1);
     this.resourceVersion = table.metadata?.resourceVersion ?? '';
     const wasSynced = this.isSynced;
     this.isSynced = true;
@@ -199,20 +208,30 @@ export class TableCache {
     this.resourceVersion = eventVersion(event) ?? this.resourceVersion;
     if (event.type === 'BOOKMARK') return;
     if (event.object.columnDefinitions?.length) this.columns = event.object.columnDefinitions;
-    const rows = event.object.rows ?? [];
-    for (const received of rows) {
-      const row = slimRow(received);
-      const key = rowKey(row);
-      if (event.type === 'DELETED') {
-        this.rows.delete(key);
-        this.emit({ type: 'deleted', row });
-      } else {
-        const known = this.rows.has(key);
-        this.rows.set(key, row);
-        this.emit({ type: known ? 'modified' : 'added', row });
-      }
-    }
+    for (const received of event.object.rows ?? []) this.applyRow(event.type === 'DELETED', slimRow(received));
     this.notify();
+  }
+
+  private applyRow(deleted: boolean, row: TableRow): void {
+    const key = rowKey(row);
+    const known = this.rows.has(key);
+    if (deleted) {
+      if (known) this.count(row, -1);
+      this.rows.delete(key);
+      this.emit({ type: 'deleted', row });
+      return;
+    }
+    if (!known) this.count(row, 1);
+    this.rows.set(key, row);
+    this.emit({ type: known ? 'modified' : 'added', row });
+  }
+
+  private count(row: TableRow, by: 1 | -1): void {
+    const namespace = row.object?.metadata?.namespace;
+    if (!namespace) return;
+    const count = (this.namespaceCounts.get(namespace) ?? 0) + by;
+    if (count > 0) this.namespaceCounts.set(namespace, count);
+    else this.namespaceCounts.delete(namespace);
   }
 
   private emit(change: RowChange): void {

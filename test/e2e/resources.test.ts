@@ -172,8 +172,8 @@ describe('cache bounds', () => {
   it('keeps at most maxCaches watches, evicting the least recently used, and still answers', async () => {
     const { CacheManager } = await import('../../src/kube/cache-manager.js');
     const { createLogger } = await import('../../src/log.js');
-    const caches = new CacheManager(createLogger('silent'), 60_000, 3);
     const client = service.deps.kube.forIdentity(undefined);
+    const caches = new CacheManager(createLogger('silent'), () => client, { idleMs: 60_000, maxCaches: 3 });
     const configmaps = await service.deps.discovery.resolve('configmaps');
     try {
       for (const namespace of ['ns-a', 'ns-b', 'ns-c', 'ns-d', 'ns-e', first.name]) {

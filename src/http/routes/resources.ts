@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   requireNamespace,
@@ -19,12 +20,12 @@ import type { ResourceType } from '../../kube/discovery.js';
 import type { ResourceItem } from '../../kube/table.js';
 import { namespaceSchema, objectNameSchema, queryInteger } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
-import { anyObject, listOf, resourceItem } from '../api-schemas.js';
+import { kubernetesObject, listOf, resourceItem } from '../api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
-import type { CacheManager } from '../../kube/cache-manager.js';
+import { inView, type CacheManager, type CacheView } from '../../kube/cache-manager.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
@@ -52,7 +53,7 @@ const pagedQuery = collectionQuery.extend({
     .optional()
     .describe('Column key to sort by (`-` descending); then namespace and name'),
 });
-const pagedList = listOf(resourceItem).extend({ continue: z.string().optional() });
+const pagedList = listOf(resourceItem).extend({ continue: z.string().optional() }).meta({ id: 'ResourcePage' });
 const watchEvents = {
   snapshot: z.object({ items: z.array(resourceItem), total: z.number().int(), revision: z.string() }),
   added: z.object({ item: resourceItem, revision: z.string() }),
@@ -68,7 +69,9 @@ const resourceParam = z
 const typeParams = z.object({ resource: resourceParam });
 const objectParams = z.object({ resource: resourceParam, name: objectNameSchema });
 type ObjectInput = { params: z.output<typeof objectParams>; query: z.output<typeof listQuery> };
-const objectReference = z.object({ kind: z.string(), name: z.string(), namespace: z.string().optional(), apiVersion: z.string() });
+const objectReference = z
+  .object({ kind: z.string(), name: z.string(), namespace: z.string().optional(), apiVersion: z.string() })
+  .meta({ id: 'ObjectReference' });
 
 interface ObjectTarget {
   type: ResourceType;
@@ -100,11 +103,25 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
 /** How long a built list answer is reused while the cache does not change (ages are at most this old, plus one rebuild while the kept answer is served). */
 const ageBucketMs = 5_000;
 
-/** What decides a list's content besides its filter: who asks (role, resource-level roles, grants by name). */
-function viewKey(context: AppContext, parts: (string | undefined)[]): string {
-  const principal = context.state.principal;
-  const who = [principal?.username, principal?.role, ...(principal?.roles ?? [])].join(',');
-  return [who, ...parts.map((part) => part ?? '')].join('\u0000');
+/**
+ * The rows of a shared cache a caller sees depend only on the namespaces they see in it: the ones the
+ * cluster lets them list (`view.access`) that our policy does not hide (`namespaceFilter`), and for a
+ * kind whose objects are namespaces, which of them. Callers who see the same namespaces of the cache
+ * are one class and share one built list; the key is that set (or `*` for all of it).
+ */
+function visibilityClass(context: AppContext, type: ResourceType, view: CacheView): string {
+  const filter = context.state.namespaceFilter;
+  if (view.access.all && !filter) return '*';
+  const namespaceOf = policyNamespaceOf(type);
+  const present = type.namespaced
+    ? [...view.cache.namespaces()]
+    : view.cache.snapshot().map((row) => namespaceOf({ name: row.object?.metadata?.name ?? '' } as ResourceItem));
+  const seen = present.filter((namespace) => namespace !== undefined && inView(view.access, namespace) && (!filter || filter(namespace)));
+  const outside = !filter || filter(undefined);
+  if (seen.length === present.length && outside) return '*';
+  const hash = createHash('sha256');
+  for (const namespace of (seen as string[]).sort()) hash.update(`${namespace}\u0000`);
+  return `${String(outside)}:${hash.digest('base64url')}`;
 }
 
 /** The version of a list's content: the cache's revision and the clock (ages), in 5-second buckets. */
@@ -174,12 +191,11 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       handler: async (context, { params, query }) => {
         const type = await deps.discovery.resolve(params.resource);
         const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
-        const cluster = clusterOf(context);
-        const { revision } = await deps.caches.get(cluster, type, query.namespace);
-        // Built once per (caller's view, filter, cache revision, age bucket) and reused by every request with the same view.
-        const scope = viewKey(context, [type.group, type.plural, query.namespace, query.labelSelector]);
-        const build = async (): Promise<ResourceItem[]> =>
-          visibleRows(context, type, await listResources(deps.caches, cluster, { type, namespace: query.namespace, selector }));
+        const view = await deps.caches.view(clusterOf(context), type, query.namespace);
+        const revision = view.cache.revision;
+        // Built once per (visibility class, filter, cache revision, age bucket) and reused by every caller who sees the same rows.
+        const scope = [visibilityClass(context, type, view), type.group, type.plural, query.namespace ?? '', query.labelSelector ?? ''].join('\u0000');
+        const build = async (): Promise<ResourceItem[]> => visibleRows(context, type, listResources(view, { type, namespace: query.namespace, selector }));
         await pages.send(context, { scope, version: contentVersion(revision), content: revision, build }, query);
       },
     }),
@@ -210,7 +226,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       permission: 'view',
       ...object,
       summary: 'One resource as JSON',
-      response: anyObject,
+      response: kubernetesObject,
       handler: async (context, input) => {
         context.body = await readObject(deps, context, await resolveTarget(deps, input), 'json');
       },
