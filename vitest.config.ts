@@ -29,6 +29,19 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        test: {
+          // The chart on a real node (make test-node sets NODE_KUBECONFIG after make cluster-node):
+          // left out of the default run, serial (one real node per machine).
+          name: 'node',
+          include: process.env.NODE_KUBECONFIG ? ['test/node/**/*.test.ts'] : [],
+          environment: 'node',
+          testTimeout: 360_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

@@ -17,6 +17,10 @@ func usage() {
   testcluster up --dir DIR [--nodes N] [--v N]
       Start a cluster. Prints "ready kubeconfig=DIR/kubeconfig" on stdout once
       usable, then runs until SIGTERM/SIGINT.
+  testcluster node up|down|cleanup --dir DIR [--image FILE]
+      Join one real node (containerd, kubelet, kube-proxy) to the cluster in
+      DIR; prints "ready node=real-node", runs until SIGTERM, then removes
+      everything it set up. down/cleanup remove a node's leftovers.
   testcluster component NAME [ARGS...]
       Internal: run one component in this process
       (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server).
@@ -31,6 +35,8 @@ func main() {
 	switch os.Args[1] {
 	case "up":
 		os.Exit(runUp(os.Args[2:]))
+	case "node":
+		os.Exit(runNode(os.Args[2:]))
 	case "component":
 		if len(os.Args) < 3 {
 			usage()

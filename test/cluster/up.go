@@ -314,7 +314,10 @@ func (c *cluster) kwokArgs(config string) []string {
 	return []string{
 		"--kubeconfig=" + c.adminKubeconfig,
 		"--config=" + config,
-		"--manage-all-nodes=true",
+		// Only the fake nodes (createNodes annotates them); a real node
+		// joined by `testcluster node up` has its own kubelet.
+		"--manage-all-nodes=false",
+		"--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
 		"--node-ip=127.0.0.1",
 		fmt.Sprintf("--node-port=%d", c.ports.kwok),
 		fmt.Sprintf("--server-address=127.0.0.1:%d", c.ports.kwok),
