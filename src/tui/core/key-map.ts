@@ -59,6 +59,7 @@ export type ActionName =
   | 'expand'
   | 'sessions'
   | 'newChat'
+  | 'requestAccess'
   | 'focus'
   | 'newReport'
   | 'download'
@@ -141,6 +142,7 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
     { key: 'enter', action: 'expand' },
     { key: 'h', action: 'sessions' },
     { key: 'c', action: 'newChat' },
+    { key: 'r', action: 'requestAccess' },
     { key: 'tab', action: 'focus' },
   ],
   reports: [

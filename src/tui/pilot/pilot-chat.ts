@@ -1,6 +1,6 @@
 import { ApiError, errorLine } from '../api/api-error.js';
 import type { PilotApi } from './pilot-api.js';
-import { applyEvent, emptyTranscript, fromHistory, waitingTool, type Transcript } from './transcript.js';
+import { applyEvent, emptyTranscript, fromHistory, waitingTool, withAccessRequest, type Transcript } from './transcript.js';
 
 /**
  * The AI pilot's conversation, kept outside the pane so closing and reopening the pane (or switching focus)
@@ -62,6 +62,11 @@ export class PilotChat {
       this.fail(error);
     }
     return true;
+  }
+
+  /** Shows the access request filed for tool call `id` under it. */
+  filed(id: string, request: { id: string; phase: string }): void {
+    this.set(withAccessRequest(this.state, id, { id: request.id, phase: request.phase }));
   }
 
   /** Opens a stored session (chat history); a streaming turn is left. */

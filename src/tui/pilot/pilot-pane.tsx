@@ -1,5 +1,6 @@
 import { Text, useInput, type Key } from 'ink';
 import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { fileAccessRequest } from '../actions/access-flow.js';
 import { actionFor, type ActionName } from '../core/key-map.js';
 import { useShell, type Shell } from '../core/shell.js';
 import type { SidePane } from '../core/side-pane.js';
@@ -8,7 +9,7 @@ import { PilotApi } from './pilot-api.js';
 import { PilotChat } from './pilot-chat.js';
 import { PilotView } from './pilot-view.js';
 import { SessionList } from './session-list.js';
-import { waitingTool, type ToolEntry, type Transcript } from './transcript.js';
+import { accessTool, waitingTool, type ToolEntry, type Transcript } from './transcript.js';
 
 /** The service's default approval timeout (`authorization.tool_approval.timeout`); the countdown shows it ticking. */
 const approvalTimeoutMs = 30_000;
@@ -80,6 +81,11 @@ function PilotPane(props: PaneProps): ReactElement {
   const decide = (approved: boolean): void => {
     chat.decide(approved).then((found) => (found ? undefined : shell.notice(shell.t('tui.pilot.nothingWaiting'))), shell.report);
   };
+  const requestAccess = (): void => {
+    const tool = accessTool(transcript, selected);
+    if (!tool?.accessNeeded) return shell.notice(shell.t('tui.pilot.noAccessNeeded'));
+    fileAccessRequest(shell, tool.accessNeeded).then((request) => (request ? chat.filed(tool.id, request) : undefined), shell.report);
+  };
   const toggle = (): void => {
     const id = selected ?? toolIds(transcript).at(-1);
     if (!id) return;
@@ -94,6 +100,7 @@ function PilotPane(props: PaneProps): ReactElement {
     expand: toggle,
     sessions: () => switchMode('sessions'),
     newChat: () => (chat.reset(), setSelected(undefined)),
+    requestAccess,
   };
   useInput(
     (input, key) => {

@@ -3,6 +3,13 @@
 export type CommandClass = 'read' | 'write' | 'dangerous' | 'interactive' | 'unknown';
 export type ToolStatus = 'executed' | 'rejected' | 'timeout' | 'blocked' | 'forbidden' | 'error';
 
+/** The access request that would lift a tool call's approval_required refusals (empty namespaces: all). */
+export interface AccessNeeded {
+  permission: 'execute_write' | 'delete';
+  namespaces: string[];
+  resources: string[];
+}
+
 export interface ToolRequestData {
   tool: string;
   command: string;
@@ -18,7 +25,7 @@ export type PilotEvent =
   | { event: 'session'; data: { session_id: string } }
   | { event: 'chunk'; data: { content: string } }
   | { event: 'tool_request'; data: ToolRequestData }
-  | { event: 'tool_execution'; data: { id: string; result: string; status?: ToolStatus } }
+  | { event: 'tool_execution'; data: { id: string; result: string; status?: ToolStatus; accessNeeded?: AccessNeeded } }
   | { event: 'error'; data: { error: string; code: string } }
   | { event: 'stream_end'; data: { complete: boolean; reason?: string } };
 
@@ -40,6 +47,7 @@ export interface ToolCallView {
   decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
   status?: ToolStatus;
   result?: string;
+  accessNeeded?: AccessNeeded;
 }
 
 export type MessageView =

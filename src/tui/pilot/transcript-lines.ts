@@ -109,7 +109,18 @@ function toolLines(entry: ToolEntry, options: LineOptions): Line[] {
   if (entry.id === options.selected) head[0] = { ...head[0]!, inverse: true };
   const blocked = entry.blocked ? wrapped(options.t('tui.pilot.blocked'), options.width, { color: 'red' }, '  ') : [];
   const warnings = entry.warnings.flatMap((warning) => wrapped(`${mark.warning} ${warning}`, options.width, { color: 'yellow' }, '  '));
-  return [...head, ...blocked, ...warnings, ...toolState(entry, options)];
+  return [...head, ...blocked, ...warnings, ...toolState(entry, options), ...accessLines(entry, options)];
+}
+
+/** What the policy refused for want of an access request (and `r` to file it), or the request filed for it. */
+function accessLines(entry: ToolEntry, options: LineOptions): Line[] {
+  const { accessNeeded, accessRequest } = entry;
+  if (!accessNeeded) return [];
+  const { t } = options;
+  if (accessRequest) return wrapped(t('tui.access.filed', { id: accessRequest.id, phase: accessRequest.phase }), options.width, { color: 'cyan' }, '  ');
+  const namespaces = accessNeeded.namespaces.length ? accessNeeded.namespaces.join(', ') : t('tui.pilot.allNamespaces');
+  const text = t('tui.pilot.accessNeeded', { permission: accessNeeded.permission, resources: accessNeeded.resources.join(', '), namespaces });
+  return wrapped(text, options.width, { color: 'yellow' }, '  ');
 }
 
 function entryLines(entry: Entry, options: LineOptions): Line[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, emptyTranscript, fromHistory, waitingTool, type Transcript } from './transcript.js';
-import { wrapToWidth } from './transcript-lines.js';
+import { accessTool, applyEvent, emptyTranscript, fromHistory, waitingTool, withAccessRequest, type Transcript } from './transcript.js';
+import { transcriptLines, wrapToWidth } from './transcript-lines.js';
 import type { PilotEvent } from './pilot-types.js';
 import stringWidth from 'string-width';
 
@@ -48,5 +48,29 @@ describe('the AI pilot transcript', () => {
     expect(wrapToWidth('one two three', 7)).toEqual(['one two', 'three']);
     expect(wrapToWidth('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     for (const line of wrapToWidth('웹서버 파드가 재시작을 반복합니다 원인을 찾아 줘', 10)) expect(stringWidth(line)).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps the access request a refused call needs, offers r for it, and shows the request filed', () => {
+    const scope = { permission: 'execute_write' as const, namespaces: ['team'], resources: ['configmaps'] };
+    const refused = (id: string): PilotEvent => ({ event: 'tool_execution', data: { id, result: 'refused', status: 'error', accessNeeded: scope } });
+    const state = play([request('w1', true), refused('w1'), request('w2', true), refused('w2'), request('r1', false)]);
+    expect(accessTool(state, undefined)?.id).toBe('w2');
+    expect(accessTool(state, 'w1')?.id).toBe('w1');
+    expect(accessTool(state, 'r1')?.id).toBe('w2');
+    const t = (key: string, values: Record<string, unknown> = {}): string => `${key} ${JSON.stringify(values)}`;
+    const options = { width: 200, now: 1_000, timeoutMs: 30_000, expanded: new Set<string>(), t, ascii: false };
+    const text = (next: Transcript): string =>
+      transcriptLines(next.entries, options)
+        .lines.map((line) => line.text)
+        .join('\n');
+    expect(text(state)).toContain('tui.pilot.accessNeeded {"permission":"execute_write","resources":"configmaps","namespaces":"team"}');
+    const filed = withAccessRequest(state, 'w2', { id: 'ar-1', phase: 'Pending' });
+    expect(text(filed)).toContain('tui.access.filed {"id":"ar-1","phase":"Pending"}');
+    expect(accessTool(filed, undefined)?.id).toBe('w1');
+    const stored = fromHistory({
+      session: { id: 's', title: '', createdAt: '', updatedAt: '' },
+      messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 'c1', tool: 'kubectl', status: 'error', accessNeeded: scope }] }],
+    });
+    expect(stored.entries[0]).toMatchObject({ accessNeeded: scope });
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatHistory, CommandClass, PilotEvent, ToolCallView, ToolRequestData, ToolStatus } from './pilot-types.js';
+import type { AccessNeeded, ChatHistory, CommandClass, PilotEvent, ToolCallView, ToolRequestData, ToolStatus } from './pilot-types.js';
 
 /** A tool call of the transcript: its safety report, the user's decision and the folded result. */
 export interface ToolEntry {
@@ -15,6 +15,10 @@ export interface ToolEntry {
   decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
   status?: ToolStatus;
   result?: string;
+  /** The access request the policy's approval_required refusals of the call ask for (`r` files it). */
+  accessNeeded?: AccessNeeded;
+  /** The access request filed for it from the pane. */
+  accessRequest?: { id: string; phase: string };
 }
 
 export type Entry = { kind: 'user'; text: string } | { kind: 'assistant'; text: string } | ToolEntry | { kind: 'error'; code: string; text: string };
@@ -52,6 +56,10 @@ function appendText(entries: Entry[], content: string): Entry[] {
   return [...entries, { kind: 'assistant', text: content }];
 }
 
+function executed(data: Extract<PilotEvent, { event: 'tool_execution' }>['data']): Partial<ToolEntry> {
+  return { status: data.status ?? 'executed', result: data.result, ...(data.accessNeeded ? { accessNeeded: data.accessNeeded } : {}) };
+}
+
 /** The transcript after one SSE event of the turn (`now`: when it arrived). */
 export function applyEvent(state: Transcript, event: PilotEvent, now: number): Transcript {
   switch (event.event) {
@@ -62,7 +70,7 @@ export function applyEvent(state: Transcript, event: PilotEvent, now: number): T
     case 'tool_request':
       return { ...state, entries: [...state.entries, toolEntry(event.data, now)] };
     case 'tool_execution':
-      return { ...state, entries: updateTool(state.entries, event.data.id, { status: event.data.status ?? 'executed', result: event.data.result }) };
+      return { ...state, entries: updateTool(state.entries, event.data.id, executed(event.data)) };
     case 'error':
       return { ...state, entries: [...state.entries, { kind: 'error', code: event.data.code, text: event.data.error }] };
     case 'stream_end':
@@ -83,6 +91,7 @@ const storedCall = (call: ToolCallView): ToolEntry => ({
   decision: call.decision ?? (call.status ? undefined : 'cancelled'),
   status: call.status,
   result: call.result,
+  ...(call.accessNeeded ? { accessNeeded: call.accessNeeded } : {}),
 });
 
 /** A stored session as a transcript (chat history). */
@@ -97,4 +106,18 @@ export function fromHistory(history: ChatHistory): Transcript {
     if (message.role === 'turn_end' && message.error) entries.push({ kind: 'error', code: message.error.code, text: message.error.message });
   }
   return { sessionId: history.session.id, title: history.session.title, entries, busy: false };
+}
+
+/**
+ * The tool call `r` files an access request for: the selected one when it needs one, else the
+ * newest one that needs one and has none filed yet.
+ */
+export function accessTool(state: Transcript, selected: string | undefined): ToolEntry | undefined {
+  const needing = state.entries.filter((entry): entry is ToolEntry => entry.kind === 'tool' && entry.accessNeeded !== undefined);
+  return needing.find((entry) => entry.id === selected) ?? needing.filter((entry) => !entry.accessRequest).at(-1);
+}
+
+/** The transcript with an access request filed for tool call `id`. */
+export function withAccessRequest(state: Transcript, id: string, request: { id: string; phase: string }): Transcript {
+  return { ...state, entries: updateTool(state.entries, id, { accessRequest: request }) };
 }
