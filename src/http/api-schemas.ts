@@ -11,17 +11,33 @@ export const namespaceQuery = z.object({ namespace: namespaceSchema.optional() }
 export const anyObject = z.record(z.string(), z.unknown());
 
 /** What a cluster action changed: `{name, namespace?, before, after}`. */
-export const changeReport = z.object({ name: z.string(), namespace: z.string().optional(), before: anyObject, after: anyObject });
+export const changeReport = z.object({ name: z.string(), namespace: z.string().optional(), before: anyObject, after: anyObject }).meta({ id: 'ChangeReport' });
 
-/** `{items, total}` of a list. */
+/** The name of a list's schema: `<Item>List` (`{items, total}`) or `<Item>Items` (`{items}`). */
+const lists = new Map<string, z.ZodType>();
+function namedList<T extends z.ZodType, L extends z.ZodType>(item: T, suffix: string, build: () => L): L {
+  const id = z.globalRegistry.get(item)?.id;
+  if (!id) throw new Error("a list's item needs a named schema (.meta({id})): the list is named after it");
+  const key = `${id}${suffix}`;
+  if (!lists.has(key)) lists.set(key, build().meta({ id: key }));
+  return lists.get(key) as L;
+}
+
+/** `{items, total}` of a list, named `<Item>List` after its item's schema. */
 export function listOf<T extends z.ZodType>(item: T): z.ZodObject<{ items: z.ZodArray<T>; total: z.ZodNumber }> {
-  return z.object({ items: z.array(item), total: z.number().int() });
+  return namedList(item, 'List', () => z.object({ items: z.array(item), total: z.number().int() }));
 }
 
-/** `{items}` of a list without a total. */
+/** `{items}` of a list without a total, named `<Item>Items` after its item's schema. */
 export function itemsOf<T extends z.ZodType>(item: T): z.ZodObject<{ items: z.ZodArray<T> }> {
-  return z.object({ items: z.array(item) });
+  return namedList(item, 'Items', () => z.object({ items: z.array(item) }));
 }
+
+/** `{deleted: <name>}`: what a DELETE that removes one named thing answers. */
+export const deleted = z.object({ deleted: z.string() }).meta({ id: 'Deleted' });
+
+/** A Kubernetes object as the API server answers it (its fields are the API server's contract, not ours). */
+export const kubernetesObject = anyObject.meta({ id: 'KubernetesObject' });
 
 /** A resource list item (pods per the contract; other kinds add their own columns). */
 export const resourceItem = z

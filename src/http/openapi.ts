@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { errorCodes } from '../errors.js';
 import { permissionMatrix } from './permissions.js';
 import { SchemaCollector, type JsonObject } from './openapi-schema.js';
+import { operationLinks } from './openapi-links.js';
 import type { RouteSpec } from './types.js';
 
 /** The one error body of the API. */
@@ -102,18 +103,29 @@ function bodyRequired(body: z.ZodType): boolean {
   return !body.safeParse({}).success;
 }
 
+/** The success answer: a body, a redirect (SSO sign-in: a Location, no body) or a WebSocket upgrade (the terminal). */
+function successResponse(spec: RouteSpec, schemas: SchemaCollector, operationId: string): JsonObject {
+  const status = spec.status ?? 200;
+  if (status === 101) return { description: 'Switching Protocols: the connection becomes a WebSocket' };
+  if (status >= 300 && status < 400) {
+    return { description: 'Redirect', headers: { ...rateHeaders, Location: { description: 'Where the client goes next', schema: { type: 'string' } } } };
+  }
+  const links = operationLinks[operationId];
+  return { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas), ...(links ? { links } : {}) };
+}
+
+/** `getApiK8sResourceName` of `GET /api/k8s/:resource/:name`. */
+export function operationIdOf(spec: Pick<RouteSpec, 'method' | 'path'>): string {
+  return `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`;
+}
+
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
-  const status = spec.status ?? 200;
-  // A redirect (SSO sign-in) answers with a Location and no body.
-  const success =
-    status >= 300 && status < 400
-      ? { description: 'Redirect', headers: { ...rateHeaders, Location: { description: 'Where the client goes next', schema: { type: 'string' } } } }
-      : { description: 'Success', headers: rateHeaders, content: successContent(spec, schemas) };
-  const responses: Record<string, JsonObject> = { [String(status)]: success };
+  const operationId = operationIdOf(spec);
+  const responses: Record<string, JsonObject> = { [String(spec.status ?? 200)]: successResponse(spec, schemas, operationId) };
   for (const status of errorStatuses(spec)) responses[String(status)] = { description: errorMeanings[status], content: errorContent };
   return {
-    operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    operationId,
     summary: spec.summary,
     description: `Permission: \`${spec.permission}\` — allowed for ${roles(spec) || 'nobody'}.`,
     'x-permission': spec.permission,

@@ -78,7 +78,10 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       permission: 'authenticated',
       summary: 'Withdraw an own request or (admin) revoke any, ending its grant at once: {id, event: "withdrawn"|"revoked", phase}',
       params: accessRequestIdParams,
-      response: z.object({ id: z.string(), event: z.enum(['withdrawn', 'revoked']), phase: z.string() }).catchall(z.unknown()),
+      response: z
+        .object({ id: z.string(), event: z.enum(['withdrawn', 'revoked']), phase: z.string() })
+        .catchall(z.unknown())
+        .meta({ id: 'AccessRequestEnded' }),
       handler: async (context, { params }) => {
         context.body = await deps.accessRequests.remove(actorOf(context), params.id);
       },

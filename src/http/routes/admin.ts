@@ -3,7 +3,7 @@ import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } fr
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { listOf, user } from '../api-schemas.js';
+import { deleted, listOf, user } from '../api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -13,8 +13,11 @@ export interface AdminRouteDeps {
 
 const userParams = z.object({ username: usernameSchema });
 const sessionParams = z.object({ username: usernameSchema, id: z.string().min(1).max(64) });
-const sessionsEnded = z.object({}).catchall(z.unknown());
-const locked = z.object({ username: z.string() }).catchall(z.unknown());
+const sessionsEnded = z.object({}).catchall(z.unknown()).meta({ id: 'SessionsEnded' });
+const locked = z.object({ username: z.string() }).catchall(z.unknown()).meta({ id: 'LockChange' });
+
+/** One session of a user (`GET /api/admin/users/{username}/sessions`). */
+const userSession = z.object({}).catchall(z.unknown()).meta({ id: 'UserSession' });
 
 function actorOf(context: AppContext): Actor {
   return { principal: context.state.principal!, audit: requestAuditFields(context) };
@@ -77,7 +80,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       permission: 'manage_users',
       summary: 'Delete a user and end their sessions',
       params: userParams,
-      response: z.object({ deleted: z.string() }),
+      response: deleted,
       handler: async (context, { params }) => {
         await users.delete(params.username, actorOf(context));
         context.body = { deleted: params.username };
@@ -89,7 +92,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       permission: 'manage_users',
       summary: "A user's sessions, newest first",
       params: userParams,
-      response: listOf(z.object({}).catchall(z.unknown())),
+      response: listOf(userSession),
       handler: async (context, { params }) => {
         const items = await users.listSessions(params.username);
         context.body = { items, total: items.length };

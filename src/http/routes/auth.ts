@@ -53,7 +53,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/logout',
       permission: 'authenticated',
       summary: "End the session of the presented token at once; under SSO also the provider's logout URL (RP-initiated logout)",
-      response: z.object({ loggedOut: z.boolean(), endSessionUrl: z.string().optional() }),
+      response: z.object({ loggedOut: z.boolean(), endSessionUrl: z.string().optional() }).meta({ id: 'LoggedOut' }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
@@ -68,7 +68,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/refresh',
       permission: 'authenticated',
       summary: 'New {token, expires_at} when the presented token is inside its refresh window',
-      response: z.object({ token: z.string(), expires_at: z.string() }),
+      response: z.object({ token: z.string(), expires_at: z.string() }).meta({ id: 'RefreshedToken' }),
       handler: async (context) => {
         refuseInTokenMode(deps, 'refresh');
         const { tokenExpiresAt } = sessionPrincipal(context);
@@ -91,7 +91,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/me',
       permission: 'authenticated',
       summary: 'The caller: {username, role, roles, expires_at}',
-      response: z.object({ username: z.string(), role: z.string(), roles: z.array(z.string()), expires_at: z.string().nullable() }),
+      response: z.object({ username: z.string(), role: z.string(), roles: z.array(z.string()), expires_at: z.string().nullable() }).meta({ id: 'Me' }),
       handler: async (context) => {
         const principal = context.state.principal!;
         const expiresAt = principal.tokenExpiresAt === undefined ? null : new Date(principal.tokenExpiresAt).toISOString();

@@ -4,7 +4,7 @@ import { requestAuditFields } from '../audit-context.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
 import { principalOf } from '../request-state.js';
 import { chatEvents, chatHistory, chatSessionSummary } from '../chat-schemas.js';
-import { listOf } from '../api-schemas.js';
+import { deleted, listOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
@@ -110,7 +110,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: "With session_id: the session's messages, tool calls, decisions and results; without: the caller's sessions",
       query: sessionQuery,
-      response: z.union([chatHistory, listOf(chatSessionSummary)]),
+      response: z.union([chatHistory, listOf(chatSessionSummary)]).meta({ id: 'ChatHistoryAnswer' }),
       errors: [404],
       handler: async (context, { query: { session_id: sessionId } }) => {
         const principal = principalOf(context);
@@ -128,7 +128,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'Delete one of the caller’s chat sessions with its history',
       query: requiredSessionQuery,
-      response: z.object({ deleted: z.string() }),
+      response: deleted,
       errors: [404],
       handler: async (context, { query: { session_id: sessionId } }) => {
         await chat.deleteSession(principalOf(context), sessionId);

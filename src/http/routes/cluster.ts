@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 
-const versionView = z.object({ gitVersion: z.string(), major: z.string(), minor: z.string(), platform: z.string() }).catchall(z.unknown());
+const versionView = z
+  .object({ gitVersion: z.string(), major: z.string(), minor: z.string(), platform: z.string() })
+  .catchall(z.unknown())
+  .meta({ id: 'ClusterVersion' });
 
 /** The cluster itself: its version (for the overview). The kinds it serves are GET /api/k8s (resource-types.ts). */
 export function clusterRoutes(): RouteSpec[] {

@@ -6,7 +6,8 @@ import { audited } from '../audit-context.js';
 import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
 import { queryBoolean } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
-import { anyObject, itemsOf } from '../api-schemas.js';
+import { itemsOf } from '../api-schemas.js';
+import { chartHit, helmRepositoriesUpdated, helmRepository, helmRepositoryRemoved } from '../helm-schemas.js';
 
 const repositoryName = z
   .string()
@@ -35,7 +36,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       path: '/api/helm/repositories',
       permission: 'view',
       summary: 'Chart repositories: {items: [{name, url}]}',
-      response: itemsOf(z.object({ name: z.string(), url: z.string() })),
+      response: itemsOf(helmRepository),
       handler: async (context) => {
         context.body = { items: await listRepositories(helmFor(deps, context)) };
       },
@@ -47,7 +48,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'helm repo add {name, url, force?} (an existing name is repointed only with force): {name, url}',
       body: repositoryBody,
       status: 201,
-      response: anyObject,
+      response: helmRepository,
       handler: async (context, { body }) => {
         await checkChartUrl(deps, body.url, 'url');
         const helm = helmFor(deps, context);
@@ -64,7 +65,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'helm repo update {names?}: {updated: [name]} ([] when there are no repositories; 404 when a named one does not exist)',
       body: updateBody,
       errors: [404],
-      response: anyObject,
+      response: helmRepositoriesUpdated,
       handler: async (context, { body }) => {
         const line = ['helm repo update', ...body.names].join(' ');
         context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () =>
@@ -78,7 +79,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       permission: 'admin',
       summary: 'helm repo remove: {name, removed: true}',
       params: z.object({ name: repositoryName }),
-      response: anyObject,
+      response: helmRepositoryRemoved,
       handler: async (context, { params: { name } }) => {
         context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () =>
           removeRepository(helmFor(deps, context), name),
@@ -92,7 +93,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'helm search repo ?keyword&versions: {items: [{name, version, appVersion, description}]}',
       query: chartQuery,
       errors: [404],
-      response: itemsOf(anyObject),
+      response: itemsOf(chartHit),
       handler: async (context, { query }) => {
         context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
       },

@@ -21,7 +21,8 @@ import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../he
 import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
-import { anyObject, itemsOf, namespaceQuery } from '../api-schemas.js';
+import { itemsOf, namespaceQuery } from '../api-schemas.js';
+import { helmHistoryEntry, helmRelease, helmReleaseDetails, helmUninstalled, helmValues } from '../helm-schemas.js';
 
 export type { HelmRouteDeps } from '../helm-routing.js';
 
@@ -104,7 +105,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary,
       ...releaseRead,
       produces: suffix === '/manifest' ? 'text/yaml' : undefined,
-      response: suffix === '/history' ? itemsOf(anyObject) : anyObject,
+      response: suffix === '/history' ? itemsOf(helmHistoryEntry) : helmReleaseDetails,
       handler,
     });
   return [
@@ -116,7 +117,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       resourceKind: 'secrets',
       summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
       query: namespaceQuery,
-      response: itemsOf(anyObject),
+      response: itemsOf(helmRelease),
       handler: async (context, { query: { namespace } }) => {
         context.body = { items: visibleItems(context, await listReleases(helmFor(deps, context), namespace)) };
       },
@@ -144,7 +145,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'Release values (user-supplied; all=true for computed): {values}',
       params: nameParams,
       query: valuesQuery,
-      response: z.object({ values: z.unknown() }),
+      response: helmValues,
       errors: [404],
       handler: async (context) => {
         const target = releaseTarget(context);
@@ -171,7 +172,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'helm install: release details',
       body: installBody,
       status: 201,
-      response: anyObject,
+      response: helmReleaseDetails,
       handler: async (context) => {
         const body = withYamlValues(parseWith(installBody, context.request.body));
         // The caller's repository URL is checked before anything runs; an upgrade's recorded one when it is read.
@@ -187,7 +188,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       resourceKind: 'secrets',
       summary: 'helm upgrade (values replace the previous ones): release details',
       body: upgradeBody,
-      response: anyObject,
+      response: helmReleaseDetails,
       handler: async (context) => {
         const body = withYamlValues(parseWith(upgradeBody, context.request.body));
         await checkChartUrl(deps, body.repo, 'repo');
@@ -202,7 +203,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
       params: nameParams,
       body: rollbackBody,
-      response: anyObject,
+      response: helmReleaseDetails,
       handler: async (context, { params: { name }, body }) => {
         const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
         await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
@@ -219,7 +220,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       resourceKind: 'secrets',
       summary: 'helm uninstall: {name, namespace, uninstalled: true}',
       ...releaseRead,
-      response: anyObject,
+      response: helmUninstalled,
       handler: async (context) => {
         const target = releaseTarget(context);
         const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { anyObject, listOf } from '../api-schemas.js';
+import { deleted, listOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import type { McpServers } from '../../mcp/mcp-servers.js';
 
@@ -14,6 +14,29 @@ const createBody = mcpServerConfigSchema.strict();
 const patchBody = z.object({ enabled: z.boolean() }).strict();
 const replaceBody = mcpServerConfigSchema.omit({ name: true }).strict();
 const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
+
+/** One MCP server as the API shows it (env values masked). */
+const mcpServer = z
+  .object({
+    name: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().optional(),
+    env: z.record(z.string(), z.string()),
+    source: z.enum(['config', 'cluster']),
+    status: z
+      .object({
+        phase: z.enum(['connected', 'connecting', 'failed', 'disabled']),
+        tools: z.array(z.string()),
+        message: z.string().optional(),
+        lastConnected: z.string().optional(),
+        restarts: z.number().int(),
+      })
+      .meta({ id: 'McpServerStatus' }),
+    tools: z.array(z.string()),
+  })
+  .meta({ id: 'McpServer' });
 
 /**
  * MCP servers (README "MCP"): list (env values masked, live status, tool names), add, enable/disable,
@@ -28,7 +51,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       path: '/api/mcp/servers',
       permission: 'view',
       summary: 'MCP servers: configuration (env values masked), live status and tool names',
-      response: listOf(anyObject),
+      response: listOf(mcpServer),
       handler: async (context) => {
         const items = await catalog.list();
         context.body = { items, total: items.length };
@@ -41,7 +64,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       summary: 'Add an MCP server (an MCPServer object, or a config file entry without the CRDs)',
       body: createBody,
       status: 201,
-      response: anyObject,
+      response: mcpServer,
       handler: async (context, { body: server }) => {
         const command = `mcp add ${server.name} -- ${[server.command, ...server.args].join(' ')}`;
         context.body = await audited(deps, context, { resource: `mcpserver/${server.name}`, command: command }, () => catalog.create(server));
@@ -55,7 +78,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       summary: 'Enable or disable an MCP server (connects or disconnects now)',
       params: nameParams,
       body: patchBody,
-      response: anyObject,
+      response: mcpServer,
       handler: async (context, { params: { name }, body: { enabled } }) => {
         const command = `mcp ${enabled ? 'enable' : 'disable'} ${name}`;
         context.body = await audited(deps, context, { resource: `mcpserver/${name}`, command: command }, () => catalog.setEnabled(name, enabled));
@@ -68,7 +91,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       summary: 'Edit an MCP server: its whole configuration (env values sent back as "********" keep the stored value); it reconnects',
       params: nameParams,
       body: replaceBody,
-      response: anyObject,
+      response: mcpServer,
       errors: [404],
       handler: async (context, { params: { name }, body }) => {
         const command = `mcp edit ${name} -- ${[body.command, ...body.args].join(' ')}`;
@@ -81,7 +104,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       permission: 'admin',
       summary: 'Remove an MCP server (its child is stopped and its tools withdrawn)',
       params: nameParams,
-      response: z.object({ deleted: z.string() }),
+      response: deleted,
       handler: async (context, { params: { name } }) => {
         await audited(deps, context, { resource: `mcpserver/${name}`, command: `mcp delete ${name}` }, () => catalog.delete(name));
         context.body = { deleted: name };

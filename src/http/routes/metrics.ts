@@ -18,7 +18,7 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       summary: 'Pod usage: {items: [{name, namespace, cpu: "<n>m", memory: "<n>Mi"}]} (all namespaces when absent)',
       query: namespaceQuery,
-      response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() })),
+      response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() }).meta({ id: 'PodUsage' })),
       handler: async (context, { query: { namespace } }) => {
         // Across all namespaces the policy leaves out the namespaces the caller may not see.
         context.body = { items: visibleItems(context, await podMetrics(clusterOf(context), namespace)) };
@@ -30,7 +30,7 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
       permission: 'view',
       resourceKind: 'nodes',
       summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent, allocatableCpu, allocatableMemory}]} against allocatable',
-      response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown())),
+      response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown()).meta({ id: 'NodeUsage' })),
       handler: async (context) => {
         context.body = { items: await nodeMetrics(clusterOf(context)) };
       },

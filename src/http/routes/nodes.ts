@@ -75,7 +75,9 @@ async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
-const nodeChange = z.object({ name: z.string(), before: z.object({ unschedulable: z.boolean() }), after: z.object({ unschedulable: z.boolean() }) });
+const nodeChange = z
+  .object({ name: z.string(), before: z.object({ unschedulable: z.boolean() }), after: z.object({ unschedulable: z.boolean() }) })
+  .meta({ id: 'NodeChange' });
 const drainPod = z.object({ namespace: z.string(), name: z.string(), reason: z.string().optional() }).catchall(z.unknown());
 const drainEvents = {
   cordoned: z.object({ node: z.string() }),
@@ -116,7 +118,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       summary: 'Start a drain in the background: 202 {id}; progress at GET /api/node/drain/{id}',
       body: drainBody,
       status: 202,
-      response: z.object({ id: z.string(), node: z.string() }),
+      response: z.object({ id: z.string(), node: z.string() }).meta({ id: 'DrainStarted' }),
       errors: [404],
       handler: async (context, { body }) => {
         const identity = clusterOf(context);

@@ -21,16 +21,20 @@ const callbackQuery = z.object({
   session_state: z.string().max(2048).optional(),
 });
 
-const deviceStart = z.object({
-  handle: z.string(),
-  userCode: z.string(),
-  verificationUri: z.string(),
-  verificationUriComplete: z.string().optional(),
-  expiresIn: z.number().int(),
-  interval: z.number().int(),
-});
+const deviceStart = z
+  .object({
+    handle: z.string(),
+    userCode: z.string(),
+    verificationUri: z.string(),
+    verificationUriComplete: z.string().optional(),
+    expiresIn: z.number().int(),
+    interval: z.number().int(),
+  })
+  .meta({ id: 'DeviceSignIn' });
 
-const devicePoll = z.union([z.object({ status: z.literal('pending'), interval: z.number().int() }), session.extend({ status: z.literal('complete') })]);
+const devicePoll = z.union([z.object({ status: z.literal('pending'), interval: z.number().int() }), session.extend({ status: z.literal('complete') })]).meta({
+  id: 'DeviceSignInPoll',
+});
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -77,7 +81,9 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       path: '/api/auth/sso',
       permission: 'public',
       summary: 'What the login page offers: the auth mode and, under SSO, the button label and the sign-in URL',
-      response: z.object({ mode: z.string(), sso: z.object({ enabled: z.boolean(), buttonLabel: z.string(), loginUrl: z.string() }) }),
+      response: z
+        .object({ mode: z.string(), sso: z.object({ enabled: z.boolean(), buttonLabel: z.string(), loginUrl: z.string() }) })
+        .meta({ id: 'SignInOptions' }),
       handler: async (context) => {
         context.body = { mode: deps.security.mode, sso: oidc.info() };
       },

@@ -1,4 +1,5 @@
 import { buildOpenApiDocument } from '../openapi.js';
+import { anyObject } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -15,6 +16,7 @@ export function openApiRoutes(deps: OpenapiRouteDeps, routes: () => RouteSpec[])
       path: '/api/openapi.json',
       permission: 'public',
       summary: 'The OpenAPI 3.1 document of this API',
+      response: anyObject.meta({ id: 'OpenApiDocument' }),
       handler: async (context) => {
         document ??= buildOpenApiDocument(routes(), deps.version);
         context.body = document;

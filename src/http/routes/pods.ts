@@ -57,7 +57,8 @@ const execResult = z
     truncated: z.boolean().optional(),
     timedOut: z.boolean().optional(),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .meta({ id: 'ExecResult' });
 const logEvents = { line: z.object({ line: z.string() }), end: z.object({ reason: z.string() }), error: z.object({ error: z.string(), code: z.string() }) };
 
 const terminalQuery = z.object({
@@ -185,7 +186,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       params: podParams,
       body: ticketBody,
       status: 201,
-      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()),
+      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()).meta({ id: 'TerminalTicket' }),
       handler: async (context, { params: { name }, body }) => {
         const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         context.status = 201;
@@ -203,6 +204,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       subresource: 'exec',
       defaultNamespace: 'default',
       summary: 'Web terminal (WebSocket; JSON frames input/resize → output/error/exit)',
+      status: 101,
       params: podParams,
       query: terminalQuery,
       handler: (context) => openTerminal(deps, context),

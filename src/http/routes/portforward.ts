@@ -43,8 +43,11 @@ const forwardView = z
     requester: z.string().nullable(),
     createdAt: z.string().nullable(),
   })
-  .catchall(z.unknown());
-const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), status: z.literal('active'), address: z.string().optional() });
+  .catchall(z.unknown())
+  .meta({ id: 'PortForward' });
+const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), status: z.literal('active'), address: z.string().optional() }).meta({
+  id: 'PortForwardStarted',
+});
 const idParams = z.object({ id: objectNameSchema });
 
 /** How long POST waits for the controller to bring the listener up. */
@@ -141,7 +144,7 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       summary: 'Stop a forward and delete its object: {id, status: "stopped"}',
       params: idParams,
-      response: z.object({ id: z.string(), status: z.literal('stopped') }),
+      response: z.object({ id: z.string(), status: z.literal('stopped') }).meta({ id: 'PortForwardStopped' }),
       handler: async (context, { params: { id } }) => {
         const client = deps.portForwards;
         const object = await client.get(id);

@@ -87,7 +87,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       summary: 'Request a report for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster',
       body: requestBody,
       status: 202,
-      response: z.object({ id: z.string(), status: z.literal('generating') }),
+      response: z.object({ id: z.string(), status: z.literal('generating') }).meta({ id: 'ReportStarted' }),
       handler: async (context, { body }) => {
         const principal = principalOf(context);
         const id = newReportId();
@@ -127,7 +127,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       params: idParams,
       produces: Object.values(renderers).map((renderer) => renderer.contentType),
       // The JSON format's body is the report document (docs/report.schema.json); the others are files.
-      response: reportDocumentSchema,
+      response: reportDocumentSchema.meta({ id: 'ReportDocument' }),
       errors: [409],
       handler: async (context, { params: { id } }) => {
         const principal = principalOf(context);
@@ -159,7 +159,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'Delete a report and its file: {id, status: "deleted"}',
       params: idParams,
-      response: z.object({ id: z.string(), status: z.literal('deleted') }),
+      response: z.object({ id: z.string(), status: z.literal('deleted') }).meta({ id: 'ReportDeleted' }),
       handler: async (context, { params: { id } }) => {
         const principal = principalOf(context);
         await audited(deps, context, { resource: `report/${id}`, command: `delete report ${id}` }, () => requests.delete(principal, id));

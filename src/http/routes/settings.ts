@@ -5,7 +5,8 @@ import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
-import { anyObject, userSettings as settingsSchema } from '../api-schemas.js';
+import { userSettings as settingsSchema } from '../api-schemas.js';
+import { llmProviders } from '../../config/schema.js';
 import type { Pilot } from '../../agent/pilot.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -13,14 +14,35 @@ export interface SettingsRouteDeps extends AuditContextDeps {
   pilot: Pilot;
 }
 
-const llmTestResult = z.object({
-  ok: z.boolean(),
-  provider: z.string(),
-  model: z.string(),
-  answer: z.string().optional(),
-  error: z.string().optional(),
-  code: z.string().optional(),
-});
+/** `GET /api/settings/llm`: the LLM configuration in use, without the key. */
+const llmSettingsView = z
+  .object({
+    provider: z.enum(llmProviders),
+    model: z.string(),
+    base_url: z.string().optional(),
+    azure_endpoint: z.string().optional(),
+    azure_deployment: z.string().optional(),
+    azure_api_version: z.string().optional(),
+    region: z.string().optional(),
+    timeout: z.number().int(),
+    max_retries: z.number().int(),
+    allow_private_base_url: z.boolean(),
+    apiKeySet: z.boolean(),
+    apiKeySource: z.enum(['file', 'config', 'none']),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'LlmSettings' });
+
+const llmTestResult = z
+  .object({
+    ok: z.boolean(),
+    provider: z.string(),
+    model: z.string(),
+    answer: z.string().optional(),
+    error: z.string().optional(),
+    code: z.string().optional(),
+  })
+  .meta({ id: 'LlmTestResult' });
 
 /** How the audit command shows a key change (never the key). */
 function keyChange(apiKey: string | null | undefined): string {
@@ -62,7 +84,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings/llm',
       permission: 'authenticated',
       summary: 'The LLM configuration in use, without the key (apiKeySet tells whether one is set)',
-      response: anyObject,
+      response: llmSettingsView,
       handler: async (context) => {
         context.body = llm.view();
       },
@@ -74,7 +96,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       summary:
         'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; a field left out keeps its value, null clears it, an unknown field is a 400 naming it; used from the next chat turn',
       body: llmSettingsBodySchema,
-      response: anyObject,
+      response: llmSettingsView,
       handler: async (context, { body }) => {
         const command = `settings llm provider=${body.provider} model=${body.model}${keyChange(body.api_key)}`;
         context.body = await audited(deps, context, { resource: `settings/llm`, command: command }, async () => llm.update(body));

@@ -33,7 +33,7 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)',
       body: approveBody,
-      response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }),
+      response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }).meta({ id: 'ToolDecision' }),
       errors: [404],
       handler: async (context, { body }) => {
         const request = deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);

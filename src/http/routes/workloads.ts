@@ -15,7 +15,7 @@ export interface WorkloadsRouteDeps extends AuditContextDeps {
 
 const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
 const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
-const triggered = z.object({ name: z.string(), namespace: z.string(), jobName: z.string() });
+const triggered = z.object({ name: z.string(), namespace: z.string(), jobName: z.string() }).meta({ id: 'CronJobTriggered' });
 
 /** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
 export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {

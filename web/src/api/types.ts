@@ -1768,6 +1768,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        AccessRequestEnded: {
+            /** @enum {string} */
+            event: "withdrawn" | "revoked";
+            id: string;
+            phase: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AccessRequestItems: {
+            items: components["schemas"]["AccessRequest"][];
+        };
         ApplyResult: {
             created: boolean;
             dryRun: boolean;
@@ -1792,10 +1803,34 @@ export interface components {
             timestamp: string;
             user: string;
         };
+        AuditEntryList: {
+            items: components["schemas"]["AuditEntry"][];
+            total: number;
+        };
+        ChangeReport: {
+            after: {
+                [key: string]: unknown;
+            };
+            before: {
+                [key: string]: unknown;
+            };
+            name: string;
+            namespace?: string;
+        };
+        ChartHit: {
+            appVersion: string;
+            description: string;
+            name: string;
+            version: string;
+        };
+        ChartHitItems: {
+            items: components["schemas"]["ChartHit"][];
+        };
         ChatHistory: {
             messages: components["schemas"]["MessageView"][];
             session: components["schemas"]["ChatSessionSummary"];
         };
+        ChatHistoryAnswer: components["schemas"]["ChatHistory"] | components["schemas"]["ChatSessionSummaryList"];
         ChatSessionSummary: {
             createdAt: string;
             id: string;
@@ -1804,13 +1839,66 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ChatSessionSummaryList: {
+            items: components["schemas"]["ChatSessionSummary"][];
+            total: number;
+        };
+        ClusterVersion: {
+            gitVersion: string;
+            major: string;
+            minor: string;
+            platform: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @enum {string} */
         CommandClass: "read" | "write" | "dangerous" | "interactive" | "unknown";
+        CronJobTriggered: {
+            jobName: string;
+            name: string;
+            namespace: string;
+        };
+        Deleted: {
+            deleted: string;
+        };
+        DeviceSignIn: {
+            expiresIn: number;
+            handle: string;
+            interval: number;
+            userCode: string;
+            verificationUri: string;
+            verificationUriComplete?: string;
+        };
+        DeviceSignInPoll: {
+            interval: number;
+            /** @constant */
+            status: "pending";
+        } | {
+            expires_at: string;
+            role: components["schemas"]["Role"];
+            /** @constant */
+            status: "complete";
+            token: string;
+            username: string;
+        };
+        DrainStarted: {
+            id: string;
+            node: string;
+        };
         ErrorBody: {
             /** @enum {string} */
             code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
             details: Record<string, never>;
             error: string;
+        };
+        ExecResult: {
+            exitCode: number | null;
+            stderr: string;
+            stdout: string;
+            timedOut?: boolean;
+            truncated?: boolean;
+        } & {
+            [key: string]: unknown;
         };
         Health: {
             kubernetes: string;
@@ -1818,6 +1906,65 @@ export interface components {
             status: string;
         } & {
             [key: string]: unknown;
+        };
+        HelmHistoryEntry: {
+            appVersion: string;
+            chart: string;
+            description: string;
+            revision: number;
+            status: string;
+            updated: string;
+        };
+        HelmHistoryEntryItems: {
+            items: components["schemas"]["HelmHistoryEntry"][];
+        };
+        HelmRelease: {
+            appVersion: string;
+            chart: string;
+            name: string;
+            namespace: string;
+            revision: number;
+            status: string;
+            updated: string;
+        };
+        HelmReleaseDetails: {
+            appVersion: string;
+            chart: string;
+            description: string;
+            firstDeployed: string | null;
+            lastDeployed: string | null;
+            name: string;
+            namespace: string;
+            notes: string;
+            revision: number;
+            status: string;
+        };
+        HelmReleaseItems: {
+            items: components["schemas"]["HelmRelease"][];
+        };
+        HelmRepositoriesUpdated: {
+            updated: string[];
+        };
+        HelmRepository: {
+            name: string;
+            url: string;
+        };
+        HelmRepositoryItems: {
+            items: components["schemas"]["HelmRepository"][];
+        };
+        HelmRepositoryRemoved: {
+            name: string;
+            /** @constant */
+            removed: true;
+        };
+        HelmUninstalled: {
+            name: string;
+            namespace: string;
+            /** @constant */
+            uninstalled: true;
+        };
+        HelmValues: {
+            values: unknown;
         };
         KindSchema: {
             root: string;
@@ -1827,8 +1974,46 @@ export interface components {
                 };
             };
         };
+        KubernetesObject: {
+            [key: string]: unknown;
+        };
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
+        LlmSettings: {
+            allow_private_base_url: boolean;
+            apiKeySet: boolean;
+            /** @enum {string} */
+            apiKeySource: "file" | "config" | "none";
+            azure_api_version?: string;
+            azure_deployment?: string;
+            azure_endpoint?: string;
+            base_url?: string;
+            max_retries: number;
+            model: string;
+            /** @enum {string} */
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            region?: string;
+            timeout: number;
+        } & {
+            [key: string]: unknown;
+        };
+        LlmTestResult: {
+            answer?: string;
+            code?: string;
+            error?: string;
+            model: string;
+            ok: boolean;
+            provider: string;
+        };
+        LockChange: {
+            username: string;
+        } & {
+            [key: string]: unknown;
+        };
+        LoggedOut: {
+            endSessionUrl?: string;
+            loggedOut: boolean;
+        };
         Manifest: {
             apiVersion: string;
             kind: string;
@@ -1840,6 +2025,38 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        McpServer: {
+            args: string[];
+            command: string;
+            description?: string;
+            enabled: boolean;
+            env: {
+                [key: string]: string;
+            };
+            name: string;
+            /** @enum {string} */
+            source: "config" | "cluster";
+            status: components["schemas"]["McpServerStatus"];
+            tools: string[];
+        };
+        McpServerList: {
+            items: components["schemas"]["McpServer"][];
+            total: number;
+        };
+        McpServerStatus: {
+            lastConnected?: string;
+            message?: string;
+            /** @enum {string} */
+            phase: "connected" | "connecting" | "failed" | "disabled";
+            restarts: number;
+            tools: string[];
+        };
+        Me: {
+            expires_at: string | null;
+            role: string;
+            roles: string[];
+            username: string;
         };
         MessageView: {
             content: string;
@@ -1866,6 +2083,72 @@ export interface components {
             /** @constant */
             role: "turn_end";
         };
+        NodeChange: {
+            after: {
+                unschedulable: boolean;
+            };
+            before: {
+                unschedulable: boolean;
+            };
+            name: string;
+        };
+        NodeUsage: {
+            cpu: string;
+            memory: string;
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        NodeUsageItems: {
+            items: components["schemas"]["NodeUsage"][];
+        };
+        ObjectReference: {
+            apiVersion: string;
+            kind: string;
+            name: string;
+            namespace?: string;
+        };
+        OpenApiDocument: {
+            [key: string]: unknown;
+        };
+        PodUsage: {
+            cpu: string;
+            memory: string;
+            name: string;
+            namespace: string;
+        };
+        PodUsageItems: {
+            items: components["schemas"]["PodUsage"][];
+        };
+        PortForward: {
+            address: string | null;
+            createdAt: string | null;
+            id: string;
+            localPort?: number | null;
+            message: string | null;
+            namespace: string;
+            pod: string;
+            podPort: number;
+            requester: string | null;
+            status: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PortForwardItems: {
+            items: components["schemas"]["PortForward"][];
+        };
+        PortForwardStarted: {
+            address?: string;
+            id: string;
+            localPort: number;
+            /** @constant */
+            status: "active";
+        };
+        PortForwardStopped: {
+            id: string;
+            /** @constant */
+            status: "stopped";
+        };
         Probe: {
             /** @constant */
             status: "ok";
@@ -1877,6 +2160,85 @@ export interface components {
             status: "ready";
             /** @constant */
             store: "ok";
+        };
+        RefreshedToken: {
+            expires_at: string;
+            token: string;
+        };
+        ReportDeleted: {
+            id: string;
+            /** @constant */
+            status: "deleted";
+        };
+        /**
+         * Pilothouse report
+         * @description A Pilothouse report (cluster overview or security assessment) in its JSON format.
+         */
+        ReportDocument: {
+            cluster: {
+                name?: string;
+                version?: string;
+            };
+            /** @description ISO 8601 UTC */
+            generatedAt: string;
+            requester: string;
+            /** @constant */
+            schemaVersion: 1;
+            scope: {
+                /** @description Absent = whole cluster */
+                namespace?: string;
+                /** @description Namespaces the requester may not view (left out) */
+                omittedNamespaces: string[];
+            };
+            score?: number;
+            sections: {
+                charts: {
+                    bars: {
+                        label: string;
+                        max?: number;
+                        value: number;
+                    }[];
+                    title: string;
+                    unit: string;
+                }[];
+                findings: {
+                    /** @description How to fix it */
+                    fix: string;
+                    object: {
+                        /** @description Kind as the API names it, e.g. ClusterRoleBinding */
+                        kind: string;
+                        name: string;
+                        namespace?: string;
+                    };
+                    /** @description Stable rule id, e.g. rbac.cluster-admin-binding or cis.5.2.2 */
+                    rule: string;
+                    /** @enum {string} */
+                    severity: "critical" | "high" | "medium" | "low" | "info";
+                    title: string;
+                    /** @description Why it matters */
+                    why: string;
+                }[];
+                id: string;
+                score?: number;
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                summary?: string;
+                tables: {
+                    columns: string[];
+                    rows: (string | number)[][];
+                    title?: string;
+                }[];
+                title: string;
+                unavailableReason?: string;
+            }[];
+            title: string;
+            /** @enum {string} */
+            type: "cluster-overview" | "security-assessment";
+        };
+        ReportStarted: {
+            id: string;
+            /** @constant */
+            status: "generating";
         };
         ReportStatus: {
             completedAt: string | null;
@@ -1902,12 +2264,24 @@ export interface components {
             status: "generating" | "completed" | "failed";
             type: string;
         };
+        ReportStatusItems: {
+            items: components["schemas"]["ReportStatus"][];
+        };
         ResourceItem: {
             age?: string;
             name: string;
             namespace?: string;
         } & {
             [key: string]: unknown;
+        };
+        ResourceItemList: {
+            items: components["schemas"]["ResourceItem"][];
+            total: number;
+        };
+        ResourcePage: {
+            continue?: string;
+            items: components["schemas"]["ResourceItem"][];
+            total: number;
         };
         ResourceTypeItem: {
             group: string;
@@ -1921,12 +2295,18 @@ export interface components {
             verbs: string[];
             version: string;
         };
+        ResourceTypeItemItems: {
+            items: components["schemas"]["ResourceTypeItem"][];
+        };
         RevisionItem: {
             changeCause: string | null;
             createdAt: string | null;
             current: boolean;
             images: string[];
             revision: number;
+        };
+        RevisionItemItems: {
+            items: components["schemas"]["RevisionItem"][];
         };
         /** @enum {string} */
         Role: "viewer" | "user" | "admin";
@@ -1954,6 +2334,24 @@ export interface components {
             token: string;
             username: string;
         };
+        SessionsEnded: {
+            [key: string]: unknown;
+        };
+        SignInOptions: {
+            mode: string;
+            sso: {
+                buttonLabel: string;
+                enabled: boolean;
+                loginUrl: string;
+            };
+        };
+        TerminalTicket: {
+            container: string;
+            expiresAt: string;
+            ticket: string;
+        } & {
+            [key: string]: unknown;
+        };
         ToolCallView: {
             accessNeeded?: components["schemas"]["AccessNeeded"];
             arguments: {
@@ -1972,6 +2370,12 @@ export interface components {
             type?: components["schemas"]["CommandClass"];
             warnings?: string[];
         };
+        ToolDecision: {
+            approved: boolean;
+            id: string;
+            /** @enum {string} */
+            status: "approved" | "rejected";
+        };
         /** @enum {string} */
         ToolStatus: "executed" | "rejected" | "timeout" | "blocked" | "forbidden" | "error";
         /** @enum {string} */
@@ -1989,6 +2393,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        UserList: {
+            items: components["schemas"]["User"][];
+            total: number;
+        };
+        UserSession: {
+            [key: string]: unknown;
+        };
+        UserSessionList: {
+            items: components["schemas"]["UserSession"][];
+            total: number;
+        };
         UserSettings: {
             auto_approve_readonly: boolean;
             beginner_mode: boolean;
@@ -2004,30 +2419,92 @@ export interface components {
 export type AccessNeeded = components['schemas']['AccessNeeded'];
 export type AccessPhase = components['schemas']['AccessPhase'];
 export type AccessRequest = components['schemas']['AccessRequest'];
+export type AccessRequestEnded = components['schemas']['AccessRequestEnded'];
+export type AccessRequestItems = components['schemas']['AccessRequestItems'];
 export type ApplyResult = components['schemas']['ApplyResult'];
 export type AuditEntry = components['schemas']['AuditEntry'];
+export type AuditEntryList = components['schemas']['AuditEntryList'];
+export type ChangeReport = components['schemas']['ChangeReport'];
+export type ChartHit = components['schemas']['ChartHit'];
+export type ChartHitItems = components['schemas']['ChartHitItems'];
 export type ChatHistory = components['schemas']['ChatHistory'];
+export type ChatHistoryAnswer = components['schemas']['ChatHistoryAnswer'];
 export type ChatSessionSummary = components['schemas']['ChatSessionSummary'];
+export type ChatSessionSummaryList = components['schemas']['ChatSessionSummaryList'];
+export type ClusterVersion = components['schemas']['ClusterVersion'];
 export type CommandClass = components['schemas']['CommandClass'];
+export type CronJobTriggered = components['schemas']['CronJobTriggered'];
+export type Deleted = components['schemas']['Deleted'];
+export type DeviceSignIn = components['schemas']['DeviceSignIn'];
+export type DeviceSignInPoll = components['schemas']['DeviceSignInPoll'];
+export type DrainStarted = components['schemas']['DrainStarted'];
 export type ErrorBody = components['schemas']['ErrorBody'];
+export type ExecResult = components['schemas']['ExecResult'];
 export type Health = components['schemas']['Health'];
+export type HelmHistoryEntry = components['schemas']['HelmHistoryEntry'];
+export type HelmHistoryEntryItems = components['schemas']['HelmHistoryEntryItems'];
+export type HelmRelease = components['schemas']['HelmRelease'];
+export type HelmReleaseDetails = components['schemas']['HelmReleaseDetails'];
+export type HelmReleaseItems = components['schemas']['HelmReleaseItems'];
+export type HelmRepositoriesUpdated = components['schemas']['HelmRepositoriesUpdated'];
+export type HelmRepository = components['schemas']['HelmRepository'];
+export type HelmRepositoryItems = components['schemas']['HelmRepositoryItems'];
+export type HelmRepositoryRemoved = components['schemas']['HelmRepositoryRemoved'];
+export type HelmUninstalled = components['schemas']['HelmUninstalled'];
+export type HelmValues = components['schemas']['HelmValues'];
 export type KindSchema = components['schemas']['KindSchema'];
+export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];
+export type LlmSettings = components['schemas']['LlmSettings'];
+export type LlmTestResult = components['schemas']['LlmTestResult'];
+export type LockChange = components['schemas']['LockChange'];
+export type LoggedOut = components['schemas']['LoggedOut'];
 export type Manifest = components['schemas']['Manifest'];
+export type McpServer = components['schemas']['McpServer'];
+export type McpServerList = components['schemas']['McpServerList'];
+export type McpServerStatus = components['schemas']['McpServerStatus'];
+export type Me = components['schemas']['Me'];
 export type MessageView = components['schemas']['MessageView'];
+export type NodeChange = components['schemas']['NodeChange'];
+export type NodeUsage = components['schemas']['NodeUsage'];
+export type NodeUsageItems = components['schemas']['NodeUsageItems'];
+export type ObjectReference = components['schemas']['ObjectReference'];
+export type OpenApiDocument = components['schemas']['OpenApiDocument'];
+export type PodUsage = components['schemas']['PodUsage'];
+export type PodUsageItems = components['schemas']['PodUsageItems'];
+export type PortForward = components['schemas']['PortForward'];
+export type PortForwardItems = components['schemas']['PortForwardItems'];
+export type PortForwardStarted = components['schemas']['PortForwardStarted'];
+export type PortForwardStopped = components['schemas']['PortForwardStopped'];
 export type Probe = components['schemas']['Probe'];
 export type Readiness = components['schemas']['Readiness'];
+export type RefreshedToken = components['schemas']['RefreshedToken'];
+export type ReportDeleted = components['schemas']['ReportDeleted'];
+export type ReportDocument = components['schemas']['ReportDocument'];
+export type ReportStarted = components['schemas']['ReportStarted'];
 export type ReportStatus = components['schemas']['ReportStatus'];
+export type ReportStatusItems = components['schemas']['ReportStatusItems'];
 export type ResourceItem = components['schemas']['ResourceItem'];
+export type ResourceItemList = components['schemas']['ResourceItemList'];
+export type ResourcePage = components['schemas']['ResourcePage'];
 export type ResourceTypeItem = components['schemas']['ResourceTypeItem'];
+export type ResourceTypeItemItems = components['schemas']['ResourceTypeItemItems'];
 export type RevisionItem = components['schemas']['RevisionItem'];
+export type RevisionItemItems = components['schemas']['RevisionItemItems'];
 export type Role = components['schemas']['Role'];
 export type SafetyReport = components['schemas']['SafetyReport'];
 export type Session = components['schemas']['Session'];
+export type SessionsEnded = components['schemas']['SessionsEnded'];
+export type SignInOptions = components['schemas']['SignInOptions'];
+export type TerminalTicket = components['schemas']['TerminalTicket'];
 export type ToolCallView = components['schemas']['ToolCallView'];
+export type ToolDecision = components['schemas']['ToolDecision'];
 export type ToolStatus = components['schemas']['ToolStatus'];
 export type TurnEndReason = components['schemas']['TurnEndReason'];
 export type User = components['schemas']['User'];
+export type UserList = components['schemas']['UserList'];
+export type UserSession = components['schemas']['UserSession'];
+export type UserSessionList = components['schemas']['UserSessionList'];
 export type UserSettings = components['schemas']['UserSettings'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -2054,9 +2531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["AccessRequest"][];
-                    };
+                    "application/json": components["schemas"]["AccessRequestItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -2358,14 +2833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        event: "withdrawn" | "revoked";
-                        id: string;
-                        phase: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccessRequestEnded"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -2699,11 +3167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        username: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LockChange"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -2816,11 +3280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        username: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LockChange"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -2927,10 +3387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["User"][];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["UserList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3237,9 +3694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3459,12 +3914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["UserSessionList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3564,9 +4014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["SessionsEnded"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3667,9 +4115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["SessionsEnded"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3774,10 +4220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["AuditEntry"][];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["AuditEntryList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -3962,10 +4405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        endSessionUrl?: string;
-                        loggedOut: boolean;
-                    };
+                    "application/json": components["schemas"]["LoggedOut"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4054,12 +4494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        expires_at: string | null;
-                        role: string;
-                        roles: string[];
-                        username: string;
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4248,14 +4683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        expiresIn: number;
-                        handle: string;
-                        interval: number;
-                        userCode: string;
-                        verificationUri: string;
-                        verificationUriComplete?: string;
-                    };
+                    "application/json": components["schemas"]["DeviceSignIn"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4359,18 +4787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        interval: number;
-                        /** @constant */
-                        status: "pending";
-                    } | {
-                        expires_at: string;
-                        role: components["schemas"]["Role"];
-                        /** @constant */
-                        status: "complete";
-                        token: string;
-                        username: string;
-                    };
+                    "application/json": components["schemas"]["DeviceSignInPoll"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4548,10 +4965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        expires_at: string;
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["RefreshedToken"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4640,14 +5054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: string;
-                        sso: {
-                            buttonLabel: string;
-                            enabled: boolean;
-                            loginUrl: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SignInOptions"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4863,10 +5270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChatHistory"] | {
-                        items: components["schemas"]["ChatSessionSummary"][];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["ChatHistoryAnswer"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -4966,9 +5370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5066,14 +5468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        gitVersion: string;
-                        major: string;
-                        minor: string;
-                        platform: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ClusterVersion"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5170,16 +5565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5293,11 +5679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        jobName: string;
-                        name: string;
-                        namespace: string;
-                    };
+                    "application/json": components["schemas"]["CronJobTriggered"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5411,16 +5793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5530,9 +5903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["RevisionItem"][];
-                    };
+                    "application/json": components["schemas"]["RevisionItemItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5637,16 +6008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5760,16 +6122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5883,16 +6236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6007,16 +6351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6131,16 +6466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6321,11 +6647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChartHitItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6441,9 +6763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmReleaseDetails"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6552,11 +6872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["HelmReleaseItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6658,9 +6974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmReleaseDetails"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6762,9 +7076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmUninstalled"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -6866,11 +7178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["HelmHistoryEntryItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7080,9 +7388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmReleaseDetails"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7194,9 +7500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        values: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmValues"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7294,12 +7598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            name: string;
-                            url: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["HelmRepositoryItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7398,9 +7697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmRepository"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7500,9 +7797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmRepositoryRemoved"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7607,9 +7902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmRepositoriesUpdated"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7732,9 +8025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["HelmReleaseDetails"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7841,9 +8132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ResourceTypeItem"][];
-                    };
+                    "application/json": components["schemas"]["ResourceTypeItemItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -7940,11 +8229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        continue?: string;
-                        items: components["schemas"]["ResourceItem"][];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["ResourcePage"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -8047,9 +8332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["KubernetesObject"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -8152,12 +8435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        apiVersion: string;
-                        kind: string;
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ObjectReference"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -8776,14 +9054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        answer?: string;
-                        code?: string;
-                        error?: string;
-                        model: string;
-                        ok: boolean;
-                        provider: string;
-                    };
+                    "application/json": components["schemas"]["LlmTestResult"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -8872,12 +9143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            [key: string]: unknown;
-                        }[];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["McpServerList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -8982,9 +9248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["McpServer"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9099,9 +9363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["McpServer"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9210,9 +9472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9318,9 +9578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["McpServer"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9427,15 +9685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: ({
-                            cpu: string;
-                            memory: string;
-                            name: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
+                    "application/json": components["schemas"]["NodeUsageItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9535,14 +9785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            cpu: string;
-                            memory: string;
-                            name: string;
-                            namespace: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PodUsageItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9646,15 +9889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            unschedulable: boolean;
-                        };
-                        before: {
-                            unschedulable: boolean;
-                        };
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["NodeChange"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -9776,10 +10011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        node: string;
-                    };
+                    "application/json": components["schemas"]["DrainStarted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10004,15 +10236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            unschedulable: boolean;
-                        };
-                        before: {
-                            unschedulable: boolean;
-                        };
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["NodeChange"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10121,10 +10345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ResourceItem"][];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["ResourceItemList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10222,7 +10443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10303,15 +10524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        exitCode: number | null;
-                        stderr: string;
-                        stdout: string;
-                        timedOut?: boolean;
-                        truncated?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ExecResult"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10533,20 +10746,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
+            /** @description Switching Protocols: the connection becomes a WebSocket */
+            101: {
                 headers: {
-                    /** @description X-RateLimit-Limit */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description X-RateLimit-Remaining */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description X-RateLimit-Reset */
-                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
             400: {
@@ -10653,13 +10858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        container: string;
-                        expiresAt: string;
-                        ticket: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["TerminalTicket"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10766,22 +10965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: ({
-                            address: string | null;
-                            createdAt: string | null;
-                            id: string;
-                            localPort?: number | null;
-                            message: string | null;
-                            namespace: string;
-                            pod: string;
-                            podPort: number;
-                            requester: string | null;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
+                    "application/json": components["schemas"]["PortForwardItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10880,13 +11064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        address?: string;
-                        id: string;
-                        localPort: number;
-                        /** @constant */
-                        status: "active";
-                    };
+                    "application/json": components["schemas"]["PortForwardStarted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -10995,11 +11173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @constant */
-                        status: "stopped";
-                    };
+                    "application/json": components["schemas"]["PortForwardStopped"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -11168,9 +11342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ReportStatus"][];
-                    };
+                    "application/json": components["schemas"]["ReportStatusItems"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -11269,11 +11441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @constant */
-                        status: "generating";
-                    };
+                    "application/json": components["schemas"]["ReportStarted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -11473,11 +11641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @constant */
-                        status: "deleted";
-                    };
+                    "application/json": components["schemas"]["ReportDeleted"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -11577,67 +11741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        cluster: {
-                            name?: string;
-                            version?: string;
-                        };
-                        /** @description ISO 8601 UTC */
-                        generatedAt: string;
-                        requester: string;
-                        /** @constant */
-                        schemaVersion: 1;
-                        scope: {
-                            /** @description Absent = whole cluster */
-                            namespace?: string;
-                            /** @description Namespaces the requester may not view (left out) */
-                            omittedNamespaces: string[];
-                        };
-                        score?: number;
-                        sections: {
-                            charts: {
-                                bars: {
-                                    label: string;
-                                    max?: number;
-                                    value: number;
-                                }[];
-                                title: string;
-                                unit: string;
-                            }[];
-                            findings: {
-                                /** @description How to fix it */
-                                fix: string;
-                                object: {
-                                    /** @description Kind as the API names it, e.g. ClusterRoleBinding */
-                                    kind: string;
-                                    name: string;
-                                    namespace?: string;
-                                };
-                                /** @description Stable rule id, e.g. rbac.cluster-admin-binding or cis.5.2.2 */
-                                rule: string;
-                                /** @enum {string} */
-                                severity: "critical" | "high" | "medium" | "low" | "info";
-                                title: string;
-                                /** @description Why it matters */
-                                why: string;
-                            }[];
-                            id: string;
-                            score?: number;
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            summary?: string;
-                            tables: {
-                                columns: string[];
-                                rows: (string | number)[][];
-                                title?: string;
-                            }[];
-                            title: string;
-                            unavailableReason?: string;
-                        }[];
-                        title: string;
-                        /** @enum {string} */
-                        type: "cluster-overview" | "security-assessment";
-                    };
+                    "application/json": components["schemas"]["ReportDocument"];
                     "application/pdf": string;
                     "text/csv; charset=utf-8": string;
                     "text/html; charset=utf-8": string;
@@ -12160,9 +12264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LlmSettings"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -12267,9 +12369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LlmSettings"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -12374,16 +12474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -12498,16 +12589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        after: {
-                            [key: string]: unknown;
-                        };
-                        before: {
-                            [key: string]: unknown;
-                        };
-                        name: string;
-                        namespace?: string;
-                    };
+                    "application/json": components["schemas"]["ChangeReport"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -12727,12 +12809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        approved: boolean;
-                        id: string;
-                        /** @enum {string} */
-                        status: "approved" | "rejected";
-                    };
+                    "application/json": components["schemas"]["ToolDecision"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
