@@ -32,6 +32,8 @@ export interface HttpAppDeps {
   logger: Logger;
   metrics: Metrics;
   policy: PolicyEngine;
+  /** The effective auth mode (`--auth-mode`, else config `auth.mode`): the `mode` label of the login metrics. */
+  security: { readonly mode: string };
 }
 
 export interface AppOptions {
@@ -65,7 +67,7 @@ const signInRoutes = new Set(['/api/auth/login', '/api/auth/oidc/callback']);
 function countOutcome(deps: HttpAppDeps, route: string, status: number): void {
   if (status === 429) deps.metrics.rateLimited.inc({ route });
   if (signInRoutes.has(route)) {
-    const mode = deps.config.auth.mode;
+    const mode = deps.security.mode;
     if (status < 400) deps.metrics.logins.inc({ mode });
     else if (status === 401 || status === 403) deps.metrics.loginFailures.inc({ mode });
     return;
