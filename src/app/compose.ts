@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AccessRequests } from '../access/access-requests.js';
 import { AccessRequestReconciler } from '../controllers/access-request-reconciler.js';
 import { AuditLog } from '../audit/audit-log.js';
+import { AuditOutbox, AuditView } from '../audit/audit-outbox.js';
 import type { SecurityServices } from '../auth/security-services.js';
 import { buildSecurityServices } from './compose-security.js';
 import type { AuthMode } from '../cli/flags.js';
@@ -70,6 +71,10 @@ export interface Services {
   /** The state replicas share: PostgreSQL with `database.url`, else the same SQLite (ADR 0032). */
   store: SharedStore;
   audit: AuditLog;
+  /** What GET /api/audit reads: every replica's rows from PostgreSQL with `database.url`, else `audit`. */
+  auditView: AuditView;
+  /** Ships this replica's audit rows to PostgreSQL (only with `database.url`). */
+  auditOutbox?: AuditOutbox;
   kube: KubeClients;
   discovery: Discovery;
   caches: CacheManager;
@@ -166,6 +171,8 @@ export function composeServices(options: ComposeOptions): Services {
     () => new Date(clock()),
     () => [config.llm.api_key, config.ldap.bind_password, config.oidc?.client_secret],
   );
+  const auditOutbox = store.engine === 'postgres' ? new AuditOutbox(audit, store, logger) : undefined;
+  const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
   const { caches, metrics, kube, discovery } = composeCluster(options);
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
@@ -220,6 +227,8 @@ export function composeServices(options: ComposeOptions): Services {
     database,
     store,
     audit,
+    auditView,
+    auditOutbox,
     kube,
     discovery,
     caches,

@@ -65,9 +65,10 @@ async function withinShutdownDeadline(step: string, work: Promise<void>, logger:
   if (outcome !== 'done') logger.warn({ step, outcome }, 'shutdown step did not finish cleanly; stopping anyway');
 }
 
-/** Loads what is read synchronously from the stores (the settings snapshot) before anything serves. */
+/** Loads what is read synchronously from the stores (the settings snapshot) before anything serves; starts the audit outbox. */
 async function startStores(deps: Services): Promise<void> {
   await deps.pilot.settings.start();
+  deps.auditOutbox?.start();
 }
 
 /**
@@ -115,6 +116,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.toolCluster.close();
       await bounded('cluster clients', deps.kube.close());
       deps.pilot.settings.stop();
+      // Rows still waiting stay in this replica's SQLite and are shipped after its next start.
+      await bounded(
+        'audit outbox',
+        (deps.auditOutbox?.flush() ?? Promise.resolve()).catch(() => undefined),
+      );
+      await bounded('audit outbox stop', deps.auditOutbox?.stop() ?? Promise.resolve());
       await bounded('shared store', deps.store.close());
       deps.database.close();
     },

@@ -13,7 +13,8 @@ export interface AuditQuery {
   to?: string;
 }
 
-interface AuditRow {
+/** An audit row as stored (the outbox ships these to PostgreSQL as they are). */
+export interface AuditRow {
   id: number;
   timestamp: string;
   user: string;
@@ -26,7 +27,8 @@ interface AuditRow {
   outcome: string | null;
 }
 
-function toEntry(row: AuditRow): AuditEntry {
+/** A stored row as the API answers it. */
+export function toEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
     timestamp: row.timestamp,
@@ -107,6 +109,26 @@ export class AuditLog implements AuditRecorder {
       .prepare(`SELECT * FROM audit ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(...parameters, query.limit, query.offset) as AuditRow[];
     return { items: rows.map(toEntry), total };
+  }
+
+  /** The oldest rows not yet shipped to the shared store, in order (the outbox, src/audit/audit-outbox.ts). */
+  unshipped(limit: number): AuditRow[] {
+    return this.database.prepare('SELECT * FROM audit WHERE shipped = 0 ORDER BY id LIMIT ?').all(limit) as AuditRow[];
+  }
+
+  /** Marks rows shipped once the shared store committed them. */
+  markShipped(ids: readonly number[]): void {
+    const mark = this.database.prepare('UPDATE audit SET shipped = 1 WHERE id = ?');
+    this.database.transaction(() => ids.forEach((id) => mark.run(id)))();
+  }
+
+  /** This data dir's replica id (created once): shipped rows are keyed by it and their local id. */
+  replicaId(create: () => string): string {
+    const row = this.database.prepare("SELECT value FROM outbox_state WHERE key = 'replica'").get() as { value: string } | undefined;
+    if (row) return row.value;
+    const id = create();
+    this.database.prepare("INSERT INTO outbox_state (key, value) VALUES ('replica', ?)").run(id);
+    return id;
   }
 
   /** Deletes entries older than `retentionDays`; returns how many were removed. */

@@ -73,4 +73,11 @@ export const migrations: readonly string[] = [
      window_start INTEGER NOT NULL,
      count INTEGER NOT NULL
    );`,
+  // 7: the audit outbox (database.url): rows shipped to PostgreSQL, and this data dir's replica id
+  `ALTER TABLE audit ADD COLUMN shipped INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX audit_unshipped ON audit (id) WHERE shipped = 0;
+   CREATE TABLE outbox_state (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
 ];

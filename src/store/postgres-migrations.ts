@@ -57,4 +57,23 @@ export const postgresMigrations: readonly string[] = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX chat_entries_session ON chat_entries (session_id, id);`,
+  // 4: every replica's audit rows, shipped from its own SQLite (the outbox); (replica, local_id) makes shipping idempotent
+  `CREATE TABLE audit (
+     seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     replica TEXT NOT NULL,
+     local_id BIGINT NOT NULL,
+     timestamp TEXT NOT NULL,
+     "user" TEXT NOT NULL,
+     action TEXT NOT NULL,
+     resource TEXT NOT NULL,
+     details TEXT NOT NULL DEFAULT '{}',
+     decision TEXT NOT NULL CHECK (decision IN ('allow', 'deny')),
+     source TEXT,
+     request_id TEXT,
+     outcome TEXT,
+     UNIQUE (replica, local_id)
+   );
+   CREATE INDEX audit_timestamp ON audit (timestamp);
+   CREATE INDEX audit_user ON audit ("user", timestamp);
+   CREATE INDEX audit_action ON audit (action, timestamp);`,
 ];

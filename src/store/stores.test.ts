@@ -5,6 +5,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type RunningPostgres } from '../../test/helpers/postgres.js';
 import { freePort } from '../../test/helpers/slapd.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { AuditOutbox, AuditView } from '../audit/audit-outbox.js';
 import { isAppError } from '../errors.js';
 import { ChatStore } from './chat-store.js';
 import { openDatabase, type Db } from './database.js';
@@ -181,6 +183,28 @@ describe('PostgreSQL shared by replicas', () => {
     expect((await new UsersStore(replicaA).find('shared'))?.locked).toBe(true);
     const hits = [replicaA, replicaB, replicaC].map((replica) => new RateWindowsStore(replica).hit('login:shared', 5_000, 60_000));
     expect((await Promise.all(hits)).map((window) => window.count).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('the audit outbox ships rows in order, once: a row shipped again (a crash before it was marked) is not doubled', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'pilothouse-outbox-'));
+    const local = openDatabase(directory);
+    try {
+      const shared = engine.client();
+      const log = new AuditLog(local);
+      const outbox = new AuditOutbox(log, shared, logger);
+      const view = new AuditView(log, { outbox, store: shared });
+      for (const name of ['a', 'b', 'c']) log.record({ user: 'outbox', action: 'execute', resource: `outbox/${name}`, decision: 'allow' });
+      await outbox.flush();
+      expect(log.unshipped(10)).toEqual([]);
+      local.prepare('UPDATE audit SET shipped = 0').run();
+      await outbox.flush();
+      const answer = await view.query({ limit: 100, offset: 0, user: 'outbox' });
+      expect(answer.total).toBe(3);
+      expect(answer.items.map((item) => item.resource)).toEqual(['outbox/c', 'outbox/b', 'outbox/a']);
+    } finally {
+      local.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('PostgreSQL away answers 503 UNAVAILABLE within the timeout (never hangs) and the same client serves again once it is back', async () => {

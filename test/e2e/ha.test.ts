@@ -125,6 +125,61 @@ describe('replicas sharing PostgreSQL', () => {
     ).toEqual(['first answer from A', 'second answer from C']);
   });
 
+  it('audit rows of all three replicas are on each within 2 s', async () => {
+    const marks = replicas.map(() => uniqueName('audit-mark'));
+    await Promise.all(
+      replicas.map((replica, index) =>
+        replica.api('POST', '/api/auth/login', { body: { username: marks[index]!, password: 'wrong' }, headers: { 'X-Request-Id': marks[index]! } }),
+      ),
+    );
+    const started = Date.now();
+    const admin = await replicas[0]!.login();
+    for (const replica of replicas) {
+      await expect
+        .poll(
+          async () => {
+            const audit = await replica.api('GET', '/api/audit?action=login&limit=1000', { token: admin });
+            return marks.filter((mark) => audit.body.items.some((item: { requestId: string }) => item.requestId === mark)).length;
+          },
+          { timeout: 2_000, interval: 100 },
+        )
+        .toBe(3);
+    }
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  it('PostgreSQL stopped while replicas record audit rows: each replica answers its own meanwhile, and after the return every row is on every replica exactly once', async () => {
+    const mark = uniqueName('outage-audit');
+    const admin = await replicas[0]!.login();
+    postgres.stop();
+    try {
+      replicas.forEach((replica, index) => {
+        for (let row = 0; row < 3; row += 1)
+          replica.deps.audit.record({ user: 'controller', action: 'execute', resource: `${mark}/${index}-${row}`, decision: 'allow' });
+      });
+      const own = replicas[1]!.deps.auditView.query({ limit: 1000, offset: 0, action: 'execute' });
+      const ownResources = (await own).items.map((item) => item.resource).filter((resource) => resource.startsWith(mark));
+      expect(ownResources.sort()).toEqual([`${mark}/1-0`, `${mark}/1-1`, `${mark}/1-2`]);
+    } finally {
+      postgres.start();
+    }
+    for (const replica of replicas) {
+      await expect
+        .poll(
+          async () => {
+            const audit = await replica.api('GET', '/api/audit?action=execute&limit=1000', { token: admin });
+            if (audit.status !== 200) return [];
+            return audit.body.items
+              .map((item: { resource: string }) => item.resource)
+              .filter((resource: string) => resource.startsWith(mark))
+              .sort();
+          },
+          { timeout: 30_000, interval: 250 },
+        )
+        .toEqual([0, 1, 2].flatMap((index) => [0, 1, 2].map((row) => `${mark}/${index}-${row}`)));
+    }
+  });
+
   it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {
     const [a, b] = replicas as [TestService, TestService];
     const username = uniqueName('outage');

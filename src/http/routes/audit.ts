@@ -4,11 +4,12 @@ import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
 import { queryInteger } from '../validate.js';
 import { auditEntry, listOf } from '../api-schemas.js';
-import type { AuditLog } from '../../audit/audit-log.js';
+import type { AuditView } from '../../audit/audit-outbox.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AuditRouteDeps {
-  audit: AuditLog;
+  /** Every replica's rows with the shared store (ADR 0032), else this replica's. */
+  auditView: AuditView;
 }
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,7 +51,7 @@ export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
       response: listOf(auditEntry),
       handler: async (context, { query }) => {
         if (query.from && query.to && query.from > query.to) throw validation('from must not be after to', { fields: { from: 'after to' } });
-        const result = deps.audit.query({ ...query, limit: query.limit ?? 50, offset: query.offset ?? 0 });
+        const result = await deps.auditView.query({ ...query, limit: query.limit ?? 50, offset: query.offset ?? 0 });
         context.body = { items: result.items, total: result.total };
       },
     }),
