@@ -63,10 +63,24 @@ export const chatHistory = z.object({ session: chatSessionSummary, messages: z.a
 
 /** SSE events of `POST /api/chat/agentic` (the contract's four plus session and error). */
 export const chatEvents = {
-  session: z.object({ session_id: z.string() }),
-  chunk: z.object({ content: z.string() }),
-  tool_request: z.object({ tool: z.string(), command: z.string(), id: z.string() }).catchall(z.unknown()),
-  tool_execution: z.object({ id: z.string(), result: z.string(), status: toolStatus.optional(), accessNeeded: accessNeeded.optional() }).catchall(z.unknown()),
-  error: z.object({ error: z.string(), code: z.string() }).catchall(z.unknown()),
-  stream_end: z.object({ complete: z.boolean() }).catchall(z.unknown()),
+  session: z.object({ session_id: z.string() }).meta({ id: 'ChatSessionEvent' }),
+  chunk: z.object({ content: z.string() }).meta({ id: 'ChatChunkEvent' }),
+  tool_request: z
+    .object({
+      tool: z.string(),
+      command: z.string(),
+      id: z.string(),
+      type: commandClass.optional(),
+      requiresApproval: z.boolean().optional(),
+      blocked: z.boolean().optional(),
+      warnings: z.array(z.string()).optional(),
+    })
+    .catchall(z.unknown())
+    .meta({ id: 'ToolRequestEvent' }),
+  tool_execution: z
+    .object({ id: z.string(), result: z.string(), status: toolStatus.optional(), accessNeeded: accessNeeded.optional() })
+    .catchall(z.unknown())
+    .meta({ id: 'ToolExecutionEvent' }),
+  error: z.object({ error: z.string(), code: z.string() }).catchall(z.unknown()).meta({ id: 'ChatErrorEvent' }),
+  stream_end: z.object({ complete: z.boolean(), reason: turnEndReason.optional() }).catchall(z.unknown()).meta({ id: 'StreamEndEvent' }),
 };

@@ -1,59 +1,27 @@
+import type { components } from './wire-types.js';
+
+/** The terminal UI's names for the wire shapes, all generated from the OpenAPI document (wire-types.ts). */
+type Schemas = components['schemas'];
+
 /** A resource kind as GET /api/k8s lists it. */
-export interface ResourceKind {
-  name: string;
-  kind: string;
-  group: string;
-  plural: string;
-  singular: string;
-  shortNames: string[];
-  namespaced: boolean;
-  verbs: string[];
-}
+export type ResourceKind = Schemas['ResourceTypeItem'];
 
 /** A row of a list: name, namespace, age, and the kind's own columns. */
-export type Row = { name: string; namespace?: string; age?: string } & Record<string, unknown>;
+export type Row = Schemas['ResourceItem'];
 
 /** GET /api/auth/me. */
-export interface Me {
-  username: string;
-  role: string;
-  roles: string[];
-  expires_at: string | null;
-}
+export type Me = Schemas['Me'];
 
 /** GET /api/health. */
-export interface Health {
-  status: string;
-  kubernetes: string;
-  llm: string;
-  context?: string;
-  [key: string]: unknown;
-}
+export type Health = Schemas['Health'];
 
 /** An access request as the API shows it. */
-export interface AccessRequest {
-  id: string;
-  permission: string;
-  namespaces: string[];
-  resources: string[];
-  reason?: string | null;
-  ttl: string;
-  phase: string;
-  createdAt: string;
-}
+export type AccessRequest = Schemas['AccessRequest'];
 
 /** A row of GET /api/helm/releases. */
-export interface HelmRelease {
-  name: string;
-  namespace: string;
-  revision: number;
-  status: string;
-  chart: string;
-  appVersion?: string;
-  updated?: string;
-}
+export type HelmRelease = Schemas['HelmRelease'];
 
-/** The object a row stands for. */
+/** The object a row stands for (the terminal UI's own state, not a wire shape). */
 export interface Target {
   resource: string;
   name: string;

@@ -32,6 +32,7 @@ const kind = (name: string, kindName: string, shortNames: string[], group = ''):
   name: group ? `${name}.${group}` : name,
   kind: kindName,
   group,
+  version: 'v1',
   plural: name,
   singular: kindName.toLowerCase(),
   shortNames,

@@ -34,9 +34,14 @@ describe('the AI pilot transcript', () => {
     const state = fromHistory({
       session: { id: 's-2', title: 'Scale web', createdAt: '', updatedAt: '' },
       messages: [
-        { role: 'user', content: 'Scale web' },
-        { role: 'assistant', content: 'Scaling.', toolCalls: [{ id: 'c1', tool: 'kubectl', command: 'kubectl scale', requiresApproval: true }] },
-        { role: 'turn_end', reason: 'error', error: { code: 'LLM_ERROR', message: 'gone' } },
+        { role: 'user', content: 'Scale web', context: {}, createdAt: '' },
+        {
+          role: 'assistant',
+          content: 'Scaling.',
+          toolCalls: [{ id: 'c1', tool: 'kubectl', arguments: {}, command: 'kubectl scale', requiresApproval: true }],
+          createdAt: '',
+        },
+        { role: 'turn_end', reason: 'error', error: { code: 'LLM_ERROR', message: 'gone' }, createdAt: '' },
       ],
     });
     expect(state.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'tool', 'error']);
@@ -69,7 +74,9 @@ describe('the AI pilot transcript', () => {
     expect(accessTool(filed, undefined)?.id).toBe('w1');
     const stored = fromHistory({
       session: { id: 's', title: '', createdAt: '', updatedAt: '' },
-      messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 'c1', tool: 'kubectl', status: 'error', accessNeeded: scope }] }],
+      messages: [
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', tool: 'kubectl', arguments: {}, status: 'error', accessNeeded: scope }], createdAt: '' },
+      ],
     });
     expect(stored.entries[0]).toMatchObject({ accessNeeded: scope });
   });
