@@ -134,6 +134,34 @@ describe('helm chart charts/pilothouse', () => {
     );
   });
 
+  it('wires the bash sandbox for tools.bash.enabled: a user-namespaced pod, Unconfined seccomp and AppArmor, unmasked /proc, the API server accepts it', async () => {
+    const deploymentOf = async (...args: string[]): Promise<Record<string, any>> =>
+      (yaml.loadAll(await helm('template', 'pilothouse', chart, '-n', namespace.name, ...args)) as Record<string, any>[]).find(
+        (document) => document?.kind === 'Deployment',
+      ) ?? {};
+    const plain = await deploymentOf();
+    expect(plain.spec.template.spec.hostUsers).toBeUndefined();
+    expect(plain.spec.template.spec.containers[0].securityContext.seccompProfile).toBeUndefined();
+    const deployment = await deploymentOf('--set', 'tools.bash.enabled=true');
+    expect(deployment.spec.template.spec.hostUsers).toBe(false);
+    expect(deployment.spec.template.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    expect(deployment.spec.template.spec.containers[0].securityContext).toMatchObject({
+      seccompProfile: { type: 'Unconfined' },
+      appArmorProfile: { type: 'Unconfined' },
+      procMount: 'Unmasked',
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    const rendered = yaml.loadAll(await helm('template', 'pilothouse', chart, '-n', namespace.name, '--set', 'tools.bash.enabled=true')) as Record<
+      string,
+      any
+    >[];
+    const config = rendered.find((document) => document?.kind === 'ConfigMap' && document.data?.['config.yaml'])?.data['config.yaml'];
+    expect((yaml.load(config) as any).tools.bash.enabled).toBe(true);
+    await runKubectl(clusterKubeconfig(), ['apply', '--dry-run=server', '-n', namespace.name, '-f', '-'], JSON.stringify(deployment));
+  });
+
   it('installs: the pod runs and the config file passes the config schema', async () => {
     // KWOK nodes have no volume provisioner: persistence (on by default) is the real node's test.
     await cluster(
@@ -263,6 +291,31 @@ describe('helm chart charts/pilothouse', () => {
     expect(await canI('pilothouse', 'update', 'accessrequests.pilothouse.dev', '--subresource=status', '-n', 'default')).toBe(false);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/accessrequests.pilothouse.dev')).toBe(true);
     expect(await canI('pilothouse', 'patch', 'customresourcedefinitions/widgets.example.com')).toBe(false);
+    // No Secrets outside its namespace (Helm release Secrets are read as the caller); its own report file copies there.
+    expect(await canI('pilothouse', 'list', 'secrets', '-A')).toBe(false);
+    expect(await canI('pilothouse', 'get', 'secrets', '-n', 'default')).toBe(false);
+    expect(await canI('pilothouse', 'watch', 'secrets', '-n', work.name)).toBe(false);
+    expect(await canI('pilothouse', 'list', 'secrets', '-n', namespace.name)).toBe(true);
+    // What the shared caches, the list-access reviews, the start-up checks and token mode read or create.
+    for (const resource of [
+      'configmaps',
+      'nodes',
+      'namespaces',
+      'deployments.apps',
+      'cronjobs.batch',
+      'ingresses.networking.k8s.io',
+      'rolebindings.rbac.authorization.k8s.io',
+      'clusterroles.rbac.authorization.k8s.io',
+      'nodes.metrics.k8s.io',
+      'validatingadmissionpolicies.admissionregistration.k8s.io',
+      'customresourcedefinitions.apiextensions.k8s.io',
+    ]) {
+      expect(await canI('pilothouse', 'watch', resource, '-A'), resource).toBe(true);
+    }
+    expect(await canI('pilothouse', 'create', 'tokenreviews.authentication.k8s.io')).toBe(true);
+    expect(await canI('pilothouse', 'create', 'events.events.k8s.io', '-n', namespace.name)).toBe(true);
+    expect(await canI('pilothouse', 'create', 'events.events.k8s.io', '-n', 'default')).toBe(false);
+    expect(await canI('pilothouse', 'create', 'pods', '--subresource=exec', '-A')).toBe(false);
     // MCPServer objects run commands on Pilothouse's host and PortForwards open its listeners:
     // of the role identities only the admin one may create them.
     for (const kind of ['mcpservers.pilothouse.dev', 'portforwards.pilothouse.dev']) {
@@ -283,6 +336,59 @@ describe('helm chart charts/pilothouse', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/cannot impersonate/);
   });
+
+  it('runs its controllers, caches and reports as its own ServiceAccount', async () => {
+    // A service whose kubeconfig holds a token of the chart's ServiceAccount: what the pod would run as.
+    const token = (await kubectl('create', 'token', 'pilothouse', '--duration=30m')).trim();
+    const kubeconfig = JSON.parse(await runKubectl(clusterKubeconfig(), ['config', 'view', '--raw', '--minify', '-o', 'json']));
+    kubeconfig.users = [{ name: 'pilothouse', user: { token } }];
+    kubeconfig.contexts[0].context.user = 'pilothouse';
+    const kubeconfigPath = join(helmHome, 'pilothouse-sa.kubeconfig');
+    writeFileSync(kubeconfigPath, JSON.stringify(kubeconfig), { mode: 0o600 });
+    const roles = { viewer: account('pilothouse-viewer'), user: account('pilothouse-user'), admin: account('pilothouse-admin') };
+    // A test service above ran as the cluster admin and applied the Report admission policy naming that user:
+    // the upgrade puts back the chart's, which names the ServiceAccount.
+    await cluster('upgrade', 'pilothouse', chart, '--reuse-values');
+    const service = await startTestService({
+      kubeconfig: kubeconfigPath,
+      config: { kubernetes: { namespace: namespace.name }, authorization: { impersonation: { enabled: true, mappings: roles } } },
+    });
+    try {
+      const user = await service.createUser('user');
+      // An AccessRequest applied with kubectl is reconciled (conditions, Events) by the leader under the ServiceAccount.
+      const manifest = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: as-service-account}\nspec: {requester: ${user.username}, permission: execute_write, ttl: 1h, reason: chart}\n`;
+      await runKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
+      await kubectl('wait', '--for=condition=Approved=Unknown', 'accessrequest/as-service-account', '--timeout=60s');
+      const waited = kubectl('wait', '--for=condition=Approved', 'accessrequest/as-service-account', '--timeout=60s');
+      expect((await service.api('POST', '/api/access-requests/as-service-account/approve', { token: service.adminToken, body: {} })).status).toBe(200);
+      expect(await waited).toMatch(/condition met/);
+      await expect
+        .poll(async () => kubectl('get', 'events', '--field-selector', 'involvedObject.name=as-service-account', '-o', 'jsonpath={.items[*].reason}'), {
+          timeout: 20_000,
+        })
+        .toMatch(/Approved/);
+      expect(await kubectl('get', 'lease', '-o', 'name')).not.toBe('');
+      // Lists come from the shared caches under the ServiceAccount; Secrets, which it may not list, as the caller.
+      const pods = await service.api('GET', `/api/k8s/pods?namespace=${namespace.name}`, { token: service.adminToken });
+      expect(pods.status, pods.text).toBe(200);
+      expect(pods.text).toContain('pilothouse');
+      const secrets = await service.api('GET', `/api/k8s/secrets?namespace=${work.name}`, { token: service.adminToken });
+      expect(secrets.status, secrets.text).toBe(200);
+      // A report is generated and its file copied into Secrets of the release namespace.
+      // The API server loads the restored policy within a few seconds.
+      const requestReport = () =>
+        service.api<{ id: string }>('POST', '/api/reports', { token: service.adminToken, body: { type: 'cluster-overview', format: 'json' } });
+      let report = await requestReport();
+      await waitFor(async () => {
+        if (report.status !== 202) report = await requestReport();
+        return report.status === 202;
+      }, 30_000);
+      await waitFor(async () => (await kubectl('get', 'report', report.body.id, '-o', 'jsonpath={.status.phase}')) === 'completed', 90_000);
+      expect(await kubectl('get', 'secrets', '-l', `pilothouse.dev/report=${report.body.id}`, '-o', 'name')).toMatch(/report-file-/);
+    } finally {
+      await service.close();
+    }
+  }, 180_000);
 
   it('lets Pilothouse keep report file copies in its namespace, and ties kubectl-created Reports to their creator', async () => {
     expect(await canI('pilothouse', 'create', 'secrets', '-n', namespace.name)).toBe(true);
@@ -308,10 +414,27 @@ describe('helm chart charts/pilothouse', () => {
     await kubectl('delete', 'report', 'honest');
   });
 
-  it('keeps the JWT signing key on upgrade and removes its cluster objects on uninstall', async () => {
-    const before = await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}');
-    await cluster('upgrade', 'pilothouse', chart, '--reuse-values', '--set', 'replicas=2');
-    expect(await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}')).toBe(before);
+  it('keeps the JWT signing key and the generated admin password on upgrades and renders, and removes its cluster objects on uninstall', async () => {
+    const secretData = async (): Promise<string> => kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data}');
+    // Install-time values set adminPassword: drop it, so the chart keeps the password it finds in the Secret.
+    await cluster('upgrade', 'pilothouse', chart, '--reuse-values', '--set', 'adminPassword=');
+    const before = JSON.parse(await secretData());
+    expect(Buffer.from(before['admin-password'], 'base64').toString()).toBe('chart-test-password');
+    await cluster('upgrade', 'pilothouse', chart, '--reuse-values', '--set', 'podAnnotations.upgraded=yes');
+    expect(JSON.parse(await secretData())).toEqual(before);
+    // A render against the cluster (lookup) twice gives the Secret already there, byte for byte.
+    for (let render = 0; render < 2; render += 1) {
+      const documents = yaml.loadAll(await cluster('template', 'pilothouse', chart, '--dry-run=server', '--set', 'persistence.enabled=false')) as Record<
+        string,
+        any
+      >[];
+      expect(documents.find((document) => document?.kind === 'Secret')?.data).toEqual(before);
+    }
+    // existingSecret: no Secret of the chart's, the pod reads the one named.
+    const external = yaml.loadAll(await helm('template', 'pilothouse', chart, '--set', 'existingSecret=my-keys')) as Record<string, any>[];
+    expect(external.map((document) => document?.kind)).not.toContain('Secret');
+    const environment = external.find((document) => document?.kind === 'Deployment')?.spec.template.spec.containers[0].env;
+    expect(environment.filter((variable: any) => variable.valueFrom?.secretKeyRef?.name === 'my-keys')).toHaveLength(2);
     await cluster('uninstall', 'pilothouse', '--wait');
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`])).code).not.toBe(0);
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrolebinding', `${namespace.name}-pilothouse-admin`])).code).not.toBe(0);
