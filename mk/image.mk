@@ -6,3 +6,9 @@ IMAGE_ARCHIVE := $(ROOT)/build/pilothouse-image.tar
 .PHONY: image
 image: build tools
 	node scripts/image/build-image.mjs $(IMAGE_ARCHIVE)
+
+# make kind-demo: a kind cluster with the image loaded and the chart installed (scripts/kind-demo.sh);
+# needs Docker or Podman, kind, kubectl and helm on PATH.
+.PHONY: kind-demo
+kind-demo: image
+	bash scripts/kind-demo.sh
