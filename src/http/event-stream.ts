@@ -6,6 +6,8 @@ import type { AppContext } from './types.js';
 export interface ResponseStream {
   readonly signal: AbortSignal;
   write(text: string): void;
+  /** Bytes written and not yet taken by the client's connection (what a slow client makes grow). */
+  pending(): number;
   /** Streams `source` into the response (with backpressure) until it ends or the stream is ended. */
   pipeFrom(source: Readable): void;
   end(): void;
@@ -51,6 +53,7 @@ export function startStream(context: AppContext, contentType: string, farewell?:
     write: (text) => {
       if (!body.writableEnded) body.write(text);
     },
+    pending: () => body.writableLength + body.readableLength + context.res.writableLength,
     pipeFrom: (readable) => {
       source = readable;
       readable.once('error', end);

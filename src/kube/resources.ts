@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import * as yaml from 'js-yaml';
 import { AppError, validation } from '../errors.js';
 import { scrubToolMessage } from '../redact.js';
-import { inView, type CacheManager, type CacheView } from './cache-manager.js';
+import { inView, type CacheView } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
-import { ordinal } from './names.js';
 import { rowToItem, type ResourceItem, type TableRow } from './table.js';
 import type { LabelSelector } from './label-selector.js';
 
@@ -31,12 +30,6 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
     throw validation(`namespace is required for ${type.plural}`, { fields: { namespace: 'required' } });
   }
   return type.namespaced ? namespace : undefined;
-}
-
-/** Sorts list items by namespace, then name (the order of every list). */
-function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
-  const namespaces = ordinal(left.namespace ?? '', right.namespace ?? '');
-  return namespaces || ordinal(left.name, right.name);
 }
 
 /**
@@ -69,57 +62,6 @@ export function listResources(view: CacheView, target: ListTarget): ResourceItem
     .snapshot()
     .filter(wanted)
     .map((row) => rowToItem(cache.columns, row, now, type.kind));
-}
-
-/** A change of a watched list, in the list's item shape. */
-export type ItemChange =
-  { type: 'added' | 'modified' | 'deleted'; item: ResourceItem; revision: string } | { type: 'snapshot'; items: ResourceItem[]; revision: string };
-
-/**
- * Watches a list from the same watch-fed cache as `listResources`: first a snapshot, then each
- * change of a selected row (a row that stops matching is `deleted`), and a new snapshot after a relist.
- * Returns the unsubscribe function.
- */
-export async function watchResources(
-  caches: CacheManager,
-  client: KubeIdentityClient,
-  target: ListTarget,
-  onChange: (change: ItemChange) => void,
-): Promise<() => void> {
-  const { type, namespace } = target;
-  const view = await caches.view(client, type, namespace);
-  const { cache } = view;
-  const wanted = rowFilter(type, target, view);
-  const snapshot = (): ItemChange => {
-    const now = Date.now();
-    const items = cache
-      .snapshot()
-      .filter(wanted)
-      .map((row) => rowToItem(cache.columns, row, now, type.kind))
-      .sort(byNamespaceAndName);
-    return { type: 'snapshot', items, revision: cache.revision };
-  };
-  const selected = new Set<string>();
-  const keyOf = (row: TableRow): string => `${row.object?.metadata?.namespace ?? ''}/${row.object?.metadata?.name ?? ''}`;
-  const first = snapshot();
-  for (const row of cache.snapshot().filter(wanted)) selected.add(keyOf(row));
-  onChange(first);
-  return cache.onChange((change) => {
-    if (change.type === 'resync') {
-      selected.clear();
-      for (const row of cache.snapshot().filter(wanted)) selected.add(keyOf(row));
-      onChange(snapshot());
-      return;
-    }
-    const key = keyOf(change.row);
-    const item = rowToItem(cache.columns, change.row, Date.now(), type.kind);
-    const matches = change.type !== 'deleted' && wanted(change.row);
-    const was = selected.has(key);
-    if (matches) selected.add(key);
-    else selected.delete(key);
-    if (matches) onChange({ type: was ? 'modified' : 'added', item, revision: cache.revision });
-    else if (was) onChange({ type: 'deleted', item, revision: cache.revision });
-  });
 }
 
 /** Reads one object as JSON. */

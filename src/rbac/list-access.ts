@@ -66,6 +66,7 @@ export class ListAccessSets {
   /** True once every RBAC watch has its first list: until then (or when they cannot run) nothing is kept. */
   private watching = false;
   private settleTimer: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly own: () => RestClient,
@@ -86,9 +87,16 @@ export class ListAccessSets {
     return { all: false, namespaces: new Set(namespaces.filter((_, index) => answers[index])) };
   }
 
-  /** Drops every kept answer (RBAC changed). */
+  /** Drops every kept answer (RBAC changed) and tells the listeners (live lists recompute their callers' access). */
   invalidate(): void {
     this.answers = new WeakMap();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called after every invalidation; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   close(): void {

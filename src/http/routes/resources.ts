@@ -1,16 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import {
-  requireNamespace,
-  listResources,
-  watchResources,
-  getObject,
-  toYaml,
-  describeObject,
-  deleteObject,
-  type ItemChange,
-  type KubeObject,
-} from '../../kube/resources.js';
+import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
 import { parseLabelSelector } from '../../kube/label-selector.js';
 import { startEventStream } from '../event-stream.js';
 import { ListPages } from '../list-pages.js';
@@ -26,6 +16,8 @@ import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
 import { inView, type CacheManager, type CacheView } from '../../kube/cache-manager.js';
+import { WatchFeeds, type FeedSubscriber, type FeedTarget } from '../../kube/watch-feeds.js';
+import { ListRefused, type ListAccessSets } from '../../rbac/list-access.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
@@ -151,23 +143,61 @@ function visibleRows(context: AppContext, type: ResourceType, items: ResourceIte
   return items.filter((item) => visible(namespaceOf(item)));
 }
 
-/** Streams a live list: every change filtered by the caller's namespace visibility, keep-alives, and cleanup when the client goes. */
-function streamWatch(context: AppContext, type: ResourceType, watch: (send: (change: ItemChange) => void) => Promise<() => void>): void {
+/** A live list's client and what it follows. */
+interface LiveList {
+  type: ResourceType;
+  target: FeedTarget;
+  /** The caller's view when the stream starts (the first list has happened). */
+  view: CacheView;
+  /** The caller's view again (after an RBAC change): rejects with the 403 when they may list nothing any more. */
+  recheck(): Promise<CacheView>;
+}
+
+const accessKey = (view: CacheView): string => (view.access.all ? '*' : [...view.access.namespaces].sort().join('\u0000'));
+
+/**
+ * Streams a live list from the shared feed of its cache and target (src/kube/watch-feeds.ts): the client sees
+ * the items of the namespaces the cluster lets it list and our policy does not hide; after an RBAC change its
+ * access is computed again and a changed one gets a fresh snapshot (or the 403 and the end). Keep-alives;
+ * cleanup when the client goes.
+ */
+function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, access: ListAccessSets): void {
   const stream = startEventStream(context);
-  const send = (change: ItemChange): void => {
-    if (change.type === 'snapshot') {
-      const items = visibleRows(context, type, change.items);
-      stream.send('snapshot', { items, total: items.length, revision: change.revision });
-    } else if (visibleRows(context, type, [change.item]).length > 0) {
-      stream.send(change.type, { item: change.item, revision: change.revision });
-    }
+  const filter = context.state.namespaceFilter;
+  const namespaceOf = policyNamespaceOf(live.type);
+  let view = live.view;
+  const subscriber: FeedSubscriber = {
+    sees: (item) => inView(view.access, item.namespace ?? undefined) && (!filter || filter(namespaceOf(item))),
+    classKey: () => visibilityClass(context, live.type, view),
+    pending: () => stream.pending(),
+    write: (text) => stream.write(text),
+    drop: (text) => {
+      stream.write(text);
+      stream.end();
+    },
+  };
+  const recheck = (): void => {
+    live.recheck().then(
+      (next) => {
+        if (stream.signal.aborted || accessKey(next) === accessKey(view)) return;
+        view = { cache: view.cache, access: next.access };
+        feeds.refresh(view.cache, live.target, [subscriber]);
+      },
+      (error: unknown) => {
+        if (!(error instanceof ListRefused) || stream.signal.aborted) return;
+        stream.send('error', { error: error.message, code: error.code, details: error.details });
+        stream.end();
+      },
+    );
   };
   const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
   keepAlive.unref();
-  const stopped = watch(send);
+  const unsubscribe = feeds.subscribe(view.cache, live.target, subscriber);
+  const stopRecheck = access.onChange(recheck);
   stream.signal.addEventListener('abort', () => {
     clearInterval(keepAlive);
-    void stopped.then((unsubscribe) => unsubscribe());
+    unsubscribe();
+    stopRecheck();
     stream.end();
   });
 }
@@ -175,6 +205,7 @@ function streamWatch(context: AppContext, type: ResourceType, watch: (send: (cha
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
   const pages = new ListPages();
+  const feeds = new WatchFeeds();
   const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
     route({
@@ -216,8 +247,10 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
         const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
         const cluster = clusterOf(context);
         // The first list happens before the stream starts, so its failures answer with the error body.
-        await deps.caches.get(cluster, type, query.namespace);
-        streamWatch(context, type, (send) => watchResources(deps.caches, cluster, { type, namespace: query.namespace, selector }, send));
+        const recheck = (): Promise<CacheView> => deps.caches.view(cluster, type, query.namespace);
+        const view = await recheck();
+        const target = { kind: type.kind, namespace: type.namespaced ? query.namespace : undefined, selector, selectorText: query.labelSelector };
+        streamLive(context, { type, target, view, recheck }, feeds, deps.caches.access);
       },
     }),
     route({
