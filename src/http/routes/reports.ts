@@ -33,8 +33,8 @@ const requestBody = z.object({
 const reportViewSchema = z
   .object({
     id: z.string(),
-    type: z.string(),
-    format: z.string(),
+    type: z.enum(reportTypes),
+    format: z.enum(reportFormats),
     namespace: z.string(),
     status: z.enum(['generating', 'completed', 'failed']),
     progress: z.number().int(),

@@ -2266,7 +2266,8 @@ export interface components {
             }[];
             createdAt: string | null;
             fileName: string | null;
-            format: string;
+            /** @enum {string} */
+            format: "pdf" | "html" | "markdown" | "json" | "csv";
             id: string;
             message: string | null;
             namespace: string;
@@ -2275,7 +2276,8 @@ export interface components {
             size: number | null;
             /** @enum {string} */
             status: "generating" | "completed" | "failed";
-            type: string;
+            /** @enum {string} */
+            type: "cluster-overview" | "security-assessment";
         };
         ReportStatusItems: {
             items: components["schemas"]["ReportStatus"][];

@@ -1,43 +1,16 @@
+import type { components } from '../../api/types';
+
+/** The helm API's wire shapes: aliases of the generated schemas (never declared here by hand). */
+type Schemas = components['schemas'];
+
 /** One release as `GET /api/helm/releases` lists it. */
-export interface Release {
-  name: string;
-  namespace: string;
-  revision: number;
-  status: string;
-  chart: string;
-  appVersion: string;
-  updated: string;
-}
-
+export type Release = Schemas['HelmRelease'];
 /** `GET /api/helm/releases/{name}` (helm status). */
-export interface ReleaseDetails extends Omit<Release, 'updated'> {
-  firstDeployed: string | null;
-  lastDeployed: string | null;
-  description: string;
-  notes: string;
-}
-
-export interface HistoryEntry {
-  revision: number;
-  updated: string;
-  status: string;
-  chart: string;
-  appVersion: string;
-  description: string;
-}
-
+export type ReleaseDetails = Schemas['HelmReleaseDetails'];
+export type HistoryEntry = Schemas['HelmHistoryEntry'];
 /** One result of `GET /api/helm/charts` (helm search repo). */
-export interface ChartHit {
-  name: string;
-  version: string;
-  appVersion: string;
-  description: string;
-}
-
-export interface Repository {
-  name: string;
-  url: string;
-}
+export type ChartHit = Schemas['ChartHit'];
+export type Repository = Schemas['HelmRepository'];
 
 /** `nginx-1.2.3` → `nginx` (helm status names the chart with its version). */
 export function chartNameOf(chart: string): string {

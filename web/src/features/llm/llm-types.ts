@@ -1,16 +1,10 @@
-import type { operations } from '../../api/types';
+import type { components } from '../../api/types';
 
 /** `GET /api/settings/llm`: the configuration in use, without the key. */
-export interface LlmView {
-  provider: string;
-  model: string;
-  base_url?: string;
-  apiKeySet: boolean;
-  apiKeySource: string;
-}
+export type LlmView = components['schemas']['LlmSettings'];
 
-/** `POST /api/llm/test`: the answer of one short completion, or why there was none (the OpenAPI document's shape). */
-export type LlmTestResult = operations['postApiLlmTest']['responses'][200]['content']['application/json'];
+/** `POST /api/llm/test`: the answer of one short completion, or why there was none. */
+export type LlmTestResult = components['schemas']['LlmTestResult'];
 
 export const providers = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
 

@@ -1,15 +1,10 @@
+import type { components, operations } from '../../api/types';
+
 /** One MCP server as `GET /api/mcp/servers` shows it (env values masked). */
-export interface McpServer {
-  name: string;
-  command: string;
-  args: string[];
-  enabled: boolean;
-  description?: string;
-  env: Record<string, string>;
-  source: 'config' | 'cluster';
-  status: { phase: string; tools: string[]; restarts: number; message?: string; lastConnected?: string };
-  tools: string[];
-}
+export type McpServer = components['schemas']['McpServer'];
+
+/** The body of `PUT /api/mcp/servers/{name}` (a server's whole configuration but its name). */
+export type McpServerBody = operations['putApiMcpServersName']['requestBody']['content']['application/json'];
 
 /** What the add/edit form edits. */
 export interface McpDraft {
@@ -37,7 +32,7 @@ export function draftOf(server: McpServer): McpDraft {
 }
 
 /** The request body of a draft: one argument per line, `KEY=value` env lines. */
-export function bodyOf(draft: McpDraft): { command: string; args: string[]; description?: string; env: Record<string, string>; enabled: boolean } {
+export function bodyOf(draft: McpDraft): McpServerBody {
   const lines = (text: string): string[] =>
     text
       .split('\n')

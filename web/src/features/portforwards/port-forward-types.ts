@@ -1,16 +1,7 @@
+import type { components } from '../../api/types';
+
 /** One forward as `GET /api/portforward` lists it. */
-export interface PortForward {
-  id: string;
-  namespace: string;
-  pod: string;
-  podPort: number;
-  localPort?: number | null;
-  status: string;
-  address: string | null;
-  message: string | null;
-  requester: string | null;
-  createdAt: string | null;
-}
+export type PortForward = components['schemas']['PortForward'];
 
 /** A port an object offers: the pod's container port, or the service's target port. */
 export interface OfferedPort {

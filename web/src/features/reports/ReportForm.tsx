@@ -25,9 +25,15 @@ export function ReportForm({ namespace, onRequested }: { namespace: string; onRe
         status: started.status,
         type: type as Report['type'],
         format: format as Report['format'],
-        namespace: body.namespace ?? null,
+        namespace: body.namespace ?? '',
         progress: 0,
+        message: null,
+        requester: null,
         createdAt: new Date().toISOString(),
+        completedAt: null,
+        size: null,
+        fileName: null,
+        conditions: [],
       });
     } catch (failure) {
       setError(failure);

@@ -68,7 +68,7 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
       sortValue: (row) => row.progress,
     },
     { key: 'requester', header: t('reports.requester'), cell: (row) => row.requester ?? '' },
-    { key: 'created', header: t('reports.created'), cell: (row) => <span className="small">{row.createdAt}</span>, sortValue: (row) => row.createdAt },
+    { key: 'created', header: t('reports.created'), cell: (row) => <span className="small">{row.createdAt}</span>, sortValue: (row) => row.createdAt ?? '' },
     { key: 'size', header: t('reports.size'), cell: (row) => formatSize(row.size) },
     {
       key: 'actions',

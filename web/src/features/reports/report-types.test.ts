@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { formatSize, withReport, type Report } from './report-types';
 
-const base: Report = { id: 'r1', type: 'cluster-overview', format: 'pdf', status: 'generating', progress: 10, createdAt: '2026-01-01T00:00:00Z' };
+const base: Report = {
+  id: 'r1',
+  type: 'cluster-overview',
+  format: 'pdf',
+  namespace: '',
+  status: 'generating',
+  progress: 10,
+  message: null,
+  requester: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  completedAt: null,
+  size: null,
+  fileName: null,
+  conditions: [],
+};
 
 describe('reports', () => {
   it('replaces a report in place and adds new ones on top', () => {

@@ -1,18 +1,7 @@
+import type { components } from '../../api/types';
+
 /** A report as `GET /api/reports` and its SSE events show it. */
-export interface Report {
-  id: string;
-  type: 'cluster-overview' | 'security-assessment';
-  format: 'pdf' | 'html' | 'markdown' | 'json' | 'csv';
-  namespace?: string | null;
-  status: 'generating' | 'completed' | 'failed';
-  progress: number;
-  message?: string | null;
-  requester?: string | null;
-  createdAt: string;
-  completedAt?: string | null;
-  size?: number | null;
-  fileName?: string | null;
-}
+export type Report = components['schemas']['ReportStatus'];
 
 export const reportTypes = ['cluster-overview', 'security-assessment'] as const;
 export const reportFormats = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
