@@ -171,7 +171,10 @@ export function composeServices(options: ComposeOptions): Services {
     () => new Date(clock()),
     () => [config.llm.api_key, config.ldap.bind_password, config.oidc?.client_secret],
   );
-  const auditOutbox = store.engine === 'postgres' ? new AuditOutbox(audit, store, logger) : undefined;
+  const auditOutbox =
+    store.engine === 'postgres'
+      ? new AuditOutbox(audit, store, logger, { retentionDays: config.audit.retention_days, clock: () => new Date(clock()) })
+      : undefined;
   const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
   const { caches, metrics, kube, discovery } = composeCluster(options);
   const ownRest = kube.forIdentity(undefined).rest;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SqlClient } from '../store/sql-client.js';
 import { toEntry, type AuditLog, type AuditQuery, type AuditRow } from './audit-log.js';
+import { startRetention, type RetentionSchedule } from './retention.js';
 import type { AuditEntry } from './types.js';
 
 const batchSize = 200;
@@ -9,6 +10,12 @@ const columns = 'replica, local_id, timestamp, "user", action, resource, details
 
 interface SharedRow extends Omit<AuditRow, 'id'> {
   seq: number | string;
+}
+
+/** How long shipped rows stay in PostgreSQL (`audit.retention_days`, as each replica's SQLite) and the clock it counts on. */
+export interface SharedRetention {
+  retentionDays: number;
+  clock: () => Date;
 }
 
 /**
@@ -22,24 +29,42 @@ export class AuditOutbox {
   private readonly replica: string;
   private timer?: NodeJS.Timeout;
   private running: Promise<void> = Promise.resolve();
+  private retention?: RetentionSchedule;
 
   constructor(
     private readonly log: AuditLog,
     private readonly shared: SqlClient,
     private readonly logger: Logger,
+    private readonly sharedRetention?: SharedRetention,
   ) {
     this.replica = log.replicaId(randomUUID);
   }
 
-  /** Ships every `intervalMs` (250 ms: rows are on every replica well within 2 s). */
+  /**
+   * Ships every `intervalMs` (250 ms: rows are on every replica well within 2 s) and, with
+   * `sharedRetention`, prunes PostgreSQL's rows at start and daily like each replica prunes its own.
+   */
   start(intervalMs = 250): void {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), intervalMs);
     this.timer.unref();
+    if (this.sharedRetention) this.retention = startRetention(() => this.pruneShared(), 'shared audit', this.logger);
   }
 
   stop(): Promise<void> {
     clearInterval(this.timer);
+    this.retention?.stop();
     return this.running.catch(() => undefined);
+  }
+
+  /**
+   * Deletes every replica's rows older than `audit.retention_days` from PostgreSQL (any replica may;
+   * deleting twice is harmless); returns how many went. Rows still waiting in a SQLite are not touched.
+   */
+  async pruneShared(): Promise<number> {
+    if (!this.sharedRetention) return 0;
+    const { retentionDays, clock } = this.sharedRetention;
+    const cutoff = new Date(clock().getTime() - retentionDays * 86_400_000).toISOString();
+    return this.shared.run('DELETE FROM audit WHERE timestamp < ?', [cutoff]);
   }
 
   /** Ships what waits now; one flush at a time. Rejects (UNAVAILABLE) while PostgreSQL is away. */
