@@ -21,5 +21,8 @@ export type PilotEvent =
 export type ChatSessionSummary = Schemas['ChatSessionSummary'];
 /** The one wire shape of a tool call (request, decision, result), as the history shows it. */
 export type ToolCallView = Schemas['ToolCallView'];
+/** A tool call's wire fields once its request arrived (the request's own fields are then always set). */
+export type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
+  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded'>;
 export type MessageView = Schemas['MessageView'];
 export type ChatHistory = Schemas['ChatHistory'];

@@ -1,23 +1,11 @@
-import type { AccessNeeded, ChatHistory, CommandClass, PilotEvent, ToolCallView, ToolRequestData, ToolStatus } from './pilot-types.js';
+import type { ChatHistory, PilotEvent, ToolCallFields, ToolCallView, ToolRequestData } from './pilot-types.js';
 
 /** A tool call of the transcript: its safety report, the user's decision and the folded result. */
-export interface ToolEntry {
+export interface ToolEntry extends ToolCallFields {
   kind: 'tool';
-  id: string;
-  tool: string;
-  command: string;
-  type: CommandClass;
-  requiresApproval: boolean;
-  blocked: boolean;
-  warnings: string[];
   /** When the request arrived (ms since the epoch): the approval countdown starts here. */
   requestedAt: number;
-  decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
-  status?: ToolStatus;
-  result?: string;
-  /** The access request the policy's approval_required refusals of the call ask for (`r` files it). */
-  accessNeeded?: AccessNeeded;
-  /** The access request filed for it from the pane. */
+  /** The access request filed for it from the pane (accessNeeded is the scope the policy asked for). */
   accessRequest?: { id: string; phase: string };
 }
 

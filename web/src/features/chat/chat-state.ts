@@ -1,24 +1,16 @@
 import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '../../api/types';
 
-/** A tool call card: the request, the user's decision and the result. */
-export interface ToolEntry {
+/** A tool call's wire fields (the one ToolCallView schema) once its request arrived: the request's own fields are then set. */
+type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
+  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded'>;
+
+/** A tool call card: the request, the user's decision and the result (accessNeeded: "Request access" in place). */
+export interface ToolEntry extends ToolCallFields {
   kind: 'tool';
   key: string;
-  id: string;
-  tool: string;
-  command: string;
-  type: CommandClass;
-  requiresApproval: boolean;
-  blocked: boolean;
-  warnings: string[];
-  decision?: 'approved' | 'rejected' | 'timeout' | 'cancelled';
   /** Set while the approve/reject request runs. */
   deciding?: boolean;
   decisionError?: string;
-  status?: ToolStatus;
-  result?: string;
-  /** The access request that would lift the policy's approval_required refusals of the call ("Request access" in place). */
-  accessNeeded?: AccessNeeded;
 }
 
 export type ChatEntry =
