@@ -26,7 +26,7 @@ const llmSettingsView = z
     region: z.string().optional(),
     timeout: z.number().int(),
     max_retries: z.number().int(),
-    allow_private_base_url: z.boolean(),
+    allow_private_base_url: z.boolean().optional(),
     apiKeySet: z.boolean(),
     apiKeySource: z.enum(['file', 'config', 'none']),
   })

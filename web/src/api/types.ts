@@ -1993,7 +1993,7 @@ export interface components {
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
         LlmSettings: {
-            allow_private_base_url: boolean;
+            allow_private_base_url?: boolean;
             apiKeySet: boolean;
             /** @enum {string} */
             apiKeySource: "file" | "config" | "none";
