@@ -32,15 +32,15 @@ export interface BenchService {
 }
 
 /**
- * Starts `bin/pilothouse` against `kubeconfig` with `args` (auth flags, `--web` ...) and a fresh data
- * directory; resolves once `/api/health` answers. The benchmark is the only client, so the per-client rate
+ * Starts `bin/pilothouse` against `kubeconfig` with `args` (auth flags, `--web` ...), a fresh data
+ * directory and a config file (`options.config`: more YAML after the limits); resolves once `/api/health` answers. The benchmark is the only client, so the per-client rate
  * limit is lifted: it would measure itself.
  */
-export async function startPilothouse(kubeconfig: string, args: string[]): Promise<BenchService> {
-  const port = await freePort();
+export async function startPilothouse(kubeconfig: string, args: string[], options: { config?: string; port?: number } = {}): Promise<BenchService> {
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
   const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, 'limits: {requests_per_minute: 10000000}\n');
+  writeFileSync(config, `limits: {requests_per_minute: 10000000}\n${options.config ?? ''}`);
   const program = fileURLToPath(new URL('../bin/pilothouse', import.meta.url));
   const child = spawn(process.execPath, [program, '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--data-dir', dataDir, ...args], {
     stdio: 'ignore',

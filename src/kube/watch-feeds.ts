@@ -25,7 +25,7 @@ export interface FeedTarget {
   selectorText?: string;
 }
 
-/** A client with more than this many bytes not taken by its connection is dropped (default 4 MiB). */
+/** A client with more than this many bytes (beyond a snapshot) not taken by its connection is dropped (default 4 MiB). */
 const defaultMaxPending = 4 * 1024 * 1024;
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -55,6 +55,10 @@ class WatchFeed {
   private readonly subscribers = new Set<FeedSubscriber>();
   private readonly selected = new Set<string>();
   private readonly unsubscribe: () => void;
+  /** The snapshots last encoded, per visibility class, with the cache revision and age bucket they show. */
+  private snapshots = new Map<string, { version: string; text: string }>();
+  /** The largest snapshot sent: a client may be behind by that much more (it is taking it in). */
+  private snapshotBytes = 0;
 
   constructor(
     private readonly cache: TableCache,
@@ -124,27 +128,35 @@ class WatchFeed {
 
   private sendSnapshots(subscribers: FeedSubscriber[]): void {
     if (subscribers.length === 0) return;
+    // Clients joining at the same revision (and 5-second age bucket) get the same encoded snapshot.
+    const version = `${this.cache.revision}@${Math.floor(Date.now() / 5_000)}`;
+    let items: ResourceItem[] | undefined;
+    for (const subscriber of subscribers) {
+      const key = subscriber.classKey();
+      let kept = this.snapshots.get(key);
+      if (kept?.version !== version) {
+        items ??= this.selectedItems();
+        const visible = items.filter((item) => subscriber.sees(item));
+        kept = { version, text: frame('snapshot', { items: visible, total: visible.length, revision: this.cache.revision }) };
+        if (this.snapshots.size >= 16) this.snapshots = new Map();
+        this.snapshots.set(key, kept);
+        this.snapshotBytes = Math.max(this.snapshotBytes, Buffer.byteLength(kept.text));
+      }
+      this.deliver(subscriber, kept.text);
+    }
+  }
+
+  private selectedItems(): ResourceItem[] {
     const now = Date.now();
-    const items = this.cache
+    return this.cache
       .snapshot()
       .filter((row) => this.selected.has(keyOf(row)))
       .map((row) => rowToItem(this.cache.columns, row, now, this.target.kind))
       .sort(byNamespaceAndName);
-    const encoded = new Map<string, string>();
-    for (const subscriber of subscribers) {
-      const key = subscriber.classKey();
-      let text = encoded.get(key);
-      if (text === undefined) {
-        const visible = items.filter((item) => subscriber.sees(item));
-        text = frame('snapshot', { items: visible, total: visible.length, revision: this.cache.revision });
-        encoded.set(key, text);
-      }
-      this.deliver(subscriber, text);
-    }
   }
 
   private deliver(subscriber: FeedSubscriber, text: string): void {
-    if (subscriber.pending() > this.maxPending) {
+    if (subscriber.pending() > this.maxPending + this.snapshotBytes) {
       this.remove(subscriber);
       subscriber.drop(droppedFrame);
       return;
