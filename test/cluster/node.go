@@ -349,7 +349,9 @@ func cgroupHierarchies() []string {
 	entries, _ := os.ReadDir("/sys/fs/cgroup")
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != "unified" {
+		// "unified" is the v2 hierarchy of a hybrid setup: runc creates
+		// the pods' cgroups there too.
+		if e.IsDir() {
 			out = append(out, filepath.Join("/sys/fs/cgroup", e.Name()))
 		}
 	}
