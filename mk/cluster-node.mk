@@ -30,10 +30,12 @@ cluster-node-down:
 cluster-node-status:
 	@$(CLUSTER_SRC)/hack/node.sh status $(CLUSTER_DIR)
 
-# The node is removed whatever happens (trap), so the machine is left as found.
+# The node is removed whatever happens (trap), and the cluster too when this target started it,
+# so the machine is left as found.
 test-node: deps build tools
 	$(MAKE) --no-print-directory image
-	$(MAKE) --no-print-directory cluster-node-build cluster
-	@trap '$(MAKE) --no-print-directory cluster-node-down' EXIT; \
+	$(MAKE) --no-print-directory cluster-node-build
+	@started=; $(CLUSTER_SRC)/hack/cluster.sh status $(CLUSTER_DIR) >/dev/null 2>&1 || started=1; \
+	  trap '$(MAKE) --no-print-directory cluster-node-down; [ -z "$$started" ] || $(MAKE) --no-print-directory cluster-down' EXIT; \
 	  $(MAKE) --no-print-directory cluster-node && \
 	  NODE_KUBECONFIG=$(CLUSTER_KUBECONFIG) npx vitest run --project node
