@@ -18,6 +18,23 @@ export interface ApprovalResult {
   by?: string;
 }
 
+/** Tool calls waiting for a decision: {@link ApprovalRegistry} on one replica, `SharedApprovals` across replicas. */
+export interface Approvals {
+  /** True when the id is pending or was decided recently (ids must be unique). */
+  knows(id: string): boolean;
+  /** Makes the request decidable wherever it is decided; resolves before the `tool_request` event goes out. */
+  register(request: ApprovalRequest): Promise<void>;
+  /** Waits for a decision; never rejects. An aborted signal ends the wait as `cancelled`. */
+  wait(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResult>;
+  /** Records a decision: NOT_FOUND for unknown ids or someone else's call, VALIDATION_ERROR when already decided. */
+  decide(principal: Principal, id: string, approved: boolean): ApprovalRequest | Promise<ApprovalRequest>;
+  /** Ids waiting for a decision here. */
+  pendingIds(): string[];
+  /** Background work of the shared kind (heartbeat, LISTEN), started with the service. */
+  start?(): void;
+  stop?(): void;
+}
+
 interface Pending extends ApprovalRequest {
   settle(result: ApprovalResult): void;
 }
@@ -33,7 +50,7 @@ function mayDecide(principal: Principal, owner: string): boolean {
  * Pending approvals of tool calls (the agent's WaitingForApproval state, docs/adr/0006-agent-loop-from-history.md). A wait ends with the
  * owner's decision, the timeout (`authorization.tool_approval.timeout`) or the turn's cancellation.
  */
-export class ApprovalRegistry {
+export class ApprovalRegistry implements Approvals {
   private readonly pending = new Map<string, Pending>();
   private readonly decided = new Map<string, string>();
 
@@ -47,6 +64,11 @@ export class ApprovalRegistry {
   /** True when the id is pending or was decided recently (ids must be unique). */
   knows(id: string): boolean {
     return this.pending.has(id) || this.decided.has(id);
+  }
+
+  /** Pending waits live in this process: nothing to store first. */
+  register(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** Waits for a decision; never rejects. An aborted signal ends the wait as `cancelled`. */
@@ -82,6 +104,19 @@ export class ApprovalRegistry {
     const owner = this.decided.get(id);
     if (owner !== undefined && mayDecide(principal, owner)) throw validation(`tool call ${id} was already decided`, { id });
     throw notFound(`no pending tool call ${id}`, { id });
+  }
+
+  /** Ends a pending wait with a decision made elsewhere (another replica; its rights were checked there); false when not pending. */
+  resolve(id: string, result: ApprovalResult): boolean {
+    const request = this.pending.get(id);
+    request?.settle(result);
+    return request !== undefined;
+  }
+
+  /** The pending request of an id (its owner and session), if waiting here. */
+  pendingRequest(id: string): ApprovalRequest | undefined {
+    const request = this.pending.get(id);
+    return request && { id: request.id, owner: request.owner, sessionId: request.sessionId };
   }
 
   /** Ids waiting for a decision. */

@@ -1,7 +1,7 @@
 import type { LlmSettings } from '../settings/llm-settings.js';
 import type { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import type { UserSettings } from '../settings/user-settings.js';
-import type { ApprovalRegistry } from './approvals.js';
+import type { Approvals } from './approvals.js';
 import type { ChatService } from './chat-service.js';
 
 /** The AI pilot's services (README "AI pilot"), built in src/app/compose-pilot.ts. */
@@ -11,7 +11,7 @@ export interface Pilot {
   /** Chat sessions, turns and history. */
   chat: ChatService;
   /** Tool calls waiting for a decision (POST /api/tool/approve). */
-  approvals: ApprovalRegistry;
+  approvals: Approvals;
   /** Per-user settings (GET/PUT /api/settings). */
   userSettings: UserSettings;
   /** The settings behind both, loaded before the service serves (and polled with `database.url`). */

@@ -6,7 +6,7 @@ import type { SafetyAnalyzer } from '../tools/safety/index.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
 import type { EmitEvent } from './agent-events.js';
-import type { ApprovalRegistry, ApprovalResult } from './approvals.js';
+import type { ApprovalResult, Approvals } from './approvals.js';
 import type { SessionHistory, ToolStatus } from './history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
 import { planToolCall } from './tool-policy.js';
@@ -32,7 +32,7 @@ export class TurnCancelledError extends Error {
 export interface ToolStepDeps {
   tools: ToolRegistry;
   safety: SafetyAnalyzer;
-  approvals: ApprovalRegistry;
+  approvals: Approvals;
   audit: AuditRecorder;
   /** The impersonated cluster identity of a caller (undefined: the service's own). */
   identityOf(principal: Principal): string | undefined;
@@ -89,7 +89,8 @@ export class ToolStep {
       report: analyzed.report,
       autoApproveReadonly: turn.autoApproveReadonly,
     });
-    // The approval is registered before the request is sent, so an instant decision finds it.
+    // The approval is registered (stored, with a shared store) before the request is sent, so an instant decision finds it.
+    if (plan.action === 'ask') await this.deps.approvals.register(this.approvalRequest(turn, call));
     const decision = plan.action === 'ask' ? this.waitForDecision(turn, call) : undefined;
     await this.request(turn, call, analyzed, plan.action === 'ask');
     if (plan.action === 'refuse') {
@@ -103,9 +104,13 @@ export class ToolStep {
     await this.execute(turn, call, tool as Tool, { command: analyzed.command, mode: decision ? 'approved' : 'read' });
   }
 
+  private approvalRequest(turn: ToolTurn, call: LlmToolCall): { id: string; owner: string; sessionId: string } {
+    return { id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId };
+  }
+
   private waitForDecision(turn: ToolTurn, call: LlmToolCall): Promise<ApprovalResult> {
     turn.machine.fire('approval_needed');
-    return this.deps.approvals.wait({ id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId }, turn.signal);
+    return this.deps.approvals.wait(this.approvalRequest(turn, call), turn.signal);
   }
 
   private async request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { AgentLoop } from '../agent/agent-loop.js';
-import { ApprovalRegistry } from '../agent/approvals.js';
+import { ApprovalRegistry, type Approvals } from '../agent/approvals.js';
+import { SharedApprovals } from '../agent/shared-approvals.js';
 import { ChatService } from '../agent/chat-service.js';
 import type { Pilot } from '../agent/pilot.js';
 import { timerScheduler, type Scheduler } from '../agent/scheduler.js';
@@ -18,6 +19,8 @@ import { UserSettings } from '../settings/user-settings.js';
 import { ChatStore } from '../store/chat-store.js';
 import type { Db } from '../store/database.js';
 import { SettingsStore } from '../store/settings-store.js';
+import { ApprovalsStore } from '../store/approvals-store.js';
+import { PostgresClient } from '../store/postgres.js';
 import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
@@ -64,9 +67,14 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     providerOptions: { observe: (provider, failed) => countLlmRequest(inputs.metrics, provider, failed) },
   });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;
-  const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs, (outcome) =>
+  const registry = new ApprovalRegistry(scheduler, approvalTimeoutMs, (outcome) =>
     inputs.metrics?.approvals.inc({ outcome: outcome === 'timeout' ? 'timed_out' : outcome }),
   );
+  const store = inputs.store;
+  const approvals: Approvals =
+    store instanceof PostgresClient
+      ? new SharedApprovals(registry, new ApprovalsStore(store, inputs.clock), { connect: (name) => store.dedicated(name) })
+      : registry;
   const loop = new AgentLoop({
     tools: inputs.tools,
     safety,

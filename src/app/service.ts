@@ -69,6 +69,7 @@ async function withinShutdownDeadline(step: string, work: Promise<void>, logger:
 async function startStores(deps: Services): Promise<void> {
   await deps.pilot.settings.start();
   deps.auditOutbox?.start();
+  deps.pilot.approvals.start?.();
 }
 
 /**
@@ -116,6 +117,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.toolCluster.close();
       await bounded('cluster clients', deps.kube.close());
       deps.pilot.settings.stop();
+      deps.pilot.approvals.stop?.();
       // Rows still waiting stay in this replica's SQLite and are shipped after its next start.
       await bounded(
         'audit outbox',

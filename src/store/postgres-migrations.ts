@@ -76,4 +76,15 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX audit_timestamp ON audit (timestamp);
    CREATE INDEX audit_user ON audit ("user", timestamp);
    CREATE INDEX audit_action ON audit (action, timestamp);`,
+  // 5: tool calls waiting for approval (decided on any replica, first decision wins)
+  `CREATE TABLE approvals (
+     id TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     replica TEXT NOT NULL,
+     requested_at TEXT NOT NULL,
+     outcome TEXT,
+     decided_by TEXT,
+     decided_at TEXT
+   );`,
 ];

@@ -65,7 +65,7 @@ class PostgresStatements implements SqlClient {
 export class PostgresClient extends PostgresStatements {
   private migrated?: Promise<void>;
 
-  constructor(settings: PostgresSettings) {
+  constructor(private readonly settings: PostgresSettings) {
     super(
       new pg.Pool({
         connectionString: settings.url,
@@ -126,6 +126,27 @@ export class PostgresClient extends PostgresStatements {
     try {
       return await this.pool.connect();
     } catch (error) {
+      throw asUnavailable(error);
+    }
+  }
+
+  /**
+   * A connection of its own, outside the pool, named `applicationName` in `pg_stat_activity` (LISTEN;
+   * other replicas see by that name whether this process is alive). The caller ends it.
+   */
+  async dedicated(applicationName: string): Promise<pg.Client> {
+    const client = new pg.Client({
+      connectionString: this.settings.url,
+      application_name: applicationName,
+      connectionTimeoutMillis: this.settings.timeoutMs,
+      keepAlive: true,
+    });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
       throw asUnavailable(error);
     }
   }

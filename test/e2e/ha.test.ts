@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueName } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
+import { tryKubectl } from '../helpers/kubectl.js';
 import { chat } from '../helpers/chat-stream.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
@@ -12,6 +13,9 @@ let postgres: RunningPostgres;
 let replicas: TestService[];
 let wire: LlmWireServer;
 const loginLimit = 4;
+const namespace = useNamespace('ha-approve');
+const configMapExists = async (name: string): Promise<boolean> =>
+  (await tryKubectl(clusterKubeconfig(), ['get', 'configmap', name, '-n', namespace.name])).code === 0;
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -178,6 +182,49 @@ describe('replicas sharing PostgreSQL', () => {
         )
         .toEqual([0, 1, 2].flatMap((index) => [0, 1, 2].map((row) => `${mark}/${index}-${row}`)));
     }
+  });
+
+  it('an approval requested on A is decided on B and runs exactly once; of two simultaneous decisions on B and C the first wins', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const admin = await a.login();
+    const command = (name: string) => ({ name: 'kubectl', arguments: { command: `create configmap ${name} -n ${namespace.name}` } });
+    wire.script([{ toolCalls: [command('ha-approved')] }, { text: ['Created.'] }]);
+    const decisions: number[] = [];
+    const run = await chat(
+      a,
+      { message: 'create it', context: {} },
+      {
+        token: admin,
+        onEvent: async (event) => {
+          if (event.event === 'tool_request')
+            decisions.push((await b.api('POST', '/api/tool/approve', { token: admin, body: { id: event.data.id, approved: true } })).status);
+        },
+      },
+    );
+    expect(decisions).toEqual([200]);
+    expect(run.named('tool_execution')).toEqual([expect.objectContaining({ status: 'executed' })]);
+    expect(await configMapExists('ha-approved')).toBe(true);
+    expect((await c.api('POST', '/api/tool/approve', { token: admin, body: { id: run.nth('tool_request', 0).id, approved: false } })).status).toBe(400);
+
+    wire.script([{ toolCalls: [command('ha-raced')] }, { text: ['Done.'] }]);
+    const raced: { replica: string; status: number; approved: boolean }[] = [];
+    const second = await chat(
+      a,
+      { message: 'create another', context: {} },
+      {
+        token: admin,
+        onEvent: async (event) => {
+          if (event.event !== 'tool_request') return;
+          const body = (approved: boolean) => ({ token: admin, body: { id: event.data.id, approved } });
+          const [onB, onC] = await Promise.all([b.api('POST', '/api/tool/approve', body(false)), c.api('POST', '/api/tool/approve', body(true))]);
+          raced.push({ replica: 'b', status: onB.status, approved: false }, { replica: 'c', status: onC.status, approved: true });
+        },
+      },
+    );
+    expect(raced.map((decision) => decision.status).sort()).toEqual([200, 400]);
+    const winner = raced.find((decision) => decision.status === 200)!;
+    expect(second.nth('tool_execution', 0).status).toBe(winner.approved ? 'executed' : 'rejected');
+    expect(await configMapExists('ha-raced')).toBe(winner.approved);
   });
 
   it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {

@@ -36,7 +36,7 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }).meta({ id: 'ToolDecision' }),
       errors: [404],
       handler: async (context, { body }) => {
-        const request = deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
+        const request = await deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
         deps.audit.record({
           ...requestAuditFields(context),
           action: body.approved ? 'approve' : 'reject',
