@@ -1,0 +1,164 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as yaml from 'js-yaml';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
+import { chat, type ChatEvent } from '../helpers/chat-stream.js';
+import { tryKubectl } from '../helpers/kubectl.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
+import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
+import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
+import { pilothouseCommand } from './mcp-server-process.js';
+
+// Approvals across replicas when the replica running the turn dies (issue 25, ADR 0032): replica A is a
+// real `pilothouse` process (from the sources) killed with SIGKILL, no graceful shutdown; B and C run
+// in-process (test/e2e/ha.test.ts covers decisions through another replica and two at once). All three share one throw-away
+// PostgreSQL and one JWT signing key, on the real test cluster; the LLM is the scripted wire server.
+const namespace = useNamespace('ha-approve');
+let postgres: RunningPostgres;
+let wire: LlmWireServer;
+let b: TestService;
+let c: TestService;
+let a: ChildReplica;
+let admin: string;
+
+interface ChildReplica {
+  url: string;
+  child: ChildProcess;
+  directory: string;
+  exited: Promise<void>;
+}
+
+/** Starts `pilothouse` as a child process with `config`; resolves once it listens. */
+async function startChild(config: Record<string, unknown>): Promise<ChildReplica> {
+  const directory = mkdtempSync(join(tmpdir(), 'pilothouse-ha-child-'));
+  writeFileSync(join(directory, 'config.yaml'), yaml.dump(config));
+  const { command, args } = pilothouseCommand([
+    '--config',
+    join(directory, 'config.yaml'),
+    '--data-dir',
+    join(directory, 'data'),
+    '--kubeconfig',
+    clusterKubeconfig(),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--admin-password',
+    testAdminPassword,
+    '--log-level',
+    'warn',
+  ]);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: directory } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`pilothouse did not start: ${stderr}`)), 90_000);
+    void exited.then(() => reject(new Error(`pilothouse exited: ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve(match[1]);
+    });
+  });
+  return { url, child, directory, exited };
+}
+
+const kubectlCall = (command: string) => ({ name: 'kubectl', arguments: { command } });
+const configMapExists = async (name: string): Promise<boolean> =>
+  (await tryKubectl(clusterKubeconfig(), ['get', 'configmap', name, '-n', namespace.name])).code === 0;
+
+async function decide(replica: TestService, id: string, approved: boolean): Promise<{ status: number; body: any }> {
+  const response = await replica.api('POST', '/api/tool/approve', { token: admin, body: { id, approved } });
+  return { status: response.status, body: response.body };
+}
+
+/** `chat` against the child replica (the helper needs only the URL). */
+const onReplicaA = (): TestService => ({ url: a.url }) as TestService;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  wire = await startLlmWireServer();
+  const config = {
+    database: { url: postgres.url, timeout: '2s' },
+    authorization: { jwt: { signing_key: randomBytes(32).toString('hex') } },
+    llm: {
+      provider: 'openai' as const,
+      model: 'wire-model',
+      base_url: `${wire.url}/v1`,
+      api_key: 'sk-ha-approvals',
+      max_retries: 0,
+      allow_private_base_url: true,
+    },
+  };
+  // B first: it migrates the schema.
+  b = await startTestService({ config });
+  c = await startTestService({ config });
+  a = await startChild({
+    ...config,
+    kubernetes: { namespace: uniqueName('ph') },
+    limits: { requests_per_minute: 100_000, chat_requests_per_minute: 10_000, login_attempts_per_minute: 10_000 },
+  });
+  admin = b.adminToken;
+}, 180_000);
+
+afterAll(async () => {
+  if (a) {
+    a.child.kill('SIGKILL');
+    await a.exited;
+    rmSync(a.directory, { recursive: true, force: true });
+  }
+  await Promise.all([b?.close(), c?.close()]);
+  postgres?.remove();
+  await wire?.close();
+});
+
+beforeEach(() => wire.reset());
+
+describe('approvals when the replica running the turn dies', () => {
+  it('A killed with SIGKILL while its approval waits: the decision on B is refused with a clear error, nothing ever runs, and the chat continues on B from its history', async () => {
+    const name = uniqueName('cm-orphan');
+    wire.script([{ toolCalls: [kubectlCall(`create configmap ${name} -n ${namespace.name}`)] }]);
+    let sessionId = '';
+    let requested: (id: string) => void = () => undefined;
+    const toolCallId = new Promise<string>((resolve) => (requested = resolve));
+    const stream = chat(
+      onReplicaA(),
+      { message: `create ${name}`, context: { namespace: namespace.name } },
+      {
+        token: admin,
+        onEvent: (event: ChatEvent) => {
+          if (event.event === 'session') sessionId = event.data.session_id;
+          if (event.event === 'tool_request') requested(event.data.id);
+        },
+      },
+    ).catch(() => undefined);
+    const id = await toolCallId;
+    a.child.kill('SIGKILL');
+    await a.exited;
+    await stream;
+
+    const refused = await decide(b, id, true);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: expect.any(String), code: 'CONFLICT', details: { id } });
+    expect(JSON.stringify(refused.body)).not.toMatch(/postgres:\/\/|stack|at \S+\.ts/);
+    // Refused for good: a later decision, on any replica, never makes it run.
+    expect((await decide(c, id, true)).status).not.toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await configMapExists(name)).toBe(false);
+
+    wire.script([{ text: ['I did not create it; shall I try again?'] }]);
+    const resumed = await chat(b, { message: 'what happened?', context: { namespace: namespace.name }, session_id: sessionId }, { token: admin });
+    expect(resumed.nth('chunk')).toEqual({ content: 'I did not create it; shall I try again?' });
+    const sent = JSON.stringify(wire.chatRequests().at(-1)?.body);
+    expect(sent).toContain(`create ${name}`);
+    expect(sent).toContain('it was not run');
+    expect(await configMapExists(name)).toBe(false);
+  });
+});
