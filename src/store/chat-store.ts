@@ -71,18 +71,20 @@ export class ChatStore {
     return (await this.database.query<SessionRow>('SELECT * FROM chat_sessions WHERE username = ? ORDER BY updated_at DESC, id', [username])).map(toSession);
   }
 
-  /** Appends one entry and marks the session updated, in one transaction; durable when this resolves. */
+  /**
+   * Marks the session updated, then appends one entry; durable when this resolves. Two statements
+   * rather than a transaction: an entry of a deleted session fails on its foreign key, and the SQLite
+   * handle is shared with the audit log's synchronous writes, which must never join (or be rolled back
+   * with) a transaction held open across awaits.
+   */
   async append(sessionId: string, kind: string, payload: unknown): Promise<ChatEntryRecord> {
     const timestamp = this.now().toISOString();
-    const id = await this.database.transaction(async (transaction) => {
-      const [row] = await transaction.query<{ id: number | string }>(
-        'INSERT INTO chat_entries (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id',
-        [sessionId, kind, JSON.stringify(payload), timestamp],
-      );
-      await transaction.run('UPDATE chat_sessions SET updated_at = ? WHERE id = ?', [timestamp, sessionId]);
-      return Number(row?.id);
-    });
-    return { id, sessionId, kind, payload, createdAt: timestamp };
+    await this.database.run('UPDATE chat_sessions SET updated_at = ? WHERE id = ?', [timestamp, sessionId]);
+    const [row] = await this.database.query<{ id: number | string }>(
+      'INSERT INTO chat_entries (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      [sessionId, kind, JSON.stringify(payload), timestamp],
+    );
+    return { id: Number(row?.id), sessionId, kind, payload, createdAt: timestamp };
   }
 
   /** Every entry of the session in order. */

@@ -40,7 +40,9 @@ class SqliteStatements implements SqlClient {
 
 /**
  * The embedded adapter: the data dir's SQLite. A transaction holds the handle until it ends: other
- * calls wait for it, so nothing of theirs joins (or is rolled back with) the open transaction.
+ * calls through this client wait for it, so nothing of theirs joins (or is rolled back with) the open
+ * transaction. Synchronous users of the same handle (the audit log) cannot wait: keep transactions to
+ * statements only (no other awaits), or do without one.
  */
 export class SqliteClient extends SqliteStatements {
   private idle: Promise<void> = Promise.resolve();
