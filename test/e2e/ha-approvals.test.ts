@@ -148,6 +148,8 @@ describe('approvals when the replica running the turn dies', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: expect.any(String), code: 'CONFLICT', details: { id } });
     expect(JSON.stringify(refused.body)).not.toMatch(/postgres:\/\/|stack|at \S+\.ts/);
+    const openapi = await b.api('GET', '/api/openapi.json');
+    expect(Object.keys(openapi.body.paths['/api/tool/approve'].post.responses)).toContain('409');
     // Refused for good: a later decision, on any replica, never makes it run.
     expect((await decide(c, id, true)).status).not.toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 3_000));

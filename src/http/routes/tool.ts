@@ -31,10 +31,11 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/tool/approve',
       permission: 'authenticated',
-      summary: 'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)',
+      summary:
+        'Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400; 409 when the replica running the turn has stopped: it never runs)',
       body: approveBody,
       response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }).meta({ id: 'ToolDecision' }),
-      errors: [404],
+      errors: [404, 409],
       handler: async (context, { body }) => {
         const request = await deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
         deps.audit.record({

@@ -1708,7 +1708,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400)
+         * Approve or reject a tool call waiting in a chat turn (unknown id 404, already decided 400; 409 when the replica running the turn has stopped: it never runs)
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiToolApprove"];
@@ -12887,6 +12887,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CONFLICT: not possible in the object's current state (a report still generating; every 409 of the API server: an object that exists already or changed since it was read, an apply whose fields other managers own: details.conflicts [{field, manager, message}]) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
