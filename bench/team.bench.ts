@@ -59,6 +59,19 @@ async function createPods(): Promise<void> {
   });
 }
 
+/** Waits until KWOK has moved every pod to Running: its status updates are a storm of watch events of their own. */
+async function settled(): Promise<void> {
+  for (;;) {
+    const pending = await Promise.all(
+      namespaces.map((namespace) =>
+        rest.json<{ items: unknown[] }>('GET', `/api/v1/namespaces/${namespace}/pods`, { query: { fieldSelector: 'status.phase!=Running', limit: 1 } }),
+      ),
+    );
+    if (pending.every((answer) => answer.items.length === 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
 /** One full pod list as a browser fetches it (gzip, bytes drained); its time in ms. */
 function list(url: string, token: string): Promise<number> {
   const started = performance.now();
@@ -110,7 +123,9 @@ function watch(url: string, token: string, changed: Map<string, number>): Watche
 async function main(): Promise<void> {
   const created = performance.now();
   await createPods();
-  console.error(`created ${podCount} pods (${((performance.now() - created) / 1000).toFixed(0)} s); measuring`);
+  console.error(`created ${podCount} pods (${((performance.now() - created) / 1000).toFixed(0)} s); waiting for KWOK to run them all`);
+  await settled();
+  console.error(`all running (${((performance.now() - created) / 1000).toFixed(0)} s); measuring`);
   const port = await freePort();
   const op = await startOidcProvider({
     clients: [{ client_id: 'pilothouse', client_secret: 'bench-client-secret', redirect_uris: [`http://127.0.0.1:${port}/api/auth/oidc/callback`] }],

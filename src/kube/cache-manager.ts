@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
 import { ListAccessSets, ListRefused, type ListAccess } from '../rbac/list-access.js';
 import type { ResourceType } from './discovery.js';
 import type { KubeIdentityClient } from './clients.js';
@@ -32,6 +33,8 @@ export function inView(access: ListAccess, namespace: string | undefined): boole
  */
 export class CacheManager {
   private readonly caches = new Map<string, TableCache>();
+  /** Kinds and scopes the service's own identity was refused, until when (their lists are made as each caller). */
+  private readonly refusedToService = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly idleMs: number;
   private readonly maxCaches: number;
@@ -59,6 +62,8 @@ export class CacheManager {
     const scope = type.namespaced ? namespace : undefined;
     const shared = (): Promise<TableCache> => this.cacheFor(this.own(), type, scope);
     if (client.identity === undefined) return { cache: await shared(), access: { all: true } };
+    const refusedKey = this.key(this.own(), type, scope);
+    if ((this.refusedToService.get(refusedKey) ?? 0) > Date.now()) return { cache: await this.cacheFor(client, type, scope), access: { all: true } };
     let view: CacheView;
     try {
       const access = await this.access.of(client, type, scope, async () => (await shared()).namespaces());
@@ -66,11 +71,19 @@ export class CacheManager {
       view = { cache: await shared(), access };
     } catch (error) {
       if (error instanceof ListRefused) throw error;
-      // The review failed, or the service itself may not list the kind: the caller's list is made as them.
-      this.logger.debug({ resource: type.plural, err: String(error) }, 'cannot serve this list from the shared cache; listing as the caller');
+      this.notShared(refusedKey, type, error);
       view = { cache: await this.cacheFor(client, type, scope), access: { all: true } };
     }
     return view;
+  }
+
+  /**
+   * The review failed, or the service itself may not list the kind: the caller's list is made as them. A kind the
+   * service was refused (e.g. Secrets outside its namespace) is not tried again for a minute.
+   */
+  private notShared(refusedKey: string, type: ResourceType, error: unknown): void {
+    if (error instanceof AppError && error.code === 'FORBIDDEN') this.refusedToService.set(refusedKey, Date.now() + 60_000);
+    this.logger.debug({ resource: type.plural, err: String(error) }, 'cannot serve this list from the shared cache; listing as the caller');
   }
 
   /** The shared cache for the request, as the caller may see it (see `view`); its rows are not filtered. */

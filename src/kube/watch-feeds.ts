@@ -53,6 +53,9 @@ export const droppedFrame = frame('error', {
  */
 class WatchFeed {
   private readonly subscribers = new Set<FeedSubscriber>();
+  /** Frames waiting for the next write to each client (flushed once per turn of the event loop). */
+  private queued = new Map<FeedSubscriber, { frames: string[]; bytes: number }>();
+  private flushing: NodeJS.Immediate | undefined;
   private readonly selected = new Set<string>();
   private readonly unsubscribe: () => void;
   /** The snapshots last encoded, per visibility class, with the cache revision and age bucket they show. */
@@ -88,6 +91,7 @@ class WatchFeed {
   stop(): void {
     this.unsubscribe();
     this.subscribers.clear();
+    this.queued.clear();
   }
 
   private remove(subscriber: FeedSubscriber): void {
@@ -155,13 +159,31 @@ class WatchFeed {
       .sort(byNamespaceAndName);
   }
 
+  /**
+   * Queues a frame for the client; the frames of one turn of the event loop (a watch chunk often carries many
+   * events) go out as one write per client.
+   */
   private deliver(subscriber: FeedSubscriber, text: string): void {
-    if (subscriber.pending() > this.maxPending + this.snapshotBytes) {
+    const queued = this.queued.get(subscriber);
+    const queuedBytes = queued ? queued.bytes : 0;
+    if (subscriber.pending() + queuedBytes > this.maxPending + this.snapshotBytes) {
+      this.queued.delete(subscriber);
       this.remove(subscriber);
       subscriber.drop(droppedFrame);
       return;
     }
-    subscriber.write(text);
+    if (queued) {
+      queued.frames.push(text);
+      queued.bytes += text.length;
+    } else this.queued.set(subscriber, { frames: [text], bytes: text.length });
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = undefined;
+    const queued = this.queued;
+    this.queued = new Map();
+    for (const [subscriber, { frames }] of queued) if (this.subscribers.has(subscriber)) subscriber.write(frames.join(''));
   }
 }
 
