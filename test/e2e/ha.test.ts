@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
 import { tryKubectl } from '../helpers/kubectl.js';
@@ -12,6 +14,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 let postgres: RunningPostgres;
 let replicas: TestService[];
 let wire: LlmWireServer;
+let replicaConfig: Parameters<typeof startTestService>[0];
 const loginLimit = 4;
 const namespace = useNamespace('ha-approve');
 const configMapExists = async (name: string): Promise<boolean> =>
@@ -28,6 +31,7 @@ beforeAll(async () => {
     // The wire server listens on 127.0.0.1 over http: only allowed with llm.allow_private_base_url.
     llm: { allow_private_base_url: true },
   };
+  replicaConfig = { config };
   replicas = [];
   // One after the other: the first migrates the schema (the others would wait on its advisory lock anyway).
   for (let index = 0; index < 3; index += 1) replicas.push(await startTestService({ config }));
@@ -256,5 +260,56 @@ describe('replicas sharing PostgreSQL', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(statuses).toEqual([200, 200]);
+  });
+
+  it('a rolling restart of all three under a request loop through a round-robin proxy: no 5xx, the session survives', async () => {
+    const token = await replicas[0]!.login();
+    const live = new Set(replicas);
+    let turn = 0;
+    // Like a Service: a replica leaves the rotation before it stops and joins once it serves; like common
+    // proxies, a GET whose connection broke (a keep-alive socket closing with its old replica) is sent again.
+    const forward = async (path: string, authorization: string, attempts = 2): Promise<Response> => {
+      const targets = [...live];
+      const target = targets[turn++ % targets.length]!;
+      try {
+        return await fetch(target.url + path, { headers: { authorization } });
+      } catch (error) {
+        if (attempts <= 1) throw error;
+        return forward(path, authorization, attempts - 1);
+      }
+    };
+    const proxy: Server = createServer((request, response) => {
+      void forward(request.url ?? '/', request.headers.authorization ?? '').then(
+        async (answer) => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
+        () => response.writeHead(502).end(),
+      );
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const statuses: number[] = [];
+    let looping = true;
+    const loop = (async () => {
+      while (looping) {
+        statuses.push((await fetch(`${proxyUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status);
+      }
+    })();
+    try {
+      for (let index = 0; index < replicas.length; index += 1) {
+        const old = replicas[index]!;
+        live.delete(old);
+        await old.close();
+        const fresh = await startTestService(replicaConfig);
+        replicas[index] = fresh;
+        live.add(fresh);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      looping = false;
+      await loop;
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(await me(replicas[2]!, token)).toBe(200);
   });
 });
