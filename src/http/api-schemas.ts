@@ -4,6 +4,10 @@ import { namespaceSchema, objectNameSchema } from './validate.js';
 /** Schemas shared by several routes' declarations (request targets and common answers). */
 
 export const workloadTarget = z.object({ namespace: namespaceSchema, name: objectNameSchema });
+/** The body of a workload or node action that names only its target (restart, pause, resume). */
+export const workloadTargetBody = workloadTarget.meta({ id: 'WorkloadTargetBody' });
+/** The body of a scale action (deployments, statefulsets). */
+export const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) }).meta({ id: 'ScaleBody' });
 export const nameParams = z.object({ name: objectNameSchema });
 export const namespaceQuery = z.object({ namespace: namespaceSchema.optional() });
 

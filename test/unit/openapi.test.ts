@@ -69,6 +69,19 @@ describe('the OpenAPI document generated from the route declarations', () => {
     expect(anonymous).toEqual([]);
   });
 
+  it('names every request body (a $ref into components/schemas), never an inline object', () => {
+    const anonymous: string[] = [];
+    for (const { path, method, operation } of operations) {
+      const body = operation.requestBody as { content: Record<string, { schema?: { $ref?: unknown } }> } | undefined;
+      for (const [type, content] of Object.entries(body?.content ?? {})) {
+        const reference = content.schema?.$ref;
+        if (typeof reference !== 'string') anonymous.push(`${method} ${path} ${type}`);
+        else expect(document.components.schemas, `${method} ${path}`).toHaveProperty([reference.replace('#/components/schemas/', '')]);
+      }
+    }
+    expect(anonymous).toEqual([]);
+  });
+
   it('links what a create answers to the operations that read, change and delete it', () => {
     const byId = new Map(operations.map((entry) => [entry.operation.operationId, entry]));
     const linked = new Set<string>();

@@ -8,6 +8,10 @@ import { accessRequest, itemsOf } from '../api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { AccessRequests } from '../../access/access-requests.js';
 
+/** Request bodies, named in the OpenAPI document (components/schemas). */
+const accessRequestCreateBody = createAccessRequestBody.meta({ id: 'AccessRequestCreateBody' });
+const accessDecisionBody = decisionBody.meta({ id: 'AccessDecisionBody' });
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AccessRequestsRouteDeps {
   accessRequests: AccessRequests;
@@ -28,7 +32,7 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       permission: 'manage_users',
       summary: `${decision === 'approved' ? 'Approve (reviewer ≠ requester; starts the TTL)' : 'Deny'} a Pending request {comment?}: ${requestShape}`,
       params: accessRequestIdParams,
-      body: decisionBody,
+      body: accessDecisionBody,
       response: accessRequest,
       handler: async (context, { params, body }) => {
         context.body = await deps.accessRequests.decide(actorOf(context), params.id, decision, body.comment);
@@ -40,7 +44,7 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       path: '/api/access-requests',
       permission: 'authenticated',
       summary: `Ask for temporary access {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 ${requestShape}`,
-      body: createAccessRequestBody,
+      body: accessRequestCreateBody,
       status: 201,
       response: accessRequest,
       handler: async (context, { body }) => {

@@ -6,6 +6,11 @@ import { route, type AppContext, type RouteSpec } from '../types.js';
 import { deleted, listOf, user } from '../api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 
+/** Request bodies, named in the OpenAPI document (components/schemas). */
+const userCreateBody = createUserSchema.meta({ id: 'UserCreateBody' });
+const userUpdateBody = updateUserSchema.meta({ id: 'UserUpdateBody' });
+const lockBody = lockBodySchema.meta({ id: 'UserLockBody' });
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AdminRouteDeps {
   security: SecurityServices;
@@ -43,7 +48,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       path: '/api/admin/users',
       permission: 'manage_users',
       summary: 'Create a local user {username, password, role, email?, enabled?, roles?}',
-      body: createUserSchema,
+      body: userCreateBody,
       status: 201,
       response: user,
       handler: async (context, { body }) => {
@@ -68,7 +73,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       permission: 'manage_users',
       summary: 'Change role, email, enabled, password or resource-level roles',
       params: userParams,
-      body: updateUserSchema,
+      body: userUpdateBody,
       response: user,
       handler: async (context, { params, body }) => {
         context.body = await users.update(params.username, body, actorOf(context));
@@ -126,7 +131,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       permission: 'manage_users',
       summary: 'Lock {username}: every session ends at once; audited as lock',
       errors: [404],
-      body: lockBodySchema,
+      body: lockBody,
       response: locked,
       handler: async (context, { body }) => {
         context.body = await users.lock(body.username, actorOf(context));
@@ -138,7 +143,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       permission: 'manage_users',
       summary: 'Unlock {username}; audited as lock with details.locked false',
       errors: [404],
-      body: lockBodySchema,
+      body: lockBody,
       response: locked,
       handler: async (context, { body }) => {
         context.body = await users.unlock(body.username, actorOf(context));

@@ -8,6 +8,9 @@ import { session } from '../api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 import type { AuditRecorder } from '../../audit/types.js';
 
+/** Request bodies, named in the OpenAPI document (components/schemas). */
+const loginBody = loginBodySchema.meta({ id: 'LoginBody' });
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface AuthRouteDeps {
   audit: AuditRecorder;
@@ -35,7 +38,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       path: '/api/auth/login',
       permission: 'public',
       summary: 'Log in: {password} for the admin or {username, password}; returns {token, expires_at, username, role}',
-      body: loginBodySchema,
+      body: loginBody,
       response: session,
       errors: [401],
       handler: async (context, { body }) => {

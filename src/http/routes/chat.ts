@@ -19,29 +19,31 @@ export interface ChatRouteDeps {
   pilot: Pilot;
 }
 
-const chatBody = z.object({
-  message: z.string().trim().min(1).max(32_000),
-  context: z
-    .object({
-      namespace: z
-        .union([
-          z.literal(''),
-          z
-            .string()
-            .max(63)
-            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label'),
-        ])
-        .optional(),
-      resource: z
-        .string()
-        .max(320)
-        .regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>')
-        .or(z.literal(''))
-        .optional(),
-    })
-    .prefault({}),
-  session_id: z.string().min(1).max(128).optional(),
-});
+const chatBody = z
+  .object({
+    message: z.string().trim().min(1).max(32_000),
+    context: z
+      .object({
+        namespace: z
+          .union([
+            z.literal(''),
+            z
+              .string()
+              .max(63)
+              .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label'),
+          ])
+          .optional(),
+        resource: z
+          .string()
+          .max(320)
+          .regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>')
+          .or(z.literal(''))
+          .optional(),
+      })
+      .prefault({}),
+    session_id: z.string().min(1).max(128).optional(),
+  })
+  .meta({ id: 'ChatBody' });
 
 const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/deployments.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
-import { itemsOf, workloadTarget } from '../api-schemas.js';
+import { itemsOf, scaleBody, workloadTarget, workloadTargetBody } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
@@ -14,8 +14,7 @@ export interface DeploymentsRouteDeps extends AuditContextDeps {
   clock: Clock;
 }
 
-const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
-const rollbackBody = workloadTarget.extend({ revision: z.number().int().min(0).optional() });
+const rollbackBody = workloadTarget.extend({ revision: z.number().int().min(0).optional() }).meta({ id: 'DeploymentRollbackBody' });
 const revisionItem = z
   .object({
     revision: z.number().int(),
@@ -42,7 +41,7 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       ...base,
       path: '/api/deployment/restart',
       summary: 'Rolling restart: {before: {restartedAt}, after: {restartedAt}}',
-      body: workloadTarget,
+      body: workloadTargetBody,
       line: (body) => `kubectl rollout restart deployment/${body.name} -n ${body.namespace}`,
       run: (client, body) => restartWorkload(client, 'deployments', body, new Date(deps.clock())),
     }),
@@ -58,7 +57,7 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       ...base,
       path: '/api/deployment/pause',
       summary: 'Pause rollouts: {before: {paused}, after: {paused}}',
-      body: workloadTarget,
+      body: workloadTargetBody,
       line: (body) => `kubectl rollout pause deployment/${body.name} -n ${body.namespace}`,
       run: (client, body) => setPaused(client, body, true),
     }),
@@ -66,7 +65,7 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       ...base,
       path: '/api/deployment/resume',
       summary: 'Resume rollouts: {before: {paused}, after: {paused}}',
-      body: workloadTarget,
+      body: workloadTargetBody,
       line: (body) => `kubectl rollout resume deployment/${body.name} -n ${body.namespace}`,
       run: (client, body) => setPaused(client, body, false),
     }),

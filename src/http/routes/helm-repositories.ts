@@ -17,8 +17,8 @@ const searchKeyword = z
   .string()
   .max(200)
   .refine((keyword) => !keyword.startsWith('-'), 'must not start with "-"');
-const repositoryBody = z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) });
-const updateBody = z.object({ names: z.array(repositoryName).default([]) });
+const repositoryBody = z.object({ name: repositoryName, url: repositoryUrl, force: z.boolean().default(false) }).meta({ id: 'HelmRepositoryBody' });
+const updateBody = z.object({ names: z.array(repositoryName).default([]) }).meta({ id: 'HelmRepositoriesUpdateBody' });
 const chartQuery = z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) });
 
 /** A repository name in use may be pointed elsewhere only with `force: true` (admins only reach this route). */

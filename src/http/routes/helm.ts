@@ -42,21 +42,23 @@ const chartVersion = z
   .regex(/^[A-Za-z0-9.+~^<>=*][A-Za-z0-9.+~^<>=*, -]*$/, 'must be a version or version constraint');
 const values = z.record(z.string(), z.unknown()).default({});
 
-const installBody = z.object({
-  name: releaseName,
-  namespace: namespaceSchema,
-  chart: chartName,
-  repo: repositoryUrl.optional(),
-  version: chartVersion.optional(),
-  values,
-  valuesYaml: valuesYamlSchema,
-  createNamespace: z.boolean().default(false),
-});
-const upgradeBody = installBody.omit({ createNamespace: true });
+const installBody = z
+  .object({
+    name: releaseName,
+    namespace: namespaceSchema,
+    chart: chartName,
+    repo: repositoryUrl.optional(),
+    version: chartVersion.optional(),
+    values,
+    valuesYaml: valuesYamlSchema,
+    createNamespace: z.boolean().default(false),
+  })
+  .meta({ id: 'HelmInstallBody' });
+const upgradeBody = installBody.omit({ createNamespace: true }).meta({ id: 'HelmUpgradeBody' });
 type InstallBody = z.infer<typeof installBody>;
 const releaseQuery = z.object({ namespace: namespaceSchema });
 const nameParams = z.object({ name: releaseName });
-const rollbackBody = z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) });
+const rollbackBody = z.object({ namespace: namespaceSchema, revision: z.number().int().min(0).default(0) }).meta({ id: 'HelmRollbackBody' });
 const valuesQuery = releaseQuery.extend({ all: queryBoolean.default(false) });
 const releaseRead = { params: nameParams, query: releaseQuery, errors: [404] as ErrorStatus[] };
 

@@ -10,9 +10,9 @@ export interface McpRouteDeps extends AuditContextDeps {
   mcp: McpServers;
 }
 
-const createBody = mcpServerConfigSchema.strict();
-const patchBody = z.object({ enabled: z.boolean() }).strict();
-const replaceBody = mcpServerConfigSchema.omit({ name: true }).strict();
+const createBody = mcpServerConfigSchema.strict().meta({ id: 'McpServerCreateBody' });
+const patchBody = z.object({ enabled: z.boolean() }).strict().meta({ id: 'McpServerPatchBody' });
+const replaceBody = mcpServerConfigSchema.omit({ name: true }).strict().meta({ id: 'McpServerReplaceBody' });
 const nameParams = z.object({ name: mcpServerConfigSchema.shape.name });
 
 /** One MCP server as the API shows it (env values masked). */

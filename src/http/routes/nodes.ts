@@ -22,14 +22,17 @@ export interface NodesRouteDeps extends AuditContextDeps {
   policy: PolicyEngine;
 }
 
-const nodeBody = z.object({ name: objectNameSchema });
-const drainBody = nodeBody.extend({
-  ignoreDaemonSets: z.boolean().default(false),
-  deleteLocalData: z.boolean().default(false),
-  force: z.boolean().default(false),
-  gracePeriodSeconds: z.number().int().min(0).max(86_400).optional(),
-  timeoutSeconds: z.number().int().min(1).max(3600).default(300),
-});
+const nodeTarget = z.object({ name: objectNameSchema });
+const nodeBody = nodeTarget.meta({ id: 'NodeBody' });
+const drainBody = nodeTarget
+  .extend({
+    ignoreDaemonSets: z.boolean().default(false),
+    deleteLocalData: z.boolean().default(false),
+    force: z.boolean().default(false),
+    gracePeriodSeconds: z.number().int().min(0).max(86_400).optional(),
+    timeoutSeconds: z.number().int().min(1).max(3600).default(300),
+  })
+  .meta({ id: 'NodeDrainBody' });
 
 function drainLine(body: z.infer<typeof drainBody>): string {
   const flags = [
@@ -154,7 +157,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       listsAllNamespaces: true,
       summary: 'Pods on a node (pod list items): {items, total}',
-      params: nodeBody,
+      params: nodeTarget,
       response: listOf(resourceItem),
       errors: [404],
       handler: async (context, { params }) => {

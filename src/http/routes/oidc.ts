@@ -7,6 +7,10 @@ import type { AuthModeName } from '../../auth/security-services.js';
 import { session } from '../api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
+/** Request bodies, named in the OpenAPI document (components/schemas). */
+const deviceStartBody = z.object({}).meta({ id: 'DeviceStartBody' });
+const deviceTokenBody = z.object({ handle: z.string().min(1).max(128) }).meta({ id: 'DeviceTokenBody' });
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface OidcRouteDeps {
   security: { mode: AuthModeName; oidc: OidcService };
@@ -132,7 +136,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       path: '/api/auth/oidc/device',
       permission: 'public',
       summary: 'Starts a device sign-in (terminal UI, scripts): the verification URL and user code to show, and a handle to poll with',
-      body: z.object({}),
+      body: deviceStartBody,
       response: deviceStart,
       errors: [401, 404],
       handler: async (context) => {
@@ -144,7 +148,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       path: '/api/auth/oidc/device/token',
       permission: 'public',
       summary: 'Polls a device sign-in: {status: pending, interval} until the user signs in, then the Pilothouse session (once)',
-      body: z.object({ handle: z.string().min(1).max(128) }),
+      body: deviceTokenBody,
       response: devicePoll,
       errors: [401, 404],
       handler: async (context, { body }) => {

@@ -39,16 +39,18 @@ const logQuery = z.object({
   timestamps: queryBoolean.default(false),
 });
 
-const execBody = z.object({
-  namespace: namespaceSchema,
-  container: containerSchema.optional(),
-  command: z
-    .array(z.string().max(32 * 1024))
-    .min(1)
-    .max(256),
-});
+const execBody = z
+  .object({
+    namespace: namespaceSchema,
+    container: containerSchema.optional(),
+    command: z
+      .array(z.string().max(32 * 1024))
+      .min(1)
+      .max(256),
+  })
+  .meta({ id: 'PodExecBody' });
 
-const ticketBody = z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() });
+const ticketBody = z.object({ namespace: namespaceSchema.default('default'), container: containerSchema.optional() }).meta({ id: 'TerminalTicketBody' });
 const execResult = z
   .object({
     stdout: z.string(),

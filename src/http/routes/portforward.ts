@@ -23,12 +23,14 @@ export interface PortforwardRouteDeps extends AuditContextDeps {
   clock: Clock;
 }
 
-const createBody = z.object({
-  namespace: namespaceSchema,
-  pod: objectNameSchema,
-  podPort: z.number().int().min(1).max(65535),
-  localPort: z.number().int().min(0).max(65535).default(0),
-});
+const createBody = z
+  .object({
+    namespace: namespaceSchema,
+    pod: objectNameSchema,
+    podPort: z.number().int().min(1).max(65535),
+    localPort: z.number().int().min(0).max(65535).default(0),
+  })
+  .meta({ id: 'PortForwardCreateBody' });
 
 const forwardView = z
   .object({

@@ -23,12 +23,14 @@ export interface ReportsRouteDeps extends AuditContextDeps {
   logger: Logger;
 }
 
-const requestBody = z.object({
-  type: z.enum(reportTypes),
-  format: z.enum(reportFormats),
-  /** Empty or absent: the whole cluster. */
-  namespace: z.union([z.literal(''), namespaceSchema]).optional(),
-});
+const requestBody = z
+  .object({
+    type: z.enum(reportTypes),
+    format: z.enum(reportFormats),
+    /** Empty or absent: the whole cluster. */
+    namespace: z.union([z.literal(''), namespaceSchema]).optional(),
+  })
+  .meta({ id: 'ReportCreateBody' });
 
 const reportViewSchema = z
   .object({

@@ -9,6 +9,10 @@ import { userSettings as settingsSchema } from '../api-schemas.js';
 import { llmProviders } from '../../config/schema.js';
 import type { Pilot } from '../../agent/pilot.js';
 
+/** Request bodies, named in the OpenAPI document (components/schemas). */
+const userSettingsBody = userSettingsUpdateSchema.meta({ id: 'UserSettingsBody' });
+const llmSettingsBody = llmSettingsBodySchema.meta({ id: 'LlmSettingsBody' });
+
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface SettingsRouteDeps extends AuditContextDeps {
   pilot: Pilot;
@@ -73,7 +77,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       path: '/api/settings',
       permission: 'authenticated',
       summary: "Change the caller's settings (any subset of the fields)",
-      body: userSettingsUpdateSchema,
+      body: userSettingsBody,
       response: settingsSchema,
       handler: async (context, { body: changes }) => {
         context.body = await userSettings.update(principalOf(context).username, changes);
@@ -95,7 +99,7 @@ export function settingsRoutes(deps: SettingsRouteDeps): RouteSpec[] {
       permission: 'admin',
       summary:
         'Change the LLM provider, model, key (taken literally, stored mode 0600) and endpoint; a field left out keeps its value, null clears it, an unknown field is a 400 naming it; used from the next chat turn',
-      body: llmSettingsBodySchema,
+      body: llmSettingsBody,
       response: llmSettingsView,
       handler: async (context, { body }) => {
         const command = `settings llm provider=${body.provider} model=${body.model}${keyChange(body.api_key)}`;

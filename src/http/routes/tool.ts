@@ -14,12 +14,14 @@ export interface ToolRouteDeps {
   safety: SafetyAnalyzer;
 }
 
-const approveBody = z.object({ id: z.string().min(1).max(200), approved: z.boolean() });
-const analyzeBody = z.object({
-  command: z.string().max(64 * 1024),
-  /** `bash` (default: a shell line), `kubectl`/`helm` (the arguments after the program), `read_file`, `write_file`. */
-  tool: z.string().min(1).max(200).default('bash'),
-});
+const approveBody = z.object({ id: z.string().min(1).max(200), approved: z.boolean() }).meta({ id: 'ToolApprovalBody' });
+const analyzeBody = z
+  .object({
+    command: z.string().max(64 * 1024),
+    /** `bash` (default: a shell line), `kubectl`/`helm` (the arguments after the program), `read_file`, `write_file`. */
+    tool: z.string().min(1).max(200).default('bash'),
+  })
+  .meta({ id: 'ToolAnalyzeBody' });
 
 /**
  * Tool call approvals and the command analyzer (README "AI pilot"). Approve: only the chat session's owner or

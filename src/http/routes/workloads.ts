@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
-import { workloadTarget } from '../api-schemas.js';
+import { scaleBody, workloadTarget, workloadTargetBody } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import type { RouteSpec } from '../types.js';
 import type { AuditContextDeps } from '../audit-context.js';
@@ -13,8 +13,7 @@ export interface WorkloadsRouteDeps extends AuditContextDeps {
   clock: Clock;
 }
 
-const scaleBody = workloadTarget.extend({ replicas: z.number().int().min(0).max(10_000) });
-const suspendBody = workloadTarget.extend({ suspend: z.boolean() });
+const suspendBody = workloadTarget.extend({ suspend: z.boolean() }).meta({ id: 'CronJobSuspendBody' });
 const triggered = z.object({ name: z.string(), namespace: z.string(), jobName: z.string() }).meta({ id: 'CronJobTriggered' });
 
 /** StatefulSet scale/restart, DaemonSet restart, CronJob trigger/suspend. */
@@ -25,7 +24,7 @@ export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {
       path: `/api/${kind}/restart`,
       kind: `${kind}s`,
       summary: 'Rolling restart: {name, namespace, before: {restartedAt}, after: {restartedAt}}',
-      body: workloadTarget,
+      body: workloadTargetBody,
       resource: (body) => `${kind}/${body.name}`,
       line: (body) => `kubectl rollout restart ${kind}/${body.name} -n ${body.namespace}`,
       run: (client, body) => restartWorkload(client, `${kind}s`, body, new Date(deps.clock())),
@@ -46,7 +45,7 @@ export function workloadRoutes(deps: WorkloadsRouteDeps): RouteSpec[] {
       path: '/api/cronjob/trigger',
       kind: 'cronjobs',
       summary: 'Run a CronJob now (Job owned by it): {name, namespace, jobName}',
-      body: workloadTarget,
+      body: workloadTargetBody,
       response: triggered,
       resource: (body) => `cronjob/${body.name}`,
       line: (body) => `kubectl create job --from=cronjob/${body.name} -n ${body.namespace}`,

@@ -1742,6 +1742,9 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessDecisionBody: {
+            comment?: string;
+        };
         /** @description Set when the policy refused a request of the call with approval_required: the scope of the access request that lets it pass */
         AccessNeeded: {
             /** @description Empty: all namespaces (a cluster-scoped resource) */
@@ -1768,6 +1771,16 @@ export interface components {
             ttl: string;
         } & {
             [key: string]: unknown;
+        };
+        AccessRequestCreateBody: {
+            /** @default [] */
+            namespaces: (string | "*")[];
+            /** @enum {string} */
+            permission: "execute_write" | "delete";
+            reason?: string;
+            /** @default [] */
+            resources: string[];
+            ttl: string;
         };
         AccessRequestEnded: {
             /** @enum {string} */
@@ -1827,6 +1840,15 @@ export interface components {
         ChartHitItems: {
             items: components["schemas"]["ChartHit"][];
         };
+        ChatBody: {
+            /** @default {} */
+            context: {
+                namespace?: "" | string;
+                resource?: string | "";
+            };
+            message: string;
+            session_id?: string;
+        };
         ChatChunkEvent: {
             content: string;
         };
@@ -1866,6 +1888,11 @@ export interface components {
         };
         /** @enum {string} */
         CommandClass: "read" | "write" | "dangerous" | "interactive" | "unknown";
+        CronJobSuspendBody: {
+            name: string;
+            namespace: string;
+            suspend: boolean;
+        };
         CronJobTriggered: {
             jobName: string;
             name: string;
@@ -1873,6 +1900,11 @@ export interface components {
         };
         Deleted: {
             deleted: string;
+        };
+        DeploymentRollbackBody: {
+            name: string;
+            namespace: string;
+            revision?: number;
         };
         DeviceSignIn: {
             expiresIn: number;
@@ -1893,6 +1925,10 @@ export interface components {
             status: "complete";
             token: string;
             username: string;
+        };
+        DeviceStartBody: Record<string, never>;
+        DeviceTokenBody: {
+            handle: string;
         };
         DrainStarted: {
             id: string;
@@ -1931,6 +1967,21 @@ export interface components {
         HelmHistoryEntryItems: {
             items: components["schemas"]["HelmHistoryEntry"][];
         };
+        HelmInstallBody: {
+            chart: string;
+            /** @default false */
+            createNamespace: boolean;
+            name: string;
+            namespace: string;
+            /** Format: uri */
+            repo?: string;
+            /** @default {} */
+            values: {
+                [key: string]: unknown;
+            };
+            valuesYaml?: string;
+            version?: string;
+        };
         HelmRelease: {
             appVersion: string;
             chart: string;
@@ -1955,11 +2006,22 @@ export interface components {
         HelmReleaseItems: {
             items: components["schemas"]["HelmRelease"][];
         };
+        HelmRepositoriesUpdateBody: {
+            /** @default [] */
+            names: string[];
+        };
         HelmRepositoriesUpdated: {
             updated: string[];
         };
         HelmRepository: {
             name: string;
+            url: string;
+        };
+        HelmRepositoryBody: {
+            /** @default false */
+            force: boolean;
+            name: string;
+            /** Format: uri */
             url: string;
         };
         HelmRepositoryItems: {
@@ -1970,11 +2032,29 @@ export interface components {
             /** @constant */
             removed: true;
         };
+        HelmRollbackBody: {
+            namespace: string;
+            /** @default 0 */
+            revision: number;
+        };
         HelmUninstalled: {
             name: string;
             namespace: string;
             /** @constant */
             uninstalled: true;
+        };
+        HelmUpgradeBody: {
+            chart: string;
+            name: string;
+            namespace: string;
+            /** Format: uri */
+            repo?: string;
+            /** @default {} */
+            values: {
+                [key: string]: unknown;
+            };
+            valuesYaml?: string;
+            version?: string;
         };
         HelmValues: {
             values: unknown;
@@ -2010,6 +2090,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        LlmSettingsBody: {
+            api_key?: string | null;
+            azure_api_version?: string | null;
+            azure_deployment?: string | null;
+            azure_endpoint?: string | null;
+            base_url?: string | null;
+            max_retries?: number | null;
+            model: string;
+            /** @enum {string} */
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            region?: string | null;
+            timeout?: (string | number) | null;
+        };
         LlmTestResult: {
             answer?: string;
             code?: string;
@@ -2026,6 +2119,10 @@ export interface components {
         LoggedOut: {
             endSessionUrl?: string;
             loggedOut: boolean;
+        };
+        LoginBody: {
+            password: string;
+            username?: string;
         };
         Manifest: {
             apiVersion: string;
@@ -2053,9 +2150,37 @@ export interface components {
             status: components["schemas"]["McpServerStatus"];
             tools: string[];
         };
+        McpServerCreateBody: {
+            /** @default [] */
+            args: string[];
+            command: string;
+            description?: string;
+            /** @default true */
+            enabled: boolean;
+            /** @default {} */
+            env: {
+                [key: string]: string;
+            };
+            name: string;
+        };
         McpServerList: {
             items: components["schemas"]["McpServer"][];
             total: number;
+        };
+        McpServerPatchBody: {
+            enabled: boolean;
+        };
+        McpServerReplaceBody: {
+            /** @default [] */
+            args: string[];
+            command: string;
+            description?: string;
+            /** @default true */
+            enabled: boolean;
+            /** @default {} */
+            env: {
+                [key: string]: string;
+            };
         };
         McpServerStatus: {
             lastConnected?: string;
@@ -2096,6 +2221,9 @@ export interface components {
             /** @constant */
             role: "turn_end";
         };
+        NodeBody: {
+            name: string;
+        };
         NodeChange: {
             after: {
                 unschedulable: boolean;
@@ -2104,6 +2232,18 @@ export interface components {
                 unschedulable: boolean;
             };
             name: string;
+        };
+        NodeDrainBody: {
+            /** @default false */
+            deleteLocalData: boolean;
+            /** @default false */
+            force: boolean;
+            gracePeriodSeconds?: number;
+            /** @default false */
+            ignoreDaemonSets: boolean;
+            name: string;
+            /** @default 300 */
+            timeoutSeconds: number;
         };
         NodeUsage: {
             cpu: string;
@@ -2123,6 +2263,11 @@ export interface components {
         };
         OpenApiDocument: {
             [key: string]: unknown;
+        };
+        PodExecBody: {
+            command: string[];
+            container?: string;
+            namespace: string;
         };
         PodUsage: {
             cpu: string;
@@ -2146,6 +2291,13 @@ export interface components {
             status: string;
         } & {
             [key: string]: unknown;
+        };
+        PortForwardCreateBody: {
+            /** @default 0 */
+            localPort: number;
+            namespace: string;
+            pod: string;
+            podPort: number;
         };
         PortForwardItems: {
             items: components["schemas"]["PortForward"][];
@@ -2177,6 +2329,13 @@ export interface components {
         RefreshedToken: {
             expires_at: string;
             token: string;
+        };
+        ReportCreateBody: {
+            /** @enum {string} */
+            format: "pdf" | "html" | "markdown" | "json" | "csv";
+            namespace?: "" | string;
+            /** @enum {string} */
+            type: "cluster-overview" | "security-assessment";
         };
         ReportDeleted: {
             id: string;
@@ -2343,6 +2502,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ScaleBody: {
+            name: string;
+            namespace: string;
+            replicas: number;
+        };
         Session: {
             expires_at: string;
             role: components["schemas"]["Role"];
@@ -2372,6 +2536,20 @@ export interface components {
             ticket: string;
         } & {
             [key: string]: unknown;
+        };
+        TerminalTicketBody: {
+            container?: string;
+            /** @default default */
+            namespace: string;
+        };
+        ToolAnalyzeBody: {
+            command: string;
+            /** @default bash */
+            tool: string;
+        };
+        ToolApprovalBody: {
+            approved: boolean;
+            id: string;
         };
         ToolCallView: {
             accessNeeded?: components["schemas"]["AccessNeeded"];
@@ -2433,9 +2611,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        UserCreateBody: {
+            /** Format: email */
+            email?: string;
+            /** @default true */
+            enabled: boolean;
+            password: string;
+            /**
+             * @default viewer
+             * @enum {string}
+             */
+            role: "viewer" | "user" | "admin";
+            /** @default [] */
+            roles: string[];
+            username: string;
+        };
         UserList: {
             items: components["schemas"]["User"][];
             total: number;
+        };
+        UserLockBody: {
+            username: string;
         };
         UserSession: {
             [key: string]: unknown;
@@ -2449,6 +2645,24 @@ export interface components {
             beginner_mode: boolean;
             language: components["schemas"]["Language"];
         };
+        UserSettingsBody: {
+            auto_approve_readonly?: boolean;
+            beginner_mode?: boolean;
+            /** @enum {string} */
+            language?: "en" | "ko" | "ja" | "zh";
+        };
+        UserUpdateBody: {
+            email?: string | null;
+            enabled?: boolean;
+            password?: string;
+            /** @enum {string} */
+            role?: "viewer" | "user" | "admin";
+            roles?: string[];
+        };
+        WorkloadTargetBody: {
+            name: string;
+            namespace: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2456,9 +2670,11 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AccessDecisionBody = components['schemas']['AccessDecisionBody'];
 export type AccessNeeded = components['schemas']['AccessNeeded'];
 export type AccessPhase = components['schemas']['AccessPhase'];
 export type AccessRequest = components['schemas']['AccessRequest'];
+export type AccessRequestCreateBody = components['schemas']['AccessRequestCreateBody'];
 export type AccessRequestEnded = components['schemas']['AccessRequestEnded'];
 export type AccessRequestItems = components['schemas']['AccessRequestItems'];
 export type ApplyResult = components['schemas']['ApplyResult'];
@@ -2467,6 +2683,7 @@ export type AuditEntryList = components['schemas']['AuditEntryList'];
 export type ChangeReport = components['schemas']['ChangeReport'];
 export type ChartHit = components['schemas']['ChartHit'];
 export type ChartHitItems = components['schemas']['ChartHitItems'];
+export type ChatBody = components['schemas']['ChatBody'];
 export type ChatChunkEvent = components['schemas']['ChatChunkEvent'];
 export type ChatErrorEvent = components['schemas']['ChatErrorEvent'];
 export type ChatHistory = components['schemas']['ChatHistory'];
@@ -2476,52 +2693,71 @@ export type ChatSessionSummary = components['schemas']['ChatSessionSummary'];
 export type ChatSessionSummaryList = components['schemas']['ChatSessionSummaryList'];
 export type ClusterVersion = components['schemas']['ClusterVersion'];
 export type CommandClass = components['schemas']['CommandClass'];
+export type CronJobSuspendBody = components['schemas']['CronJobSuspendBody'];
 export type CronJobTriggered = components['schemas']['CronJobTriggered'];
 export type Deleted = components['schemas']['Deleted'];
+export type DeploymentRollbackBody = components['schemas']['DeploymentRollbackBody'];
 export type DeviceSignIn = components['schemas']['DeviceSignIn'];
 export type DeviceSignInPoll = components['schemas']['DeviceSignInPoll'];
+export type DeviceStartBody = components['schemas']['DeviceStartBody'];
+export type DeviceTokenBody = components['schemas']['DeviceTokenBody'];
 export type DrainStarted = components['schemas']['DrainStarted'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type ExecResult = components['schemas']['ExecResult'];
 export type Health = components['schemas']['Health'];
 export type HelmHistoryEntry = components['schemas']['HelmHistoryEntry'];
 export type HelmHistoryEntryItems = components['schemas']['HelmHistoryEntryItems'];
+export type HelmInstallBody = components['schemas']['HelmInstallBody'];
 export type HelmRelease = components['schemas']['HelmRelease'];
 export type HelmReleaseDetails = components['schemas']['HelmReleaseDetails'];
 export type HelmReleaseItems = components['schemas']['HelmReleaseItems'];
+export type HelmRepositoriesUpdateBody = components['schemas']['HelmRepositoriesUpdateBody'];
 export type HelmRepositoriesUpdated = components['schemas']['HelmRepositoriesUpdated'];
 export type HelmRepository = components['schemas']['HelmRepository'];
+export type HelmRepositoryBody = components['schemas']['HelmRepositoryBody'];
 export type HelmRepositoryItems = components['schemas']['HelmRepositoryItems'];
 export type HelmRepositoryRemoved = components['schemas']['HelmRepositoryRemoved'];
+export type HelmRollbackBody = components['schemas']['HelmRollbackBody'];
 export type HelmUninstalled = components['schemas']['HelmUninstalled'];
+export type HelmUpgradeBody = components['schemas']['HelmUpgradeBody'];
 export type HelmValues = components['schemas']['HelmValues'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];
 export type LlmSettings = components['schemas']['LlmSettings'];
+export type LlmSettingsBody = components['schemas']['LlmSettingsBody'];
 export type LlmTestResult = components['schemas']['LlmTestResult'];
 export type LockChange = components['schemas']['LockChange'];
 export type LoggedOut = components['schemas']['LoggedOut'];
+export type LoginBody = components['schemas']['LoginBody'];
 export type Manifest = components['schemas']['Manifest'];
 export type McpServer = components['schemas']['McpServer'];
+export type McpServerCreateBody = components['schemas']['McpServerCreateBody'];
 export type McpServerList = components['schemas']['McpServerList'];
+export type McpServerPatchBody = components['schemas']['McpServerPatchBody'];
+export type McpServerReplaceBody = components['schemas']['McpServerReplaceBody'];
 export type McpServerStatus = components['schemas']['McpServerStatus'];
 export type Me = components['schemas']['Me'];
 export type MessageView = components['schemas']['MessageView'];
+export type NodeBody = components['schemas']['NodeBody'];
 export type NodeChange = components['schemas']['NodeChange'];
+export type NodeDrainBody = components['schemas']['NodeDrainBody'];
 export type NodeUsage = components['schemas']['NodeUsage'];
 export type NodeUsageItems = components['schemas']['NodeUsageItems'];
 export type ObjectReference = components['schemas']['ObjectReference'];
 export type OpenApiDocument = components['schemas']['OpenApiDocument'];
+export type PodExecBody = components['schemas']['PodExecBody'];
 export type PodUsage = components['schemas']['PodUsage'];
 export type PodUsageItems = components['schemas']['PodUsageItems'];
 export type PortForward = components['schemas']['PortForward'];
+export type PortForwardCreateBody = components['schemas']['PortForwardCreateBody'];
 export type PortForwardItems = components['schemas']['PortForwardItems'];
 export type PortForwardStarted = components['schemas']['PortForwardStarted'];
 export type PortForwardStopped = components['schemas']['PortForwardStopped'];
 export type Probe = components['schemas']['Probe'];
 export type Readiness = components['schemas']['Readiness'];
 export type RefreshedToken = components['schemas']['RefreshedToken'];
+export type ReportCreateBody = components['schemas']['ReportCreateBody'];
 export type ReportDeleted = components['schemas']['ReportDeleted'];
 export type ReportDocument = components['schemas']['ReportDocument'];
 export type ReportStarted = components['schemas']['ReportStarted'];
@@ -2536,11 +2772,15 @@ export type RevisionItem = components['schemas']['RevisionItem'];
 export type RevisionItemItems = components['schemas']['RevisionItemItems'];
 export type Role = components['schemas']['Role'];
 export type SafetyReport = components['schemas']['SafetyReport'];
+export type ScaleBody = components['schemas']['ScaleBody'];
 export type Session = components['schemas']['Session'];
 export type SessionsEnded = components['schemas']['SessionsEnded'];
 export type SignInOptions = components['schemas']['SignInOptions'];
 export type StreamEndEvent = components['schemas']['StreamEndEvent'];
 export type TerminalTicket = components['schemas']['TerminalTicket'];
+export type TerminalTicketBody = components['schemas']['TerminalTicketBody'];
+export type ToolAnalyzeBody = components['schemas']['ToolAnalyzeBody'];
+export type ToolApprovalBody = components['schemas']['ToolApprovalBody'];
 export type ToolCallView = components['schemas']['ToolCallView'];
 export type ToolDecision = components['schemas']['ToolDecision'];
 export type ToolExecutionEvent = components['schemas']['ToolExecutionEvent'];
@@ -2548,10 +2788,15 @@ export type ToolRequestEvent = components['schemas']['ToolRequestEvent'];
 export type ToolStatus = components['schemas']['ToolStatus'];
 export type TurnEndReason = components['schemas']['TurnEndReason'];
 export type User = components['schemas']['User'];
+export type UserCreateBody = components['schemas']['UserCreateBody'];
 export type UserList = components['schemas']['UserList'];
+export type UserLockBody = components['schemas']['UserLockBody'];
 export type UserSession = components['schemas']['UserSession'];
 export type UserSessionList = components['schemas']['UserSessionList'];
 export type UserSettings = components['schemas']['UserSettings'];
+export type UserSettingsBody = components['schemas']['UserSettingsBody'];
+export type UserUpdateBody = components['schemas']['UserUpdateBody'];
+export type WorkloadTargetBody = components['schemas']['WorkloadTargetBody'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiAccessRequests: {
@@ -2654,16 +2899,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    namespaces?: (string | "*")[];
-                    /** @enum {string} */
-                    permission: "execute_write" | "delete";
-                    reason?: string;
-                    /** @default [] */
-                    resources?: string[];
-                    ttl: string;
-                };
+                "application/json": components["schemas"]["AccessRequestCreateBody"];
             };
         };
         responses: {
@@ -2967,9 +3203,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    comment?: string;
-                };
+                "application/json": components["schemas"]["AccessDecisionBody"];
             };
         };
         responses: {
@@ -3082,9 +3316,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    comment?: string;
-                };
+                "application/json": components["schemas"]["AccessDecisionBody"];
             };
         };
         responses: {
@@ -3195,9 +3427,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    username: string;
-                };
+                "application/json": components["schemas"]["UserLockBody"];
             };
         };
         responses: {
@@ -3308,9 +3538,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    username: string;
-                };
+                "application/json": components["schemas"]["UserLockBody"];
             };
         };
         responses: {
@@ -3510,21 +3738,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email?: string;
-                    /** @default true */
-                    enabled?: boolean;
-                    password: string;
-                    /**
-                     * @default viewer
-                     * @enum {string}
-                     */
-                    role?: "viewer" | "user" | "admin";
-                    /** @default [] */
-                    roles?: string[];
-                    username: string;
-                };
+                "application/json": components["schemas"]["UserCreateBody"];
             };
         };
         responses: {
@@ -3828,14 +4042,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    email?: string | null;
-                    enabled?: boolean;
-                    password?: string;
-                    /** @enum {string} */
-                    role?: "viewer" | "user" | "admin";
-                    roles?: string[];
-                };
+                "application/json": components["schemas"]["UserUpdateBody"];
             };
         };
         responses: {
@@ -4343,10 +4550,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    password: string;
-                    username?: string;
-                };
+                "application/json": components["schemas"]["LoginBody"];
             };
         };
         responses: {
@@ -4713,7 +4917,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["DeviceStartBody"];
             };
         };
         responses: {
@@ -4815,9 +5019,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    handle: string;
-                };
+                "application/json": components["schemas"]["DeviceTokenBody"];
             };
         };
         responses: {
@@ -5159,15 +5361,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default {} */
-                    context?: {
-                        namespace?: "" | string;
-                        resource?: string | "";
-                    };
-                    message: string;
-                    session_id?: string;
-                };
+                "application/json": components["schemas"]["ChatBody"];
             };
         };
         responses: {
@@ -5591,11 +5785,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                    suspend: boolean;
-                };
+                "application/json": components["schemas"]["CronJobSuspendBody"];
             };
         };
         responses: {
@@ -5706,10 +5896,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -5820,10 +6007,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -6035,10 +6219,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -6149,10 +6330,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -6263,10 +6441,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -6377,11 +6552,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                    revision?: number;
-                };
+                "application/json": components["schemas"]["DeploymentRollbackBody"];
             };
         };
         responses: {
@@ -6492,11 +6663,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                    replicas: number;
-                };
+                "application/json": components["schemas"]["ScaleBody"];
             };
         };
         responses: {
@@ -6779,21 +6946,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    chart: string;
-                    /** @default false */
-                    createNamespace?: boolean;
-                    name: string;
-                    namespace: string;
-                    /** Format: uri */
-                    repo?: string;
-                    /** @default {} */
-                    values?: {
-                        [key: string]: unknown;
-                    };
-                    valuesYaml?: string;
-                    version?: string;
-                };
+                "application/json": components["schemas"]["HelmInstallBody"];
             };
         };
         responses: {
@@ -7414,11 +7567,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    namespace: string;
-                    /** @default 0 */
-                    revision?: number;
-                };
+                "application/json": components["schemas"]["HelmRollbackBody"];
             };
         };
         responses: {
@@ -7721,13 +7870,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default false */
-                    force?: boolean;
-                    name: string;
-                    /** Format: uri */
-                    url: string;
-                };
+                "application/json": components["schemas"]["HelmRepositoryBody"];
             };
         };
         responses: {
@@ -7929,10 +8072,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    names?: string[];
-                };
+                "application/json": components["schemas"]["HelmRepositoriesUpdateBody"];
             };
         };
         responses: {
@@ -8043,19 +8183,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    chart: string;
-                    name: string;
-                    namespace: string;
-                    /** Format: uri */
-                    repo?: string;
-                    /** @default {} */
-                    values?: {
-                        [key: string]: unknown;
-                    };
-                    valuesYaml?: string;
-                    version?: string;
-                };
+                "application/json": components["schemas"]["HelmUpgradeBody"];
             };
         };
         responses: {
@@ -9266,19 +9394,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    args?: string[];
-                    command: string;
-                    description?: string;
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @default {} */
-                    env?: {
-                        [key: string]: string;
-                    };
-                    name: string;
-                };
+                "application/json": components["schemas"]["McpServerCreateBody"];
             };
         };
         responses: {
@@ -9382,18 +9498,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default [] */
-                    args?: string[];
-                    command: string;
-                    description?: string;
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @default {} */
-                    env?: {
-                        [key: string]: string;
-                    };
-                };
+                "application/json": components["schemas"]["McpServerReplaceBody"];
             };
         };
         responses: {
@@ -9606,9 +9711,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    enabled: boolean;
-                };
+                "application/json": components["schemas"]["McpServerPatchBody"];
             };
         };
         responses: {
@@ -9917,9 +10020,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["NodeBody"];
             };
         };
         responses: {
@@ -10030,18 +10131,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default false */
-                    deleteLocalData?: boolean;
-                    /** @default false */
-                    force?: boolean;
-                    gracePeriodSeconds?: number;
-                    /** @default false */
-                    ignoreDaemonSets?: boolean;
-                    name: string;
-                    /** @default 300 */
-                    timeoutSeconds?: number;
-                };
+                "application/json": components["schemas"]["NodeDrainBody"];
             };
         };
         responses: {
@@ -10264,9 +10354,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["NodeBody"];
             };
         };
         responses: {
@@ -10550,11 +10638,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    command: string[];
-                    container?: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["PodExecBody"];
             };
         };
         responses: {
@@ -10884,11 +10968,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    container?: string;
-                    /** @default default */
-                    namespace?: string;
-                };
+                "application/json": components["schemas"]["TerminalTicketBody"];
             };
         };
         responses: {
@@ -11088,13 +11168,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default 0 */
-                    localPort?: number;
-                    namespace: string;
-                    pod: string;
-                    podPort: number;
-                };
+                "application/json": components["schemas"]["PortForwardCreateBody"];
             };
         };
         responses: {
@@ -11465,13 +11539,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    format: "pdf" | "html" | "markdown" | "json" | "csv";
-                    namespace?: "" | string;
-                    /** @enum {string} */
-                    type: "cluster-overview" | "security-assessment";
-                };
+                "application/json": components["schemas"]["ReportCreateBody"];
             };
         };
         responses: {
@@ -12191,12 +12259,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    auto_approve_readonly?: boolean;
-                    beginner_mode?: boolean;
-                    /** @enum {string} */
-                    language?: "en" | "ko" | "ja" | "zh";
-                };
+                "application/json": components["schemas"]["UserSettingsBody"];
             };
         };
         responses: {
@@ -12387,19 +12450,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    api_key?: string | null;
-                    azure_api_version?: string | null;
-                    azure_deployment?: string | null;
-                    azure_endpoint?: string | null;
-                    base_url?: string | null;
-                    max_retries?: number | null;
-                    model: string;
-                    /** @enum {string} */
-                    provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
-                    region?: string | null;
-                    timeout?: (string | number) | null;
-                };
+                "application/json": components["schemas"]["LlmSettingsBody"];
             };
         };
         responses: {
@@ -12501,10 +12552,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                };
+                "application/json": components["schemas"]["WorkloadTargetBody"];
             };
         };
         responses: {
@@ -12615,11 +12663,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    namespace: string;
-                    replicas: number;
-                };
+                "application/json": components["schemas"]["ScaleBody"];
             };
         };
         responses: {
@@ -12730,11 +12774,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    command: string;
-                    /** @default bash */
-                    tool?: string;
-                };
+                "application/json": components["schemas"]["ToolAnalyzeBody"];
             };
         };
         responses: {
@@ -12836,10 +12876,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    approved: boolean;
-                    id: string;
-                };
+                "application/json": components["schemas"]["ToolApprovalBody"];
             };
         };
         responses: {
