@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName, useNamespace } from '../helpers/cluster.js';
+import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+// The audit outbox under a PostgreSQL stop (issue 25, ADR 0032): three replicas on one database apply
+// ConfigMaps through the API (each apply audited `execute` in the replica's own SQLite before it answers)
+// in a loop while PostgreSQL is stopped and started again. Every acknowledged apply must then be in
+// every replica's GET /api/audit exactly once: none lost while PostgreSQL was away, none shipped twice.
+const namespace = useNamespace('ha-audit');
+let postgres: RunningPostgres;
+let replicas: TestService[];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  const config = { database: { url: postgres.url, timeout: '2s' }, authorization: { jwt: { signing_key: randomBytes(32).toString('hex') } } };
+  replicas = [];
+  for (let index = 0; index < 3; index += 1) replicas.push(await startTestService({ config }));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all((replicas ?? []).map((replica) => replica.close()));
+  postgres?.remove();
+});
+
+interface Apply {
+  requestId: string;
+  status: number;
+}
+
+/** One audited apply of a ConfigMap through `replica`, tagged with its own request id. */
+async function apply(replica: TestService, token: string, name: string): Promise<Apply> {
+  const requestId = uniqueName('req');
+  const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: namespace.name }, data: { by: requestId } };
+  const response = await replica.api('POST', '/api/k8s/configmaps/apply', { token, body, headers: { 'X-Request-Id': requestId } });
+  return { requestId, status: response.status };
+}
+
+describe('audit outbox while PostgreSQL stops and returns', () => {
+  it('every apply a replica acknowledged around a PostgreSQL stop is on every replica’s audit exactly once after its return', async () => {
+    const token = await replicas[0]!.login();
+    const applies: Apply[] = [];
+    const round = async (label: string): Promise<Apply[]> => {
+      const done = await Promise.all(replicas.map((replica, index) => apply(replica, token, `${label}-${index}`)));
+      applies.push(...done);
+      return done;
+    };
+    for (let index = 0; index < 3; index += 1) await round(`before-${index}`);
+    // Rows of the last round were written a moment ago: most still wait in their SQLite when PostgreSQL stops.
+    await round('at-stop');
+    postgres.stop();
+    try {
+      // Refused (503 UNAVAILABLE: the session lookup needs the database), so not acknowledged.
+      expect((await round('while-down')).map((done) => done.status)).toEqual([503, 503, 503]);
+    } finally {
+      postgres.start();
+    }
+    // Serving again within 30 s of the return (the pool reconnects), then more applies.
+    await expect.poll(async () => (await replicas[1]!.api('GET', '/api/auth/me', { token })).status, { timeout: 30_000, interval: 250 }).toBe(200);
+    for (let index = 0; index < 2; index += 1) await round(`after-${index}`);
+
+    const acknowledged = applies.filter((done) => done.status === 200 || done.status === 201).map((done) => done.requestId);
+    expect(acknowledged).toHaveLength(applies.length - 3);
+    for (const replica of replicas) {
+      await expect
+        .poll(
+          async () => {
+            const audit = await replica.api('GET', '/api/audit?action=execute&limit=1000', { token });
+            if (audit.status !== 200) return 'not serving';
+            const counts = new Map<string, number>();
+            for (const item of audit.body.items as { requestId: string | null }[])
+              if (item.requestId) counts.set(item.requestId, (counts.get(item.requestId) ?? 0) + 1);
+            return acknowledged.filter((requestId) => counts.get(requestId) !== 1);
+          },
+          { timeout: 10_000, interval: 250 },
+        )
+        .toEqual([]);
+    }
+  });
+});
