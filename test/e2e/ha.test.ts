@@ -17,6 +17,8 @@ let wire: LlmWireServer;
 let replicaConfig: Parameters<typeof startTestService>[0];
 const loginLimit = 4;
 const namespace = useNamespace('ha-approve');
+/** The one Pilothouse namespace of the three replicas (their AccessRequests, leader Lease), as in one release. */
+const own = useNamespace('ha-ph');
 const configMapExists = async (name: string): Promise<boolean> =>
   (await tryKubectl(clusterKubeconfig(), ['get', 'configmap', name, '-n', namespace.name])).code === 0;
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
     limits: { login_attempts_per_minute: loginLimit },
     // The wire server listens on 127.0.0.1 over http: only allowed with llm.allow_private_base_url.
     llm: { allow_private_base_url: true },
+    kubernetes: { namespace: own.name },
   };
   replicaConfig = { config };
   replicas = [];
@@ -229,6 +232,25 @@ describe('replicas sharing PostgreSQL', () => {
     const winner = raced.find((decision) => decision.status === 200)!;
     expect(second.nth('tool_execution', 0).status).toBe(winner.approved ? 'executed' : 'rejected');
     expect(await configMapExists('ha-raced')).toBe(winner.approved);
+  });
+
+  it('a JIT access request filed on A and approved on B lifts the refusal on C', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const user = await a.createUser('user');
+    const apply = (name: string) =>
+      c.api('POST', '/api/k8s/configmaps/apply', {
+        token: user.token,
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: namespace.name }, data: { x: 'y' } },
+      });
+    expect((await apply('before-grant')).status).toBe(403);
+    const asked = await a.api('POST', '/api/access-requests', {
+      token: user.token,
+      body: { permission: 'execute_write', namespaces: [namespace.name], resources: ['configmaps'], reason: 'ha test', ttl: '1h' },
+    });
+    expect(asked.status).toBe(201);
+    expect((await b.api('POST', `/api/access-requests/${asked.body.id}/approve`, { token: await b.login(), body: {} })).status).toBe(200);
+    await expect.poll(async () => (await apply('after-grant')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    expect(await configMapExists('after-grant')).toBe(true);
   });
 
   it('PostgreSQL down: requests that need it answer 503 UNAVAILABLE within seconds; after its return the same replicas serve again', async () => {
