@@ -15,7 +15,7 @@ running() { # CLUSTER_DIR -> 0 if the recorded process is alive and is testclust
   pid="$(cat "$pidf")"
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
   cmdline="$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null || true)"
-  [[ "$cmdline" == *"testcluster node up"* ]]
+  [[ "$cmdline" == *testcluster* ]] # before exec: the forked shell, whose arguments name BIN
 }
 
 stop() { # BIN CLUSTER_DIR
