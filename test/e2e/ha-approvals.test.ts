@@ -102,6 +102,8 @@ beforeAll(async () => {
   c = await startTestService({ config });
   a = await startChild({
     ...config,
+    // A short approval wait on A, so that a timeout there is quick to see.
+    authorization: { ...config.authorization, tool_approval: { timeout: '2s' } },
     kubernetes: { namespace: uniqueName('ph') },
     limits: { requests_per_minute: 100_000, chat_requests_per_minute: 10_000, login_attempts_per_minute: 10_000 },
   });
@@ -121,7 +123,19 @@ afterAll(async () => {
 
 beforeEach(() => wire.reset());
 
-describe('approvals when the replica running the turn dies', () => {
+describe('approvals on a replica that times out or dies', () => {
+  it('a call on A that nobody decides times out there; a late decision through B is refused and it never runs', async () => {
+    const name = uniqueName('cm-late');
+    wire.script([{ toolCalls: [kubectlCall(`create configmap ${name} -n ${namespace.name}`)] }, { text: ['Nobody answered.'] }]);
+    const run = await chat(onReplicaA(), { message: `create ${name}`, context: { namespace: namespace.name } }, { token: admin });
+    const id = run.nth('tool_request').id;
+    expect(run.nth('tool_execution')).toMatchObject({ id, status: 'timeout' });
+    const late = await decide(b, id, true);
+    expect(late.status).toBe(400);
+    expect(late.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { id } });
+    expect(await configMapExists(name)).toBe(false);
+  });
+
   it('A killed with SIGKILL while its approval waits: the decision on B is refused with a clear error, nothing ever runs, and the chat continues on B from its history', async () => {
     const name = uniqueName('cm-orphan');
     wire.script([{ toolCalls: [kubectlCall(`create configmap ${name} -n ${namespace.name}`)] }]);
