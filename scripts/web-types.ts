@@ -1,6 +1,7 @@
-// Generates the clients' wire types from the OpenAPI document with openapi-typescript, in one run, into
-// web/src/api/types.ts (the web UI) and src/tui/api/wire-types.ts (the terminal UI; src/ cannot import
-// web/): the same text, never edited by hand. `--check` prints nothing and exits 1 when either is stale.
+// Generates the clients' wire module in one run, into web/src/api (the web UI) and src/tui/api (the terminal
+// UI; src/ cannot import web/), the same text in both trees, never edited by hand: the wire types from the
+// OpenAPI document with openapi-typescript (types.ts, wire-types.ts) and the shared client code of
+// scripts/wire-client.ts (wire-client.ts in both). `--check` prints nothing and exits 1 when any is stale.
 //   node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types scripts/web-types.ts [--check]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,17 @@ export const webTypesPath = join(root, 'web', 'src', 'api', 'types.ts');
 export const tuiTypesPath = join(root, 'src', 'tui', 'api', 'wire-types.ts');
 /** Every file the run writes, with the same generated text. */
 export const generatedTypePaths = [webTypesPath, tuiTypesPath];
+const wireClientSource = join(root, 'scripts', 'wire-client.ts');
+/** The copies of scripts/wire-client.ts (error class, request, SSE reader), one per client tree. */
+export const wireClientPaths = [join(root, 'web', 'src', 'api', 'wire-client.ts'), join(root, 'src', 'tui', 'api', 'wire-client.ts')];
+
+/** The text of the wire-client copies: scripts/wire-client.ts under a do-not-edit header. */
+export function generateWireClient(): string {
+  const header =
+    '// Generated from scripts/wire-client.ts by scripts/web-types.ts into web/src/api/wire-client.ts and\n' +
+    '// src/tui/api/wire-client.ts (make web-types): do not edit by hand.\n';
+  return header + readFileSync(wireClientSource, 'utf8');
+}
 
 /** The text of the generated type files as the current route declarations produce it. */
 export function generateWebTypes(): string {
@@ -34,8 +46,10 @@ export function generateWebTypes(): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const generated = generateWebTypes();
+  const types = generateWebTypes();
+  const client = generateWireClient();
+  const files = [...generatedTypePaths.map((path) => ({ path, text: types })), ...wireClientPaths.map((path) => ({ path, text: client }))];
   const current = (path: string): string => (existsSync(path) ? readFileSync(path, 'utf8') : '');
-  if (process.argv.includes('--check')) process.exit(generatedTypePaths.every((path) => current(path) === generated) ? 0 : 1);
-  for (const path of generatedTypePaths) writeFileSync(path, generated);
+  if (process.argv.includes('--check')) process.exit(files.every(({ path, text }) => current(path) === text) ? 0 : 1);
+  for (const { path, text } of files) writeFileSync(path, text);
 }

@@ -1,5 +1,5 @@
 import type { ClientSession } from './api/client.js';
-import { errorOf } from './api/api-error.js';
+import { errorFromResponse } from './api/wire-client.js';
 
 /** POST /api/auth/login: a session for a username and password; ApiError (UNAUTHORIZED, ...) when refused. */
 export async function passwordLogin(baseUrl: string, username: string, password: string): Promise<ClientSession & { username: string; role: string }> {
@@ -8,7 +8,7 @@ export async function passwordLogin(baseUrl: string, username: string, password:
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ username, password }),
   });
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) throw await errorFromResponse(response);
   const body = (await response.json()) as { token: string; expires_at: string; username: string; role: string };
   return { token: body.token, expiresAt: Date.parse(body.expires_at), username: body.username, role: body.role };
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/api-error.js';
+import { ApiError } from '../api/wire-client.js';
 import type { AccessRequest } from '../api/types.js';
 import type { AccessScope, Shell } from '../core/shell.js';
 

@@ -1,4 +1,4 @@
-import { ApiError, errorOf } from './api-error.js';
+import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Query } from './wire-client.js';
 
 /** The session a client presents: a bearer token and when it expires (ms since the epoch). */
 export interface ClientSession {
@@ -17,8 +17,6 @@ export interface ApiClientOptions {
   /** The embedded service's per-process token (`pilothouse tui` without --url), sent on every request. */
   embedToken?: string;
 }
-
-type Query = Record<string, string | number | boolean | undefined>;
 
 /**
  * The terminal UI's one way to the service: Pilothouse's own HTTP API, with the bearer token,
@@ -53,16 +51,12 @@ export class ApiClient {
 
   /** An absolute URL of an API path with a query (undefined values left out). */
   url(path: string, query: Query = {}): string {
-    const url = new URL(this.baseUrl + path);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
-    return url.toString();
+    return new URL(this.baseUrl + withQuery(path, query)).toString();
   }
 
   /** A JSON request; throws ApiError on a non-2xx answer. */
   async json<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-    const response = await this.send(method, path, options);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : {}) as T;
+    return ((await readJson(await this.send(method, path, options))) ?? {}) as T;
   }
 
   /** A text request (describe, YAML, logs). */
@@ -90,26 +84,24 @@ export class ApiClient {
         response = await this.fetchOnce(method, path, options);
       }
     }
-    if (!response.ok) throw await errorOf(response);
+    if (!response.ok) throw await errorFromResponse(response);
     return response;
   }
 
   private async fetchOnce(method: string, path: string, options: { query?: Query; body?: unknown; signal?: AbortSignal; accept?: string }): Promise<Response> {
-    const headers: Record<string, string> = { ...this.serviceHeaders(), Accept: options.accept ?? 'application/json' };
-    if (this.session?.token) headers.Authorization = `Bearer ${this.session.token}`;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const response = await fetch(this.url(path, options.query), { method, headers, body, signal: options.signal });
+    const { query, ...rest } = options;
+    const request = { ...rest, method, url: this.url(path, query), token: this.session?.token, headers: this.serviceHeaders() };
+    const response = await sendRequest((input, init) => fetch(input, init), request);
     this.takeRefreshedToken(response);
     return response;
   }
 
   /** The service may hand a refreshed token on any answer inside the window (X-Refreshed-Token). */
   private takeRefreshedToken(response: Response): void {
-    const token = response.headers.get('x-refreshed-token');
-    if (!token || !this.session) return;
-    const expires = Date.parse(response.headers.get('x-token-expires-at') ?? '');
-    this.session = { token, expiresAt: Number.isNaN(expires) ? undefined : expires };
+    const refreshed = refreshedToken(response);
+    if (!refreshed || !this.session) return;
+    const expires = Date.parse(refreshed.expiresAt ?? '');
+    this.session = { token: refreshed.token, expiresAt: Number.isNaN(expires) ? undefined : expires };
   }
 
   private async refreshWhenDue(path: string): Promise<void> {

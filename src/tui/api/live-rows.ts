@@ -1,6 +1,5 @@
-import { ApiError } from './api-error.js';
+import { ApiError, serverEvents } from './wire-client.js';
 import type { ApiClient } from './client.js';
-import { serverEvents } from './sse.js';
 import type { Row } from './types.js';
 
 export interface LiveQuery {
@@ -62,7 +61,7 @@ export class LiveRows {
       { namespace: this.query.namespace, labelSelector: this.query.labelSelector },
       this.controller.signal,
     );
-    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new ApiError(405, 'NO_WATCH', 'no live list');
+    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new ApiError(405, { error: 'no live list', code: 'NO_WATCH' });
     for await (const event of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) this.apply(event.event, event.data);
   }
 

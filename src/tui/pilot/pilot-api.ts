@@ -1,6 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { errorOf } from '../api/api-error.js';
-import { serverEvents } from '../api/sse.js';
+import { errorFromResponse, serverEvents } from '../api/wire-client.js';
 import type { ChatHistory, ChatSessionSummary, PilotEvent } from './pilot-types.js';
 
 /** The AI pilot's endpoints: the agentic chat (SSE), tool call approvals and the chat history. */
@@ -13,7 +12,7 @@ export class PilotApi {
     if (this.client.token) headers.Authorization = `Bearer ${this.client.token}`;
     const payload = { message: body.message, context: { namespace: body.namespace ?? '' }, session_id: body.sessionId };
     const response = await fetch(this.client.url('/api/chat/agentic'), { method: 'POST', headers, body: JSON.stringify(payload), signal });
-    if (!response.ok || !response.body) throw await errorOf(response);
+    if (!response.ok || !response.body) throw await errorFromResponse(response);
     for await (const event of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) yield event as PilotEvent;
   }
 

@@ -1,4 +1,4 @@
-import { ApiError, errorLine } from '../api/api-error.js';
+import { ApiError, errorLine } from '../api/wire-client.js';
 import type { PilotApi } from './pilot-api.js';
 import { applyEvent, emptyTranscript, fromHistory, waitingTool, withAccessRequest, type Transcript } from './transcript.js';
 

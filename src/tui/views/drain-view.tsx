@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState, type ReactElement } from 'react';
 import { useShell } from '../core/shell.js';
-import { serverEvents } from '../api/sse.js';
+import { serverEvents } from '../api/wire-client.js';
 import { useScroll } from '../components/scroll-lines.js';
 
 export interface DrainViewProps {

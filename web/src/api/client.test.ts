@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient, withQuery } from './client';
-import { ApiError } from './errors';
+import { ApiClient } from './client';
+import { ApiError, withQuery } from './wire-client';
 
 class MemoryStorage {
   readonly values = new Map<string, string>();

@@ -1,14 +1,10 @@
-import { ApiError, errorFromResponse, isAbort, networkError } from './errors';
 import type { Session } from './types';
-
-type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Fetch, type Query } from './wire-client';
 type SessionStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** Why the session went away: the user logged out, or the service refused the token (401). */
 export type SessionEnd = 'logout' | 'expired';
 type Listener = (session: Session | null, ended?: SessionEnd) => void;
-
-export type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface RequestOptions {
   query?: Query;
@@ -28,18 +24,6 @@ export interface ClientOptions {
 }
 
 const storageKey = 'pilothouse.session';
-export const refreshedTokenHeader = 'X-Refreshed-Token';
-export const tokenExpiresHeader = 'X-Token-Expires-At';
-
-/** `path?query` with empty values left out. */
-export function withQuery(path: string, query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
-}
 
 function readStored(storage: SessionStorageLike | undefined): Session | null {
   try {
@@ -127,23 +111,14 @@ export class ApiClient {
     throw failure;
   }
 
-  /** One fetch with the headers every call carries; a network failure becomes an ApiError (aborts stay aborts). */
-  private async send(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const body = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (body !== undefined) headers['Content-Type'] = options.text === undefined ? 'application/json' : (options.contentType ?? 'text/plain');
-    try {
-      return await this.fetcher(this.baseUrl + withQuery(path, options.query), { method, headers, body, signal: options.signal });
-    } catch (error) {
-      throw isAbort(error) ? error : networkError(error);
-    }
+  /** One fetch with the headers every call carries (wire-client's sendRequest). */
+  private send(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
+    const { query, ...rest } = options;
+    return sendRequest(this.fetcher, { ...rest, method, token, url: this.baseUrl + withQuery(path, query) });
   }
 
   async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const response = await this.request(method, path, options);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return (await readJson(await this.request(method, path, options))) as T;
   }
 
   async text(path: string, options: RequestOptions = {}): Promise<string> {
@@ -152,10 +127,9 @@ export class ApiClient {
   }
 
   private takeRefreshedToken(response: Response): void {
-    const token = response.headers.get(refreshedTokenHeader);
-    if (!token || !this.session) return;
-    const expiresAt = response.headers.get(tokenExpiresHeader) ?? this.session.expires_at;
-    this.setSession({ ...this.session, token, expires_at: expiresAt });
+    const refreshed = refreshedToken(response);
+    if (!refreshed || !this.session) return;
+    this.setSession({ ...this.session, token: refreshed.token, expires_at: refreshed.expiresAt ?? this.session.expires_at });
   }
 
   private setSession(session: Session | null, ended?: SessionEnd): void {

@@ -1,5 +1,5 @@
 import type { ListResponse } from './list';
-import type { SseEvent } from './sse';
+import type { SseEvent } from './wire-client';
 import type { ResourceItem } from './types';
 
 /** The rows of a live list (`GET /api/k8s/{resource}/watch`), keyed by namespace/name. */

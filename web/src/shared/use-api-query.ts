@@ -1,6 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { Query } from '../api/client';
-import { withQuery } from '../api/client';
+import { type Query, withQuery } from '../api/wire-client';
 import { useApi } from './api-context';
 
 interface ApiQueryOptions {

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import { isAbort } from '../api/errors';
+import { isAbort, readSse } from '../api/wire-client';
 import type { ListResponse } from '../api/list';
 import { applyLiveEvent, liveListResponse, type LiveRows } from '../api/live-list';
-import { readSse } from '../api/sse';
 import type { ResourceItem } from '../api/types';
 import type { Polled } from './use-polling';
 

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { ApiError, isAbort } from '../../api/errors';
-import { readSse } from '../../api/sse';
+import { ApiError, isAbort, readSse } from '../../api/wire-client';
 import type { ChatHistory } from '../../api/types';
 import { useApi } from '../../shared/api-context';
 import { chatReducer, initialChat, type ChatState } from './chat-state';

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { isAbort } from '../../api/errors';
+import { isAbort, readSse } from '../../api/wire-client';
 import type { ResourceItem } from '../../api/types';
-import { readSse } from '../../api/sse';
 import { useApi } from '../../shared/api-context';
 
 type Change = { items?: ResourceItem[]; item?: ResourceItem };

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { isAbort } from '../../api/errors';
-import { readSse } from '../../api/sse';
+import { isAbort, readSse } from '../../api/wire-client';
 import { useApi } from '../../shared/api-context';
 import type { Report } from './report-types';
 

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isAbort } from '../../api/errors';
-import { readText } from '../../api/sse';
+import { isAbort, readText } from '../../api/wire-client';
 import { useApi } from '../../shared/api-context';
 import { appendCapped, linePrefixer } from './log-lines';
 import type { ResourceTarget } from '../../shared/resource-target';
