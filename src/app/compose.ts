@@ -28,6 +28,7 @@ import { HelmInvocations } from '../helm/helm-invocations.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
@@ -199,7 +200,7 @@ export function composeServices(options: ComposeOptions): Services {
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
   const { safety, pilot } = composePilot({ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
-  const terminalTickets = new TerminalTickets();
+  const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
   const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });
   const events = new KubeEventRecorder(ownRest, logger, clock);

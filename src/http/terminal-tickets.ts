@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SealedTokensStore } from '../store/sealed-tokens-store.js';
 
 /** What a ticket stands for: the caller's credentials, bound to one pod. */
 export interface TerminalTicket {
@@ -14,35 +15,33 @@ export interface TerminalTicket {
  * Short-lived one-time tickets for the web terminal: a browser cannot set headers on a
  * WebSocket, and the long-lived JWT must never travel in a URL. A ticket is valid once,
  * for `ttlMs`, for exactly the terminal route, pod and container it was issued for; the upgrade
- * re-authenticates its credentials.
+ * re-authenticates its credentials. Tickets live in the shared store (sealed by their value, ADR
+ * 0032), so one issued by a replica opens the terminal on any other, once.
  */
 export class TerminalTickets {
-  private readonly tickets = new Map<string, TerminalTicket & { expiresAt: number }>();
-
   constructor(
+    private readonly store: SealedTokensStore,
     private readonly ttlMs = 30_000,
     private readonly clock: () => number = Date.now,
   ) {}
 
   /** Issues a ticket; returns its value and expiry. */
-  issue(ticket: TerminalTicket): { ticket: string; expiresAt: string } {
-    this.sweep();
+  async issue(ticket: TerminalTicket): Promise<{ ticket: string; expiresAt: string }> {
+    const now = this.clock();
+    await this.store.prune(now);
     const value = randomBytes(24).toString('base64url');
-    const expiresAt = this.clock() + this.ttlMs;
-    this.tickets.set(value, { ...ticket, expiresAt });
+    const expiresAt = now + this.ttlMs;
+    await this.store.put(
+      'terminal',
+      value,
+      { authorization: ticket.authorization, namespace: ticket.namespace, pod: ticket.pod, container: ticket.container },
+      expiresAt,
+    );
     return { ticket: value, expiresAt: new Date(expiresAt).toISOString() };
   }
 
-  /** Consumes a ticket (one use); undefined when unknown, used or expired. */
-  take(value: string): TerminalTicket | undefined {
-    const entry = this.tickets.get(value);
-    this.tickets.delete(value);
-    if (!entry || entry.expiresAt < this.clock()) return undefined;
-    return { authorization: entry.authorization, namespace: entry.namespace, pod: entry.pod, container: entry.container };
-  }
-
-  private sweep(): void {
-    const now = this.clock();
-    for (const [value, entry] of this.tickets) if (entry.expiresAt < now) this.tickets.delete(value);
+  /** Consumes a ticket (one use, on any replica); undefined when unknown, used or expired. */
+  take(value: string): Promise<TerminalTicket | undefined> {
+    return this.store.take<TerminalTicket>('terminal', value, this.clock());
   }
 }

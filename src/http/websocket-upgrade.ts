@@ -18,15 +18,16 @@ interface PendingUpgrade {
 }
 
 interface Refusal {
-  status: 401 | 403;
+  status: 401 | 403 | 503;
   message: string;
   reason: string;
 }
 
+const refusalLines = { 401: ['UNAUTHORIZED', 'Unauthorized'], 403: ['FORBIDDEN', 'Forbidden'], 503: ['UNAVAILABLE', 'Service Unavailable'] } as const;
+
 function rejectUpgrade(socket: Duplex, refusal: Refusal): void {
-  const code = refusal.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+  const [code, statusText] = refusalLines[refusal.status];
   const body = JSON.stringify({ error: refusal.message, code, details: { reason: refusal.reason } });
-  const statusText = refusal.status === 401 ? 'Unauthorized' : 'Forbidden';
   socket.end(
     `HTTP/1.1 ${refusal.status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -52,11 +53,11 @@ function ticketFits(url: URL, ticket: TerminalTicket): boolean {
 }
 
 /** Moves the credentials of a ticket or a `bearer.<token>` subprotocol into the Authorization header. */
-function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): { ticket?: TerminalTicket } | Refusal {
+async function applyCredentials(request: IncomingMessage, tickets: TerminalTickets): Promise<{ ticket?: TerminalTicket } | Refusal> {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const ticketValue = url.searchParams.get('ticket');
   if (ticketValue) {
-    const ticket = tickets.take(ticketValue);
+    const ticket = await tickets.take(ticketValue);
     if (!ticket) return { status: 401, message: 'terminal ticket unknown, used or expired', reason: 'invalid_ticket' };
     if (!ticketFits(url, ticket)) return { status: 403, message: 'this terminal ticket was issued for another pod or route', reason: 'ticket_mismatch' };
     if (ticket.authorization) request.headers.authorization = ticket.authorization;
@@ -95,15 +96,34 @@ export class WebSocketUpgrades {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (!originAllowed(request, this.corsOrigins))
         return rejectUpgrade(socket, { status: 403, message: 'WebSocket from a foreign origin', reason: 'origin_not_allowed' });
-      const credentials = applyCredentials(request, this.tickets);
-      if ('status' in credentials) return rejectUpgrade(socket, credentials);
-      this.pending.set(request, { socket, head, ticket: credentials.ticket });
-      const response = new ServerResponse(request);
-      response.assignSocket(socket as never);
-      response.shouldKeepAlive = false;
-      response.once('finish', () => socket.destroy());
-      handle(request, response);
+      void this.route(request, socket, head, handle);
     });
+  }
+
+  private async route(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    handle: (request: IncomingMessage, response: ServerResponse) => void,
+  ): Promise<void> {
+    let credentials: Awaited<ReturnType<typeof applyCredentials>>;
+    try {
+      credentials = await applyCredentials(request, this.tickets);
+    } catch {
+      // The shared store is away: the ticket cannot be redeemed now.
+      return rejectUpgrade(socket, {
+        status: 503,
+        message: 'terminal tickets cannot be checked now (the database is unavailable)',
+        reason: 'store_unavailable',
+      });
+    }
+    if ('status' in credentials) return rejectUpgrade(socket, credentials);
+    this.pending.set(request, { socket, head, ticket: credentials.ticket });
+    const response = new ServerResponse(request);
+    response.assignSocket(socket as never);
+    response.shouldKeepAlive = false;
+    response.once('finish', () => socket.destroy());
+    handle(request, response);
   }
 
   /** The ticket the upgrade carried (to check it was issued for this pod). */

@@ -80,4 +80,13 @@ export const migrations: readonly string[] = [
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // 8: short-lived one-time values redeemable on any replica (terminal tickets, OIDC sign-ins in progress):
+  // stored under a hash of the value, the payload sealed with a key derived from it (src/store/sealed-tokens-store.ts)
+  `CREATE TABLE sealed_tokens (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX sealed_tokens_expiry ON sealed_tokens (kind, expires_at);`,
 ];

@@ -12,6 +12,7 @@ import { ChatStore } from './chat-store.js';
 import { openDatabase, type Db } from './database.js';
 import { PostgresClient } from './postgres.js';
 import { RateWindowsStore } from './rate-windows-store.js';
+import { SealedTokensStore } from './sealed-tokens-store.js';
 import { SessionsStore } from './sessions-store.js';
 import { SettingsStore } from './settings-store.js';
 import { SqliteClient, type SqlClient } from './sql-client.js';
@@ -151,6 +152,24 @@ describe.each([
     expect(await chats.getSession('c1')).toBeUndefined();
   });
 
+  it('sealed tokens: taken once, refused after expiry, peeked without taking, counted and pruned; the row holds neither the value nor the payload', async () => {
+    const tokens = new SealedTokensStore(client);
+    await tokens.put('terminal', 'ticket-1', { authorization: 'Bearer secret-jwt', pod: 'p' }, 10_000);
+    await tokens.put('terminal', 'ticket-2', { pod: 'q' }, 2_000);
+    await tokens.put('oidc-login', 'ticket-1', { other: 'kind' }, 10_000);
+    const rows = await client.query<{ id: string; payload: string }>("SELECT id, payload FROM sealed_tokens WHERE kind = 'terminal'");
+    expect(JSON.stringify(rows)).not.toMatch(/ticket-1|secret-jwt|Bearer/);
+    expect(await tokens.count('terminal', 1_000)).toBe(2);
+    expect(await tokens.peek('terminal', 'ticket-1', 1_000)).toEqual({ authorization: 'Bearer secret-jwt', pod: 'p' });
+    expect(await tokens.take('terminal', 'ticket-1', 1_000)).toEqual({ authorization: 'Bearer secret-jwt', pod: 'p' });
+    expect(await tokens.take('terminal', 'ticket-1', 1_000)).toBeUndefined();
+    expect(await tokens.take('terminal', 'ticket-2', 2_000)).toBeUndefined();
+    expect(await tokens.take('terminal', 'made-up', 1_000)).toBeUndefined();
+    expect(await tokens.peek('oidc-login', 'ticket-1', 1_000)).toEqual({ other: 'kind' });
+    expect(await tokens.prune(10_000)).toBe(1);
+    expect(await tokens.count('oidc-login', 0)).toBe(0);
+  });
+
   it('a transaction commits together or not at all', async () => {
     const users = new UsersStore(client);
     await expect(
@@ -183,6 +202,13 @@ describe('PostgreSQL shared by replicas', () => {
     expect((await new UsersStore(replicaA).find('shared'))?.locked).toBe(true);
     const hits = [replicaA, replicaB, replicaC].map((replica) => new RateWindowsStore(replica).hit('login:shared', 5_000, 60_000));
     expect((await Promise.all(hits)).map((window) => window.count).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('a sealed token put on one replica is taken once when three take it at the same moment', async () => {
+    const [replicaA, replicaB, replicaC] = [engine.client(), engine.client(), engine.client()];
+    await new SealedTokensStore(replicaA).put('terminal', 'race', { pod: 'p' }, Date.now() + 30_000);
+    const taken = await Promise.all([replicaA, replicaB, replicaC].map((replica) => new SealedTokensStore(replica).take('terminal', 'race', Date.now())));
+    expect(taken.filter((payload) => payload !== undefined)).toEqual([{ pod: 'p' }]);
   });
 
   it('the audit outbox ships rows in order, once: a row shipped again (a crash before it was marked) is not doubled', async () => {

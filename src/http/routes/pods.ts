@@ -193,7 +193,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
         const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         context.status = 201;
         context.body = {
-          ...deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container }),
+          ...(await deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container })),
           container,
         };
       },
