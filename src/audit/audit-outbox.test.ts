@@ -101,6 +101,17 @@ describe('audit outbox on PostgreSQL', () => {
     expect(logins.items.filter((item) => item.user.startsWith('paged-')).map((item) => item.user)).toEqual(['paged-b', 'paged-a']);
   });
 
+  it('a row with a NUL character (a login attempt as sent) is shipped, with U+FFFD for it, and never holds back the rows after it', async () => {
+    const one = replica();
+    one.log.record({ user: 'nul\u0000user', action: 'login', resource: 'user/nul\u0000user', decision: 'deny', outcome: 'refused: throttled\u0000' });
+    one.log.record({ user: 'after-nul', action: 'login', resource: 'user/after-nul', decision: 'deny' });
+    await one.outbox.flush();
+    expect(one.log.unshipped(10)).toEqual([]);
+    const answer = await replica().view.query({ limit: 10, offset: 0, action: 'login', user: 'nul\uFFFDuser' });
+    expect(answer.items).toEqual([expect.objectContaining({ resource: 'user/nul\uFFFDuser', outcome: 'refused: throttled\uFFFD' })]);
+    expect((await replica().view.query({ limit: 10, offset: 0, user: 'after-nul' })).total).toBe(1);
+  });
+
   it('audit.retention_days also prunes the shared table: rows older than the retention are gone from every replica’s answer', async () => {
     let now = Date.parse('2020-01-01T00:00:00.000Z');
     const clock = (): Date => new Date(now);

@@ -12,6 +12,15 @@ interface SharedRow extends Omit<AuditRow, 'id'> {
   seq: number | string;
 }
 
+/**
+ * PostgreSQL's text cannot hold a NUL character, which SQLite stores (a login attempt's username is
+ * audited as sent). Shipped as U+FFFD: a row PostgreSQL refuses would hold back every later row of
+ * its replica for good, so one unauthenticated request could hide that replica's audit from all.
+ */
+function storableText(value: string | null): string | null {
+  return value === null ? null : value.replaceAll('\u0000', '\uFFFD');
+}
+
 /** How long shipped rows stay in PostgreSQL (`audit.retention_days`, as each replica's SQLite) and the clock it counts on. */
 export interface SharedRetention {
   retentionDays: number;
@@ -85,15 +94,7 @@ export class AuditOutbox {
     const values = rows.flatMap((row) => [
       this.replica,
       row.id,
-      row.timestamp,
-      row.user,
-      row.action,
-      row.resource,
-      row.details,
-      row.decision,
-      row.source,
-      row.request_id,
-      row.outcome,
+      ...[row.timestamp, row.user, row.action, row.resource, row.details, row.decision, row.source, row.request_id, row.outcome].map(storableText),
     ]);
     try {
       await this.shared.run(`INSERT INTO audit (${columns}) VALUES ${placeholders} ON CONFLICT (replica, local_id) DO NOTHING`, values);

@@ -11,10 +11,15 @@ import { startTestService, type TestService } from '../helpers/service.js';
 const namespace = useNamespace('ha-audit');
 let postgres: RunningPostgres;
 let replicas: TestService[];
+const loginLimit = 2;
 
 beforeAll(async () => {
   postgres = await startPostgres();
-  const config = { database: { url: postgres.url, timeout: '2s' }, authorization: { jwt: { signing_key: randomBytes(32).toString('hex') } } };
+  const config = {
+    database: { url: postgres.url, timeout: '2s' },
+    authorization: { jwt: { signing_key: randomBytes(32).toString('hex') } },
+    limits: { login_attempts_per_minute: loginLimit },
+  };
   replicas = [];
   for (let index = 0; index < 3; index += 1) replicas.push(await startTestService({ config }));
 }, 120_000);
@@ -77,5 +82,27 @@ describe('audit outbox while PostgreSQL stops and returns', () => {
         )
         .toEqual([]);
     }
+  });
+
+  it('a login attempt whose username holds a NUL character (throttled, so audited as sent) never holds back its replica’s later audit rows', async () => {
+    const [a, b, c] = replicas as [TestService, TestService, TestService];
+    const token = await a.login();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt <= loginLimit; attempt += 1)
+      statuses.push((await a.api('POST', '/api/auth/login', { body: { username: 'evil\u0000name', password: 'guess' } })).status);
+    expect(statuses.at(-1)).toBe(429);
+    const later = await apply(a, token, uniqueName('after-nul'));
+    expect(later.status).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const audit = await b.api('GET', '/api/audit?action=execute&limit=1000', { token });
+          return audit.body.items.some((item: { requestId: string }) => item.requestId === later.requestId);
+        },
+        { timeout: 2_000, interval: 100 },
+      )
+      .toBe(true);
+    const logins = await c.api('GET', `/api/audit?action=login&user=${encodeURIComponent('evil\uFFFDname')}&limit=100`, { token });
+    expect(logins.body.items.length).toBeGreaterThan(0);
   });
 });
