@@ -35,7 +35,9 @@ export function generateWebTypes(): string {
     const output = join(directory, 'types.ts');
     writeFileSync(input, JSON.stringify(openApiDocument()));
     const cli = join(root, 'web', 'node_modules', '.bin', 'openapi-typescript');
-    execFileSync(cli, [input, '--output', output, '--root-types', '--root-types-no-schema-prefix', '--alphabetize'], { stdio: 'pipe' });
+    execFileSync(cli, [input, '--output', output, '--root-types', '--root-types-no-schema-prefix', '--alphabetize', '--default-non-nullable', 'false'], {
+      stdio: 'pipe',
+    });
     const header =
       '// Generated from the OpenAPI document (GET /api/openapi.json) by scripts/web-types.ts into web/src/api/types.ts and\n' +
       '// src/tui/api/wire-types.ts (make web-types): do not edit by hand.\n';

@@ -1,5 +1,9 @@
 import type { ApiClient } from './client.js';
 import type { AccessRequest, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+import type { components } from './wire-types.js';
+
+/** The request bodies the terminal UI sends, as the OpenAPI document names them. */
+type Body = components['schemas'];
 
 /** The endpoints the terminal UI calls, typed; every call goes through the one ApiClient. */
 export class PilothouseApi {
@@ -49,7 +53,8 @@ export class PilothouseApi {
   }
 
   async startDrain(node: string): Promise<string> {
-    const started = await this.client.json<{ id: string }>('POST', '/api/node/drain', { body: { name: node, ignoreDaemonSets: true, deleteLocalData: true } });
+    const body: Body['NodeDrainBody'] = { name: node, ignoreDaemonSets: true, deleteLocalData: true };
+    const started = await this.client.json<{ id: string }>('POST', '/api/node/drain', { body });
     return started.id;
   }
 
@@ -63,7 +68,8 @@ export class PilothouseApi {
   }
 
   async helmRollback(release: Target, revision?: number): Promise<void> {
-    await this.client.json('POST', `/api/helm/releases/${encodeURIComponent(release.name)}/rollback`, { body: { namespace: release.namespace, revision } });
+    const body: Body['HelmRollbackBody'] = { namespace: release.namespace ?? '', revision };
+    await this.client.json('POST', `/api/helm/releases/${encodeURIComponent(release.name)}/rollback`, { body });
   }
 
   async helmUninstall(release: Target): Promise<void> {
@@ -74,16 +80,17 @@ export class PilothouseApi {
     return (await this.client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests')).items;
   }
 
-  requestAccess(body: { permission: string; namespaces: string[]; resources: string[]; reason: string; ttl: string }): Promise<AccessRequest> {
+  requestAccess(body: Body['AccessRequestCreateBody']): Promise<AccessRequest> {
     return this.client.json<AccessRequest>('POST', '/api/access-requests', { body });
   }
 
-  portForward(body: { namespace: string; pod: string; podPort: number; localPort: number }): Promise<{ id: string; localPort: number; address?: string }> {
+  portForward(body: Body['PortForwardCreateBody']): Promise<{ id: string; localPort: number; address?: string }> {
     return this.client.json('POST', '/api/portforward', { body });
   }
 
   async terminalTicket(pod: Target, container?: string): Promise<{ ticket: string; container: string }> {
-    return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body: { namespace: pod.namespace, container } });
+    const body: Body['TerminalTicketBody'] = { namespace: pod.namespace, container };
+    return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body });
   }
 }
 

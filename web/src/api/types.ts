@@ -1774,12 +1774,12 @@ export interface components {
         };
         AccessRequestCreateBody: {
             /** @default [] */
-            namespaces: (string | "*")[];
+            namespaces?: (string | "*")[];
             /** @enum {string} */
             permission: "execute_write" | "delete";
             reason?: string;
             /** @default [] */
-            resources: string[];
+            resources?: string[];
             ttl: string;
         };
         AccessRequestEnded: {
@@ -1842,7 +1842,7 @@ export interface components {
         };
         ChatBody: {
             /** @default {} */
-            context: {
+            context?: {
                 namespace?: "" | string;
                 resource?: string | "";
             };
@@ -1970,13 +1970,13 @@ export interface components {
         HelmInstallBody: {
             chart: string;
             /** @default false */
-            createNamespace: boolean;
+            createNamespace?: boolean;
             name: string;
             namespace: string;
             /** Format: uri */
             repo?: string;
             /** @default {} */
-            values: {
+            values?: {
                 [key: string]: unknown;
             };
             valuesYaml?: string;
@@ -2008,7 +2008,7 @@ export interface components {
         };
         HelmRepositoriesUpdateBody: {
             /** @default [] */
-            names: string[];
+            names?: string[];
         };
         HelmRepositoriesUpdated: {
             updated: string[];
@@ -2019,7 +2019,7 @@ export interface components {
         };
         HelmRepositoryBody: {
             /** @default false */
-            force: boolean;
+            force?: boolean;
             name: string;
             /** Format: uri */
             url: string;
@@ -2035,7 +2035,7 @@ export interface components {
         HelmRollbackBody: {
             namespace: string;
             /** @default 0 */
-            revision: number;
+            revision?: number;
         };
         HelmUninstalled: {
             name: string;
@@ -2050,7 +2050,7 @@ export interface components {
             /** Format: uri */
             repo?: string;
             /** @default {} */
-            values: {
+            values?: {
                 [key: string]: unknown;
             };
             valuesYaml?: string;
@@ -2152,13 +2152,13 @@ export interface components {
         };
         McpServerCreateBody: {
             /** @default [] */
-            args: string[];
+            args?: string[];
             command: string;
             description?: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /** @default {} */
-            env: {
+            env?: {
                 [key: string]: string;
             };
             name: string;
@@ -2172,13 +2172,13 @@ export interface components {
         };
         McpServerReplaceBody: {
             /** @default [] */
-            args: string[];
+            args?: string[];
             command: string;
             description?: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /** @default {} */
-            env: {
+            env?: {
                 [key: string]: string;
             };
         };
@@ -2235,15 +2235,15 @@ export interface components {
         };
         NodeDrainBody: {
             /** @default false */
-            deleteLocalData: boolean;
+            deleteLocalData?: boolean;
             /** @default false */
-            force: boolean;
+            force?: boolean;
             gracePeriodSeconds?: number;
             /** @default false */
-            ignoreDaemonSets: boolean;
+            ignoreDaemonSets?: boolean;
             name: string;
             /** @default 300 */
-            timeoutSeconds: number;
+            timeoutSeconds?: number;
         };
         NodeUsage: {
             cpu: string;
@@ -2294,7 +2294,7 @@ export interface components {
         };
         PortForwardCreateBody: {
             /** @default 0 */
-            localPort: number;
+            localPort?: number;
             namespace: string;
             pod: string;
             podPort: number;
@@ -2540,12 +2540,12 @@ export interface components {
         TerminalTicketBody: {
             container?: string;
             /** @default default */
-            namespace: string;
+            namespace?: string;
         };
         ToolAnalyzeBody: {
             command: string;
             /** @default bash */
-            tool: string;
+            tool?: string;
         };
         ToolApprovalBody: {
             approved: boolean;
@@ -2615,15 +2615,15 @@ export interface components {
             /** Format: email */
             email?: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             password: string;
             /**
              * @default viewer
              * @enum {string}
              */
-            role: "viewer" | "user" | "admin";
+            role?: "viewer" | "user" | "admin";
             /** @default [] */
-            roles: string[];
+            roles?: string[];
             username: string;
         };
         UserList: {

@@ -38,7 +38,7 @@ function LlmForm({ view }: { view: LlmView }): ReactNode {
     <form className="settings-form" onSubmit={(event) => void submit(event)} aria-labelledby="llm-title">
       <label className="field">
         <span>{t('llm.provider')}</span>
-        <select value={draft.provider} onChange={(event) => setDraft({ ...draft, provider: event.target.value })}>
+        <select value={draft.provider} onChange={(event) => setDraft({ ...draft, provider: event.target.value as LlmDraft['provider'] })}>
           {providers.map((provider) => (
             <option key={provider} value={provider}>
               {provider}
