@@ -5,7 +5,7 @@ import type { AppContext } from './types.js';
 /** A response being streamed to the client; `signal` aborts when the client goes away or the caller's session ends. */
 export interface ResponseStream {
   readonly signal: AbortSignal;
-  write(text: string): void;
+  write(text: string | Uint8Array): void;
   /** Bytes written and not yet taken by the client's connection (what a slow client makes grow). */
   pending(): number;
   /** Streams `source` into the response (with backpressure) until it ends or the stream is ended. */

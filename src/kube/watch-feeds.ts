@@ -11,7 +11,8 @@ export interface FeedSubscriber {
   classKey(): string;
   /** Bytes written to the client and not yet taken by its connection. */
   pending(): number;
-  write(frame: string): void;
+  /** Writes frames (a shared snapshot is one Buffer handed to every client, never copied per client). */
+  write(frames: string | Buffer): void;
   /** The client fell too far behind: it gets `frame` (an `error` event) and its stream ends. */
   drop(frame: string): void;
 }
@@ -36,6 +37,21 @@ function byNamespaceAndName(left: ResourceItem, right: ResourceItem): number {
   return ordinal(left.namespace ?? '', right.namespace ?? '') || ordinal(left.name, right.name);
 }
 
+/** Writes queued frames: strings joined into one write, a shared snapshot Buffer as it is. */
+function writeFrames(subscriber: FeedSubscriber, frames: (string | Buffer)[]): void {
+  let text = '';
+  for (const part of frames) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    if (text) subscriber.write(text);
+    subscriber.write(part);
+    text = '';
+  }
+  if (text) subscriber.write(text);
+}
+
 /** The event for a client that fell behind: the error body the contract uses, then the stream ends. */
 export const droppedFrame = frame('error', {
   error: 'this live list fell too far behind the cluster and was closed; open it again',
@@ -54,12 +70,12 @@ export const droppedFrame = frame('error', {
 class WatchFeed {
   private readonly subscribers = new Set<FeedSubscriber>();
   /** Frames waiting for the next write to each client (flushed once per turn of the event loop). */
-  private queued = new Map<FeedSubscriber, { frames: string[]; bytes: number }>();
+  private queued = new Map<FeedSubscriber, { frames: (string | Buffer)[]; bytes: number }>();
   private flushing: NodeJS.Immediate | undefined;
   private readonly selected = new Set<string>();
   private readonly unsubscribe: () => void;
   /** The snapshots last encoded, per visibility class, with the cache revision and age bucket they show. */
-  private snapshots = new Map<string, { version: string; text: string }>();
+  private snapshots = new Map<string, { version: string; bytes: Buffer }>();
   /** The largest snapshot sent: a client may be behind by that much more (it is taking it in). */
   private snapshotBytes = 0;
 
@@ -141,12 +157,12 @@ class WatchFeed {
       if (kept?.version !== version) {
         items ??= this.selectedItems();
         const visible = items.filter((item) => subscriber.sees(item));
-        kept = { version, text: frame('snapshot', { items: visible, total: visible.length, revision: this.cache.revision }) };
+        kept = { version, bytes: Buffer.from(frame('snapshot', { items: visible, total: visible.length, revision: this.cache.revision })) };
         if (this.snapshots.size >= 16) this.snapshots = new Map();
         this.snapshots.set(key, kept);
-        this.snapshotBytes = Math.max(this.snapshotBytes, Buffer.byteLength(kept.text));
+        this.snapshotBytes = Math.max(this.snapshotBytes, kept.bytes.length);
       }
-      this.deliver(subscriber, kept.text);
+      this.deliver(subscriber, kept.bytes);
     }
   }
 
@@ -163,7 +179,7 @@ class WatchFeed {
    * Queues a frame for the client; the frames of one turn of the event loop (a watch chunk often carries many
    * events) go out as one write per client.
    */
-  private deliver(subscriber: FeedSubscriber, text: string): void {
+  private deliver(subscriber: FeedSubscriber, text: string | Buffer): void {
     const queued = this.queued.get(subscriber);
     const queuedBytes = queued ? queued.bytes : 0;
     if (subscriber.pending() + queuedBytes > this.maxPending + this.snapshotBytes) {
@@ -183,7 +199,7 @@ class WatchFeed {
     this.flushing = undefined;
     const queued = this.queued;
     this.queued = new Map();
-    for (const [subscriber, { frames }] of queued) if (this.subscribers.has(subscriber)) subscriber.write(frames.join(''));
+    for (const [subscriber, { frames }] of queued) if (this.subscribers.has(subscriber)) writeFrames(subscriber, frames);
   }
 }
 
