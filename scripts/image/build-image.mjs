@@ -100,7 +100,8 @@ function addLibraries(hostBinary) {
   }
   for (const match of output.matchAll(/(\/\S+) \(0x/g)) {
     const library = match[1];
-    addFile(imagePathOf(library), realpathSync(library), false);
+    // The host file's mode: the dynamic loader (ld-linux) must stay executable or no program starts.
+    addFile(imagePathOf(library), realpathSync(library));
   }
 }
 

@@ -193,7 +193,7 @@ describe('the chart on the real node', () => {
     for (const row of before.items) expect(after.items).toContainEqual(row);
   });
 
-  test('helm uninstall leaves nothing of the release but the CRDs and the data claim the chart keeps', async () => {
+  test('helm uninstall leaves nothing of the release but the CRDs, and gives the volume back', async () => {
     const crdsBefore = await runKubectl(kubeconfig, ['get', 'crd', '-o', 'name']);
     await helm(['uninstall', release, '-n', namespace, '--wait', '--timeout', '3m']);
     const selector = `app.kubernetes.io/instance=${release}`;
@@ -202,24 +202,19 @@ describe('the chart on the real node', () => {
     await waitFor(
       async () => {
         left = (await runKubectl(kubeconfig, ['get', kinds, '-n', namespace, '-l', selector, '-o', 'name'])).trim();
-        return !left.includes('pod/');
+        return left === '';
       },
       120_000,
       1_000,
     );
-    // The store's claim carries helm.sh/resource-policy: keep (charts/pilothouse/templates/pvc.yaml): audit and
-    // users outlive an uninstall until it is deleted by hand. Nothing else of the release stays.
-    expect(left).toBe(`persistentvolumeclaim/${fullname}`);
-    expect(await runKubectl(kubeconfig, ['get', 'pvc', fullname, '-n', namespace, '-o', "jsonpath={.metadata.annotations['helm\\.sh/resource-policy']}"])).toBe(
-      'keep',
-    );
+    // persistence.keepOnUninstall is off by default: the store's claim goes with the release.
+    expect(left).toBe('');
     expect(await runKubectl(kubeconfig, ['get', 'clusterroles,clusterrolebindings', '-l', selector, '-o', 'name'])).toBe('');
     // Helm keeps CRDs (crds/ directory): they stay, and so does every other one.
     const crdsAfter = await runKubectl(kubeconfig, ['get', 'crd', '-o', 'name']);
     expect(crdsAfter).toBe(crdsBefore);
     expect(crdsAfter).toMatch(/accessrequests\./);
-    // Deleting the kept claim gives its volume back (the node's provisioner deletes the released PV).
-    await runKubectl(kubeconfig, ['delete', 'pvc', fullname, '-n', namespace, '--wait=true']);
+    // The released volume is given back (the node's provisioner deletes it).
     await waitFor(
       async () => !(await runKubectl(kubeconfig, ['get', 'pv', '-o', 'jsonpath={.items[*].spec.claimRef.namespace}'])).includes(namespace),
       60_000,
