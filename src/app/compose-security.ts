@@ -20,6 +20,7 @@ import type { Config } from '../config/schema.js';
 import type { KubeClients } from '../kube/clients.js';
 import { RateWindowsStore } from '../store/rate-windows-store.js';
 import type { SqlClient } from '../store/sql-client.js';
+import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { SessionsStore } from '../store/sessions-store.js';
 import { UsersStore } from '../store/users-store.js';
 
@@ -57,7 +58,7 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const login = new LoginService(sessions, audit, { counter: loginWindows, limit: config.limits.login_attempts_per_minute, verifier });
   const roleNames = new Set(config.authorization.roles.map((role) => role.name));
   const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: lockableSource(mode) });
-  const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock });
+  const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock, tokens: new SealedTokensStore(store) });
   return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows, loginWindows, oidc };
 }
 

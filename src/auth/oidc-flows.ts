@@ -7,14 +7,14 @@ import { jwtVerify } from 'jose';
 import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import { providerRefusal } from './oidc-errors.js';
 import type { OidcAccounts, SignInOrigin } from './oidc-sign-in.js';
+import type { SealedTokensStore } from '../store/sealed-tokens-store.js';
 
-/** A browser sign-in under way: PKCE verifier, nonce and the browser's binding hash, kept server side under the `state`. */
+/** A browser sign-in under way: PKCE verifier, nonce and the browser's binding hash, kept in the shared store under the `state`. */
 interface PendingLogin {
   verifier: string;
   nonce: string;
-  /** SHA-256 of the random value in the browser's sign-in cookie: only that browser may finish. */
-  binding: Buffer;
-  expiresAt: number;
+  /** SHA-256 (base64url) of the random value in the browser's sign-in cookie: only that browser may finish. */
+  binding: string;
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -24,10 +24,11 @@ export function newBrowserBinding(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** A device sign-in's state in the shared store (under its handle): any replica answers the client's polls. */
 type DeviceState =
-  | { status: 'pending'; expiresAt: number; interval: number; controller: AbortController }
-  | { status: 'complete'; expiresAt: number; result: LoginResult }
-  | { status: 'failed'; expiresAt: number; error: AppError };
+  | { status: 'pending'; interval: number }
+  | { status: 'complete'; result: LoginResult }
+  | { status: 'failed'; error: { code: AppError['code']; message: string; details: AppError['details'] } };
 
 export interface DeviceStart {
   handle: string;
@@ -67,26 +68,30 @@ const maxPending = 10_000;
 /**
  * The OpenID Connect flows: authorization code with PKCE (S256), `state` and `nonce` (single use,
  * ten minutes), and the device authorization grant, polled by the service (which holds the client
- * secret) while the client polls the service with an opaque handle.
+ * secret) while the client polls the service with an opaque handle. Sign-ins under way live in the
+ * shared store (ADR 0032): a sign-in started on one replica completes on any (the browser's cookie
+ * binding still applies); a device sign-in is polled at the provider by the replica that started it.
  */
 export class OidcFlows {
-  private readonly logins = new Map<string, PendingLogin>();
-  private readonly devices = new Map<string, DeviceState>();
+  /** This replica's device polls at the provider, to stop them at expiry or shutdown. */
+  private readonly polls = new Map<string, { controller: AbortController; expiresAt: number }>();
 
   constructor(
     private readonly provider: OidcProvider,
     private readonly accounts: OidcAccounts,
     private readonly clock: Clock,
+    private readonly store: SealedTokensStore,
   ) {}
 
   /** The provider's authorization URL for a new browser sign-in, bound to the browser holding `binding` (its cookie). */
   async authorizationUrl(binding: string): Promise<string> {
-    this.prune();
-    if (this.logins.size >= maxPending) throw new AppError('RATE_LIMITED', 'too many sign-ins under way; try again later');
+    await this.prune();
+    if ((await this.store.count('oidc-login', this.clock())) >= maxPending) throw new AppError('RATE_LIMITED', 'too many sign-ins under way; try again later');
     const state = client.randomState();
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
-    this.logins.set(state, { verifier, nonce, binding: digest(binding), expiresAt: this.clock() + loginTtlMs });
+    const pending: PendingLogin = { verifier, nonce, binding: digest(binding).toString('base64url') };
+    await this.store.put('oidc-login', state, pending, this.clock() + loginTtlMs);
     const { settings, configuration } = this.provider;
     return client.buildAuthorizationUrl(configuration, {
       redirect_uri: settings.redirect_url,
@@ -105,16 +110,15 @@ export class OidcFlows {
    */
   async callback(query: URLSearchParams, origin: SignInOrigin, binding: string | undefined): Promise<LoginResult> {
     const state = query.get('state') ?? '';
-    const pending = this.logins.get(state);
-    this.logins.delete(state);
+    const pending = state ? await this.store.take<PendingLogin>('oidc-login', state, this.clock()) : undefined;
     const username = 'oidc';
     const providerError = query.get('error');
     if (providerError)
       this.accounts.refuse(origin, username, unauthorized(`the identity provider refused: ${providerError}`, { reason: providerError.slice(0, 64) }));
-    if (!pending || pending.expiresAt <= this.clock()) {
+    if (!pending) {
       this.accounts.refuse(origin, username, unauthorized('unknown or expired sign-in state; start the sign-in again', { reason: 'bad_state' }));
     }
-    if (!binding || !timingSafeEqual(digest(binding), pending.binding)) {
+    if (!binding || !timingSafeEqual(digest(binding), Buffer.from(pending.binding, 'base64url'))) {
       const message = 'this sign-in was not started in this browser (its sign-in cookie is missing or different); start the sign-in again from Pilothouse';
       this.accounts.refuse(origin, username, unauthorized(message, { reason: 'browser_mismatch' }));
     }
@@ -138,8 +142,8 @@ export class OidcFlows {
 
   /** Starts a device sign-in: the code to show and the handle to poll with. */
   async startDevice(origin: SignInOrigin): Promise<DeviceStart> {
-    this.prune();
-    if (this.devices.size >= maxPending) throw new AppError('RATE_LIMITED', 'too many sign-ins under way; try again later');
+    await this.prune();
+    if ((await this.store.count('oidc-device', this.clock())) >= maxPending) throw new AppError('RATE_LIMITED', 'too many sign-ins under way; try again later');
     const { settings, configuration } = this.provider;
     let response: client.DeviceAuthorizationResponse;
     try {
@@ -151,7 +155,8 @@ export class OidcFlows {
     const controller = new AbortController();
     const expiresAt = this.clock() + response.expires_in * 1000;
     const interval = response.interval ?? 5;
-    this.devices.set(handle, { status: 'pending', expiresAt, interval, controller });
+    await this.store.put('oidc-device', handle, { status: 'pending', interval } satisfies DeviceState, expiresAt);
+    this.polls.set(handle, { controller, expiresAt });
     void this.pollDevice(handle, response, controller.signal, origin);
     return {
       handle,
@@ -163,23 +168,20 @@ export class OidcFlows {
     };
   }
 
-  /** The device sign-in's state; a finished one is handed out once. */
-  device(handle: string): DevicePoll {
-    const state = this.devices.get(handle);
-    if (!state || state.expiresAt <= this.clock()) {
-      this.devices.delete(handle);
-      throw unauthorized('unknown or expired device sign-in; start again', { reason: 'unknown_device_handle' });
-    }
-    if (state.status === 'pending') return { status: 'pending', interval: state.interval };
-    this.devices.delete(handle);
-    if (state.status === 'failed') throw state.error;
+  /** The device sign-in's state, on any replica; a finished one is handed out once (one conditional DELETE). */
+  async device(handle: string): Promise<DevicePoll> {
+    const now = this.clock();
+    const peeked = await this.store.peek<DeviceState>('oidc-device', handle, now);
+    if (peeked?.status === 'pending') return { status: 'pending', interval: peeked.interval };
+    const state = peeked && (await this.store.take<DeviceState>('oidc-device', handle, now));
+    if (!state || state.status === 'pending') throw unauthorized('unknown or expired device sign-in; start again', { reason: 'unknown_device_handle' });
+    if (state.status === 'failed') throw new AppError(state.error.code, state.error.message, state.error.details);
     return { status: 'complete', ...state.result };
   }
 
   close(): void {
-    for (const state of this.devices.values()) if (state.status === 'pending') state.controller.abort();
-    this.devices.clear();
-    this.logins.clear();
+    for (const poll of this.polls.values()) poll.controller.abort();
+    this.polls.clear();
   }
 
   private async pollDevice(handle: string, response: client.DeviceAuthorizationResponse, signal: AbortSignal, origin: SignInOrigin): Promise<void> {
@@ -188,13 +190,16 @@ export class OidcFlows {
       const tokens = await client.pollDeviceAuthorizationGrant(this.provider.configuration, response, undefined, { signal });
       const claims = await withUserInfo(this.provider, tokens);
       const result = await this.accounts.signIn(claims, { ...origin, flow: 'device' });
-      this.devices.set(handle, { status: 'complete', expiresAt, result });
+      await this.store.put('oidc-device', handle, { status: 'complete', result } satisfies DeviceState, expiresAt);
     } catch (error) {
       if (signal.aborted) return;
       // Refusals of the account (unmapped, locked) are audited where they are made; the provider's here.
       const refusal = isAppError(error) ? error : providerRefusal(error, 'device_authorization_failed');
       if (!isAppError(error)) this.auditRefusal({ ...origin, flow: 'device' }, refusal);
-      this.devices.set(handle, { status: 'failed', expiresAt, error: refusal });
+      const failed: DeviceState = { status: 'failed', error: { code: refusal.code, message: refusal.message, details: refusal.details } };
+      await this.store.put('oidc-device', handle, failed, expiresAt).catch(() => undefined);
+    } finally {
+      this.polls.delete(handle);
     }
   }
 
@@ -206,13 +211,13 @@ export class OidcFlows {
     }
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     const now = this.clock();
-    for (const [state, pending] of this.logins) if (pending.expiresAt <= now) this.logins.delete(state);
-    for (const [handle, device] of this.devices) {
-      if (device.expiresAt > now) continue;
-      if (device.status === 'pending') device.controller.abort();
-      this.devices.delete(handle);
+    for (const [handle, poll] of this.polls) {
+      if (poll.expiresAt > now) continue;
+      poll.controller.abort();
+      this.polls.delete(handle);
     }
+    await this.store.prune(now);
   }
 }

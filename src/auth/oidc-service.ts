@@ -1,6 +1,7 @@
 import type { AuditRecorder } from '../audit/types.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
+import type { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import type { UsersStore } from '../store/users-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { SessionManager } from './sessions.js';
@@ -16,6 +17,8 @@ export interface OidcServiceDeps {
   sessions: SessionManager;
   audit: AuditRecorder;
   clock: Clock;
+  /** Sign-ins under way, shared by replicas. */
+  tokens: SealedTokensStore;
 }
 
 /** What the login page needs to know about SSO (public). */
@@ -41,7 +44,7 @@ export class OidcService {
   /** Discovers the provider; a failure stops the start with one line naming the key. */
   async start(): Promise<void> {
     this.provider = await discoverProvider(this.deps.settings);
-    this.flowsReady = new OidcFlows(this.provider, this.accounts, this.deps.clock);
+    this.flowsReady = new OidcFlows(this.provider, this.accounts, this.deps.clock, this.deps.tokens);
   }
 
   get enabled(): boolean {

@@ -152,7 +152,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       response: devicePoll,
       errors: [401, 404],
       handler: async (context, { body }) => {
-        context.body = oidc.flows.device(body.handle);
+        context.body = await oidc.flows.device(body.handle);
       },
     }),
   ];
