@@ -52,8 +52,15 @@ export class SharedApprovals implements Approvals {
     void this.listener?.end().catch(() => undefined);
   }
 
-  knows(id: string): boolean {
-    return this.local.knows(id);
+  /**
+   * Always true, so every tool call gets a fresh random id (agent-loop's uniqueCallIds): a model's ids
+   * are unique only within its answer (some providers number them), and the ids waiting on other
+   * replicas cannot be known here synchronously; two chats on two replicas would otherwise wait under
+   * one id and the second turn would fail. The history keeps the new id, and the model reads its call
+   * under it.
+   */
+  knows(): boolean {
+    return true;
   }
 
   pendingIds(): string[] {

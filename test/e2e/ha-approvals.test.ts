@@ -123,7 +123,39 @@ afterAll(async () => {
 
 beforeEach(() => wire.reset());
 
-describe('approvals on a replica that times out or dies', () => {
+describe('approvals across replicas: same ids, timeouts, a killed replica', () => {
+  it('two chats on A and B wait at once for calls the model gave the same id: each is decided and runs on its own', async () => {
+    const names = [uniqueName('cm-same-id-a'), uniqueName('cm-same-id-b')];
+    // The wire server names every first tool call call_wire_0, like providers whose ids are unique only per answer.
+    wire.script([
+      { toolCalls: [kubectlCall(`create configmap ${names[0]} -n ${namespace.name}`)] },
+      { toolCalls: [kubectlCall(`create configmap ${names[1]} -n ${namespace.name}`)] },
+      { text: ['One done.'] },
+      { text: ['Other done.'] },
+    ]);
+    let waiting = 0;
+    let bothWaiting: () => void = () => undefined;
+    const both = new Promise<void>((resolve) => (bothWaiting = resolve));
+    const ids: string[] = [];
+    const decided: { status: number; body: any }[] = [];
+    const waitThenApprove = (via: TestService) => async (event: ChatEvent) => {
+      if (event.event !== 'tool_request') return;
+      ids.push(event.data.id);
+      if ((waiting += 1) === 2) bothWaiting();
+      await Promise.race([both, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      decided.push(await decide(via, event.data.id, true));
+    };
+    const first = chat(onReplicaA(), { message: 'first', context: { namespace: namespace.name } }, { token: admin, onEvent: waitThenApprove(c) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = chat(b, { message: 'second', context: { namespace: namespace.name } }, { token: admin, onEvent: waitThenApprove(c) });
+    const runs = await Promise.all([first, second]);
+    expect(runs.map((run) => run.named('error'))).toEqual([[], []]);
+    expect(new Set(ids).size).toBe(2);
+    expect(decided.map((decision) => decision.status)).toEqual([200, 200]);
+    expect(runs.map((run) => run.nth('tool_execution').status)).toEqual(['executed', 'executed']);
+    expect([await configMapExists(names[0]!), await configMapExists(names[1]!)]).toEqual([true, true]);
+  });
+
   it('a call on A that nobody decides times out there; a late decision through B is refused and it never runs', async () => {
     const name = uniqueName('cm-late');
     wire.script([{ toolCalls: [kubectlCall(`create configmap ${name} -n ${namespace.name}`)] }, { text: ['Nobody answered.'] }]);
