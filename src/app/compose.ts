@@ -28,6 +28,7 @@ import { HelmInvocations } from '../helm/helm-invocations.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import { openDatabase, type Db } from '../store/database.js';
+import { DrainJobsStore } from '../store/drain-jobs-store.js';
 import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
@@ -255,7 +256,7 @@ export function composeServices(options: ComposeOptions): Services {
     version,
     portForwards,
     webSockets: new WebSocketUpgrades(terminalTickets, config.server.cors_origins),
-    drains: new DrainJobs(logger, clock),
+    drains: new DrainJobs(logger, clock, new DrainJobsStore(store)),
     helm,
     ...reports,
   };

@@ -118,6 +118,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await bounded('cluster clients', deps.kube.close());
       deps.pilot.settings.stop();
       deps.pilot.approvals.stop?.();
+      // Drains still running here stop beating: other replicas end them as abandoned after drainStaleMs.
+      deps.drains.close();
       // Rows still waiting stay in this replica's SQLite and are shipped after its next start.
       await bounded(
         'audit outbox',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { DrainJobsStore } from '../store/drain-jobs-store.js';
 import type { KubeIdentityClient } from './clients.js';
 import { evictPod, planDrain, podGone, type DrainOptions, type PodReference } from './drain.js';
 import { setUnschedulable } from './nodes.js';
@@ -50,6 +51,10 @@ export class DrainJob {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
 }
 
 const sleep = (milliseconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -81,24 +86,54 @@ async function waitGone(client: KubeIdentityClient, pod: PodReference, deadline:
   return 'evicted but not deleted before the timeout';
 }
 
+/** How often the replica running drains says so, and after how long without that another replica ends them. */
+export const drainHeartbeatMs = 3_000;
+export const drainStaleMs = 15_000;
+const followPollMs = 500;
+
+/** The result of a drain whose replica stopped (crash, kill) before it finished. */
+function abandonedResult(node: string, events: readonly DrainEvent[]): DrainEvent {
+  const pods = events.filter((event) => event.type === 'pod');
+  return {
+    type: 'result',
+    node,
+    status: 'failed',
+    evicted: pods.filter((event) => event.status === 'evicted').length,
+    failed: pods.filter((event) => event.status === 'failed').map(({ namespace, name, reason }) => ({ namespace, name, reason: reason ?? 'failed' })),
+    refused: [],
+    skipped: pods.filter((event) => event.status === 'skipped').map(({ namespace, name, reason }) => ({ namespace, name, reason: reason ?? 'skipped' })),
+    message: `abandoned: the replica running this drain stopped before it finished (no heartbeat for ${drainStaleMs / 1000} s); the node stays cordoned`,
+  };
+}
+
 /**
  * Runs drains in the background (kubectl drain semantics: cordon, refuse unmanaged / local-data /
- * DaemonSet pods unless allowed, evict the rest through the Eviction API). Finished jobs are kept
- * for `retentionMs` so late readers still get the result.
+ * DaemonSet pods unless allowed, evict the rest through the Eviction API). Each job's progress is a
+ * row of the shared store (ADR 0032) that the replica running it writes at every event and beats
+ * every {@link drainHeartbeatMs}; any other replica follows the row, and ends the job as failed
+ * (abandoned) once its heartbeat is {@link drainStaleMs} old. Finished jobs are kept for `retentionMs`.
  */
 export class DrainJobs {
   private readonly jobs = new Map<string, DrainJob>();
+  private readonly writes = new Map<string, Promise<unknown>>();
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly logger: Logger,
     private readonly clock: Clock,
+    private readonly store: DrainJobsStore,
     private readonly retentionMs = 60 * 60_000,
-  ) {}
+  ) {
+    this.heartbeat = setInterval(() => void this.beat(), drainHeartbeatMs);
+    this.heartbeat.unref();
+  }
 
-  start(client: KubeIdentityClient, node: string, options: DrainOptions, requester: string): DrainJob {
-    this.sweep();
+  async start(client: KubeIdentityClient, node: string, options: DrainOptions, requester: string): Promise<DrainJob> {
+    await this.sweep();
     const job = new DrainJob(randomUUID(), node, requester, this.clock);
+    await this.store.insert({ id: job.id, node, requester, heartbeatAt: this.clock() });
     this.jobs.set(job.id, job);
+    job.subscribe(() => this.persist(job));
     void this.run(job, client, options).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn({ node, err: message }, 'drain failed');
@@ -107,8 +142,49 @@ export class DrainJobs {
     return job;
   }
 
-  get(id: string): DrainJob | undefined {
-    return this.jobs.get(id);
+  /** A drain started on this replica, or followed from its shared row. */
+  async get(id: string): Promise<DrainJob | undefined> {
+    const local = this.jobs.get(id);
+    if (local) return local;
+    const record = await this.store.find(id);
+    if (!record) return undefined;
+    const job = new DrainJob(record.id, record.node, record.requester, this.clock);
+    for (const event of record.events) job.emit(event as DrainEvent);
+    if (!job.done) void this.follow(job);
+    return job;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  /** Writes the job's progress in event order (each write carries every event so far). */
+  private persist(job: DrainJob): void {
+    const previous = this.writes.get(job.id) ?? Promise.resolve();
+    const write = previous
+      .then(() => this.store.progress(job.id, job.events, this.clock(), job.done))
+      .catch((error: unknown) => this.logger.warn({ drain: job.id, err: error instanceof Error ? error.message : String(error) }, 'drain progress not stored'));
+    this.writes.set(job.id, write);
+    if (job.done) void write.then(() => this.writes.delete(job.id));
+  }
+
+  private async beat(): Promise<void> {
+    const running = [...this.jobs.values()].filter((job) => !job.done).map((job) => job.id);
+    await this.store.heartbeat(running, this.clock()).catch(() => undefined);
+  }
+
+  /** Copies another replica's progress into `job` while someone listens; ends it when that replica went silent. */
+  private async follow(job: DrainJob): Promise<void> {
+    for (let tick = 0; !job.done; tick += 1) {
+      await sleep(followPollMs);
+      if (!job.listening && tick > 2) return;
+      const record = await this.store.find(job.id).catch(() => undefined);
+      if (!record) continue;
+      for (const event of record.events.slice(job.events.length)) job.emit(event as DrainEvent);
+      if (job.done || record.heartbeatAt >= this.clock() - drainStaleMs) continue;
+      const result = abandonedResult(job.node, job.events);
+      if (await this.store.abandon(job.id, [...job.events, result], this.clock(), this.clock() - drainStaleMs)) job.emit(result);
+    }
   }
 
   private async run(job: DrainJob, client: KubeIdentityClient, options: DrainOptions): Promise<void> {
@@ -134,8 +210,9 @@ export class DrainJobs {
     job.emit({ type: 'result', ...result, status: result.failed.length > 0 ? 'failed' : 'completed' });
   }
 
-  private sweep(): void {
+  private async sweep(): Promise<void> {
     const now = this.clock();
     for (const [id, job] of this.jobs) if (job.finishedAt && now - job.finishedAt > this.retentionMs) this.jobs.delete(id);
+    await this.store.prune(now - this.retentionMs);
   }
 }

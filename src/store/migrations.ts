@@ -89,4 +89,13 @@ export const migrations: readonly string[] = [
      expires_at INTEGER NOT NULL
    );
    CREATE INDEX sealed_tokens_expiry ON sealed_tokens (kind, expires_at);`,
+  // 9: drain jobs: progress written by the replica running the drain, read by any (src/store/drain-jobs-store.ts)
+  `CREATE TABLE drain_jobs (
+     id TEXT PRIMARY KEY,
+     node TEXT NOT NULL,
+     requester TEXT NOT NULL,
+     events TEXT NOT NULL DEFAULT '[]',
+     heartbeat_at INTEGER NOT NULL,
+     finished_at INTEGER
+   );`,
 ];

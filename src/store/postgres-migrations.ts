@@ -96,4 +96,13 @@ export const postgresMigrations: readonly string[] = [
      expires_at BIGINT NOT NULL
    );
    CREATE INDEX sealed_tokens_expiry ON sealed_tokens (kind, expires_at);`,
+  // 7: drain jobs: progress written by the replica running the drain, read by any (src/store/drain-jobs-store.ts)
+  `CREATE TABLE drain_jobs (
+     id TEXT PRIMARY KEY,
+     node TEXT NOT NULL,
+     requester TEXT NOT NULL,
+     events TEXT NOT NULL DEFAULT '[]',
+     heartbeat_at BIGINT NOT NULL,
+     finished_at BIGINT
+   );`,
 ];

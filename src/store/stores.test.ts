@@ -9,6 +9,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { AuditOutbox, AuditView } from '../audit/audit-outbox.js';
 import { isAppError } from '../errors.js';
 import { ChatStore } from './chat-store.js';
+import { DrainJobsStore } from './drain-jobs-store.js';
 import { openDatabase, type Db } from './database.js';
 import { PostgresClient } from './postgres.js';
 import { RateWindowsStore } from './rate-windows-store.js';
@@ -168,6 +169,24 @@ describe.each([
     expect(await tokens.peek('oidc-login', 'ticket-1', 1_000)).toEqual({ other: 'kind' });
     expect(await tokens.prune(10_000)).toBe(1);
     expect(await tokens.count('oidc-login', 0)).toBe(0);
+  });
+
+  it('drain jobs: progress written in place, heartbeats, abandoned only when stale and open, never written after the end, pruned', async () => {
+    const jobs = new DrainJobsStore(client);
+    await jobs.insert({ id: 'd1', node: 'n1', requester: 'ada', heartbeatAt: 1_000 });
+    expect(await jobs.progress('d1', [{ type: 'cordoned' }], 2_000, false)).toBe(true);
+    expect(await jobs.find('d1')).toMatchObject({ node: 'n1', requester: 'ada', events: [{ type: 'cordoned' }], heartbeatAt: 2_000, finishedAt: null });
+    await jobs.heartbeat(['d1'], 5_000);
+    expect(await jobs.abandon('d1', [{ type: 'result' }], 6_000, 4_000)).toBe(false);
+    expect(await jobs.abandon('d1', [{ type: 'cordoned' }, { type: 'result' }], 9_000, 8_000)).toBe(true);
+    expect(await jobs.progress('d1', [{ type: 'late' }], 9_500, true)).toBe(false);
+    expect(await jobs.find('d1')).toMatchObject({ events: [{ type: 'cordoned' }, { type: 'result' }], finishedAt: 9_000 });
+    await jobs.insert({ id: 'd2', node: 'n2', requester: 'ada', heartbeatAt: 1_000 });
+    expect(await jobs.progress('d2', [{ type: 'result' }], 3_000, true)).toBe(true);
+    expect(await jobs.abandon('d2', [], 9_000, 8_000)).toBe(false);
+    expect(await jobs.prune(5_000)).toBe(1);
+    expect(await jobs.find('d2')).toBeUndefined();
+    expect(await jobs.find('d1')).toBeDefined();
   });
 
   it('a transaction commits together or not at all', async () => {

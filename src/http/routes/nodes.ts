@@ -144,7 +144,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       events: drainEvents,
       errors: [404],
       handler: async (context, { params }) => {
-        const job = drains.get(params.id);
+        const job = await drains.get(params.id);
         const principal = context.state.principal;
         if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${params.id} not found`);
         streamDrain(context, job, await podVisibility(deps, context));
