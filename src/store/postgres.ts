@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
+import { AppError, validation } from '../errors.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import type { SqlClient } from './sql-client.js';
 
@@ -16,9 +16,17 @@ export interface PostgresSettings {
 /** SQLSTATE classes of a database that is away rather than a statement that is wrong: connection, resources, operator intervention. */
 const unavailableClasses = new Set(['08', '53', '57']);
 
-/** The contract's 503 for PostgreSQL away (down, unreachable, restarting, too slow); other errors pass unchanged. */
+/** SQLSTATEs of a text PostgreSQL cannot store (a NUL character): the caller's input, not the database's failure. */
+const unstorableText = new Set(['22021', '22P05']);
+
+/**
+ * The contract's 503 for PostgreSQL away (down, unreachable, restarting, too slow); a text value it
+ * cannot store (NUL) is the caller's 400; other errors pass unchanged.
+ */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof AppError) return error;
+  if (error instanceof pg.DatabaseError && unstorableText.has(error.code ?? ''))
+    return validation('text values may not contain NUL characters', { reason: 'unstorable_text' });
   if (error instanceof pg.DatabaseError && !unavailableClasses.has((error.code ?? '').slice(0, 2))) return error;
   return new AppError('UNAVAILABLE', 'the shared database does not answer; try again shortly', { dependency: 'database' });
 }
