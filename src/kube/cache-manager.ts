@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
-import { ListAccessSets, ListRefused, type ListAccess } from '../rbac/list-access.js';
+import { ListAccessSets, ListRefused, type ListAccess } from './list-access.js';
 import type { ResourceType } from './discovery.js';
 import type { KubeIdentityClient } from './clients.js';
 import { TableCache } from './table-cache.js';
@@ -28,7 +28,7 @@ export function inView(access: ListAccess, namespace: string | undefined): boole
  * Owns the watch-fed caches: one per (resource type, namespace or all) under the service's own
  * identity, shared by every caller, started on first use and stopped after `idleMs` without use. A
  * namespace list is served from a synced all-namespaces cache when one exists. Each caller sees the
- * namespaces of it the cluster lets them list (src/rbac/list-access.ts); when that cannot be computed,
+ * namespaces of it the cluster lets them list (src/kube/list-access.ts); when that cannot be computed,
  * their list is made as them, into a cache of their own.
  */
 export class CacheManager {

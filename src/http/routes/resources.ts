@@ -17,7 +17,7 @@ import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
 import { inView, type CacheManager, type CacheView } from '../../kube/cache-manager.js';
 import { WatchFeeds, type FeedSubscriber, type FeedTarget } from '../../kube/watch-feeds.js';
-import { ListRefused, type ListAccessSets } from '../../rbac/list-access.js';
+import { ListRefused, type ListAccessSets } from '../../kube/list-access.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';

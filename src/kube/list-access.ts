@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { KubeIdentityClient } from '../kube/clients.js';
-import type { ResourceType } from '../kube/discovery.js';
-import { mapKubeError } from '../kube/errors.js';
-import type { RestClient } from '../kube/rest-client.js';
-import { TableCache } from '../kube/table-cache.js';
+import type { KubeIdentityClient } from './clients.js';
+import type { ResourceType } from './discovery.js';
+import { mapKubeError } from './errors.js';
+import type { RestClient } from './rest-client.js';
+import { TableCache } from './table-cache.js';
 import { AppError } from '../errors.js';
 
 /** Which namespaces of a shared cache one caller may list: all of them, or these. */
