@@ -98,4 +98,10 @@ export const migrations: readonly string[] = [
      heartbeat_at INTEGER NOT NULL,
      finished_at INTEGER
    );`,
+  // 10: Helm chart repositories added through the API; each replica's helm home follows this list (src/helm/shared-repositories.ts)
+  `CREATE TABLE helm_repositories (
+     name TEXT PRIMARY KEY,
+     url TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
 ];

@@ -105,4 +105,10 @@ export const postgresMigrations: readonly string[] = [
      heartbeat_at BIGINT NOT NULL,
      finished_at BIGINT
    );`,
+  // 8: Helm chart repositories added through the API; each replica's helm home follows this list (src/helm/shared-repositories.ts)
+  `CREATE TABLE helm_repositories (
+     name TEXT PRIMARY KEY,
+     url TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
 ];

@@ -10,6 +10,7 @@ import { AuditOutbox, AuditView } from '../audit/audit-outbox.js';
 import { isAppError } from '../errors.js';
 import { ChatStore } from './chat-store.js';
 import { DrainJobsStore } from './drain-jobs-store.js';
+import { HelmRepositoriesStore } from './helm-repositories-store.js';
 import { openDatabase, type Db } from './database.js';
 import { PostgresClient } from './postgres.js';
 import { RateWindowsStore } from './rate-windows-store.js';
@@ -187,6 +188,21 @@ describe.each([
     expect(await jobs.prune(5_000)).toBe(1);
     expect(await jobs.find('d2')).toBeUndefined();
     expect(await jobs.find('d1')).toBeDefined();
+  });
+
+  it('helm repositories: put, repointed in place, listed by name, deleted once', async () => {
+    const repositories = new HelmRepositoriesStore(client);
+    await repositories.put({ name: 'zeta', url: 'https://charts.example/z' });
+    await repositories.put({ name: 'alpha', url: 'https://charts.example/a' });
+    await repositories.put({ name: 'zeta', url: 'https://charts.example/z2' });
+    await repositories.putIfAbsent({ name: 'zeta', url: 'https://charts.example/imported' });
+    expect(await repositories.list()).toEqual([
+      { name: 'alpha', url: 'https://charts.example/a' },
+      { name: 'zeta', url: 'https://charts.example/z2' },
+    ]);
+    expect(await repositories.delete('alpha')).toBe(true);
+    expect(await repositories.delete('alpha')).toBe(false);
+    expect((await repositories.list()).map((repository) => repository.name)).toEqual(['zeta']);
   });
 
   it('a transaction commits together or not at all', async () => {

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { serveDemoChartRepository, type ChartRepository } from '../helpers/chart-repository.js';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -11,6 +14,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 let postgres: RunningPostgres;
 let replicas: [TestService, TestService, TestService];
 let config: Record<string, unknown>;
+let charts: ChartRepository;
 const namespace = useNamespace('ha-term');
 const own = useNamespace('ha-term-ph');
 const drains = useNamespace('ha-drain');
@@ -18,7 +22,10 @@ const nodes = [uniqueName('ha-drain-a'), uniqueName('ha-drain-b')] as const;
 
 beforeAll(async () => {
   postgres = await startPostgres();
+  charts = await serveDemoChartRepository();
   config = {
+    // The fixture chart repository is http on 127.0.0.1: allowed only with these keys.
+    helm: { allow_http: true, allow_private_urls: true },
     database: { url: postgres.url, timeout: '2s' },
     authorization: { jwt: { signing_key: randomBytes(32).toString('hex') } },
     kubernetes: { namespace: own.name },
@@ -39,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all((replicas ?? []).map((replica) => replica.close()));
   postgres?.remove();
+  charts?.close();
   await tryKubectl(clusterKubeconfig(), ['delete', 'node', ...nodes, '--wait=false']);
 });
 
@@ -179,5 +187,33 @@ describe('drain jobs across replicas', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(25_000);
     expect(onB.events.at(-1)).toMatchObject({ event: 'result', data: { status: 'failed', message: expect.stringContaining('abandoned') } });
     expect((await progress(c, token, started.body.id as string)).events.at(-1)).toEqual(onB.events.at(-1));
+  });
+});
+
+describe('helm repositories across replicas', () => {
+  const helmNamespace = useNamespace('ha-helm');
+
+  it('a repository added on A is listed on B, searched and installed from on C; removed on C it is gone on A and B', { timeout: 120_000 }, async () => {
+    const [a, b, c] = replicas;
+    const token = await a.login();
+    const call = (replica: TestService, method: string, path: string, body?: unknown) => replica.api(method, path, { token, body });
+    expect((await call(a, 'POST', '/api/helm/repositories', { name: 'shared', url: charts.url })).status).toBe(201);
+    expect((await call(b, 'GET', '/api/helm/repositories')).body).toEqual({ items: [{ name: 'shared', url: charts.url }] });
+    const search = await call(c, 'GET', '/api/helm/charts?keyword=demo');
+    expect(search.body.items).toEqual([expect.objectContaining({ name: 'shared/demo', version: '0.1.0' })]);
+    const installed = await call(c, 'POST', '/api/helm/install', { name: 'from-shared', namespace: helmNamespace.name, chart: 'shared/demo', values: {} });
+    expect(installed.status).toBe(201);
+    // A name in use elsewhere is repointed only with force, whichever replica asks.
+    const repoint = await call(b, 'POST', '/api/helm/repositories', { name: 'shared', url: `${charts.url}/other` });
+    expect(repoint).toMatchObject({ status: 400, body: { details: { reason: 'repository_exists' } } });
+    expect((await call(c, 'DELETE', '/api/helm/repositories/shared')).body).toEqual({ name: 'shared', removed: true });
+    expect((await call(a, 'GET', '/api/helm/repositories')).body).toEqual({ items: [] });
+    expect((await call(b, 'DELETE', '/api/helm/repositories/shared')).status).toBe(404);
+    const gone = await call(a, 'POST', '/api/helm/install', { name: 'after-removal', namespace: helmNamespace.name, chart: 'shared/demo', values: {} });
+    expect(gone.status).toBeGreaterThanOrEqual(400);
+    // B's own helm home follows at its next helm command that reads repositories.
+    const searched = await call(b, 'GET', '/api/helm/charts?keyword=demo');
+    expect(JSON.stringify(searched.body)).not.toContain('shared/demo');
+    expect(readFileSync(join(b.dataDir, 'helm', 'config', 'repositories.yaml'), 'utf8')).not.toContain('shared');
   });
 });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import type { HelmInvocation } from '../../helm/helm-runner.js';
-import { addRepository, listRepositories, removeRepository, searchCharts, updateRepositories } from '../../helm/repositories.js';
+import { searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { audited } from '../audit-context.js';
-import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
+import { checkChartUrl, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
 import { queryBoolean } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { itemsOf } from '../api-schemas.js';
@@ -22,13 +21,16 @@ const updateBody = z.object({ names: z.array(repositoryName).default([]) }).meta
 const chartQuery = z.object({ keyword: searchKeyword.default(''), versions: queryBoolean.default(false) });
 
 /** A repository name in use may be pointed elsewhere only with `force: true` (admins only reach this route). */
-async function checkRepositoryName(helm: HelmInvocation, name: string, url: string, force: boolean): Promise<void> {
-  const existing = (await listRepositories(helm)).find((repository) => repository.name === name);
+async function checkRepositoryName(deps: HelmRouteDeps, name: string, url: string, force: boolean): Promise<void> {
+  const existing = (await deps.helmRepositories.list()).find((repository) => repository.name === name);
   if (!existing || force || existing.url.replace(/\/+$/, '') === url.replace(/\/+$/, '')) return;
   throw new AppError('VALIDATION_ERROR', `repository ${name} exists with another URL; send force: true to repoint it`, { reason: 'repository_exists', name });
 }
 
-/** Helm chart repositories and chart search, through the real helm binary as the caller's identity. */
+/**
+ * Helm chart repositories and chart search, through the real helm binary as the caller's identity.
+ * The list is shared by replicas (src/helm/shared-repositories.ts).
+ */
 export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
   return [
     route({
@@ -38,7 +40,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'Chart repositories: {items: [{name, url}]}',
       response: itemsOf(helmRepository),
       handler: async (context) => {
-        context.body = { items: await listRepositories(helmFor(deps, context)) };
+        context.body = { items: await deps.helmRepositories.list() };
       },
     }),
     route({
@@ -51,11 +53,13 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       response: helmRepository,
       handler: async (context, { body }) => {
         await checkChartUrl(deps, body.url, 'url');
-        const helm = helmFor(deps, context);
-        await checkRepositoryName(helm, body.name, body.url, body.force);
+        const helm = await helmWithRepositories(deps, context);
+        await checkRepositoryName(deps, body.name, body.url, body.force);
         const line = `helm repo add ${body.name} ${body.url}${body.force ? ' --force-update' : ''}`;
         context.status = 201;
-        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: line }, () => addRepository(helm, body.name, body.url));
+        context.body = await audited(deps, context, { resource: `helmrepository/${body.name}`, command: line }, () =>
+          deps.helmRepositories.add(helm, body.name, body.url),
+        );
       },
     }),
     route({
@@ -68,9 +72,8 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       response: helmRepositoriesUpdated,
       handler: async (context, { body }) => {
         const line = ['helm repo update', ...body.names].join(' ');
-        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () =>
-          updateRepositories(helmFor(deps, context), body.names),
-        );
+        const helm = await helmWithRepositories(deps, context);
+        context.body = await audited(deps, context, { resource: 'helmrepository/*', command: line }, () => updateRepositories(helm, body.names));
       },
     }),
     route({
@@ -81,8 +84,9 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       params: z.object({ name: repositoryName }),
       response: helmRepositoryRemoved,
       handler: async (context, { params: { name } }) => {
+        const helm = await helmWithRepositories(deps, context);
         context.body = await audited(deps, context, { resource: `helmrepository/${name}`, command: `helm repo remove ${name}` }, () =>
-          removeRepository(helmFor(deps, context), name),
+          deps.helmRepositories.remove(helm, name),
         );
       },
     }),
@@ -95,7 +99,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       errors: [404],
       response: itemsOf(chartHit),
       handler: async (context, { query }) => {
-        context.body = { items: await searchCharts(helmFor(deps, context), query.keyword, query.versions) };
+        context.body = { items: await searchCharts(await helmWithRepositories(deps, context), query.keyword, query.versions) };
       },
     }),
   ];

@@ -17,7 +17,7 @@ import { audited } from '../audit-context.js';
 import { valuesYamlSchema, withYamlValues } from '../helm-values.js';
 import { auditedRead } from '../audit-reads.js';
 import { authorizeHelmAction } from '../helm-policy.js';
-import { checkChartUrl, helmFor, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
+import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
 import { visibleItems } from '../visible-items.js';
 import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
@@ -83,7 +83,7 @@ function chartLine(verb: string, body: z.infer<typeof upgradeBody>): string {
  */
 async function changeRelease(deps: HelmRouteDeps, context: AppContext, action: ChartChange['action'], sent: InstallBody): Promise<ReleaseDetails> {
   await authorizeHelmAction(deps, context, { action, namespace: sent.namespace });
-  const helm = helmFor(deps, context);
+  const helm = await helmWithRepositories(deps, context);
   const source = action === 'upgrade' ? await upgradeSource(helm, sent) : sent;
   await checkChartUrl(deps, source.repo, 'repo');
   const prepared = await prepareChange(helm, { action, source, createNamespace: sent.createNamespace });
