@@ -2,13 +2,17 @@
 // real node's selector and toleration, run by a real kubelet + containerd from the image that
 // `make image` built, reached through its Service's ClusterIP (kube-proxy) from this host.
 // The tests run in order and share the release; they need `make cluster-node` (NODE_KUBECONFIG).
+// The release's LLM is this host's LLM front (llm-front.ts): the scripted wire server, or a hanging one.
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uniqueName, waitFor } from '../helpers/cluster.js';
-import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { rootDirectory, toolPath } from '../helpers/paths.js';
+import { startLlmFront, type LlmFront } from './llm-front.js';
 
 const kubeconfig = process.env.NODE_KUBECONFIG ?? join(rootDirectory, '.cluster', 'kubeconfig');
 const namespace = uniqueName('node-chart');
@@ -25,6 +29,17 @@ const onRealNode = [
 interface HttpAnswer {
   status: number;
   body: string;
+}
+
+let wire: LlmWireServer;
+let front: LlmFront;
+/** The node's InternalIP: this host, as pods on the node reach it. */
+let hostAddress: string;
+
+/** The chart's config: the LLM is the front on this host (an OpenAI-compatible base URL). */
+function llmValues(): string[] {
+  const llm = { provider: 'openai', model: 'scripted', api_key: 'node-test', base_url: `http://${hostAddress}:${front.port}/v1`, max_retries: 0 };
+  return ['--set-json', `config=${JSON.stringify({ llm })}`];
 }
 
 function helm(args: string[]): Promise<string> {
@@ -66,17 +81,28 @@ async function readyPod(): Promise<PodList['items'][number]> {
   return pods[0]!;
 }
 
+interface ServiceCallOptions {
+  token?: string;
+  body?: unknown;
+  timeoutMs?: number;
+  /** Called with the body read so far, at each chunk (an SSE stream). */
+  onChunk?(bodySoFar: string): void;
+}
+
 /** An HTTP call to the Service's ClusterIP from this host, with the Service's DNS name as Host (the chart's allowlist). */
-async function throughService(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<HttpAnswer> {
+async function throughService(method: string, path: string, options: ServiceCallOptions = {}): Promise<HttpAnswer> {
   const clusterIp = (await runKubectl(kubeconfig, ['get', 'service', fullname, '-n', namespace, '-o', 'jsonpath={.spec.clusterIP}'])).trim();
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers: Record<string, string> = { Host: `${fullname}.${namespace}.svc` };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (payload) headers['Content-Type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const call = request({ host: clusterIp, port: 80, method, path, headers, timeout: 10_000 }, (response) => {
+    const call = request({ host: clusterIp, port: 80, method, path, headers, timeout: options.timeoutMs ?? 10_000 }, (response) => {
       let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+        options.onChunk?.(body);
+      });
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
     });
     call.on('timeout', () => call.destroy(new Error(`${method} ${path}: timeout`)));
@@ -107,19 +133,69 @@ async function loginAudit(token: string): Promise<AuditPage> {
   return JSON.parse(answer.body) as AuditPage;
 }
 
+/** Runs `node --input-type=module -e script` in the Pilothouse container and returns its stdout. */
+async function nodeInPod(script: string): Promise<string> {
+  const pod = await readyPod();
+  return runKubectl(kubeconfig, ['exec', '-n', namespace, pod.metadata.name, '--', 'node', '--input-type=module', '-e', script]);
+}
+
+interface SseEvent {
+  event: string;
+  data: { id?: string; requiresApproval?: boolean; status?: string; result?: string };
+}
+
+function sseEvents(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of text.split('\n\n')) {
+    const name = /^event: ?(.*)$/m.exec(block)?.[1];
+    const data = /^data: ?(.*)$/m.exec(block)?.[1];
+    if (name && data) events.push({ event: name, data: JSON.parse(data) as SseEvent['data'] });
+  }
+  return events;
+}
+
+/** One chat turn through the Service; a tool call that asks for approval is approved by the admin. */
+async function chatThroughService(message: string, token: string): Promise<SseEvent[]> {
+  const approved = new Set<string>();
+  const approvals: Promise<HttpAnswer>[] = [];
+  const answer = await throughService('POST', '/api/chat/agentic', {
+    token,
+    body: { message, context: {} },
+    timeoutMs: 60_000,
+    onChunk: (soFar) => {
+      for (const event of sseEvents(soFar)) {
+        if (event.event !== 'tool_request' || !event.data.requiresApproval || approved.has(event.data.id!)) continue;
+        approved.add(event.data.id!);
+        approvals.push(throughService('POST', '/api/tool/approve', { token, body: { id: event.data.id, approved: true } }));
+      }
+    },
+  });
+  expect(answer.status).toBe(200);
+  for (const approval of await Promise.all(approvals)) expect(approval.status).toBe(200);
+  return sseEvents(answer.body);
+}
+
 describe('the chart on the real node', () => {
   beforeAll(async () => {
     const node = await tryKubectl(kubeconfig, ['get', 'node', '-l', 'node.pilothouse.dev/real=true', '-o', 'name']);
     if (node.code !== 0 || node.stdout.trim() === '') throw new Error('no real node in the cluster: run make cluster-node (make test-node does)');
+    const nodeName = node.stdout.trim();
+    hostAddress = (await runKubectl(kubeconfig, ['get', nodeName, '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}'])).trim();
+    wire = await startLlmWireServer();
+    front = await startLlmFront(hostAddress, Number(new URL(wire.url).port));
   });
 
   afterAll(async () => {
     await helm(['uninstall', release, '-n', namespace, '--wait']).catch(() => undefined);
     await tryKubectl(kubeconfig, ['delete', 'namespace', namespace, '--wait=false']);
+    await front?.close();
+    await wire?.close();
   });
 
   test('helm install with the defaults gives a pod on the real node, Ready by its own probes, with its volume bound', async () => {
-    await helm(['install', release, chart, '-n', namespace, '--create-namespace', ...onRealNode, '--wait', '--timeout', '5m']);
+    const started = Date.now();
+    await helm(['install', release, chart, '-n', namespace, '--create-namespace', ...onRealNode, ...llmValues(), '--wait', '--timeout', '5m']);
+    console.log(`node figures: helm install to Ready ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const pod = await readyPod();
     expect(pod.spec.nodeName).toBe('real-node');
     // A pod IP from the node's bridge CNI (KWOK pods get 10.244.x.x).
@@ -174,6 +250,113 @@ describe('the chart on the real node', () => {
     expect(metrics.body).toMatch(/^# (HELP|TYPE) /m);
     expect(metrics.body).toContain('process_cpu');
   });
+
+  test('the API from inside the pod: its own port and the Service ClusterIP from the variables the kubelet injects', async () => {
+    const variable = fullname.toUpperCase().replaceAll('-', '_');
+    const script = `
+      import { request } from 'node:http';
+      const call = (host, port, path, method = 'GET', body) => new Promise((resolve, reject) => {
+        const headers = { host: '${fullname}.${namespace}.svc', 'content-type': 'application/json' };
+        const req = request({ host, port, path, method, headers, timeout: 10000 }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      const service = [process.env.${variable}_SERVICE_HOST, Number(process.env.${variable}_SERVICE_PORT)];
+      const local = await call('127.0.0.1', 8080, '/api/readyz');
+      const login = await call(...service, '/api/auth/login', 'POST', JSON.stringify({ username: 'admin', password: process.env.ADMIN_PASSWORD }));
+      console.log(JSON.stringify({ service, local: [local.status, JSON.parse(local.text)], login: login.status }));`;
+    const out = JSON.parse(await nodeInPod(script)) as { service: [string, number]; local: [number, unknown]; login: number };
+    const clusterIp = (await runKubectl(kubeconfig, ['get', 'service', fullname, '-n', namespace, '-o', 'jsonpath={.spec.clusterIP}'])).trim();
+    expect(out.service).toEqual([clusterIp, 80]);
+    expect(out.local).toEqual([200, { status: 'ready', kubernetes: 'connected', store: 'ok' }]);
+    expect(out.login).toBe(200);
+  });
+
+  test('an AccessRequest applied with kubectl is reconciled by the in-cluster leader: conditions, Events, kubectl wait', async () => {
+    const token = await login();
+    const requester = 'node-user';
+    const created = await throughService('POST', '/api/admin/users', {
+      token,
+      body: { username: requester, password: 'password-of-node-user', role: 'user', roles: [] },
+    });
+    expect(created.status).toBe(201);
+    const name = 'from-kubectl';
+    const object = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: ${name}}\nspec: {requester: ${requester}, permission: execute_write, ttl: 2h, reason: node}\n`;
+    await applyYaml(kubeconfig, object, namespace);
+    const kubectl = (args: string[]): Promise<string> => runKubectl(kubeconfig, [...args, '-n', namespace]);
+    await kubectl(['wait', '--for=condition=Approved=Unknown', `accessrequest/${name}`, '--timeout=60s']);
+    const waited = kubectl(['wait', '--for=condition=Approved', `accessrequest/${name}`, '--timeout=90s']);
+    const approved = await throughService('POST', `/api/access-requests/${name}/approve`, { token, body: {} });
+    expect(approved.status).toBe(200);
+    expect(await waited).toMatch(/condition met/);
+    const status = (JSON.parse(await kubectl(['get', 'accessrequest', name, '-o', 'json'])) as { status: { phase: string; conditions: unknown[] } }).status;
+    expect(status.phase).toBe('Approved');
+    expect(status.conditions).toEqual([expect.objectContaining({ type: 'Approved', status: 'True', reason: 'Approved', observedGeneration: 1 })]);
+    let events: Array<{ reason: string; reportingComponent: string }> = [];
+    await waitFor(
+      async () => {
+        events = (JSON.parse(await kubectl(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json'])) as { items: typeof events })
+          .items;
+        return events.some((event) => event.reason === 'Approved');
+      },
+      30_000,
+      1_000,
+    );
+    expect(events.map((event) => event.reason)).toEqual(expect.arrayContaining(['Pending', 'Approved']));
+    for (const event of events) expect(event.reportingComponent).toBe('pilothouse.dev/controller');
+    // The pod leads (its Lease) and counted the reconciles.
+    const metrics = (await throughService('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^pilothouse_leader 1$/m);
+    expect(metrics).toMatch(/^pilothouse_controller_reconciles_total\{controller="accessrequest",result="success"\} [1-9]/m);
+  }, 180_000);
+
+  test('a hanging LLM does not restart the pod: /api/health reports within its limit, the pod stays Ready', async () => {
+    front.setMode('hang');
+    try {
+      const podName = (await readyPod()).metadata.name;
+      // Two liveness periods (20 s) and five readiness periods (10 s), asking /api/health (which checks the LLM) throughout.
+      const until = Date.now() + 50_000;
+      const llm = new Set<string>();
+      while (Date.now() < until) {
+        const started = Date.now();
+        const health = await throughService('GET', '/api/health', { timeoutMs: 15_000 });
+        expect(Date.now() - started).toBeLessThan(10_000);
+        const report = JSON.parse(health.body) as { kubernetes: string; llm: string };
+        expect(report.kubernetes).toBe('connected');
+        llm.add(report.llm);
+        const pod = await readyPod();
+        expect(pod.metadata.name).toBe(podName);
+        expect(pod.status.containerStatuses?.[0]).toMatchObject({ ready: true, restartCount: 0 });
+        await sleep(5_000);
+      }
+      // The LLM was really asked, never answered, and health said so.
+      expect(front.accepted()).toBeGreaterThan(0);
+      expect(llm).toContain('unavailable');
+    } finally {
+      front.setMode('wire');
+    }
+  }, 120_000);
+
+  test('a chat through the Service reaches the scripted LLM on this host; the bash tool (off by default) is not offered', async () => {
+    wire.reset();
+    wire.script([{ text: ['Hello ', 'from the node.'] }]);
+    const events = await chatThroughService('Hi', await login());
+    const text = events.filter((event) => event.event === 'chunk').map((event) => (event.data as { content?: string }).content);
+    expect(text.join('')).toBe('Hello from the node.');
+    expect(events.at(-1)?.event).toBe('stream_end');
+    const offered = JSON.stringify((wire.chatRequests()[0]?.body as { tools?: unknown } | undefined)?.tools ?? []);
+    expect(wire.chatRequests()).toHaveLength(1);
+    expect(offered).not.toContain('"bash"');
+  }, 120_000);
+
+  test('helm test logs in and lists pods through the Service', async () => {
+    const out = await helm(['test', release, '-n', namespace, '--timeout', '3m']);
+    expect(out).toMatch(/TEST SUITE:\s+\S+-test-login[\s\S]*Phase:\s+Succeeded/);
+  }, 240_000);
 
   test('helm upgrade keeps the audit rows (and the admin password) across the new pod', async () => {
     const before = await loginAudit(await login());
