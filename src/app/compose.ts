@@ -209,12 +209,13 @@ export function composeServices(options: ComposeOptions): Services {
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
   const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });
   const events = new KubeEventRecorder(ownRest, logger, clock);
-  const mcpController = new Controller(mcp.objects, new McpServerReconciler(mcp, events), logger);
+  const mcpController = new Controller(mcp.objects, new McpServerReconciler(mcp, events, () => controllers.isLeader), logger);
   // Status changes of servers from MCPServer objects requeue their object.
   mcp.manager.onStatusChange((name) => {
     if (mcp.manager.get(name)?.definition.source !== 'config') mcpController.queue.add(name);
   });
-  controllers.register(mcpController);
+  // Every replica connects to the servers of MCPServer objects (their tools in its chats); the leader writes status.
+  controllers.registerEverywhere(mcpController);
   const forwarder = new PortForwardReconciler(portForwards, kube, {
     bindAddress: config.portforward.bind_address,
     logger,

@@ -24,9 +24,11 @@ export interface ControllerManagerOptions {
 /**
  * Starts the registered controllers while this replica holds the leader Lease and stops
  * them when it loses it. Without leader election (single replica) they run at once.
+ * Controllers registered with {@link registerEverywhere} run on every replica.
  */
 export class ControllerManager {
   private readonly runnables: Runnable[] = [];
+  private readonly everywhere: Runnable[] = [];
   private elector?: LeaderElector;
   private running = false;
   private started = false;
@@ -43,6 +45,17 @@ export class ControllerManager {
     if (this.running) runnable.start();
   }
 
+  /**
+   * Runs `runnable` on every replica, from start to stop; it is started again when this replica
+   * starts leading, so a level-based controller passes over every object once more as the leader
+   * (its reconciler does the leader's part, e.g. status writes, only while {@link isLeader}).
+   */
+  registerEverywhere(runnable: Runnable): void {
+    if (runnable instanceof Controller) runnable.observer = this.options.observer;
+    this.everywhere.push(runnable);
+    if (this.started) runnable.start();
+  }
+
   get isLeader(): boolean {
     return this.running;
   }
@@ -52,6 +65,7 @@ export class ControllerManager {
     this.started = true;
     this.options.observer?.leading(false);
     if (!this.options.leaderElection) return this.startAll();
+    for (const runnable of this.everywhere) runnable.start();
     this.elector = new LeaderElector(
       this.rest,
       { namespace: this.options.namespace, name: this.options.leaseName ?? 'pilothouse-controller', clock: this.options.clock },
@@ -63,13 +77,14 @@ export class ControllerManager {
 
   async stop(): Promise<void> {
     this.stopAll();
+    for (const runnable of this.everywhere) runnable.stop();
     await this.elector?.stop();
   }
 
   private startAll(): void {
     this.running = true;
     this.options.observer?.leading(true);
-    for (const runnable of this.runnables) runnable.start();
+    for (const runnable of [...this.everywhere, ...this.runnables]) runnable.start();
   }
 
   private stopAll(): void {

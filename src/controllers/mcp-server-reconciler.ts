@@ -30,7 +30,9 @@ function differs(object: McpServerObject, patch: WrittenStatus): boolean {
 /**
  * Level-based reconciler of MCPServer objects: connects enabled servers, disconnects disabled or
  * deleted ones, and writes `status` from the client manager's live state. The manager's status
- * changes requeue the object, so status follows connects, failures and restarts.
+ * changes requeue the object, so status follows connects, failures and restarts. It runs on every
+ * replica (each connects, so a chat on any replica has the tools, ADR 0032); only the leader
+ * (`leading`) writes status and records Events.
  */
 export class McpServerReconciler implements Reconciler {
   readonly name = 'mcpserver';
@@ -38,6 +40,7 @@ export class McpServerReconciler implements Reconciler {
   constructor(
     private readonly servers: McpServers,
     private readonly events: EventRecorder = noEvents,
+    private readonly leading: () => boolean = () => true,
   ) {}
 
   async reconcile(name: string): Promise<Result> {
@@ -69,8 +72,9 @@ export class McpServerReconciler implements Reconciler {
     throw new TerminalError(message);
   }
 
-  /** Writes the status and its `Ready` condition when either changed; a transition also records an Event. */
+  /** Writes the status and its `Ready` condition when either changed (the leader only); a transition also records an Event. */
   private async write(object: McpServerObject, status: ServerStatus): Promise<void> {
+    if (!this.leading()) return;
     const [conditionStatus, reason] = readyReasons[status.phase];
     const message = status.message ?? (status.phase === 'connected' ? `${status.tools.length} tools` : status.phase);
     const update = setCondition(
