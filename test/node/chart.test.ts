@@ -232,6 +232,12 @@ describe('the chart on the real node', () => {
     ]);
     // KWOK would run the command on this host as root; a real container has the pod's name and user.
     expect(JSON.parse(out)).toEqual({ uid: runAsUser, host: pod.metadata.name });
+    // The service's memory after start (PID 1 of the container), well under the chart's 1 GiB limit.
+    const status = await runKubectl(kubeconfig, ['exec', '-n', namespace, pod.metadata.name, '--', 'cat', '/proc/1/status']);
+    const rssMiB = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]) / 1024;
+    console.log(`node figures: pod memory after start (VmRSS of PID 1) ${rssMiB.toFixed(0)} MiB`);
+    expect(rssMiB).toBeGreaterThan(20);
+    expect(rssMiB).toBeLessThan(512);
   });
 
   test('through the Service: health, login with the chart admin Secret, a cluster read, /metrics', async () => {
