@@ -33,16 +33,30 @@ export interface BenchService {
 
 /**
  * Starts `bin/pilothouse` against `kubeconfig` with `args` (auth flags, `--web` ...), a fresh data
- * directory and a config file (`options.config`: more YAML after the limits); resolves once `/api/health` answers. The benchmark is the only client, so the per-client rate
+ * directory and a config file (`options.config`: more YAML after the limits); resolves once `/api/health` answers
+ * (`options.fromSources`: runs src/main.ts instead of the build). The benchmark is the only client, so the per-client rate
  * limit is lifted: it would measure itself.
  */
-export async function startPilothouse(kubeconfig: string, args: string[], options: { config?: string; port?: number } = {}): Promise<BenchService> {
+export async function startPilothouse(
+  kubeconfig: string,
+  args: string[],
+  options: { config?: string; port?: number; fromSources?: boolean } = {},
+): Promise<BenchService> {
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
   const config = join(dataDir, 'config.yaml');
   writeFileSync(config, `limits: {requests_per_minute: 10000000}\n${options.config ?? ''}`);
-  const program = fileURLToPath(new URL('../bin/pilothouse', import.meta.url));
-  const child = spawn(process.execPath, [program, '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--data-dir', dataDir, ...args], {
+  // From the sources (src/main.ts, as the e2e tests run it) or the build (bin/pilothouse → dist/).
+  const program = options.fromSources
+    ? [
+        '--experimental-transform-types',
+        '--no-warnings',
+        '--import',
+        fileURLToPath(new URL('../test/fixtures/mcp/register-ts.mjs', import.meta.url)),
+        fileURLToPath(new URL('../src/main.ts', import.meta.url)),
+      ]
+    : [fileURLToPath(new URL('../bin/pilothouse', import.meta.url))];
+  const child = spawn(process.execPath, [...program, '--config', config, '--kubeconfig', kubeconfig, '--port', String(port), '--data-dir', dataDir, ...args], {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
