@@ -10,7 +10,7 @@ describe('bash sandbox health check', () => {
   });
 
   it('reports the real probe: available here, unavailable with the reason when bubblewrap cannot start', async () => {
-    expect(await bashSandboxCheck(true, new BubblewrapSandbox({ binaries: [] }))()).toEqual({ status: 'available' });
+    expect(await bashSandboxCheck(true, new BubblewrapSandbox({ binaries: [] }))()).toEqual({ status: 'available', proc: 'fresh' });
     const broken = new BubblewrapSandbox({ bwrapPath: path.join('/nonexistent', 'bwrap'), binaries: [] });
     expect(await bashSandboxCheck(true, broken)()).toEqual({
       status: 'unavailable',

@@ -1,9 +1,13 @@
 import type { RestClient } from '../kube/rest-client.js';
 import type { SandboxStatus } from '../tools/builtin/bash-sandbox.js';
 
-/** Whether the bash tool can run: `disabled` by config, or enabled and its sandbox `available` / `unavailable` (with the reason). */
+/**
+ * Whether the bash tool can run: `disabled` by config, or enabled and its sandbox `available` (with its
+ * /proc: `fresh`, or `empty` where the runtime refuses a fresh one) / `unavailable` (with the reason).
+ */
 export interface BashSandboxHealth {
   status: 'available' | 'unavailable' | 'disabled';
+  proc?: 'fresh' | 'empty';
   reason?: string;
 }
 
@@ -29,7 +33,7 @@ export function bashSandboxCheck(enabled: boolean, sandbox: { status(): Promise<
   return async () => {
     if (!enabled) return { status: 'disabled', reason: 'tools.bash.enabled is false' };
     const status = await sandbox.status();
-    return status.available ? { status: 'available' } : { status: 'unavailable', reason: status.reason };
+    return status.available ? { status: 'available', proc: status.proc } : { status: 'unavailable', reason: status.reason };
   };
 }
 

@@ -15,6 +15,7 @@ const plan: SandboxPlan = {
   proxy: { kubeconfigPath: '/tmp/pilothouse-proxy-abc/kubeconfig', socketPath: '/tmp/pilothouse-proxy-abc/proxy.sock', port: 40123 },
   forwarder: { node: '/opt/node-24/bin/node', script: '/srv/pilothouse/dist/tools/builtin/sandbox-forwarder.js' },
   disableUserNamespaces: true,
+  proc: 'fresh',
 };
 
 /** Every host path the sandbox sees, with how: the sources of the bind operations. */
@@ -84,6 +85,11 @@ describe('bubblewrap arguments', () => {
     expect(binds).toContainEqual({ source: plan.forwarder.script, target: `${sandboxLibexec}/sandbox-forwarder.mjs`, writable: false });
     expect(args.join(' ')).toContain('--symlink usr/bin /bin');
     expect(args.join(' ')).toContain('--proc /proc --dev /dev --tmpfs /tmp');
+    // The empty variant: a tmpfs on /proc instead, and nothing else changes.
+    const empty = bubblewrapArguments({ ...plan, proc: 'empty' }, 'kubectl get pods | wc -l');
+    expect(empty.join(' ')).toContain('--tmpfs /proc --dev /dev --tmpfs /tmp');
+    expect(empty).not.toContain('--proc');
+    expect(empty.filter((arg) => arg !== '--tmpfs' && arg !== '--proc')).toEqual(args.filter((arg) => arg !== '--tmpfs' && arg !== '--proc'));
     // The proxy folder is mounted after the fresh /tmp, or the tmpfs would hide it.
     expect(args.lastIndexOf('/tmp/pilothouse-proxy-abc')).toBeGreaterThan(args.indexOf('/tmp'));
   });

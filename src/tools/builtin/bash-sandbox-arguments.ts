@@ -38,7 +38,17 @@ export interface SandboxPlan {
   forwarder: SandboxForwarder;
   /** `--disable-userns` (bubblewrap 0.8+): the shell cannot make namespaces of its own. */
   disableUserNamespaces: boolean;
+  /** The sandbox's /proc (chosen once by the start probe, see ProcMount). */
+  proc: ProcMount;
 }
+
+/**
+ * `fresh`: `--proc /proc`, a proc of the sandbox's own PID namespace (only its own processes).
+ * `empty`: `--tmpfs /proc`, an empty folder, used only where the kernel refuses a fresh proc (a
+ * container runtime that masks parts of its /proc, e.g. runc without `procMount: Unmasked`): the
+ * sandbox then sees no processes at all, not even its own, and nothing of the host's or the pod's.
+ */
+export type ProcMount = 'fresh' | 'empty';
 
 /**
  * The only environment the shell (and bubblewrap itself, whose `/proc/1/environ` the shell can read)
@@ -83,9 +93,10 @@ export function sandboxForwarderPaths(forwarder: SandboxForwarder): { node: stri
   return { node: path.posix.join(sandboxLibexec, 'node'), script: path.posix.join(sandboxLibexec, `sandbox-forwarder${extension}`) };
 }
 
-/** A fresh /proc (of the new PID namespace), /dev and /tmp; the binaries; HOME; with a proxy: its folder (kubeconfig and socket), node and the forwarder. */
+/** /proc (fresh of the new PID namespace, or empty), /dev and /tmp; the binaries; HOME; with a proxy: its folder (kubeconfig and socket), node and the forwarder. */
 function sessionArguments(plan: SandboxPlan): string[] {
-  const args = ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp'];
+  const proc = plan.proc === 'fresh' ? ['--proc', '/proc'] : ['--tmpfs', '/proc'];
+  const args = [...proc, '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp'];
   for (const binary of plan.binaries) args.push('--ro-bind', binary.path, path.posix.join(sandboxBinaries, binary.name));
   args.push('--bind', plan.home, sandboxHome);
   if (plan.proxy) {

@@ -11,7 +11,7 @@ export function createBashSandbox(binaries: { kubectlPath: string; helmPath?: st
 /** Probes the sandbox at start (once; the result is cached) and logs whether the enabled bash tool can run. */
 export function probeBashSandboxAtStart(sandbox: BashSandbox, logger: Pick<Logger, 'info' | 'warn'>): void {
   void sandbox.status().then((status) => {
-    if (status.available) logger.info('bash tool sandbox (bubblewrap) ready');
+    if (status.available) logger.info({ proc: status.proc }, 'bash tool sandbox (bubblewrap) ready');
     else logger.warn({ reason: status.reason }, 'bash tool disabled: its sandbox cannot run');
   });
 }

@@ -5,13 +5,49 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '../types.js';
 import { findOnPath } from '../binaries.js';
-import { bubblewrapArguments, sandboxEnvironment, type SandboxForwarder, type SandboxPlan, type SandboxProxy } from './bash-sandbox-arguments.js';
+import {
+  bubblewrapArguments,
+  sandboxEnvironment,
+  type ProcMount,
+  type SandboxForwarder,
+  type SandboxPlan,
+  type SandboxProxy,
+} from './bash-sandbox-arguments.js';
 import { runProcess } from './process-runner.js';
 import { readSystemLayout } from './sandbox-layout.js';
 import { errorResult } from './tool-input.js';
 
-/** Whether the sandbox can run here; when not, why (shown in `GET /api/health` and in the tool's error). */
-export type SandboxStatus = { available: true } | { available: false; reason: string };
+/** Whether the sandbox can run here and with which /proc; when not, why (shown in `GET /api/health` and in the tool's error). */
+export type SandboxStatus = { available: true; proc: ProcMount } | { available: false; reason: string };
+
+/** The choices the start probe makes once: `--disable-userns` or not, a fresh or an empty /proc. */
+export type SandboxVariant = Pick<SandboxPlan, 'disableUserNamespaces' | 'proc'>;
+
+/** One probe run of a variant: it ran, or bubblewrap's reason why not. */
+export type ProbeAttempt = (variant: SandboxVariant) => Promise<{ ok: true } | { ok: false; reason: string }>;
+
+/** bubblewrap's message when the kernel refuses a fresh proc (a runtime's masked /proc, e.g. runc). */
+const procRefused = /can't mount proc on/i;
+
+/**
+ * The first variant that runs: with `--disable-userns`, then without (bubblewrap < 0.8); each with a
+ * fresh /proc, and with an empty one only when the fresh one failed because proc cannot be mounted
+ * (any other failure is not worked around). None: the last reason.
+ */
+export async function chooseSandboxVariant(attempt: ProbeAttempt): Promise<{ variant: SandboxVariant } | { reason: string }> {
+  let reason = 'bubblewrap failed without a message';
+  for (const disableUserNamespaces of [true, false]) {
+    let variant: SandboxVariant = { disableUserNamespaces, proc: 'fresh' };
+    let result = await attempt(variant);
+    if (!result.ok && procRefused.test(result.reason)) {
+      variant = { disableUserNamespaces, proc: 'empty' };
+      result = await attempt(variant);
+    }
+    if (result.ok) return { variant };
+    reason = result.reason;
+  }
+  return { reason };
+}
 
 /** One sandboxed shell line. */
 export interface SandboxRequest {
@@ -101,12 +137,13 @@ async function probeFolders(): Promise<{ root: string; home: string; proxy: Sand
  * The bash sandbox on bubblewrap (Debian package `bubblewrap`): new user, PID, IPC, network, UTS and
  * cgroup namespaces, an empty root with read-only system folders, the session folder as HOME, the
  * proxy folder read-only, and a relay from the sandbox's loopback to the proxy's Unix socket (the only
- * way out). Needs user namespaces (also as root); the probe finds out at start.
+ * way out). Needs user namespaces (also as root); the probe finds out at start, and whether /proc is
+ * fresh or, where a runtime's masked /proc refuses a fresh one, empty (ProcMount).
  */
 export class BubblewrapSandbox implements BashSandbox {
   private readonly bwrapPath: string;
-  private readonly base: Omit<SandboxPlan, 'home' | 'proxy' | 'disableUserNamespaces'>;
-  private probed?: Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }>;
+  private readonly base: Omit<SandboxPlan, 'home' | 'proxy' | 'disableUserNamespaces' | 'proc'>;
+  private probed?: Promise<{ status: SandboxStatus; variant: SandboxVariant }>;
 
   constructor(private readonly options: BubblewrapOptions) {
     this.bwrapPath = options.bwrapPath ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
@@ -123,7 +160,7 @@ export class BubblewrapSandbox implements BashSandbox {
     if (request.proxy !== undefined && !(await isPrivateFolder(request.proxy))) {
       return errorResult('bash tool refused to run: the cluster kubeconfig is not in a private folder');
     }
-    const plan: SandboxPlan = { ...this.base, home: request.home, proxy: request.proxy, disableUserNamespaces: probe.disableUserNamespaces };
+    const plan: SandboxPlan = { ...this.base, home: request.home, proxy: request.proxy, ...probe.variant };
     return runProcess({
       file: this.bwrapPath,
       args: bubblewrapArguments(plan, request.command),
@@ -135,7 +172,7 @@ export class BubblewrapSandbox implements BashSandbox {
     });
   }
 
-  private probe(): Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }> {
+  private probe(): Promise<{ status: SandboxStatus; variant: SandboxVariant }> {
     this.probed ??= this.detect();
     return this.probed;
   }
@@ -146,15 +183,14 @@ export class BubblewrapSandbox implements BashSandbox {
   }
 
   /**
-   * Runs `true` in the exact sandbox the tool uses, relay included, first with `--disable-userns`,
-   * then without (bubblewrap < 0.8).
+   * Runs `true` in the exact sandbox the tool uses, relay included, for the variants chooseSandboxVariant
+   * tries; the first that runs is the one every call uses.
    */
-  private async detect(): Promise<{ status: SandboxStatus; disableUserNamespaces: boolean }> {
+  private async detect(): Promise<{ status: SandboxStatus; variant: SandboxVariant }> {
     const { root, home, proxy } = await probeFolders();
     try {
-      let reason = '';
-      for (const disableUserNamespaces of [true, false]) {
-        const plan: SandboxPlan = { ...this.base, home, proxy, disableUserNamespaces };
+      const chosen = await chooseSandboxVariant(async (variant) => {
+        const plan: SandboxPlan = { ...this.base, home, proxy, ...variant };
         const result = await runProcess({
           file: this.bwrapPath,
           args: bubblewrapArguments(plan, 'true'),
@@ -162,10 +198,10 @@ export class BubblewrapSandbox implements BashSandbox {
           timeoutMs: this.options.probeTimeoutMs ?? 10_000,
           outputLimit: probeOutputLimit,
         });
-        if (!result.isError) return { status: { available: true }, disableUserNamespaces };
-        reason = reasonOf(result.output);
-      }
-      return { status: { available: false, reason: this.explain(reason) }, disableUserNamespaces: false };
+        return result.isError ? { ok: false, reason: reasonOf(result.output) } : { ok: true };
+      });
+      if ('variant' in chosen) return { status: { available: true, proc: chosen.variant.proc }, variant: chosen.variant };
+      return { status: { available: false, reason: this.explain(chosen.reason) }, variant: { disableUserNamespaces: false, proc: 'fresh' } };
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -51,7 +51,7 @@ const proxySession = (kubeconfigPath: string, port = 40009) => ({
 
 describe('bash tool in the bubblewrap sandbox', () => {
   it('probes the sandbox as available here', async () => {
-    expect(await sandbox.status()).toEqual({ available: true });
+    expect(await sandbox.status()).toEqual({ available: true, proc: 'fresh' });
   });
 
   it('runs a shell line with pipes', async () => {
@@ -237,7 +237,14 @@ describe('bash tool in the bubblewrap sandbox', () => {
   it.runIf(asRoot)('runs the same bubblewrap arguments for a non-root service user (nobody)', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'pilothouse-nobody-'));
     await chown(home, 65534, 65534);
-    const plan = { system: readSystemLayout(), binaries: [], home, disableUserNamespaces: true, forwarder: { node: process.execPath, script: '/nowhere' } };
+    const plan = {
+      system: readSystemLayout(),
+      binaries: [],
+      home,
+      disableUserNamespaces: true,
+      proc: 'fresh' as const,
+      forwarder: { node: process.execPath, script: '/nowhere' },
+    };
     const result = spawnSync(
       'setpriv',
       ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')],
