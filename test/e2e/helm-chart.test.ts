@@ -134,7 +134,7 @@ describe('helm chart charts/pilothouse', () => {
     );
   });
 
-  it('wires the bash sandbox for tools.bash.enabled: a user-namespaced pod, Unconfined seccomp and AppArmor, unmasked /proc, the API server accepts it', async () => {
+  it('wires the bash sandbox for tools.bash.enabled: Unconfined seccomp and AppArmor for the container; a user-namespaced pod with an unmasked /proc only with tools.bash.userNamespace; the API server accepts both', async () => {
     const deploymentOf = async (...args: string[]): Promise<Record<string, any>> =>
       (yaml.loadAll(await helm('template', 'pilothouse', chart, '-n', namespace.name, ...args)) as Record<string, any>[]).find(
         (document) => document?.kind === 'Deployment',
@@ -142,24 +142,38 @@ describe('helm chart charts/pilothouse', () => {
     const plain = await deploymentOf();
     expect(plain.spec.template.spec.hostUsers).toBeUndefined();
     expect(plain.spec.template.spec.containers[0].securityContext.seccompProfile).toBeUndefined();
+    // userNamespace alone changes nothing: the bash tool is off.
+    const userNamespaceOnly = await deploymentOf('--set', 'tools.bash.userNamespace=true');
+    expect(userNamespaceOnly.spec.template.spec.hostUsers).toBeUndefined();
+    expect(userNamespaceOnly.spec.template.spec.containers[0].securityContext.procMount).toBeUndefined();
+    const unchanged = { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
+    // Any runtime (containerd 1.6 + runc): no user namespace, the runtime's masked /proc (the sandbox's /proc is then empty).
     const deployment = await deploymentOf('--set', 'tools.bash.enabled=true');
-    expect(deployment.spec.template.spec.hostUsers).toBe(false);
+    expect(deployment.spec.template.spec).not.toHaveProperty('hostUsers');
     expect(deployment.spec.template.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
-    expect(deployment.spec.template.spec.containers[0].securityContext).toMatchObject({
+    expect(deployment.spec.template.spec.containers[0].securityContext).toEqual({
+      ...unchanged,
+      seccompProfile: { type: 'Unconfined' },
+      appArmorProfile: { type: 'Unconfined' },
+    });
+    await runKubectl(clusterKubeconfig(), ['apply', '--dry-run=server', '-n', namespace.name, '-f', '-'], JSON.stringify(deployment));
+    // Runtimes with user namespaces for pods: hostUsers false and an unmasked /proc (a fresh /proc in the sandbox).
+    const namespaced = await deploymentOf('--set', 'tools.bash.enabled=true', '--set', 'tools.bash.userNamespace=true');
+    expect(namespaced.spec.template.spec.hostUsers).toBe(false);
+    expect(namespaced.spec.template.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    expect(namespaced.spec.template.spec.containers[0].securityContext).toEqual({
+      ...unchanged,
       seccompProfile: { type: 'Unconfined' },
       appArmorProfile: { type: 'Unconfined' },
       procMount: 'Unmasked',
-      allowPrivilegeEscalation: false,
-      readOnlyRootFilesystem: true,
-      capabilities: { drop: ['ALL'] },
     });
+    await runKubectl(clusterKubeconfig(), ['apply', '--dry-run=server', '-n', namespace.name, '-f', '-'], JSON.stringify(namespaced));
     const rendered = yaml.loadAll(await helm('template', 'pilothouse', chart, '-n', namespace.name, '--set', 'tools.bash.enabled=true')) as Record<
       string,
       any
     >[];
     const config = rendered.find((document) => document?.kind === 'ConfigMap' && document.data?.['config.yaml'])?.data['config.yaml'];
     expect((yaml.load(config) as any).tools.bash.enabled).toBe(true);
-    await runKubectl(clusterKubeconfig(), ['apply', '--dry-run=server', '-n', namespace.name, '-f', '-'], JSON.stringify(deployment));
   });
 
   it('installs: the pod runs and the config file passes the config schema', async () => {
