@@ -1,5 +1,5 @@
-import { chmod, mkdir, mkdtemp, readdir, stat, symlink } from 'node:fs/promises';
-import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { chmod, mkdtemp, readdir, stat } from 'node:fs/promises';
+import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolClusterSession } from '../types.js';
@@ -102,8 +102,13 @@ export class SharedDiscoveryCache {
     if (!this.fresh(generation)) void this.rebuild(session);
     if (!generation) return;
     const link = sessionDiscoveryFolder(cacheDir, port);
-    await mkdir(path.dirname(link), { recursive: true, mode: 0o700 });
-    await symlink(generation.discovery, link, 'dir').catch(() => undefined);
+    // Synchronous: two small local writes per call, not several trips through the thread pool.
+    try {
+      mkdirSync(path.dirname(link), { recursive: true, mode: 0o700 });
+      symlinkSync(generation.discovery, link, 'dir');
+    } catch {
+      // kubectl starts cold
+    }
   }
 
   /** After the call, before its session closes: a rebuild through it has finished. */

@@ -120,6 +120,8 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,
+        // kubectl starts no helpers that outlive it: the service's own session and scheduler group.
+        ownSession: false,
       });
       await discovery.settle();
       return result;

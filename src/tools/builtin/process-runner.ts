@@ -11,20 +11,30 @@ export interface ProcessRequest {
   timeoutMs: number;
   outputLimit: number;
   signal?: AbortSignal;
+  /**
+   * Run in a session and process group of its own (default), so that a timeout, an abort and the end of
+   * the main process kill every process it started. `false` for a program that starts no helpers of its
+   * own (kubectl): on Linux a new session is a new scheduler autogroup, which made a short call start
+   * measurably later on a busy machine (bench/proxy.bench.ts); only the child itself is killed then.
+   */
+  ownSession?: boolean;
 }
 
-/** Kills the child's whole process group (it runs detached), falling back to the child alone. */
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
+/** Sends SIGKILL to a pid (or a process group: negative); false when there is no such process. */
+function kill(target: number): boolean {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(target, 'SIGKILL');
+    return true;
   } catch {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    return false;
   }
+}
+
+/** Kills the child's whole process group when it runs in a session of its own (detached), else (or failing that) the child alone. */
+function killTree(pid: number | undefined, group: boolean): void {
+  if (pid === undefined) return;
+  if (group && kill(-pid)) return;
+  kill(pid);
 }
 
 function describeEnd(code: number | null, reason: string | undefined): string {
@@ -45,15 +55,17 @@ export function runProcess(request: ProcessRequest): Promise<ToolResult> {
       resolve({ output: '[cancelled before start]', isError: true });
       return;
     }
+    const group = request.ownSession !== false;
     const child = spawn(request.file, request.args, {
       cwd: request.cwd,
       env: request.environment,
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+      detached: group,
     });
     const stop = (why: string): void => {
       reason ??= why;
-      killTree(child.pid);
+      // Without a group, only a child that has not exited yet (its pid is not reused before then).
+      if (group || (child.exitCode === null && child.signalCode === null)) killTree(child.pid, group);
     };
     const timer = setTimeout(() => stop(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
     const onAbort = (): void => stop('cancelled');
@@ -63,8 +75,9 @@ export function runProcess(request: ProcessRequest): Promise<ToolResult> {
     child.on('error', (error) => {
       reason ??= `could not start ${request.file}: ${error.message}`;
     });
-    // Background jobs that keep the pipes open are ended shortly after the main process exits.
-    child.on('exit', () => setTimeout(() => killTree(child.pid), 500).unref());
+    // Background jobs that keep the pipes open are ended shortly after the main process exits (only a
+    // group of its own: a pid alone may belong to another process once this one has exited).
+    if (group) child.on('exit', () => setTimeout(() => killTree(child.pid, group), 500).unref());
     child.on('close', (code) => {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);

@@ -6,6 +6,7 @@ import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
+import { loopbackCertificate, type LoopbackCertificate } from './loopback-certificate.js';
 import { startPolicyProxy } from './policy-proxy.js';
 import { upstreamOf } from './upstream.js';
 
@@ -29,6 +30,7 @@ export interface PolicyProxyGatewayDeps {
  */
 export class PolicyProxyGateway implements ToolClusterGateway {
   private readonly agent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+  private served: { certificate: LoopbackCertificate; at: number } | undefined;
 
   constructor(private readonly deps: PolicyProxyGatewayDeps) {}
 
@@ -45,6 +47,7 @@ export class PolicyProxyGateway implements ToolClusterGateway {
       secretVisibility: secretVisibility(principal),
       agent: this.agent,
       folderParent: this.deps.folderParent,
+      certificate: this.certificate(),
     });
     const onAbort = (): void => void proxy.close();
     request.signal?.addEventListener('abort', onAbort, { once: true });
@@ -57,6 +60,17 @@ export class PolicyProxyGateway implements ToolClusterGateway {
         await proxy.close();
       },
     };
+  }
+
+  /**
+   * The proxies' TLS certificate: one key pair for an hour (valid for a day), not one per call. It only
+   * proves the proxy to kubectl; each call's credential is its own one-time token on its own port, and the
+   * key never leaves this process.
+   */
+  private certificate(): LoopbackCertificate {
+    const now = Date.now();
+    if (!this.served || now - this.served.at > 3600_000) this.served = { certificate: loopbackCertificate(new Date(now)), at: now };
+    return this.served.certificate;
   }
 
   /** Closes the pooled upstream connections (at shutdown). */

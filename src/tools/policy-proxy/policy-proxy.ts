@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, type Agent as HttpsAgent } from 'node:https';
 import { createServer as createSocketServer, type AddressInfo, type Server as SocketServer, type Socket } from 'node:net';
@@ -9,7 +9,7 @@ import type { ToolClusterRefusal } from '../types.js';
 import { admit, type AdmissionContext, type Authorize } from './admission.js';
 import { forwardRequest } from './forward-request.js';
 import { forwardUpgrade } from './forward-upgrade.js';
-import { loopbackCertificate } from './loopback-certificate.js';
+import { loopbackCertificate, type LoopbackCertificate } from './loopback-certificate.js';
 import { writeProxyKubeconfig, type ProxyEndpoint } from './proxy-kubeconfig.js';
 import { newProxyToken } from './proxy-token.js';
 import { RefusalLog } from './refusal-log.js';
@@ -28,6 +28,8 @@ export interface PolicyProxyOptions {
   agent: HttpsAgent;
   /** Parent of the private kubeconfig folder (default: the OS temp folder). */
   folderParent?: string;
+  /** The TLS certificate to serve (default: a fresh one); the gateway reuses one for an hour. */
+  certificate?: LoopbackCertificate;
 }
 
 /** One tool call's Kubernetes API endpoint on loopback. */
@@ -103,13 +105,13 @@ async function openFolder(
 ): Promise<{ folder: string; kubeconfigPath: string; socketPath: string; socketServer: SocketServer }> {
   let folder: string | undefined;
   try {
-    const written = await writeProxyKubeconfig(endpoint, folderParent);
+    const written = writeProxyKubeconfig(endpoint, folderParent);
     folder = written.folder;
     const socketPath = path.join(written.folder, 'proxy.sock');
     return { ...written, socketPath, socketServer: await listenOnSocket(server, socketPath) };
   } catch (error) {
     server.close();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    if (folder) rmSync(folder, { recursive: true, force: true });
     throw error;
   }
 }
@@ -125,7 +127,7 @@ async function openFolder(
 export async function startPolicyProxy(options: PolicyProxyOptions): Promise<PolicyProxy> {
   const context: AdmissionContext = { token: newProxyToken(), authorize: options.authorize, refusals: new RefusalLog() };
   const sockets = new Set<Socket>();
-  const certificate = loopbackCertificate();
+  const certificate = options.certificate ?? loopbackCertificate();
   const server = createServer({ ...certificate, requestTimeout: 0 }, (request, response) => {
     handleRequest(options, context)(request, response).catch(failSafe(response));
   });
@@ -144,7 +146,9 @@ export async function startPolicyProxy(options: PolicyProxyOptions): Promise<Pol
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     const socketStopped = new Promise<void>((resolve) => opened.socketServer.close(() => resolve()));
     for (const socket of sockets) socket.destroy();
-    await Promise.all([stopped, socketStopped, rm(opened.folder, { recursive: true, force: true })]);
+    // A handful of entries (kubeconfig, socket, the discovery link): removed at once, not entry by entry through the thread pool.
+    rmSync(opened.folder, { recursive: true, force: true });
+    await Promise.all([stopped, socketStopped]);
   };
   return {
     url,

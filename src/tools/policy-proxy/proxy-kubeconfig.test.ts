@@ -33,7 +33,7 @@ describe('proxy kubeconfig', () => {
   it('is written 0600 in a fresh private 0700 folder', async () => {
     const token = newProxyToken();
     const endpoint = { url: 'https://127.0.0.1:1', certificate, token };
-    const { folder, kubeconfigPath } = await writeProxyKubeconfig(endpoint);
+    const { folder, kubeconfigPath } = writeProxyKubeconfig(endpoint);
     try {
       expect(path.dirname(kubeconfigPath)).toBe(folder);
       expect((await stat(folder)).mode & 0o777).toBe(0o700);

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -34,11 +34,14 @@ export function proxyKubeconfigText(endpoint: ProxyEndpoint, namespace = 'defaul
   ].join('\n');
 }
 
-/** Writes the kubeconfig (0600) into a fresh private folder (0700); returns both paths. */
-export async function writeProxyKubeconfig(endpoint: ProxyEndpoint, parent = tmpdir()): Promise<{ folder: string; kubeconfigPath: string }> {
-  const folder = await mkdtemp(path.join(parent, 'pilothouse-proxy-'));
-  await chmod(folder, 0o700);
+/**
+ * Writes the kubeconfig (0600) into a fresh private folder (0700); returns both paths. Synchronous: three
+ * small local writes per tool call cost less than three trips through the thread pool on a busy machine.
+ */
+export function writeProxyKubeconfig(endpoint: ProxyEndpoint, parent = tmpdir()): { folder: string; kubeconfigPath: string } {
+  const folder = mkdtempSync(path.join(parent, 'pilothouse-proxy-'));
+  chmodSync(folder, 0o700);
   const kubeconfigPath = path.join(folder, 'kubeconfig');
-  await writeFile(kubeconfigPath, proxyKubeconfigText(endpoint), { mode: 0o600, flag: 'wx' });
+  writeFileSync(kubeconfigPath, proxyKubeconfigText(endpoint), { mode: 0o600, flag: 'wx' });
   return { folder, kubeconfigPath };
 }
