@@ -382,6 +382,44 @@ describe('the chart on the real node', () => {
     for (const row of before.items) expect(after.items).toContainEqual(row);
   });
 
+  test('helm upgrade with tools.bash.enabled: the pod is Ready, and the bash tool runs in it (an empty /proc on containerd 1.6), lists pods through the policy proxy, and has no network', async () => {
+    const oldPod = (await readyPod()).metadata.name;
+    await helm(['upgrade', release, chart, '-n', namespace, '--reuse-values', '--set', 'tools.bash.enabled=true', '--wait', '--timeout', '5m']);
+    await waitFor(
+      async () => {
+        const pods = (await podsOfRelease()).items;
+        return pods.length === 1 && pods[0]!.metadata.name !== oldPod && pods[0]!.status.containerStatuses?.[0]?.ready === true;
+      },
+      180_000,
+      1_000,
+    );
+    const pod = await readyPod();
+    // runc masks parts of /proc and the kernel refuses a fresh one: the start probe chose the empty /proc.
+    const health = JSON.parse((await throughService('GET', '/api/health')).body) as { details: { bashSandbox: unknown } };
+    expect(health.details.bashSandbox).toEqual({ status: 'available', proc: 'empty' });
+    const token = await login();
+    const bash = async (command: string): Promise<{ status?: string; result?: string }> => {
+      wire.reset();
+      wire.script([{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: ['Done.'] }]);
+      const events = await chatThroughService('Run it', token);
+      const offered = JSON.stringify((wire.chatRequests()[0]?.body as { tools?: unknown } | undefined)?.tools ?? []);
+      expect(offered).toContain('"bash"');
+      const execution = events.find((event) => event.event === 'tool_execution');
+      expect(execution, JSON.stringify(events)).toBeDefined();
+      return execution!.data;
+    };
+    const listed = await bash(`kubectl get pods -n ${namespace} -o name; ls /proc | wc -l`);
+    expect(listed.status, listed.result).toBe('executed');
+    expect(listed.result).toContain(`pod/${pod.metadata.name}`);
+    expect(listed.result?.trim().split('\n').at(-1)).toBe('0');
+    // The Service is reachable from this host (the calls above) and from the pod, but not from the sandbox.
+    const clusterIp = (await runKubectl(kubeconfig, ['get', 'service', fullname, '-n', namespace, '-o', 'jsonpath={.spec.clusterIP}'])).trim();
+    const network = await bash(`(exec 3<>/dev/tcp/${clusterIp}/80) 2>&1 && echo CONNECTED || echo BLOCKED`);
+    expect(network.result).toContain('BLOCKED');
+    expect(network.result).not.toContain('CONNECTED');
+    expect((await podsOfRelease()).items[0]!.status.containerStatuses?.[0]).toMatchObject({ ready: true, restartCount: 0 });
+  }, 360_000);
+
   test('helm uninstall leaves nothing of the release but the CRDs, and gives the volume back', async () => {
     const crdsBefore = await runKubectl(kubeconfig, ['get', 'crd', '-o', 'name']);
     await helm(['uninstall', release, '-n', namespace, '--wait', '--timeout', '3m']);
