@@ -27,7 +27,7 @@ const discoveryFailed = (kind: string): PolicyDecision => ({
  * (`resourceKind`) is the Kubernetes request it amounts to, decided by the PolicyEngine in mode
  * `direct`; any other route by the same permission matrix. A refusal is audited as deny and
  * answered 403 with the decision's code as `details.reason`; a list across all namespaces leaves
- * out the namespaces the caller may not see (`context.state.namespaceFilter`).
+ * out the namespaces the caller may not see (`context.state.hiddenNamespaces`).
  */
 export class RoutePolicy {
   constructor(
@@ -46,7 +46,7 @@ export class RoutePolicy {
       throw refusal(decision, attributes);
     }
     const hidden = decision.hiddenNamespaces;
-    if (hidden && hidden.size > 0) context.state.namespaceFilter = (namespace) => namespace === undefined || !hidden.has(namespace);
+    if (hidden && hidden.size > 0) context.state.hiddenNamespaces = hidden;
   }
 
   private matrixDecision(context: AppContext, spec: RouteSpec): PolicyDecision {

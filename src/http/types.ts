@@ -15,8 +15,8 @@ export interface RequestState {
   routeTemplate?: string;
   /** The permission the matched route declared. */
   permission?: Permission;
-  /** Set by the policy on lists across all namespaces: false for namespaces the caller may not see. */
-  namespaceFilter?: (namespace: string | undefined) => boolean;
+  /** Set by the policy on lists across all namespaces: the namespaces the caller may not see (absent when none). */
+  hiddenNamespaces?: ReadonlySet<string>;
   /**
    * Registers a long-lived stream of this request with the caller's session (src/auth/session-streams.ts):
    * `end` runs when the session ends; call the returned function when the stream closes first.

@@ -2,11 +2,8 @@ import { spawn } from 'node:child_process';
 import * as yaml from 'js-yaml';
 import { AppError, validation } from '../errors.js';
 import { scrubToolMessage } from '../redact.js';
-import { inView, type CacheView } from './cache-manager.js';
 import type { KubeIdentityClient } from './clients.js';
 import { objectPath, type ResourceType } from './discovery.js';
-import { rowToItem, type ResourceItem, type TableRow } from './table.js';
-import type { LabelSelector } from './label-selector.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -30,38 +27,6 @@ export function requireNamespace(type: ResourceType, namespace: string | undefin
     throw validation(`namespace is required for ${type.plural}`, { fields: { namespace: 'required' } });
   }
   return type.namespaced ? namespace : undefined;
-}
-
-/**
- * Which cached rows a list or watch wants: one namespace (of an all-namespaces cache), a label selector, and
- * only rows of namespaces the cluster lets the caller list (`view.access`).
- */
-function rowFilter(type: ResourceType, target: ListTarget, view: CacheView): (row: TableRow) => boolean {
-  const { namespace, selector } = target;
-  const scoped = type.namespaced && namespace;
-  return (row) => {
-    const rowNamespace = row.object?.metadata?.namespace;
-    return (!scoped || rowNamespace === namespace) && inView(view.access, rowNamespace) && (!selector || selector.matches(row.object?.metadata?.labels));
-  };
-}
-
-/** Which objects a list or live list wants: the type, one namespace or all, and a label selector. */
-export interface ListTarget {
-  type: ResourceType;
-  namespace?: string;
-  selector?: LabelSelector;
-}
-
-/** Lists from the watch-fed cache, in the cache's order: the list route sorts and pages them (src/http/list-pages.ts). */
-export function listResources(view: CacheView, target: ListTarget): ResourceItem[] {
-  const { type } = target;
-  const { cache } = view;
-  const now = Date.now();
-  const wanted = rowFilter(type, target, view);
-  return cache
-    .snapshot()
-    .filter(wanted)
-    .map((row) => rowToItem(cache.columns, row, now, type.kind));
 }
 
 /** Reads one object as JSON. */

@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { requireNamespace, listResources, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
-import { parseLabelSelector } from '../../kube/label-selector.js';
+import type { Clock } from '../../clock.js';
+import { requireNamespace, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
 import { startEventStream } from '../event-stream.js';
-import { ListPages } from '../list-pages.js';
+import { replyWithList } from '../list-reply.js';
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
-import type { ResourceItem } from '../../kube/table.js';
 import { namespaceSchema, objectNameSchema, queryInteger } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { kubernetesObject, listOf, resourceItem } from '../api-schemas.js';
@@ -15,13 +13,13 @@ import { clusterOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
-import { inView, type CacheManager, type CacheView } from '../../kube/cache-manager.js';
-import { WatchFeeds, type FeedSubscriber, type FeedTarget } from '../../kube/watch-feeds.js';
+import type { CacheManager } from '../../kube/cache-manager.js';
+import { WatchFeeds, type FeedSubscriber } from '../../kube/watch-feeds.js';
 import { ListRefused, type ListAccessSets } from '../../kube/list-access.js';
+import { ListView, type ListRequest, type LiveList } from '../../kube/list-view/list-view.js';
 import type { Discovery } from '../../kube/discovery.js';
 import type { IdentityResolver } from '../../rbac/identities.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
-import { resourceRequestAttributes } from '../../rbac/resource-request.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ResourcesRouteDeps extends AuditReadsDeps {
@@ -29,6 +27,7 @@ export interface ResourcesRouteDeps extends AuditReadsDeps {
   discovery: Discovery;
   identities: IdentityResolver;
   policy: PolicyEngine;
+  clock: Clock;
 }
 
 const listQuery = z.object({ namespace: namespaceSchema.optional() });
@@ -92,68 +91,10 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
-/** How long a built list answer is reused while the cache does not change (ages are at most this old, plus one rebuild while the kept answer is served). */
-const ageBucketMs = 5_000;
-
-/**
- * The rows of a shared cache a caller sees depend only on the namespaces they see in it: the ones the
- * cluster lets them list (`view.access`) that our policy does not hide (`namespaceFilter`), and for a
- * kind whose objects are namespaces, which of them. Callers who see the same namespaces of the cache
- * are one class and share one built list; the key is that set (or `*` for all of it).
- */
-function visibilityClass(context: AppContext, type: ResourceType, view: CacheView): string {
-  const filter = context.state.namespaceFilter;
-  if (view.access.all && !filter) return '*';
-  const namespaceOf = policyNamespaceOf(type);
-  const present = type.namespaced
-    ? [...view.cache.namespaces()]
-    : view.cache.snapshot().map((row) => namespaceOf({ name: row.object?.metadata?.name ?? '' } as ResourceItem));
-  const seen = present.filter((namespace) => namespace !== undefined && inView(view.access, namespace) && (!filter || filter(namespace)));
-  const outside = !filter || filter(undefined);
-  if (seen.length === present.length && outside) return '*';
-  const hash = createHash('sha256');
-  for (const namespace of (seen as string[]).sort()) hash.update(`${namespace}\u0000`);
-  return `${String(outside)}:${hash.digest('base64url')}`;
+/** The list the request asks for, with the namespaces our policy hides from the caller (plain data for the list view). */
+function listRequest(context: AppContext, resource: string, query: { namespace?: string; labelSelector?: string }): ListRequest {
+  return { resource, namespace: query.namespace, labelSelector: query.labelSelector, hidden: context.state.hiddenNamespaces };
 }
-
-/** The version of a list's content: the cache's revision and the clock (ages), in 5-second buckets. */
-function contentVersion(revision: string): string {
-  return `${revision}@${Math.floor(Date.now() / ageBucketMs)}`;
-}
-
-/**
- * The namespace the one policy sees a listed object in: its own; for a cluster-scoped kind whose
- * objects are namespaces (the Namespace `x` is in namespace x), its name; else none. Read from the
- * request attributes of a get of one object of the kind, so lists and object routes agree.
- */
-function policyNamespaceOf(type: ResourceType): (item: ResourceItem) => string | undefined {
-  if (type.namespaced) return (item) => item.namespace ?? undefined;
-  const probe = resourceRequestAttributes({ verb: 'get', apiGroup: type.group, apiVersion: type.version, resource: type.plural, namespace: '', name: 'x' });
-  return probe.namespace === 'x' ? (item) => item.name : () => undefined;
-}
-
-/**
- * Leaves out of a list across all namespaces the objects of namespaces the caller may not see
- * (`context.state.namespaceFilter`, set by the one policy), and so the Namespace objects they name.
- */
-function visibleRows(context: AppContext, type: ResourceType, items: ResourceItem[]): ResourceItem[] {
-  const visible = context.state.namespaceFilter;
-  if (!visible) return items;
-  const namespaceOf = policyNamespaceOf(type);
-  return items.filter((item) => visible(namespaceOf(item)));
-}
-
-/** A live list's client and what it follows. */
-interface LiveList {
-  type: ResourceType;
-  target: FeedTarget;
-  /** The caller's view when the stream starts (the first list has happened). */
-  view: CacheView;
-  /** The caller's view again (after an RBAC change): rejects with the 403 when they may list nothing any more. */
-  recheck(): Promise<CacheView>;
-}
-
-const accessKey = (view: CacheView): string => (view.access.all ? '*' : [...view.access.namespaces].sort().join('\u0000'));
 
 /**
  * Streams a live list from the shared feed of its cache and target (src/kube/watch-feeds.ts): the client sees
@@ -163,12 +104,11 @@ const accessKey = (view: CacheView): string => (view.access.all ? '*' : [...view
  */
 function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, access: ListAccessSets): void {
   const stream = startEventStream(context);
-  const filter = context.state.namespaceFilter;
-  const namespaceOf = policyNamespaceOf(live.type);
-  let view = live.view;
+  let visibility = live.visibility;
+  const cache = visibility.view.cache;
   const subscriber: FeedSubscriber = {
-    sees: (item) => inView(view.access, item.namespace ?? undefined) && (!filter || filter(namespaceOf(item))),
-    classKey: () => visibilityClass(context, live.type, view),
+    sees: (item) => visibility.sees(item),
+    classKey: () => visibility.classKey(),
     pending: () => stream.pending(),
     write: (text) => stream.write(text),
     drop: (text) => {
@@ -179,9 +119,9 @@ function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, acce
   const recheck = (): void => {
     live.recheck().then(
       (next) => {
-        if (stream.signal.aborted || accessKey(next) === accessKey(view)) return;
-        view = { cache: view.cache, access: next.access };
-        feeds.refresh(view.cache, live.target, [subscriber]);
+        if (stream.signal.aborted || next.accessKey() === visibility.accessKey()) return;
+        visibility = visibility.with({ cache, access: next.view.access });
+        feeds.refresh(cache, live.target, [subscriber]);
       },
       (error: unknown) => {
         if (!(error instanceof ListRefused) || stream.signal.aborted) return;
@@ -192,7 +132,7 @@ function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, acce
   };
   const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
   keepAlive.unref();
-  const unsubscribe = feeds.subscribe(view.cache, live.target, subscriber);
+  const unsubscribe = feeds.subscribe(cache, live.target, subscriber);
   const stopRecheck = access.onChange(recheck);
   stream.signal.addEventListener('abort', () => {
     clearInterval(keepAlive);
@@ -204,7 +144,7 @@ function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, acce
 
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
-  const pages = new ListPages();
+  const lists = new ListView(deps.caches, deps.discovery, deps.clock);
   const feeds = new WatchFeeds();
   const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
@@ -220,14 +160,8 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       response: pagedList,
       errors: [404],
       handler: async (context, { params, query }) => {
-        const type = await deps.discovery.resolve(params.resource);
-        const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
-        const view = await deps.caches.view(clusterOf(context), type, query.namespace);
-        const revision = view.cache.revision;
-        // Built once per (visibility class, filter, cache revision, age bucket) and reused by every caller who sees the same rows.
-        const scope = [visibilityClass(context, type, view), type.group, type.plural, query.namespace ?? '', query.labelSelector ?? ''].join('\u0000');
-        const build = async (): Promise<ResourceItem[]> => visibleRows(context, type, listResources(view, { type, namespace: query.namespace, selector }));
-        await pages.send(context, { scope, version: contentVersion(revision), content: revision, build }, query);
+        const page = { limit: query.limit, continue: query.continue, sortBy: query.sortBy };
+        replyWithList(context, await lists.page(clusterOf(context), listRequest(context, params.resource, query), page));
       },
     }),
     route({
@@ -243,14 +177,9 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       events: watchEvents,
       errors: [404],
       handler: async (context, { params, query }) => {
-        const type = await deps.discovery.resolve(params.resource);
-        const selector = query.labelSelector ? parseLabelSelector(query.labelSelector) : undefined;
-        const cluster = clusterOf(context);
         // The first list happens before the stream starts, so its failures answer with the error body.
-        const recheck = (): Promise<CacheView> => deps.caches.view(cluster, type, query.namespace);
-        const view = await recheck();
-        const target = { kind: type.kind, namespace: type.namespaced ? query.namespace : undefined, selector, selectorText: query.labelSelector };
-        streamLive(context, { type, target, view, recheck }, feeds, deps.caches.access);
+        const live = await lists.live(clusterOf(context), listRequest(context, params.resource, query));
+        streamLive(context, live, feeds, deps.caches.access);
       },
     }),
     route({

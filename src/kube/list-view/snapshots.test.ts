@@ -2,12 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
-import { ListPages } from './list-pages.js';
-import type { AppContext } from './types.js';
+import { AppError } from '../../errors.js';
+import { replyWithList } from '../../http/list-reply.js';
+import type { AppContext } from '../../http/types.js';
+import { ListSnapshots, type ListSource } from './snapshots.js';
+import type { PageQuery } from './order.js';
 
-// ListPages behind a real Koa server: what a client sees of ETags, 304, compression and pages.
-describe('ListPages', () => {
+/** What the list route does with an answer of the kept snapshots (src/http/routes/resources.ts). */
+async function send(snapshots: ListSnapshots, context: Koa.Context, source: ListSource, query: PageQuery): Promise<void> {
+  replyWithList(context as unknown as AppContext, await snapshots.answer(source, query));
+}
+
+// ListSnapshots behind a real Koa server with the list route's reply: what a client sees of ETags, 304, compression and pages.
+describe('ListSnapshots', () => {
   const items = Array.from({ length: 500 }, (_, index) => ({
     name: `pod-${String(index).padStart(3, '0')}`,
     namespace: 'ns',
@@ -19,7 +26,7 @@ describe('ListPages', () => {
   let url: string;
 
   beforeAll(async () => {
-    const pages = new ListPages();
+    const pages = new ListSnapshots();
     const app = new Koa();
     app.use(async (context, next) => {
       try {
@@ -32,7 +39,7 @@ describe('ListPages', () => {
     app.use(async (context) => {
       const query = context.query as Record<string, string>;
       const page = { limit: query.limit ? Number(query.limit) : undefined, continue: query.continue, sortBy: query.sortBy };
-      await pages.send(context as unknown as AppContext, { scope: 'snapshot', version: '1', build: async () => (builds++, items) }, page);
+      await send(pages, context, { scope: 'snapshot', version: '1', build: async () => (builds++, items) }, page);
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,12 +96,12 @@ describe('ListPages', () => {
   });
 
   it('keeps one snapshot per scope (its latest version) and stays within its byte budget', async () => {
-    const budget = new ListPages(200_000);
+    const budget = new ListSnapshots(200_000);
     const built: string[] = [];
     const app = new Koa();
     app.use(async (context) => {
       const { scope = 'a', version = '1' } = context.query as Record<string, string>;
-      await budget.send(context as unknown as AppContext, { scope, version, build: async () => (built.push(`${scope}@${version}`), items) }, {});
+      await send(budget, context, { scope, version, build: async () => (built.push(`${scope}@${version}`), items) }, {});
     });
     const local = createServer(app.callback());
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
@@ -111,13 +118,13 @@ describe('ListPages', () => {
   });
 
   it('answers from the kept snapshot while a newer version with the same content is built', async () => {
-    const stale = new ListPages();
+    const stale = new ListSnapshots();
     const built: string[] = [];
     const app = new Koa();
     app.use(async (context) => {
       const { version = '1', content = 'r1' } = context.query as Record<string, string>;
       const build = async (): Promise<typeof items> => (built.push(`${content}@${version}`), items.slice(0, Number(version)));
-      await stale.send(context as unknown as AppContext, { scope: 's', version: `${content}@${version}`, content, build }, {});
+      await send(stale, context, { scope: 's', version: `${content}@${version}`, content, build }, {});
     });
     const local = createServer(app.callback());
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
