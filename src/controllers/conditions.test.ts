@@ -7,7 +7,10 @@ describe('setCondition', () => {
   it('moves lastTransitionTime only when the status changes and keeps other conditions', () => {
     const first = setCondition([{ type: 'Other', status: 'False' }], wanted, 1, 't1');
     expect(first).toMatchObject({ changed: true, transition: true });
-    expect(first.conditions).toEqual([{ type: 'Other', status: 'False' }, { ...wanted, observedGeneration: 1, lastTransitionTime: 't1' }]);
+    expect(first.conditions).toEqual([
+      { type: 'Other', status: 'False' },
+      { ...wanted, observedGeneration: 1, lastTransitionTime: 't1' },
+    ]);
     const same = setCondition(first.conditions, wanted, 1, 't2');
     expect(same).toMatchObject({ changed: false, transition: false });
     const reworded = setCondition(first.conditions, { ...wanted, message: '4 tools' }, 2, 't3');
