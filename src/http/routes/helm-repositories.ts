@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { audited } from '../audit-context.js';
-import { checkChartUrl, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
+import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
 import { queryBoolean } from '../validate.js';
 import { route, type RouteSpec } from '../types.js';
 import { itemsOf } from '../api-schemas.js';
@@ -40,6 +40,8 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       summary: 'Chart repositories: {items: [{name, url}]}',
       response: itemsOf(helmRepository),
       handler: async (context) => {
+        // Like every helm route: without a runnable helm binary the answer is the 503 that says so.
+        helmFor(deps, context);
         context.body = { items: await deps.helmRepositories.list() };
       },
     }),
