@@ -1,10 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { DrainJobsStore } from '../store/drain-jobs-store.js';
 import type { KubeIdentityClient } from './clients.js';
 import { evictPod, planDrain, podGone, type DrainOptions, type PodReference } from './drain.js';
 import { setUnschedulable } from './nodes.js';
+
+/** A drain's shared row: its progress so far, written by the replica running it. */
+export interface DrainJobRecord {
+  id: string;
+  node: string;
+  requester: string;
+  events: unknown[];
+  /** When the running replica last said it is alive (epoch ms). */
+  heartbeatAt: number;
+  finishedAt: number | null;
+}
+
+/** Where drain jobs are shared by replicas (src/store/drain-jobs-store.ts implements it; composed in src/app). */
+export interface DrainJobsStore {
+  insert(job: Pick<DrainJobRecord, 'id' | 'node' | 'requester' | 'heartbeatAt'>): Promise<void>;
+  find(id: string): Promise<DrainJobRecord | undefined>;
+  progress(id: string, events: readonly unknown[], at: number, finished: boolean): Promise<boolean>;
+  heartbeat(ids: readonly string[], at: number): Promise<void>;
+  abandon(id: string, events: readonly unknown[], at: number, staleBefore: number): Promise<boolean>;
+  prune(before: number): Promise<number>;
+}
 
 type Failure = PodReference & { reason: string };
 
