@@ -157,7 +157,7 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     tui.keys('s');
     await tui.waitFor(/Replicas for deployment\/web.*: 2/);
     // The default is drawn selected (inverse), as a form's number field is.
-    expect(tui.colouredScreen()).toMatch(/\x1b\[[0-9;]*7[0-9;]*m2/);
+    await expect.poll(() => tui.colouredScreen(), { timeout: 5_000 }).toMatch(/\x1b\[[0-9;]*7[0-9;]*m2/);
     tui.type('3');
     tui.keys('Enter');
     await tui.waitFor(/Scale deployment\/web \(.*\) to 3 replicas\? \(y\/n\)/);
