@@ -150,7 +150,8 @@ describe('pilothouse tui against a remote Pilothouse', () => {
 
   it('selects a prompt’s default, so the first typed key replaces it (2 replicas, then 3 scales to 3, not 23)', async () => {
     await kubectl(['scale', 'deployment', 'web', '--replicas=2']);
-    const tui = remote(service.adminToken);
+    // Colours on even under CI=true (supports-color turns them off for an unknown CI), so the inverse can be seen.
+    const tui = remote(service.adminToken, [], { env: { FORCE_COLOR: '1' } });
     await tui.waitFor(/talker\s+Running/);
     await command(tui, 'deploy');
     await tui.waitFor(/web\s+2\/2/);
