@@ -24,6 +24,8 @@ export function tryKubectl(kubeconfig: string, args: string[], input?: string): 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+    // kubectl may exit before reading its input (a refused flag, a missing file): its exit code tells, not EPIPE.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
   });
 }
