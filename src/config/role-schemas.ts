@@ -10,6 +10,8 @@ export const resourceRoleSchema = z.object({
   namespaces: z.array(z.string()).default(['*']),
   verbs: z.array(z.enum(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', '*'])).default(['get', 'list', 'watch']),
   effect: z.enum(['allow', 'deny']).default('allow'),
+  /** The clusters (names: `cluster.name`, `clusters[].name`, cluster Secrets) the rule holds on; absent: every cluster. */
+  clusters: z.array(z.string().min(1)).min(1).optional(),
 });
 export type ResourceRole = z.infer<typeof resourceRoleSchema>;
 

@@ -30,6 +30,22 @@ export const mcpServerConfigSchema = z.object({
 });
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
 
+/** A cluster's name: a DNS-1123 label (it appears in URLs, audit rows, Report and AccessRequest objects). */
+export const clusterNameSchema = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+  .max(63);
+
+/** One more cluster of `clusters:` (ADR 0035): a kubeconfig file and optionally its context. */
+export const clusterConfigSchema = z.object({
+  name: clusterNameSchema,
+  kubeconfig: z.string().min(1),
+  context: z.string().optional(),
+  /** Per-cluster impersonation mappings (role → identity); absent roles use `authorization.impersonation.mappings`. */
+  impersonation: z.object({ mappings: z.partialRecord(z.enum(roleNames), z.string()).default({}) }).prefault({}),
+});
+export type ClusterConfig = z.infer<typeof clusterConfigSchema>;
+
 export const defaultBlockedPatterns = [
   String.raw`\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]+\s+)*|-[a-zA-Z]*[rR][a-zA-Z]*[fF]?\s+)(--no-preserve-root\s+)?/(\s|$|\*)`,
   String.raw`\bdelete\s+(ns|namespace|namespaces)\s+kube-system(\s|$)`,
@@ -168,6 +184,15 @@ const helmSchema = z
   .prefault({});
 
 /** The whole configuration file. Every key the contract names has a place here. */
+/** Cluster names are unique: the home cluster's and each of `clusters:`. */
+function uniqueClusterNames(config: { cluster: { name: string }; clusters: { name: string }[] }, context: z.RefinementCtx): void {
+  const seen = new Set([config.cluster.name]);
+  config.clusters.forEach((cluster, index) => {
+    if (seen.has(cluster.name)) context.addIssue({ code: 'custom', path: ['clusters', index, 'name'], message: `cluster name "${cluster.name}" is used twice` });
+    seen.add(cluster.name);
+  });
+}
+
 export const configSchema = z
   .object({
     server: z
@@ -190,6 +215,17 @@ export const configSchema = z
         sse_heartbeat: durationSchema.default(15_000),
       })
       .prefault({}),
+    /** The home cluster (in-cluster config or `--kubeconfig`): its name in URLs, audit rows and objects. */
+    cluster: z
+      .object({
+        name: clusterNameSchema.default('home'),
+        /** Watch Secrets labelled `pilothouse.dev/cluster: "true"` in `kubernetes.namespace` for more clusters. */
+        secrets: z.boolean().default(true),
+        /** How long a cluster call waits before that cluster counts as down (its own timeout: other clusters never wait). */
+        timeout: durationSchema.default(10_000),
+      })
+      .prefault({}),
+    clusters: z.array(clusterConfigSchema).default([]),
     kubernetes: z
       .object({
         kubeconfig: z.string().optional(),
@@ -297,6 +333,7 @@ export const configSchema = z
       .prefault({}),
   })
   .superRefine(refuseBarePrefixes)
+  .superRefine(uniqueClusterNames)
   .prefault({});
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { role } from './api-schemas.js';
+
+/** The `?cluster=NAME` query parameter of every cluster-facing route (ADR 0035); absent: the home cluster. */
+export const clusterParameter = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+  .max(63)
+  .meta({ id: 'ClusterName', description: 'The cluster the request is about (GET /api/clusters); absent: the home cluster.' });
+
+/** What the caller may do on one cluster. */
+export const clusterAccess = z
+  .object({
+    role,
+    /** The resource-level roles (`authorization.roles`) that hold on this cluster for the caller. */
+    roles: z.array(z.string()),
+    /** Whether the caller may change anything on this cluster (a write of some kind is allowed somewhere). */
+    write: z.boolean(),
+  })
+  .meta({ id: 'ClusterAccess' });
+
+/** One cluster of GET /api/clusters. */
+export const clusterSummary = z
+  .object({
+    name: z.string(),
+    source: z.enum(['home', 'config', 'secret']),
+    reachable: z.boolean(),
+    /** The API server's gitVersion (when it was reached). */
+    version: z.string().optional(),
+    /** Why the cluster is unreachable (no credentials or addresses beyond the server's host). */
+    error: z.string().optional(),
+    /** When reachability was last checked (RFC 3339). */
+    checkedAt: z.string().optional(),
+    access: clusterAccess,
+  })
+  .meta({ id: 'ClusterSummary' });
+
+/** GET /api/clusters: the home cluster's name and every cluster, the home cluster first. */
+export const clusterList = z.object({ home: z.string(), items: z.array(clusterSummary) }).meta({ id: 'ClusterList' });
+export type ClusterSummaryView = z.infer<typeof clusterSummary>;
