@@ -9,6 +9,11 @@ import type { EndStream } from '../auth/session-streams.js';
 export interface RequestState {
   requestId: string;
   principal?: Principal;
+  /**
+   * The cluster the request is about (`?cluster=`, default the home cluster; ADR 0035), set before authorization on
+   * routes declared `cluster: true`. Audit rows of the request carry it.
+   */
+  clusterName?: string;
   /** The caller's cluster client (their mapped identity), set once the caller is known. */
   cluster?: () => KubeIdentityClient;
   /** Route template (e.g. `/api/k8s/:resource`) for metrics. */
@@ -54,6 +59,8 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   defaultNamespace?: string;
   /** The Kubernetes subresource the route amounts to (`log`, `exec`, `portforward`). */
   subresource?: string;
+  /** The route is about one cluster: it takes `?cluster=NAME` (components/parameters/cluster; ADR 0035). */
+  cluster?: boolean;
   /** A list of `resourceKind` across all namespaces whatever `name` says (pods on a node). */
   listsAllNamespaces?: boolean;
   /** Short description for the OpenAPI document. */
