@@ -75,7 +75,11 @@ export interface ToolClusterSession {
 
 /** Opens per-call proxy sessions (src/tools/policy-proxy); tools never see the service's credentials. */
 export interface ToolClusterGateway {
-  open(request: { principal: Principal; mode: ToolMode; signal?: AbortSignal }): Promise<ToolClusterSession>;
+  /**
+   * `clusterName`: the cluster the call targets (ADR 0035; absent: the home cluster). An unknown name is a
+   * NOT_FOUND AppError with `details.cluster`; the proxy runs that cluster's policy as the caller's identity there.
+   */
+  open(request: { principal: Principal; mode: ToolMode; signal?: AbortSignal; clusterName?: string }): Promise<ToolClusterSession>;
 }
 
 /** The identity and limits a tool runs with. */
