@@ -107,6 +107,38 @@ describe('ApiClient', () => {
     const offline = new ApiClient({ fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
     await expect(offline.json('GET', '/api/health')).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
   });
+
+  it('binds a view to one cluster: every request names it, the session stays shared', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem('pilothouse.session', JSON.stringify(session));
+    const refreshed = json({ items: [] }, 200, { 'X-Refreshed-Token': 't2' });
+    const { fetch, calls } = fakeFetch([refreshed, json({}), json({}), json({}), json({ error: 'gone', code: 'UNAUTHORIZED' }, 401)]);
+    const home = new ApiClient({ fetch, storage });
+    const staging = home.forCluster('staging');
+    expect(staging.cluster).toBe('staging');
+    expect(home.cluster).toBeUndefined();
+    expect(home.forCluster('').cluster).toBeUndefined();
+
+    await staging.json('GET', '/api/k8s/pods', { query: { namespace: 'web' } });
+    expect(calls[0]?.url).toBe('/api/k8s/pods?namespace=web&cluster=staging');
+    // The token the service refreshed on the staging view is the one the home view sends next.
+    expect(home.current?.token).toBe('t2');
+    await home.json('GET', '/api/k8s/pods');
+    expect(calls[1]?.url).toBe('/api/k8s/pods');
+    expect(header(calls[1], 'Authorization')).toBe('Bearer t2');
+    // A request that names its own cluster keeps it (the all-clusters overview asks each cluster).
+    await staging.json('GET', '/api/k8s/nodes', { query: { cluster: 'prod' } });
+    expect(calls[2]?.url).toBe('/api/k8s/nodes?cluster=prod');
+    await staging.json('POST', '/api/pods/web/terminal/ticket', { body: {} });
+    expect(calls[3]?.url).toBe('/api/pods/web/terminal/ticket?cluster=staging');
+
+    // A 401 on the staging view ends the one session: the home view is signed out too.
+    const ended: (string | undefined)[] = [];
+    home.subscribe((_session, why) => ended.push(why));
+    await expect(staging.json('GET', '/api/k8s/pods')).rejects.toMatchObject({ status: 401 });
+    expect(home.current).toBeNull();
+    expect(ended).toEqual(['expired']);
+  });
 });
 
 describe('withQuery', () => {

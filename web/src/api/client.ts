@@ -25,6 +25,12 @@ export interface ClientOptions {
 
 const storageKey = 'pilothouse.session';
 
+/** What every view of one client shares: the session and who listens to it. */
+interface SessionState {
+  session: Session | null;
+  readonly listeners: Set<Listener>;
+}
+
 function readStored(storage: SessionStorageLike | undefined): Session | null {
   try {
     const parsed = JSON.parse(storage?.getItem(storageKey) ?? 'null') as Session | null;
@@ -40,27 +46,49 @@ function readStored(storage: SessionStorageLike | undefined): Session | null {
  * non-2xx answers thrown as ApiError with the contract body `{error, code, details}`.
  */
 export class ApiClient {
-  private session: Session | null;
-  private readonly listeners = new Set<Listener>();
+  private state: SessionState;
   private readonly fetcher: Fetch;
   private readonly storage: SessionStorageLike | undefined;
   private readonly baseUrl: string;
+  private boundCluster: string | undefined;
 
   constructor(options: ClientOptions = {}) {
     this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.storage = options.storage;
     this.baseUrl = options.baseUrl ?? '';
-    this.session = readStored(this.storage);
+    this.state = { session: readStored(this.storage), listeners: new Set() };
+  }
+
+  private get session(): Session | null {
+    return this.state.session;
   }
 
   get current(): Session | null {
     return this.session;
   }
 
+  /** The cluster every request of this view names (`?cluster=`); undefined: the home cluster. */
+  get cluster(): string | undefined {
+    return this.boundCluster;
+  }
+
+  /**
+   * A view of this client bound to one cluster (ADR 0035): every request it sends carries
+   * `?cluster=NAME` (routes that are not cluster-facing ignore it) unless the request names its own.
+   * The session is shared: a refreshed token, a logout or a 401 on any view is seen by all.
+   * `undefined` or '' is the home cluster (no parameter).
+   */
+  forCluster(cluster: string | undefined): ApiClient {
+    const view = new ApiClient({ fetch: this.fetcher, storage: this.storage, baseUrl: this.baseUrl });
+    view.state = this.state;
+    view.boundCluster = cluster || undefined;
+    return view;
+  }
+
   /** Called with the new session (or null and why) whenever it changes. */
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.state.listeners.add(listener);
+    return () => this.state.listeners.delete(listener);
   }
 
   async login(username: string, password: string): Promise<Session> {
@@ -114,7 +142,8 @@ export class ApiClient {
   /** One fetch with the headers every call carries (wire-client's sendRequest). */
   private send(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
     const { query, ...rest } = options;
-    return sendRequest(this.fetcher, { ...rest, method, token, url: this.baseUrl + withQuery(path, query) });
+    const scoped = this.boundCluster && !query?.cluster ? { ...query, cluster: this.boundCluster } : query;
+    return sendRequest(this.fetcher, { ...rest, method, token, url: this.baseUrl + withQuery(path, scoped) });
   }
 
   async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -133,10 +162,10 @@ export class ApiClient {
   }
 
   private setSession(session: Session | null, ended?: SessionEnd): void {
-    this.session = session;
+    this.state.session = session;
     if (session) this.storage?.setItem(storageKey, JSON.stringify(session));
     else this.storage?.removeItem(storageKey);
-    for (const listener of this.listeners) listener(session, ended);
+    for (const listener of this.state.listeners) listener(session, ended);
   }
 }
 
