@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { pagePath, parsePageRoute, type PageRoute } from './page-routes';
+import { useCluster } from './cluster-context';
+import { clusterOfSearch, keepCluster, onCluster } from './cluster-url';
 
 /** The pages of the app; paths are real URLs (the service answers index.html for them). */
 export type Route =
@@ -60,39 +62,63 @@ export function routePath(route: Route): string {
 
 const changeEvent = 'pilothouse:navigate';
 
-export function navigate(path: string): void {
-  if (path === window.location.pathname) return;
+function pushPath(path: string): void {
+  if (path === window.location.pathname + window.location.search) return;
   window.history.pushState(null, '', path);
   window.dispatchEvent(new Event(changeEvent));
 }
 
-/** The current route; follows pushState navigation and the back/forward buttons. */
-export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(window.location.pathname));
+/** Goes to an in-app path; the current cluster (`?cluster=`) comes along unless the path names one. */
+export function navigate(path: string): void {
+  pushPath(keepCluster(path, clusterOfSearch(window.location.search)));
+}
+
+/** Shows the current page on another cluster ('' = the home cluster, no parameter). */
+export function switchCluster(cluster: string): void {
+  pushPath(onCluster(window.location.pathname, window.location.search, cluster));
+}
+
+/** A value read from the location, read again on pushState navigation and the back/forward buttons. */
+function useLocationValue<T>(read: () => T): T {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = (): void => setRoute(parseRoute(window.location.pathname));
+    const update = (): void => setValue(read);
     window.addEventListener('popstate', update);
     window.addEventListener(changeEvent, update);
     return () => {
       window.removeEventListener('popstate', update);
       window.removeEventListener(changeEvent, update);
     };
-  }, []);
-  return route;
+  }, [read]);
+  return value;
 }
 
-/** An in-app link: a real anchor (keyboard, middle-click), navigated without a reload. */
+const readRoute = (): Route => parseRoute(window.location.pathname);
+const readCluster = (): string => clusterOfSearch(window.location.search);
+
+/** The current route; follows pushState navigation and the back/forward buttons. */
+export function useRoute(): Route {
+  return useLocationValue(readRoute);
+}
+
+/** The cluster the URL names (`?cluster=`; '' = the home cluster); follows navigation like useRoute. */
+export function useLocationCluster(): string {
+  return useLocationValue(readCluster);
+}
+
+/** An in-app link: a real anchor (keyboard, middle-click), navigated without a reload; it keeps the current cluster. */
 export function Link({ to, children, className, current }: { to: string; children: ReactNode; className?: string; current?: boolean }): ReactNode {
+  const href = keepCluster(to, useCluster());
   const onClick = useCallback(
     (event: MouseEvent<HTMLAnchorElement>) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
-      navigate(to);
+      navigate(href);
     },
-    [to],
+    [href],
   );
   return (
-    <a href={to} onClick={onClick} className={className} aria-current={current ? 'page' : undefined}>
+    <a href={href} onClick={onClick} className={className} aria-current={current ? 'page' : undefined}>
       {children}
     </a>
   );
