@@ -9,10 +9,18 @@ export interface TerminalFrame {
   code?: number | null;
 }
 
+/** What the socket's URL carries besides the pod: the one-time ticket, the container, the cluster (when one is named). */
+export interface TerminalTicket {
+  ticket: string;
+  container: string;
+  cluster?: string;
+}
+
 /** The WebSocket URL of a pod's terminal, on the page's own host (`ws:` or `wss:`). */
-export function terminalUrl(location: { protocol: string; host: string }, target: ResourceTarget, ticket: string, container: string): string {
+export function terminalUrl(location: { protocol: string; host: string }, target: ResourceTarget, { ticket, container, cluster }: TerminalTicket): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const query = new URLSearchParams({ namespace: target.namespace ?? 'default', ticket, container });
+  if (cluster) query.set('cluster', cluster);
   return `${scheme}//${location.host}/api/pods/${encodeURIComponent(target.name)}/terminal?${query.toString()}`;
 }
 
@@ -24,5 +32,5 @@ export async function openTerminalSocket(client: ApiClient, target: ResourceTarg
   const issued = await client.json<{ ticket: string; container: string }>('POST', `/api/pods/${encodeURIComponent(target.name)}/terminal/ticket`, {
     body: { namespace: target.namespace ?? 'default' },
   });
-  return new WebSocket(terminalUrl(window.location, target, issued.ticket, issued.container), ['pilothouse.terminal.v1']);
+  return new WebSocket(terminalUrl(window.location, target, { ...issued, cluster: client.cluster }), ['pilothouse.terminal.v1']);
 }
