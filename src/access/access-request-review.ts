@@ -4,7 +4,7 @@ import type { AccessRequest } from '../crds/access-request.js';
 import { AppError, forbidden, notFound, validation } from '../errors.js';
 import type { AccessRequestStore } from './access-request-store.js';
 import { recordAccessEvent, type AccessActor } from './access-request-audit.js';
-import { currentPhase, expiryOf, specProblem } from './grant-rules.js';
+import { clusterOfGrant, currentPhase, expiryOf, specProblem } from './grant-rules.js';
 
 export type Decision = 'approved' | 'denied';
 
@@ -22,6 +22,8 @@ export class AccessRequestReview {
     private readonly store: AccessRequestStore,
     private readonly audit: AuditRecorder,
     private readonly clock: Clock,
+    /** The cluster of requests without `spec.cluster` (audit rows name the request's cluster). */
+    private readonly homeCluster: string,
   ) {}
 
   /** Writes the decision; retried once when the object changed underneath (409). */
@@ -35,6 +37,7 @@ export class AccessRequestReview {
         recordAccessEvent(this.audit, actor, {
           id,
           event: decision,
+          cluster: clusterOfGrant(object.spec, this.homeCluster),
           details: { reviewer: actor.principal.username, requester: object.spec.requester, comment },
         });
         return written;
@@ -50,7 +53,8 @@ export class AccessRequestReview {
     if (phase !== 'Pending') throw validation(`access request ${id} is ${phase}; only a Pending request can be ${decision}`, { id, phase });
     if (decision === 'denied') return;
     if (object.spec.requester === actor.principal.username) {
-      recordAccessEvent(this.audit, actor, { id, event: decision, details: { reviewer: actor.principal.username }, refusal: 'self_approval' });
+      const cluster = clusterOfGrant(object.spec, this.homeCluster);
+      recordAccessEvent(this.audit, actor, { id, event: decision, cluster, details: { reviewer: actor.principal.username }, refusal: 'self_approval' });
       throw forbidden('a reviewer cannot approve their own access request', { reason: 'self_approval', id });
     }
     const problem = specProblem(object.spec);

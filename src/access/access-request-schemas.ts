@@ -23,8 +23,15 @@ export type CreateAccessRequest = z.infer<typeof createAccessRequestBody>;
 /** POST /api/access-requests/{id}/approve and /deny. */
 export const decisionBody = z.object({ comment: z.string().max(2000).optional() });
 
-/** GET /api/access-requests. */
-export const listAccessRequestsQuery = z.object({ phase: z.enum(['Pending', 'Approved', 'Denied', 'Expired']).optional() });
+/** GET /api/access-requests: `cluster` keeps one cluster's requests (any name: a removed cluster's requests stay listable). */
+export const listAccessRequestsQuery = z.object({
+  phase: z.enum(['Pending', 'Approved', 'Denied', 'Expired']).optional(),
+  cluster: z
+    .string()
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+    .optional(),
+});
 
 /** The `{id}` path parameter. */
 export const accessRequestIdParams = z.object({ id: z.string().min(1).max(253) });

@@ -1,5 +1,5 @@
 import type { AccessRequest } from '../crds/access-request.js';
-import { currentPhase, type AccessPhase } from './grant-rules.js';
+import { clusterOfGrant, currentPhase, type AccessPhase } from './grant-rules.js';
 
 /** The API shape of an access request. */
 export interface AccessRequestView {
@@ -8,6 +8,8 @@ export interface AccessRequestView {
   permission: string;
   namespaces: string[];
   resources: string[];
+  /** The cluster the grant holds on (`spec.cluster`, else the home cluster). */
+  cluster: string;
   reason: string | null;
   ttl: string;
   phase: AccessPhase;
@@ -18,8 +20,8 @@ export interface AccessRequestView {
   createdAt: string | null;
 }
 
-/** The API view at `now` (an approval past its expiry already reads `Expired`). */
-export function accessRequestView(object: AccessRequest, now: number): AccessRequestView {
+/** The API view at `now` (an approval past its expiry already reads `Expired`); `homeCluster` names requests without `spec.cluster`. */
+export function accessRequestView(object: AccessRequest, now: number, homeCluster: string): AccessRequestView {
   const status = object.status ?? {};
   return {
     id: object.metadata.name,
@@ -27,6 +29,7 @@ export function accessRequestView(object: AccessRequest, now: number): AccessReq
     permission: object.spec.permission,
     namespaces: object.spec.namespaces,
     resources: object.spec.resources,
+    cluster: clusterOfGrant(object.spec, homeCluster),
     reason: object.spec.reason ?? null,
     ttl: object.spec.ttl,
     phase: currentPhase(object, now),

@@ -3,7 +3,7 @@ import type { Principal } from '../rbac/principal.js';
 import type { WatchEvent } from '../kube/custom-client.js';
 import { accessRequestSchema, type AccessRequest } from '../crds/access-request.js';
 import type { GrantCheck } from '../rbac/authorize.js';
-import { grantCovers, type GrantedAction } from './grant-rules.js';
+import { clusterOfGrant, grantCovers, type GrantedAction } from './grant-rules.js';
 
 /**
  * The AccessRequest objects of the Pilothouse namespace, kept in memory (fed by a list+watch
@@ -12,16 +12,26 @@ import { grantCovers, type GrantedAction } from './grant-rules.js';
 export class GrantIndex {
   private readonly objects = new Map<string, AccessRequest>();
 
-  constructor(private readonly clock: Clock) {}
+  /** `homeCluster`: the cluster of requests without `spec.cluster` (config `cluster.name`). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly homeCluster: string,
+  ) {}
 
-  /** The GrantCheck handed to the HTTP layer. */
-  readonly check: GrantCheck = (principal: Principal, action: GrantedAction): boolean => {
-    const now = this.clock();
-    for (const object of this.objects.values()) {
-      if (object.spec.requester === principal.username && grantCovers(object, action, now)) return true;
-    }
-    return false;
-  };
+  /**
+   * The GrantCheck of one cluster's policy: only grants for that cluster count (a grant approved for
+   * cluster `b` opens nothing on any other cluster).
+   */
+  checkFor(cluster: string): GrantCheck {
+    return (principal: Principal, action: GrantedAction): boolean => {
+      const now = this.clock();
+      for (const object of this.objects.values()) {
+        const mine = object.spec.requester === principal.username && clusterOfGrant(object.spec, this.homeCluster) === cluster;
+        if (mine && grantCovers(object, action, now)) return true;
+      }
+      return false;
+    };
+  }
 
   /** Replaces the content after a (re)list. */
   replace(items: readonly AccessRequest[]): void {

@@ -46,6 +46,11 @@ export function currentPhase(object: AccessRequest, now: number): AccessPhase {
   return phase;
 }
 
+/** The cluster a request's grant holds on: `spec.cluster`, else the home cluster (ADR 0035). */
+export function clusterOfGrant(spec: AccessSpec, homeCluster: string): string {
+  return spec.cluster ?? homeCluster;
+}
+
 /** A name without its API group, lowercase (`Deployments.apps` → `deployments`). */
 function bareName(name: string): string {
   return name.toLowerCase().split('.')[0] ?? '';

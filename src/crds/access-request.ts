@@ -9,6 +9,8 @@ export const accessRequestSpecSchema = z.object({
   namespaces: z.array(z.string()).default([]),
   resources: z.array(z.string()).default([]),
   reason: z.string().max(2000).optional(),
+  /** The cluster the grant holds on (ADR 0035); absent: the home cluster (`cluster.name`). */
+  cluster: z.string().min(1).max(63).optional(),
   ttl: z.string().regex(/^(\d+(ms|s|m|h|d))+$/, 'a duration such as 30m or 2h'),
 });
 

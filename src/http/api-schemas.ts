@@ -84,6 +84,8 @@ export const auditEntry = z
     source: z.string().nullable(),
     requestId: z.string().nullable(),
     outcome: z.string().nullable(),
+    /** The cluster the action was about (ADR 0035); absent for actions that touch no cluster (sign-in, settings). */
+    cluster: z.string().optional(),
   })
   .meta({ id: 'AuditEntry' });
 
@@ -113,6 +115,8 @@ export const accessRequest = z
     permission: z.string(),
     namespaces: z.array(z.string()),
     resources: z.array(z.string()),
+    /** The cluster the grant holds on (ADR 0035). */
+    cluster: z.string(),
     reason: z.string().nullable().optional(),
     ttl: z.string(),
     phase: accessPhase,

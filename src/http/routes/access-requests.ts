@@ -17,10 +17,20 @@ export interface AccessRequestsRouteDeps {
   accessRequests: AccessRequests;
 }
 
-const requestShape = '{id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}';
+const requestShape = '{id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}';
 
 function actorOf(context: AppContext): AccessActor {
   return { principal: principalOf(context), audit: requestAuditFields(context) };
+}
+
+/**
+ * The cluster a new request is for: the one the route layer resolved (`cluster: true`), else `?cluster=`
+ * as sent; AccessRequests.create answers 404 for a name no cluster has.
+ */
+function requestedCluster(context: AppContext): string | undefined {
+  if (context.state.clusterName) return context.state.clusterName;
+  const named = context.query.cluster;
+  return typeof named === 'string' ? named : undefined;
 }
 
 /** Just-in-time access (docs/adr/0007-just-in-time-access-grants.md): Pending → Approved with a TTL → Expired, or Denied. */
@@ -43,12 +53,13 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       method: 'POST',
       path: '/api/access-requests',
       permission: 'authenticated',
-      summary: `Ask for temporary access {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 ${requestShape}`,
+      summary: `Ask for temporary access on ?cluster= (default home) {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 ${requestShape}`,
+      cluster: true,
       body: accessRequestCreateBody,
       status: 201,
       response: accessRequest,
       handler: async (context, { body }) => {
-        context.body = await deps.accessRequests.create(actorOf(context), body);
+        context.body = await deps.accessRequests.create(actorOf(context), body, requestedCluster(context));
         context.status = 201;
       },
     }),
@@ -56,11 +67,11 @@ export function accessRequestRoutes(deps: AccessRequestsRouteDeps): RouteSpec[] 
       method: 'GET',
       path: '/api/access-requests',
       permission: 'authenticated',
-      summary: `The caller's requests (all for admins), newest first, ?phase=Pending|Approved|Denied|Expired: {items: [${requestShape}]}`,
+      summary: `The caller's requests (all for admins) on every cluster, newest first, ?phase=Pending|Approved|Denied|Expired, ?cluster=NAME: {items: [${requestShape}]}`,
       query: listAccessRequestsQuery,
       response: itemsOf(accessRequest),
-      handler: async (context, { query: { phase } }) => {
-        context.body = { items: await deps.accessRequests.list(principalOf(context), phase) };
+      handler: async (context, { query }) => {
+        context.body = { items: await deps.accessRequests.list(principalOf(context), query) };
       },
     }),
     route({
