@@ -97,3 +97,23 @@ describe('audit scrub', () => {
     }
   });
 });
+
+describe('audit rows per cluster', () => {
+  it('stores the cluster a row is about, leaves it out for rows about no cluster, and filters by it', () => {
+    const log = auditLog();
+    const onProd = log.record({ user: 'ann', action: 'execute', resource: 'deployment/web', decision: 'allow', cluster: 'prod' });
+    log.record({ user: 'ann', action: 'execute', resource: 'deployment/web', decision: 'deny', cluster: 'home' });
+    const signIn = log.record({ user: 'ann', action: 'login', resource: 'user/ann', decision: 'allow' });
+    expect(onProd.cluster).toBe('prod');
+    expect(signIn).not.toHaveProperty('cluster');
+
+    const prod = log.query({ limit: 10, offset: 0, cluster: 'prod' });
+    expect(prod.total).toBe(1);
+    expect(prod.items[0]).toMatchObject({ id: onProd.id, cluster: 'prod', decision: 'allow' });
+    expect(log.query({ limit: 10, offset: 0, cluster: 'home', user: 'ann' }).items.map((item) => item.decision)).toEqual(['deny']);
+    expect(log.query({ limit: 10, offset: 0, cluster: 'gone' }).total).toBe(0);
+    const all = log.query({ limit: 10, offset: 0, user: 'ann' });
+    expect(all.total).toBe(3);
+    expect(all.items.find((item) => item.action === 'login')).not.toHaveProperty('cluster');
+  });
+});

@@ -11,6 +11,8 @@ export interface AuditQuery {
   from?: string;
   /** ISO 8601 UTC upper bound (inclusive). */
   to?: string;
+  /** Only rows about this cluster. */
+  cluster?: string;
 }
 
 /** An audit row as stored (the outbox ships these to PostgreSQL as they are). */
@@ -25,6 +27,7 @@ export interface AuditRow {
   source: string | null;
   request_id: string | null;
   outcome: string | null;
+  cluster: string | null;
 }
 
 /** A stored row as the API answers it. */
@@ -40,7 +43,27 @@ export function toEntry(row: AuditRow): AuditEntry {
     source: row.source,
     requestId: row.request_id,
     outcome: row.outcome,
+    ...(row.cluster === null || row.cluster === undefined ? {} : { cluster: row.cluster }),
   };
+}
+
+/**
+ * The WHERE clause of an audit query and its parameters, one text for both engines (`"user"` is a
+ * plain identifier in SQLite and a quoted one in PostgreSQL).
+ */
+export function auditFilter(query: AuditQuery): { where: string; parameters: unknown[] } {
+  const clauses: string[] = [];
+  const parameters: unknown[] = [];
+  const add = (clause: string, value: unknown): void => {
+    clauses.push(clause);
+    parameters.push(value);
+  };
+  if (query.action) add('action = ?', query.action);
+  if (query.user) add('"user" = ?', query.user);
+  if (query.from) add('timestamp >= ?', query.from);
+  if (query.to) add('timestamp <= ?', query.to);
+  if (query.cluster) add('cluster = ?', query.cluster);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', parameters };
 }
 
 /**
@@ -63,8 +86,8 @@ export class AuditLog implements AuditRecorder {
     const outcome = input.outcome === undefined ? null : scrubText(input.outcome, secrets);
     const result = this.database
       .prepare(
-        `INSERT INTO audit (timestamp, user, action, resource, details, decision, source, request_id, outcome)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO audit (timestamp, user, action, resource, details, decision, source, request_id, outcome, cluster)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         timestamp,
@@ -76,6 +99,7 @@ export class AuditLog implements AuditRecorder {
         input.source ?? null,
         input.requestId ?? null,
         outcome,
+        input.cluster ?? null,
       );
     return {
       id: Number(result.lastInsertRowid),
@@ -88,22 +112,13 @@ export class AuditLog implements AuditRecorder {
       source: input.source ?? null,
       requestId: input.requestId ?? null,
       outcome,
+      ...(input.cluster === undefined ? {} : { cluster: input.cluster }),
     };
   }
 
   /** Newest first, filters combined with AND. */
   query(query: AuditQuery): { items: AuditEntry[]; total: number } {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    const add = (clause: string, value: unknown): void => {
-      clauses.push(clause);
-      parameters.push(value);
-    };
-    if (query.action) add('action = ?', query.action);
-    if (query.user) add('user = ?', query.user);
-    if (query.from) add('timestamp >= ?', query.from);
-    if (query.to) add('timestamp <= ?', query.to);
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    const { where, parameters } = auditFilter(query);
     const total = (this.database.prepare(`SELECT COUNT(*) AS count FROM audit ${where}`).get(...parameters) as { count: number }).count;
     const rows = this.database
       .prepare(`SELECT * FROM audit ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)

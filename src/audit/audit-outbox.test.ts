@@ -101,6 +101,30 @@ describe('audit outbox on PostgreSQL', () => {
     expect(logins.items.filter((item) => item.user.startsWith('paged-')).map((item) => item.user)).toEqual(['paged-b', 'paged-a']);
   });
 
+  it("ships the cluster of each row and filters every replica's rows by it", async () => {
+    const [one, two] = [replica(), replica()];
+    one.log.record({ user: 'clustered', action: 'execute', resource: 'deployment/one', decision: 'allow', cluster: 'prod' });
+    two.log.record({ user: 'clustered', action: 'execute', resource: 'deployment/two', decision: 'allow', cluster: 'prod' });
+    two.log.record({ user: 'clustered', action: 'execute', resource: 'deployment/three', decision: 'allow', cluster: 'dev' });
+    one.log.record({ user: 'clustered', action: 'login', resource: 'user/clustered', decision: 'allow' });
+    await Promise.all([one.outbox.flush(), two.outbox.flush()]);
+    const stored = await shared.query<{ resource: string; cluster: string | null }>(
+      'SELECT resource, cluster FROM audit WHERE "user" = \'clustered\' ORDER BY resource',
+    );
+    expect(stored).toEqual([
+      { resource: 'deployment/one', cluster: 'prod' },
+      { resource: 'deployment/three', cluster: 'dev' },
+      { resource: 'deployment/two', cluster: 'prod' },
+      { resource: 'user/clustered', cluster: null },
+    ]);
+    const prod = await one.view.query({ limit: 10, offset: 0, user: 'clustered', cluster: 'prod' });
+    expect(prod.total).toBe(2);
+    expect(resources(prod.items, 'deployment/')).toEqual(['deployment/one', 'deployment/two']);
+    expect(prod.items.every((item) => item.cluster === 'prod')).toBe(true);
+    const everything = await two.view.query({ limit: 10, offset: 0, user: 'clustered' });
+    expect(everything.items.find((item) => item.action === 'login')).not.toHaveProperty('cluster');
+  });
+
   it('a row with a NUL character (a login attempt as sent) is shipped, with U+FFFD for it, and never holds back the rows after it', async () => {
     const one = replica();
     one.log.record({ user: 'nul\u0000user', action: 'login', resource: 'user/nul\u0000user', decision: 'deny', outcome: 'refused: throttled\u0000' });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SqlClient } from '../store/sql-client.js';
-import { toEntry, type AuditLog, type AuditQuery, type AuditRow } from './audit-log.js';
+import { auditFilter, toEntry, type AuditLog, type AuditQuery, type AuditRow } from './audit-log.js';
 import { startRetention, type RetentionSchedule } from './retention.js';
 import type { AuditEntry } from './types.js';
 
 const batchSize = 200;
-const columns = 'replica, local_id, timestamp, "user", action, resource, details, decision, source, request_id, outcome';
+const columns = 'replica, local_id, timestamp, "user", action, resource, details, decision, source, request_id, outcome, cluster';
 
 interface SharedRow extends Omit<AuditRow, 'id'> {
   seq: number | string;
@@ -90,11 +90,11 @@ export class AuditOutbox {
   }
 
   private async ship(rows: AuditRow[]): Promise<void> {
-    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     const values = rows.flatMap((row) => [
       this.replica,
       row.id,
-      ...[row.timestamp, row.user, row.action, row.resource, row.details, row.decision, row.source, row.request_id, row.outcome].map(storableText),
+      ...[row.timestamp, row.user, row.action, row.resource, row.details, row.decision, row.source, row.request_id, row.outcome, row.cluster].map(storableText),
     ]);
     try {
       await this.shared.run(`INSERT INTO audit (${columns}) VALUES ${placeholders} ON CONFLICT (replica, local_id) DO NOTHING`, values);
@@ -128,17 +128,7 @@ export class AuditView {
   }
 
   private async sharedQuery(store: SqlClient, query: AuditQuery): Promise<{ items: AuditEntry[]; total: number }> {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    const add = (clause: string, value: unknown): void => {
-      clauses.push(clause);
-      parameters.push(value);
-    };
-    if (query.action) add('action = ?', query.action);
-    if (query.user) add('"user" = ?', query.user);
-    if (query.from) add('timestamp >= ?', query.from);
-    if (query.to) add('timestamp <= ?', query.to);
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    const { where, parameters } = auditFilter(query);
     const [count] = await store.query<{ count: number | string }>(`SELECT COUNT(*) AS count FROM audit ${where}`, parameters);
     const rows = await store.query<SharedRow>(`SELECT * FROM audit ${where} ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?`, [
       ...parameters,

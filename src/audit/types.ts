@@ -16,6 +16,8 @@ export interface AuditInput {
   requestId?: string;
   /** `success` or an error message. */
   outcome?: string;
+  /** The cluster the action was about (ADR 0035); absent for actions that touch no cluster (sign-in, settings). */
+  cluster?: string;
 }
 
 /** A stored audit entry as returned by GET /api/audit. */
@@ -30,6 +32,8 @@ export interface AuditEntry {
   source: string | null;
   requestId: string | null;
   outcome: string | null;
+  /** Present when the action was about a cluster. */
+  cluster?: string;
 }
 
 /** The audit sink every module writes to; records are durable when `record` returns. */

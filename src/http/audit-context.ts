@@ -7,9 +7,14 @@ export interface AuditContextDeps {
   audit: AuditRecorder;
 }
 
-/** Audit fields taken from the request: user, source address, request id. */
-export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user' | 'source' | 'requestId'> {
-  return { user: context.state.principal?.username ?? 'unknown', source: context.ip, requestId: context.state.requestId };
+/**
+ * Audit fields taken from the request: user, source address, request id, and the cluster the request is
+ * about (set by the route layer on routes declared `cluster: true`; absent on the others).
+ */
+export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user' | 'source' | 'requestId' | 'cluster'> {
+  const fields = { user: context.state.principal?.username ?? 'unknown', source: context.ip, requestId: context.state.requestId };
+  const cluster = context.state.clusterName;
+  return cluster === undefined ? fields : { ...fields, cluster };
 }
 
 /**

@@ -104,4 +104,7 @@ export const migrations: readonly string[] = [
      url TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // 11: the cluster an audit row is about (ADR 0035; NULL for actions that touch no cluster), filtered by GET /api/audit?cluster=
+  `ALTER TABLE audit ADD COLUMN cluster TEXT;
+   CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
 ];

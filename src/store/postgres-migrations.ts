@@ -111,4 +111,7 @@ export const postgresMigrations: readonly string[] = [
      url TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // 9: the cluster an audit row is about (ADR 0035; NULL for actions that touch no cluster), shipped by the outbox
+  `ALTER TABLE audit ADD COLUMN cluster TEXT;
+   CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
 ];

@@ -37,6 +37,12 @@ export const auditQuerySchema = z.object({
   user: z.string().min(1).max(128).optional(),
   from: boundary('from').optional(),
   to: boundary('to').optional(),
+  /** Rows about one cluster (any name: a removed cluster's rows stay searchable). */
+  cluster: z
+    .string()
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+    .optional(),
 });
 
 /** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
@@ -46,7 +52,7 @@ export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/audit',
       permission: 'view_audit',
-      summary: 'Audit entries newest first: limit (50, max 1000), offset, action, user, from, to',
+      summary: 'Audit entries newest first: limit (50, max 1000), offset, action, user, from, to, cluster',
       query: auditQuerySchema,
       response: listOf(auditEntry),
       handler: async (context, { query }) => {
