@@ -19,15 +19,16 @@ import { bashSandboxCheck, HealthService } from '../http/health-service.js';
 import { Metrics } from '../http/metrics.js';
 import { TerminalTickets } from '../http/terminal-tickets.js';
 import { WebSocketUpgrades } from '../http/websocket-upgrade.js';
-import { CacheManager } from '../kube/cache-manager.js';
-import { KubeClients, loadKubeConfig } from '../kube/clients.js';
+import type { CacheManager } from '../kube/cache-manager.js';
+import type { KubeClients } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';
-import { Discovery } from '../kube/discovery.js';
+import type { Discovery } from '../kube/discovery.js';
 import { DrainJobs } from '../kube/drain-jobs.js';
-import { HelmInvocations } from '../helm/helm-invocations.js';
+import type { HelmInvocations } from '../helm/helm-invocations.js';
 import { SharedHelmRepositories } from '../helm/shared-repositories.js';
-import { RoleIdentityResolver } from '../rbac/identities.js';
-import { PolicyEngine } from '../rbac/policy-engine.js';
+import type { GrantCheck } from '../rbac/authorize.js';
+import type { RoleIdentityResolver } from '../rbac/identities.js';
+import type { PolicyEngine } from '../rbac/policy-engine.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { DrainJobsStore } from '../store/drain-jobs-store.js';
 import { HelmRepositoriesStore } from '../store/helm-repositories-store.js';
@@ -36,7 +37,9 @@ import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
 import { createBuiltinTools } from '../tools/builtin/index.js';
-import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import type { ToolClusterGateway } from '../tools/types.js';
+import type { ClusterScopes } from '../http/cluster-scope.js';
+import { cacheSizes, clusterToolGateway, composeClusters, homeConnection } from './compose-clusters.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
 import type { Pilot } from '../agent/pilot.js';
@@ -79,10 +82,13 @@ export interface Services {
   auditView: AuditView;
   /** Ships this replica's audit rows to PostgreSQL (only with `database.url`). */
   auditOutbox?: AuditOutbox;
+  /** Every cluster by name (ADR 0035): the home cluster, `clusters:` and cluster Secrets, each its own scope. */
+  clusters: ClusterScopes;
+  /** The home cluster's clients, discovery and caches (Pilothouse's own objects live there). */
   kube: KubeClients;
   discovery: Discovery;
   caches: CacheManager;
-  /** Maps callers to the cluster identity their calls are made with (impersonation). */
+  /** Maps callers to the home cluster identity their calls are made with (impersonation). */
   identities: RoleIdentityResolver;
   metrics: Metrics;
   health: HealthService;
@@ -110,15 +116,15 @@ export interface Services {
   pilot: Pilot;
   /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix. */
   accessRequests: AccessRequests;
-  /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster. */
-  toolCluster: PolicyProxyGateway;
-  /** The one policy decision (src/rbac/policy.ts) with discovery and grants. */
+  /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster they name. */
+  toolCluster: ToolClusterGateway & { close(): void };
+  /** The one policy decision (src/rbac/policy.ts) with the home cluster's discovery and grants. */
   policy: PolicyEngine;
   /** PortForward objects in the Pilothouse namespace (service identity). */
   portForwards: CustomClient<PortForward>;
   /** Background node drains and their progress. */
   drains: DrainJobs;
-  /** helm invocations as a caller's cluster identity. */
+  /** helm invocations as a caller's home cluster identity. */
   helm: HelmInvocations;
   /** The chart repositories replicas share (each helm home follows them). */
   helmRepositories: SharedHelmRepositories;
@@ -127,18 +133,6 @@ export interface Services {
   /** Report objects in the Pilothouse namespace (service identity); the progress stream follows them. */
   reportObjects: CustomClient<Report>;
   version: string;
-}
-
-/** The cluster side: clients, discovery, caches and metrics (one connection per service). */
-function composeCluster(options: ComposeOptions): Pick<Services, 'caches' | 'metrics' | 'kube' | 'discovery'> {
-  const { config, logger } = options;
-  const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
-  const context = options.context ?? config.kubernetes.context;
-  const metrics: Metrics = new Metrics(() => caches.sizes());
-  const kube = new KubeClients(loadKubeConfig({ kubeconfigPath, context }), { kubeconfigPath, context }, metrics.observeClusterCall);
-  const caches = new CacheManager(logger, () => kube.forIdentity(undefined));
-  const discovery = new Discovery(kube.forIdentity(undefined).rest);
-  return { caches, metrics, kube, discovery };
 }
 
 /** The AI's built-in tools and the health check of the bash sandbox. */
@@ -182,26 +176,22 @@ export function composeServices(options: ComposeOptions): Services {
       ? new AuditOutbox(audit, store, logger, { retentionDays: config.audit.retention_days, clock: () => new Date(clock()) })
       : undefined;
   const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
-  const { caches, metrics, kube, discovery } = composeCluster(options);
+  const metrics: Metrics = new Metrics(() => cacheSizes(clusters));
+  const kubectlPath = findBinary('kubectl', config.tools.kubectl);
+  // Grants are read when a decision is made, after the access requests exist (they need the home discovery).
+  const grants: { of?: AccessRequests } = {};
+  const grantCheckFor =
+    (cluster: string): GrantCheck =>
+    (principal, action) =>
+      cluster === config.cluster.name && grants.of !== undefined && grants.of.grantCheck(principal, action);
+  const clusters = composeClusters({ config, logger, dataDir, clock, metrics, kubectlPath, grantCheckFor }, homeConnection(config, options));
+  const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
-  const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const tools = composeTools(options, kubectlPath, health);
-  const identities = new RoleIdentityResolver(config, kube, kubectlPath);
   const accessRequests = new AccessRequests({ rest: ownRest, namespace, discovery, audit, clock, logger });
-  const policy = new PolicyEngine({
-    definitions: config.authorization.roles,
-    ownNamespace: namespace,
-    resourceTypes: () => discovery.all(),
-    grantCheck: accessRequests.grantCheck,
-  });
-  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy (src/tools/policy-proxy).
-  const toolCluster = new PolicyProxyGateway({
-    kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
-    identityOf: (principal) => identities.clusterIdentityOf(principal),
-    policy,
-    onDenied: () => metrics.policyDenials.inc({ path: 'proxy' }),
-  });
+  grants.of = accessRequests;
+  const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
   const { safety, pilot } = composePilot({ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
@@ -224,11 +214,6 @@ export function composeServices(options: ComposeOptions): Services {
   });
   controllers.register(new Controller(portForwards, forwarder, logger));
   controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
-  const helm = new HelmInvocations(identities, {
-    helmPath: () => findBinary('helm', config.tools.helm),
-    homeDirectory: join(dataDir, 'helm'),
-    timeoutMs: Math.max(config.tools.timeout, 120_000),
-  });
   health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, identities, policy, helm, security, controllers, clock });
   return {
@@ -239,6 +224,7 @@ export function composeServices(options: ComposeOptions): Services {
     audit,
     auditView,
     auditOutbox,
+    clusters,
     kube,
     discovery,
     caches,

@@ -83,12 +83,20 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     .catch(async (error: unknown) => {
       deps.database.close();
       await deps.store.close();
-      await deps.kube.close();
+      await deps.clusters.closeAll();
       throw error;
     });
   await startClusterSide(deps);
-  // Discovery is loaded now, in the background, so the first list waits only for its own data.
-  void deps.discovery.all().catch(() => undefined);
+  // Each cluster's reachability is probed on its own timer; discovery is loaded now, in the background,
+  // so the first list waits only for its own data.
+  for (const scope of deps.clusters.list()) {
+    scope.health.start();
+    void scope.discovery.all().catch(() => undefined);
+  }
+  deps.clusters.onChange((change) => {
+    const scope = change.type === 'added' ? deps.clusters.get(change.name) : undefined;
+    scope?.health.start();
+  });
   deps.accessRequests.start();
   await startConfiguredServers(deps.mcp, options.config, deps.logger);
   const server = await startHttpServer(deps, {
@@ -96,7 +104,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     port: options.port,
     routes: allRoutes(deps),
     authenticator: security.authenticator,
-    grantCheck: deps.accessRequests.grantCheck,
     ...security.appOptions,
     staticRoot: options.web ? webRoot : undefined,
     embedToken: options.embedToken,
@@ -113,9 +120,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await bounded('controllers', deps.controllers.stop());
       deps.accessRequests.stop();
       await bounded('mcp servers', deps.mcp.manager.close());
-      deps.caches.close();
       deps.toolCluster.close();
-      await bounded('cluster clients', deps.kube.close());
+      await bounded('clusters', deps.clusters.closeAll());
       deps.pilot.settings.stop();
       deps.pilot.approvals.stop?.();
       // Drains still running here stop beating: other replicas end them as abandoned after drainStaleMs.

@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { GrantCheck } from '../rbac/authorize.js';
 import { errorMiddleware } from './error-middleware.js';
 import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
@@ -14,31 +13,26 @@ import { bodyShape, yamlBody } from './yaml-body.js';
 import { listenerAccess, type ListenerAccess } from './host-check.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
 import type { Config } from '../config/schema.js';
-import type { Discovery } from '../kube/discovery.js';
-import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../audit/types.js';
-import type { IdentityResolver } from '../rbac/identities.js';
+import type { ClusterScope, ClusterScopes } from './cluster-scope.js';
 import type { SessionStreams } from '../auth/session-streams.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {
   audit: AuditRecorder;
   config: Config;
-  discovery: Discovery;
-  /** Gives each request the caller's cluster client (request state `cluster`). */
-  identities: Pick<IdentityResolver, 'clientFor'>;
+  /** Every cluster's scope: a request's `?cluster=` picks one; its identities give the caller's cluster client. */
+  clusters: ClusterScopes;
   logger: Logger;
   metrics: Metrics;
-  policy: PolicyEngine;
   /** The effective auth mode (`--auth-mode`, else config `auth.mode`): the `mode` label of the login metrics. */
   security: { readonly mode: string };
 }
 
 export interface AppOptions {
   authenticator: Authenticator;
-  grantCheck: GrantCheck;
   /** Middlewares run after the error middleware, before the body parser and routing (CORS, rate limits). */
   middlewares?: ((context: AppContext, next: Next) => Promise<void>)[];
   /** Hooks run right after authentication, before authorization (per-user rate limits); throw to refuse. */
@@ -100,13 +94,28 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     const principal = context.state.principal;
-    context.state.cluster = () => deps.identities.clientFor(principal);
+    const scope = scopeFor(deps.clusters, context, spec);
+    context.state.scope = scope;
+    context.state.cluster = () => scope.identities.clientFor(principal);
     const streams = options.streams;
     if (principal && streams) context.state.holdStream = (end) => streams.register(principal, end);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);
     await policy.authorize(context, spec);
     await spec.handler(context, routeInput(context, spec), next);
   };
+}
+
+/**
+ * The cluster a request is about: `?cluster=NAME` on a cluster-facing route (404 for an unknown name; 503 at
+ * once for a cluster other than home whose last probe failed, so it holds no connection), else the home cluster.
+ */
+function scopeFor(clusters: ClusterScopes, context: AppContext, spec: RouteSpec): ClusterScope {
+  if (!spec.cluster) return clusters.home;
+  const asked = context.query.cluster;
+  const scope = clusters.resolve(typeof asked === 'string' ? asked : undefined);
+  context.state.clusterName = scope.name;
+  if (scope.name !== clusters.homeName) scope.health.assertReachable(scope.name);
+  return scope;
 }
 
 /** Every 403 on a guarded action is recorded with decision deny. */
@@ -136,7 +145,7 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn({ err: error }, 'response stream failed');
   });
-  const policy = new RoutePolicy(deps.policy, deps.discovery, options.grantCheck, (context, spec, reason) => auditDenied(deps, context, spec, reason));
+  const policy = new RoutePolicy((context, spec, reason) => auditDenied(deps, context, spec, reason));
   for (const spec of routes) {
     router.register(spec.path, [spec.method], guarded(deps, options, policy, spec) as never);
   }

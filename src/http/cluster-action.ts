@@ -33,6 +33,7 @@ export function clusterAction<B extends ZodType>(deps: AuditContextDeps, spec: C
     method: spec.method ?? 'POST',
     path: spec.path,
     permission: spec.permission ?? 'execute_write',
+    cluster: true,
     resourceKind: spec.kind,
     summary: spec.summary,
     body: spec.body,

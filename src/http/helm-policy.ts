@@ -3,15 +3,11 @@ import { releaseRequests, manifestObjects, type HelmAction } from '../helm/relea
 import { refusal } from '../rbac/authorize.js';
 import { auditDenied } from './app.js';
 import type { AppContext, HttpMethod } from './types.js';
-import type { Discovery } from '../kube/discovery.js';
-import type { PolicyEngine } from '../rbac/policy-engine.js';
+import { scopeOf } from './request-state.js';
 import type { AuditContextDeps } from './audit-context.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export interface HelmPolicyDeps extends AuditContextDeps {
-  discovery: Discovery;
-  policy: PolicyEngine;
-}
+export type HelmPolicyDeps = AuditContextDeps;
 
 /**
  * Authorizes a helm action by the one policy, as the Kubernetes requests it amounts to (the
@@ -29,7 +25,7 @@ export async function authorizeHelmAction(
   let types: readonly ResourceType[] = [];
   if (manifest !== '') {
     try {
-      types = await deps.discovery.all();
+      types = await scopeOf(context).discovery.all();
     } catch {
       refuse(deps, context, {
         allowed: false,
@@ -39,7 +35,7 @@ export async function authorizeHelmAction(
     }
   }
   for (const attributes of releaseRequests(action, namespace, manifestObjects(manifest), types)) {
-    const decision = await deps.policy.authorize(principal, attributes, 'direct');
+    const decision = await scopeOf(context).policy.authorize(principal, attributes, 'direct');
     if (!decision.allowed) refuse(deps, context, { ...decision, reason: `helm ${action} is refused: ${decision.reason}` }, attributes);
   }
 }

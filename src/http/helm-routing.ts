@@ -7,27 +7,26 @@ import type { HelmPolicyDeps } from './helm-policy.js';
 import type { AppContext } from './types.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients } from '../kube/clients.js';
-import type { HelmInvocations } from '../helm/helm-invocations.js';
+import { scopeOf } from './request-state.js';
 import type { SharedHelmRepositories } from '../helm/shared-repositories.js';
 
 /** What the Helm release and repository routes use of the composed services (src/app/compose.ts hands them exactly these). */
 export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
   config: Config;
-  helm: HelmInvocations;
   helmRepositories: SharedHelmRepositories;
   kube: KubeClients;
 }
 
 export const repositoryUrl = z.url({ protocol: /^https?$/ });
 
-/** helm for the request's identity, with Helm state under `<dataDir>/helm`. */
-export function helmFor(deps: HelmRouteDeps, context: AppContext): HelmInvocation {
-  return deps.helm.for(context.state.principal);
+/** helm for the request's identity on the request's cluster, with Helm state under `<dataDir>/helm`. */
+export function helmFor(context: AppContext): HelmInvocation {
+  return scopeOf(context).helm.for(context.state.principal);
 }
 
 /** helm for the request's identity, its helm home first brought to the shared chart repositories (ADR 0032). */
 export async function helmWithRepositories(deps: HelmRouteDeps, context: AppContext): Promise<HelmInvocation> {
-  const helm = helmFor(deps, context);
+  const helm = helmFor(context);
   await deps.helmRepositories.sync(helm);
   return helm;
 }

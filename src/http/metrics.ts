@@ -17,8 +17,10 @@ export type ApprovalOutcome = 'requested' | 'approved' | 'rejected' | 'timed_out
 export class Metrics implements ControllerObserver {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  readonly clusterCallDuration: Histogram<'verb'>;
-  readonly cacheObjects: Gauge<'resource' | 'namespace'>;
+  readonly clusterCallDuration: Histogram<'verb' | 'cluster'>;
+  readonly cacheObjects: Gauge<'resource' | 'namespace' | 'cluster'>;
+  /** 1 while a cluster's last reachability probe succeeded, else 0 (ADR 0035). */
+  readonly clusterUp: Gauge<'cluster'>;
   readonly toolRuns: Counter<'tool' | 'status'>;
   readonly reconciles: Counter<'controller' | 'result'>;
   readonly reconcileErrors: Counter<'controller'>;
@@ -32,7 +34,7 @@ export class Metrics implements ControllerObserver {
   readonly rateLimited: Counter<'route'>;
   readonly policyDenials: Counter<'path'>;
 
-  constructor(cacheSizes: () => { resource: string; namespace: string; size: number }[] = () => []) {
+  constructor(cacheSizes: () => { resource: string; namespace: string; size: number; cluster: string }[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
     // prom-client names these gauges with a `_total` suffix, which Prometheus reserves for
     // counters (promtool check metrics fails on them); the process metrics cover them.
@@ -48,20 +50,26 @@ export class Metrics implements ControllerObserver {
     });
     this.clusterCallDuration = new Histogram({
       name: 'pilothouse_kube_request_duration_seconds',
-      help: 'Kubernetes API call duration by verb',
-      labelNames: ['verb'],
+      help: 'Kubernetes API call duration by verb and cluster',
+      labelNames: ['verb', 'cluster'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
     this.cacheObjects = new Gauge({
       name: 'pilothouse_cache_objects',
-      help: 'Objects held in watch-fed caches by resource and namespace scope',
-      labelNames: ['resource', 'namespace'],
+      help: 'Objects held in watch-fed caches by cluster, resource and namespace scope',
+      labelNames: ['resource', 'namespace', 'cluster'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const entry of cacheSizes()) this.set({ resource: entry.resource, namespace: entry.namespace }, entry.size);
+        for (const entry of cacheSizes()) this.set({ resource: entry.resource, namespace: entry.namespace, cluster: entry.cluster }, entry.size);
       },
+    });
+    this.clusterUp = new Gauge({
+      name: 'pilothouse_cluster_up',
+      help: "1 while the cluster's API server answered its last reachability probe, else 0",
+      labelNames: ['cluster'],
+      registers: [this.registry],
     });
     this.toolRuns = new Counter({
       name: 'pilothouse_tool_runs_total',
@@ -137,8 +145,8 @@ export class Metrics implements ControllerObserver {
     this.leader.set(isLeader ? 1 : 0);
   }
 
-  /** Observer handed to the REST client. */
-  observeClusterCall = (verb: string, seconds: number): void => {
-    this.clusterCallDuration.observe({ verb }, seconds);
-  };
+  /** The observer handed to one cluster's REST clients. */
+  clusterCallObserver(cluster: string): (verb: string, seconds: number) => void {
+    return (verb, seconds) => this.clusterCallDuration.observe({ verb, cluster }, seconds);
+  }
 }

@@ -1,12 +1,12 @@
 import { grantTarget } from './grant-target.js';
 import { AppError } from '../errors.js';
 import type { Discovery } from '../kube/discovery.js';
-import { refusal, type GrantCheck } from '../rbac/authorize.js';
+import { refusal } from '../rbac/authorize.js';
 import { decidePermission, type PolicyDecision } from '../rbac/policy.js';
-import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { RequestAttributes } from '../rbac/request-attributes.js';
 import { requestField } from './request-field.js';
 import { routeAttributes } from './route-attributes.js';
+import { scopeOf } from './request-state.js';
 import type { AppContext, RouteSpec } from './types.js';
 
 export type DenyRecorder = (context: AppContext, spec: RouteSpec, reason: string) => void;
@@ -30,12 +30,7 @@ const discoveryFailed = (kind: string): PolicyDecision => ({
  * out the namespaces the caller may not see (`context.state.hiddenNamespaces`).
  */
 export class RoutePolicy {
-  constructor(
-    private readonly engine: PolicyEngine,
-    private readonly discovery: Discovery,
-    private readonly grantCheck: GrantCheck,
-    private readonly recordDeny: DenyRecorder,
-  ) {}
+  constructor(private readonly recordDeny: DenyRecorder) {}
 
   async authorize(context: AppContext, spec: RouteSpec): Promise<void> {
     const { decision, attributes } = spec.resourceKind
@@ -51,35 +46,43 @@ export class RoutePolicy {
 
   private matrixDecision(context: AppContext, spec: RouteSpec): PolicyDecision {
     const principal = context.state.principal;
+    const grantCheck = scopeOf(context).grantCheck;
     return decidePermission(
       principal,
       spec.permission,
-      (permission) => principal !== undefined && this.grantCheck(principal, { permission, ...grantTarget(context, spec) }),
+      (permission) => principal !== undefined && grantCheck(principal, { permission, ...grantTarget(context, spec) }),
     );
   }
 
   private async resourceDecision(context: AppContext, spec: RouteSpec, declared: string): Promise<RouteDecision> {
     const kind = declared === ':resource' ? (requestField(context, 'resource') ?? '') : declared;
-    const type = await this.resolve(kind);
+    const scope = scopeOf(context);
+    const type = await resolve(scope.discovery, context, kind);
     if (!type) return { decision: discoveryFailed(kind) };
     // A cluster-scoped kind names no namespace: the attributes say which one its object is in (a Namespace is in itself).
     const namespace = type.namespaced ? (requestField(context, 'namespace') ?? spec.defaultNamespace ?? '') : '';
     const name = requestField(context, 'name') ?? '';
     const attributes = routeAttributes(spec, { resource: type.resource, apiGroup: type.apiGroup, apiVersion: type.apiVersion, name, namespace });
-    return { decision: await this.engine.authorize(context.state.principal, attributes, 'direct'), attributes };
+    return { decision: await scope.policy.authorize(context.state.principal, attributes, 'direct'), attributes };
   }
+}
 
-  /**
-   * The kind's resource and group through discovery. A kind the cluster does not serve keeps its
-   * name (the handler answers 404); undefined when discovery itself fails (the route is refused).
-   */
-  private async resolve(kind: string): Promise<{ resource: string; apiGroup: string; apiVersion: string; namespaced: boolean } | undefined> {
-    try {
-      const type = await this.discovery.resolve(kind);
-      return { resource: type.plural, apiGroup: type.group, apiVersion: type.version, namespaced: type.namespaced };
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return { resource: kind.toLowerCase(), apiGroup: '', apiVersion: 'v1', namespaced: true };
-      return undefined;
-    }
+/**
+ * The kind's resource and group through discovery; the found kind is kept on the request state, so the
+ * handler does not look it up again. A kind the cluster does not serve keeps its name (the handler answers
+ * 404); undefined when discovery itself fails (the route is refused).
+ */
+async function resolve(
+  discovery: Discovery,
+  context: AppContext,
+  kind: string,
+): Promise<{ resource: string; apiGroup: string; apiVersion: string; namespaced: boolean } | undefined> {
+  try {
+    const type = await discovery.resolve(kind);
+    context.state.resourceType = { name: kind, type };
+    return { resource: type.plural, apiGroup: type.group, apiVersion: type.version, namespaced: type.namespaced };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return { resource: kind.toLowerCase(), apiGroup: '', apiVersion: 'v1', namespaced: true };
+    return undefined;
   }
 }

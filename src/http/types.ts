@@ -4,6 +4,8 @@ import type { Principal } from '../rbac/principal.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
 import type { EndStream } from '../auth/session-streams.js';
+import type { ClusterScope } from './cluster-scope.js';
+import type { ResourceType } from '../kube/discovery.js';
 
 /** Per-request state set by the middlewares. */
 export interface RequestState {
@@ -14,6 +16,10 @@ export interface RequestState {
    * routes declared `cluster: true`. Audit rows of the request carry it.
    */
   clusterName?: string;
+  /** The scope of that cluster (the home cluster's on routes that are not cluster-facing). */
+  scope?: ClusterScope;
+  /** The kind of a `resourceKind` route as its authorization resolved it (one discovery lookup per request). */
+  resourceType?: { name: string; type: ResourceType };
   /** The caller's cluster client (their mapped identity), set once the caller is known. */
   cluster?: () => KubeIdentityClient;
   /** Route template (e.g. `/api/k8s/:resource`) for metrics. */

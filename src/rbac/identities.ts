@@ -24,6 +24,8 @@ export class RoleIdentityResolver implements IdentityResolver {
     private readonly config: Config,
     private readonly kube: KubeClients,
     private readonly kubectlPath: string,
+    /** This cluster's own mappings (`clusters[].impersonation.mappings`), over `authorization.impersonation.mappings`. */
+    private readonly overrides: Partial<Record<Principal['role'], string>> = {},
   ) {}
 
   identityOf(principal: Principal | undefined): string | undefined {
@@ -36,8 +38,9 @@ export class RoleIdentityResolver implements IdentityResolver {
     // `mode: user`: an SSO user acts toward the cluster as themselves (prefixed name and groups), as in Headlamp.
     if (impersonation.mode === 'user' && principal?.identitySource === 'oidc') return { user: principal.username, groups: principal.groups ?? [] };
     const role = principal?.role ?? 'viewer';
+    const mappings = { ...impersonation.mappings, ...this.overrides };
     // Fail closed: a role without a mapping gets the viewer identity, never the service's own.
-    return { user: impersonation.mappings[role] ?? impersonation.mappings.viewer ?? 'system:anonymous', groups: [] };
+    return { user: mappings[role] ?? mappings.viewer ?? 'system:anonymous', groups: [] };
   }
 
   clientFor(principal: Principal | undefined): KubeIdentityClient {

@@ -6,17 +6,15 @@ import { objectNameSchema, namespaceSchema } from '../../kube/names.js';
 import { maskedValue, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { validation } from '../../errors.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
-import type { Discovery, ResourceType } from '../../kube/discovery.js';
+import type { ResourceType } from '../../kube/discovery.js';
 import { anyObject } from '../api-schemas.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { clusterOf } from '../request-state.js';
+import { clusterOf, resourceTypeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { queryBoolean } from '../validate.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export interface ApplyRouteDeps extends AuditContextDeps {
-  discovery: Discovery;
-}
+export type ApplyRouteDeps = AuditContextDeps;
 
 const resourceParam = z
   .string()
@@ -84,6 +82,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/k8s/:resource/apply',
       permission: 'execute_write',
+      cluster: true,
       resourceKind: ':resource',
       defaultNamespace: applyDefaultNamespace,
       summary:
@@ -94,7 +93,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       response: applyResult,
       errors: [404, 409],
       handler: async (context, { params, query, body }) => {
-        const type = await deps.discovery.resolve(params.resource);
+        const type = await resourceTypeOf(context, params.resource);
         const object = body as KubeObject;
         refuseTopLevelNames(object);
         refuseMaskedValues(object);
@@ -110,13 +109,14 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/schemas/:resource',
       permission: 'view',
+      cluster: true,
       resourceKind: ':resource',
       summary: "The kind's OpenAPI v3 schema from the API server: {root, schemas} (root names the kind's schema; $refs point into schemas)",
       params: typeParams,
       response: kindSchemaResponse,
       errors: [404],
       handler: async (context, { params }) => {
-        context.body = await kindSchema(clusterOf(context), await deps.discovery.resolve(params.resource));
+        context.body = await kindSchema(clusterOf(context), await resourceTypeOf(context, params.resource));
       },
     }),
   ];

@@ -14,6 +14,7 @@ export function clusterRoutes(): RouteSpec[] {
       method: 'GET',
       path: '/api/cluster/version',
       permission: 'view',
+      cluster: true,
       summary: "The API server's version (GET /version): {gitVersion, major, minor, platform}",
       response: versionView,
       handler: async (context) => {

@@ -73,6 +73,7 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/deployment/history',
       permission: 'view',
+      cluster: true,
       resourceKind: 'deployments',
       summary: 'Revision history: {items: [{revision, images, createdAt, current, changeCause}]}',
       query: workloadTarget,

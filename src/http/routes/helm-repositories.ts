@@ -41,7 +41,7 @@ export function helmRepositoryRoutes(deps: HelmRouteDeps): RouteSpec[] {
       response: itemsOf(helmRepository),
       handler: async (context) => {
         // Like every helm route: without a runnable helm binary the answer is the 503 that says so.
-        helmFor(deps, context);
+        helmFor(context);
         context.body = { items: await deps.helmRepositories.list() };
       },
     }),

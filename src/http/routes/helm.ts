@@ -103,6 +103,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'GET',
       path: `/api/helm/releases/:name${suffix}`,
       permission: 'view',
+      cluster: true,
       resourceKind: 'secrets',
       summary,
       ...releaseRead,
@@ -115,27 +116,28 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/helm/releases',
       permission: 'view',
+      cluster: true,
       // A release is a Secret in its namespace: listing releases is listing those Secrets.
       resourceKind: 'secrets',
       summary: 'Releases (all namespaces when absent): {items: [{name, namespace, revision, status, chart, appVersion, updated}]}',
       query: namespaceQuery,
       response: itemsOf(helmRelease),
       handler: async (context, { query: { namespace } }) => {
-        context.body = { items: visibleItems(context, await listReleases(helmFor(deps, context), namespace)) };
+        context.body = { items: visibleItems(context, await listReleases(helmFor(context), namespace)) };
       },
     }),
     read('', 'Release details (helm status)', async (context) => {
       const target = releaseTarget(context);
-      context.body = await releaseDetails(helmFor(deps, context), target.name, target.namespace);
+      context.body = await releaseDetails(helmFor(context), target.name, target.namespace);
     }),
     read('/history', 'Release history: {items: [{revision, updated, status, chart, appVersion, description}]}', async (context) => {
       const target = releaseTarget(context);
-      context.body = { items: await releaseHistory(helmFor(deps, context), target.name, target.namespace) };
+      context.body = { items: await releaseHistory(helmFor(context), target.name, target.namespace) };
     }),
     read('/manifest', 'Rendered manifest (text/yaml)', async (context) => {
       const target = releaseTarget(context);
       const read = { resource: `helmrelease/${target.name}`, command: `helm get manifest ${target.name} -n ${target.namespace}`, sensitive: true };
-      const manifest = await auditedRead(deps, context, read, () => releaseManifest(helmFor(deps, context), target.name, target.namespace));
+      const manifest = await auditedRead(deps, context, read, () => releaseManifest(helmFor(context), target.name, target.namespace));
       context.type = 'text/yaml';
       // The rendered manifest carries every Secret of the chart: masked by the one rule (src/rbac/secret-visibility.ts).
       context.body = maskManifest(manifest, secretVisibility(context.state.principal));
@@ -144,6 +146,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/helm/releases/:name/values',
       permission: 'execute_read',
+      cluster: true,
       summary: 'Release values (user-supplied; all=true for computed): {values}',
       params: nameParams,
       query: valuesQuery,
@@ -158,7 +161,7 @@ function releaseReadRoutes(deps: HelmRouteDeps): RouteSpec[] {
           command: `helm get values ${target.name} -n ${target.namespace}${all ? ' --all' : ''}`,
           sensitive: true,
         };
-        context.body = { values: await auditedRead(deps, context, read, () => releaseValues(helmFor(deps, context), target.name, target.namespace, all)) };
+        context.body = { values: await auditedRead(deps, context, read, () => releaseValues(helmFor(context), target.name, target.namespace, all)) };
       },
     }),
   ];
@@ -170,6 +173,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/install',
       permission: 'execute_write',
+      cluster: true,
       resourceKind: 'secrets',
       summary: 'helm install: release details',
       body: installBody,
@@ -187,6 +191,7 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/upgrade',
       permission: 'execute_write',
+      cluster: true,
       resourceKind: 'secrets',
       summary: 'helm upgrade (values replace the previous ones): release details',
       body: upgradeBody,
@@ -201,17 +206,18 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/helm/releases/:name/rollback',
       permission: 'execute_write',
+      cluster: true,
       resourceKind: 'secrets',
       summary: 'helm rollback {namespace, revision (0/absent = previous)}: release details',
       params: nameParams,
       body: rollbackBody,
       response: helmReleaseDetails,
       handler: async (context, { params: { name }, body }) => {
-        const manifest = await storedManifest(helmFor(deps, context), name, body.namespace, body.revision);
+        const manifest = await storedManifest(helmFor(context), name, body.namespace, body.revision);
         await authorizeHelmAction(deps, context, { action: 'rollback', namespace: body.namespace, manifest });
         const line = `helm rollback ${name}${body.revision ? ` ${body.revision}` : ''} -n ${body.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${name}`, command: line }, () =>
-          rollbackRelease(helmFor(deps, context), name, body.namespace, body.revision),
+          rollbackRelease(helmFor(context), name, body.namespace, body.revision),
         );
       },
     }),
@@ -219,17 +225,18 @@ function releaseWriteRoutes(deps: HelmRouteDeps): RouteSpec[] {
       method: 'DELETE',
       path: '/api/helm/releases/:name',
       permission: 'delete',
+      cluster: true,
       resourceKind: 'secrets',
       summary: 'helm uninstall: {name, namespace, uninstalled: true}',
       ...releaseRead,
       response: helmUninstalled,
       handler: async (context) => {
         const target = releaseTarget(context);
-        const manifest = await storedManifest(helmFor(deps, context), target.name, target.namespace);
+        const manifest = await storedManifest(helmFor(context), target.name, target.namespace);
         await authorizeHelmAction(deps, context, { action: 'uninstall', namespace: target.namespace, manifest });
         const line = `helm uninstall ${target.name} -n ${target.namespace}`;
         context.body = await audited(deps, context, { resource: `helmrelease/${target.name}`, command: line }, () =>
-          uninstallRelease(helmFor(deps, context), target.name, target.namespace),
+          uninstallRelease(helmFor(context), target.name, target.namespace),
         );
       },
     }),

@@ -7,19 +7,13 @@ import { startEventStream } from '../event-stream.js';
 import { objectNameSchema } from '../validate.js';
 import { listOf, resourceItem } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
-import { clusterOf } from '../request-state.js';
+import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
-import type { CacheManager } from '../../kube/cache-manager.js';
-import type { Discovery } from '../../kube/discovery.js';
-import type { PolicyEngine } from '../../rbac/policy-engine.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface NodesRouteDeps extends AuditContextDeps {
-  caches: CacheManager;
-  discovery: Discovery;
   drains: DrainJobs;
-  policy: PolicyEngine;
 }
 
 const nodeTarget = z.object({ name: objectNameSchema });
@@ -74,7 +68,7 @@ function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void
 
 /** Which namespaces' pods the caller may see in a drain's progress (the policy's answer for a pod list). */
 async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise<Visible> {
-  const hidden = await deps.policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
+  const hidden = await scopeOf(context).policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
@@ -117,6 +111,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/node/drain',
       permission: 'execute_write',
+      cluster: true,
       resourceKind: 'nodes',
       summary: 'Start a drain in the background: 202 {id}; progress at GET /api/node/drain/{id}',
       body: drainBody,
@@ -137,6 +132,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/node/drain/:id',
       permission: 'view',
+      cluster: true,
       resourceKind: 'nodes',
       summary: 'SSE progress of a drain: events cordoned, pod {namespace, name, status, reason?}, result',
       params: z.object({ id: z.string().min(1).max(128) }),
@@ -154,6 +150,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/nodes/:name/pods',
       permission: 'view',
+      cluster: true,
       resourceKind: 'pods',
       listsAllNamespaces: true,
       summary: 'Pods on a node (pod list items): {items, total}',
@@ -163,7 +160,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       handler: async (context, { params }) => {
         const identity = clusterOf(context);
         await getNode(identity, params.name);
-        const items = visibleItems(context, await podsOnNode(deps.caches, identity, await deps.discovery.resolve('pods'), params.name));
+        const items = visibleItems(context, await podsOnNode(scopeOf(context).caches, identity, await resourceTypeOf(context, 'pods'), params.name));
         context.body = { items, total: items.length };
       },
     }),

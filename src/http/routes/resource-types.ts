@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
 import { itemsOf } from '../api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
-import type { Discovery } from '../../kube/discovery.js';
+import { scopeOf } from '../request-state.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
-export interface ResourceTypesRouteDeps extends AuditReadsDeps {
-  discovery: Discovery;
-}
+export type ResourceTypesRouteDeps = AuditReadsDeps;
 
 const resourceTypeItem = z
   .object({
@@ -30,11 +28,12 @@ export function resourceTypeRoutes(deps: ResourceTypesRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/k8s',
       permission: 'view',
+      cluster: true,
       summary: 'Resource kinds the cluster serves (discovery): {items: [{name, kind, group, version, plural, singular, shortNames, namespaced, verbs}]}',
       response: itemsOf(resourceTypeItem),
       handler: async (context) => {
         const read = { resource: 'apiresources', command: 'kubectl api-resources', sensitive: false };
-        const types = await auditedRead(deps, context, read, () => deps.discovery.all());
+        const types = await auditedRead(deps, context, read, () => scopeOf(context).discovery.all());
         context.body = {
           items: types.map((type) => ({
             name: type.group ? `${type.plural}.${type.group}` : type.plural,

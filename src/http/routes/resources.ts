@@ -9,24 +9,16 @@ import type { ResourceType } from '../../kube/discovery.js';
 import { namespaceSchema, objectNameSchema, queryInteger } from '../validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { kubernetesObject, listOf, resourceItem } from '../api-schemas.js';
-import { clusterOf } from '../request-state.js';
+import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
-import type { CacheManager } from '../../kube/cache-manager.js';
 import { WatchFeeds, type FeedSubscriber } from '../../kube/watch-feeds.js';
 import { ListRefused, type ListAccessSets } from '../../kube/list-access.js';
-import { ListView, type ListRequest, type LiveList } from '../../kube/list-view/list-view.js';
-import type { Discovery } from '../../kube/discovery.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
-import type { PolicyEngine } from '../../rbac/policy-engine.js';
+import type { ListRequest, LiveList } from '../../kube/list-view/list-view.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ResourcesRouteDeps extends AuditReadsDeps {
-  caches: CacheManager;
-  discovery: Discovery;
-  identities: IdentityResolver;
-  policy: PolicyEngine;
   clock: Clock;
 }
 
@@ -70,8 +62,8 @@ interface ObjectTarget {
   namespace: string | undefined;
 }
 
-async function resolveTarget(deps: ResourcesRouteDeps, input: ObjectInput): Promise<ObjectTarget> {
-  const type = await deps.discovery.resolve(input.params.resource);
+async function resolveTarget(context: AppContext, input: ObjectInput): Promise<ObjectTarget> {
+  const type = await resourceTypeOf(context, input.params.resource);
   return { type, name: input.params.name, namespace: requireNamespace(type, input.query.namespace) };
 }
 
@@ -92,8 +84,13 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
 }
 
 /** The list the request asks for, with the namespaces our policy hides from the caller (plain data for the list view). */
-function listRequest(context: AppContext, resource: string, query: { namespace?: string; labelSelector?: string }): ListRequest {
-  return { resource, namespace: query.namespace, labelSelector: query.labelSelector, hidden: context.state.hiddenNamespaces };
+async function listRequest(context: AppContext, resource: string, query: { namespace?: string; labelSelector?: string }): Promise<ListRequest> {
+  return {
+    type: await resourceTypeOf(context, resource),
+    namespace: query.namespace,
+    labelSelector: query.labelSelector,
+    hidden: context.state.hiddenNamespaces,
+  };
 }
 
 /**
@@ -144,14 +141,14 @@ function streamLive(context: AppContext, live: LiveList, feeds: WatchFeeds, acce
 
 /** Cluster resources: list, get, yaml, describe, delete for any kind the cluster serves. */
 export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
-  const lists = new ListView(deps.caches, deps.discovery, deps.clock);
   const feeds = new WatchFeeds();
-  const object = { resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
+  const object = { cluster: true, resourceKind: ':resource', params: objectParams, query: listQuery, errors: [404] as ErrorStatus[] };
   return [
     route({
       method: 'GET',
       path: '/api/k8s/:resource',
       permission: 'view',
+      cluster: true,
       resourceKind: ':resource',
       summary:
         'List resources of a kind (all namespaces when namespace is absent), optionally by label selector, sorted and paged; ETag/If-None-Match (304) and br/gzip',
@@ -161,13 +158,14 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { params, query }) => {
         const page = { limit: query.limit, continue: query.continue, sortBy: query.sortBy };
-        replyWithList(context, await lists.page(clusterOf(context), listRequest(context, params.resource, query), page));
+        replyWithList(context, await scopeOf(context).lists.page(clusterOf(context), await listRequest(context, params.resource, query), page));
       },
     }),
     route({
       method: 'GET',
       path: '/api/k8s/:resource/watch',
       permission: 'view',
+      cluster: true,
       resourceKind: ':resource',
       summary:
         'Live list (SSE): a snapshot in the list item shape, then added/modified/deleted rows as the cluster changes; same authorization as the list (an object named "watch" is read with /api/k8s/{resource}/watch/yaml)',
@@ -178,8 +176,8 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { params, query }) => {
         // The first list happens before the stream starts, so its failures answer with the error body.
-        const live = await lists.live(clusterOf(context), listRequest(context, params.resource, query));
-        streamLive(context, live, feeds, deps.caches.access);
+        const live = await scopeOf(context).lists.live(clusterOf(context), await listRequest(context, params.resource, query));
+        streamLive(context, live, feeds, scopeOf(context).caches.access);
       },
     }),
     route({
@@ -190,7 +188,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       summary: 'One resource as JSON',
       response: kubernetesObject,
       handler: async (context, input) => {
-        context.body = await readObject(deps, context, await resolveTarget(deps, input), 'json');
+        context.body = await readObject(deps, context, await resolveTarget(context, input), 'json');
       },
     }),
     route({
@@ -201,7 +199,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       summary: 'One resource as YAML (managedFields stripped)',
       produces: 'text/yaml',
       handler: async (context, input) => {
-        const read = await readObject(deps, context, await resolveTarget(deps, input), 'yaml');
+        const read = await readObject(deps, context, await resolveTarget(context, input), 'yaml');
         context.type = 'text/yaml';
         context.body = toYaml(read);
       },
@@ -214,18 +212,18 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       summary: 'kubectl describe text',
       produces: 'text/plain',
       handler: async (context, input) => {
-        const target = await resolveTarget(deps, input);
+        const target = await resolveTarget(context, input);
         const read = {
           resource: `${target.type.kind.toLowerCase()}/${target.name}`,
           command: kubectlLine('describe', target),
           sensitive: sensitiveType(target.type),
         };
         const text = await auditedRead(deps, context, read, () =>
-          describeObject(deps.identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace),
+          describeObject(scopeOf(context).identities.kubectlFor(context.state.principal), target.type, target.name, target.namespace),
         );
         const principal = context.state.principal;
         context.type = 'text/plain';
-        context.body = maskDescribe(await visibleDescribe(deps.policy, principal, target, text), target.type.kind, secretVisibility(principal));
+        context.body = maskDescribe(await visibleDescribe(scopeOf(context).policy, principal, target, text), target.type.kind, secretVisibility(principal));
       },
     }),
     route({
@@ -236,7 +234,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       summary: 'Delete a resource; returns its reference',
       response: objectReference,
       handler: async (context, input) => {
-        const target = await resolveTarget(deps, input);
+        const target = await resolveTarget(context, input);
         context.body = await audited(
           deps,
           context,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { CacheManager } from '../cache-manager.js';
 import type { KubeIdentityClient } from '../clients.js';
-import type { Discovery, ResourceType } from '../discovery.js';
+import type { ResourceType } from '../discovery.js';
 import { parseLabelSelector } from '../label-selector.js';
 import type { FeedTarget } from '../watch-feeds.js';
 import type { PageQuery } from './order.js';
@@ -11,7 +11,8 @@ import { Visibility } from './visibility.js';
 
 /** What a caller asks of a list: the kind (as the route names it), one namespace or all, a label selector. */
 export interface ListRequest {
-  resource: string;
+  /** The kind, as the request's authorization resolved it (one discovery lookup per request). */
+  type: ResourceType;
   namespace?: string;
   labelSelector?: string;
   /** Namespaces our policy hides from the caller (src/rbac, ADR 0017), as plain data; absent when none. */
@@ -30,8 +31,8 @@ export interface LiveList {
 const ageBucketMs = 5_000;
 
 /**
- * Every list and live list of a cluster resource, below HTTP (docs/architecture.md, "The list path"): one
- * discovery lookup, the caller's view of the shared cache (src/kube/cache-manager.ts: the cluster's access set),
+ * Every list and live list of a cluster resource, below HTTP (docs/architecture.md, "The list path"): the kind
+ * the request's authorization resolved (no second discovery lookup), the caller's view of the shared cache (src/kube/cache-manager.ts: the cluster's access set),
  * field and label filtering, our policy's hidden namespaces, sort and page, and the list's version (cache
  * revision and 5-second age bucket on the injected clock). Answers are built once per visibility class and
  * kept (src/kube/list-view/snapshots.ts); the HTTP layer only writes them.
@@ -41,7 +42,6 @@ export class ListView {
 
   constructor(
     private readonly caches: CacheManager,
-    private readonly discovery: Discovery,
     private readonly clock: Clock,
     maxBytes?: number,
   ) {
@@ -50,7 +50,7 @@ export class ListView {
 
   /** The page of the list the caller asks for, as its JSON answer (built once per visibility class and version). */
   async page(client: KubeIdentityClient, request: ListRequest, page: PageQuery): Promise<ListAnswer> {
-    const type = await this.discovery.resolve(request.resource);
+    const type = request.type;
     const selector = request.labelSelector ? parseLabelSelector(request.labelSelector) : undefined;
     const visibility = new Visibility(await this.caches.view(client, type, request.namespace), type, request.hidden);
     const revision = visibility.view.cache.revision;
@@ -63,7 +63,7 @@ export class ListView {
 
   /** A live list's start (the first list has happened, so its failures are the request's error). */
   async live(client: KubeIdentityClient, request: ListRequest): Promise<LiveList> {
-    const type = await this.discovery.resolve(request.resource);
+    const type = request.type;
     const selector = request.labelSelector ? parseLabelSelector(request.labelSelector) : undefined;
     const visibilityOf = async (): Promise<Visibility> => new Visibility(await this.caches.view(client, type, request.namespace), type, request.hidden);
     const visibility = await visibilityOf();

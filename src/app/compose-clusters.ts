@@ -1,0 +1,153 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { ClusterConfig, Config } from '../config/schema.js';
+import type { ClusterScope } from '../http/cluster-scope.js';
+import type { Metrics } from '../http/metrics.js';
+import { HelmInvocations } from '../helm/helm-invocations.js';
+import { CacheManager } from '../kube/cache-manager.js';
+import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
+import { ClusterHealth } from '../kube/cluster-health.js';
+import { ClusterSet, type ClusterSource } from '../kube/cluster-set.js';
+import { Discovery } from '../kube/discovery.js';
+import { ListView } from '../kube/list-view/list-view.js';
+import type { GrantCheck } from '../rbac/authorize.js';
+import { RoleIdentityResolver } from '../rbac/identities.js';
+import { PolicyEngine } from '../rbac/policy-engine.js';
+import type { Principal } from '../rbac/principal.js';
+import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import { findBinary } from '../tools/binaries.js';
+import type { ToolClusterGateway } from '../tools/types.js';
+
+/** What every cluster's scope is built from (part of the composition root). */
+export interface ClusterScopeInputs {
+  config: Config;
+  logger: Logger;
+  dataDir: string;
+  clock: Clock;
+  metrics: Metrics;
+  kubectlPath: string;
+  /** The grants of a cluster (approved AccessRequests naming it). */
+  grantCheckFor(cluster: string): GrantCheck;
+}
+
+/** One cluster's connection: a kubeconfig (a file for kubectl and helm) and where it came from. */
+export interface ClusterConnection {
+  name: string;
+  source: ClusterSource;
+  kubeConfig: KubeConfig;
+  connection: KubeConnectionOptions;
+  mappings?: Partial<Record<Principal['role'], string>>;
+  /** Removed when the cluster is (a Secret's kubeconfig written for kubectl and helm). */
+  ownedFile?: string;
+}
+
+/** The role rules that hold on `cluster` (a rule without `clusters` holds on every cluster). */
+function rulesFor(config: Config, cluster: string): Config['authorization']['roles'] {
+  return config.authorization.roles.filter((rule) => !rule.clusters || rule.clusters.includes(cluster));
+}
+
+/** Builds one cluster's scope: nothing connects until a request, a watch or the health probe needs it. */
+export function composeClusterScope(inputs: ClusterScopeInputs, cluster: ClusterConnection): ClusterScope {
+  const { config, logger, clock, metrics } = inputs;
+  const name = cluster.name;
+  const kube = new KubeClients(cluster.kubeConfig, cluster.connection, metrics.clusterCallObserver(name));
+  const own = kube.forIdentity(undefined);
+  const caches = new CacheManager(logger.child({ cluster: name }), () => kube.forIdentity(undefined));
+  const discovery = new Discovery(own.rest);
+  const identities = new RoleIdentityResolver(config, kube, inputs.kubectlPath, cluster.mappings);
+  const grantCheck = inputs.grantCheckFor(name);
+  const policy = new PolicyEngine({
+    definitions: rulesFor(config, name),
+    ownNamespace: config.kubernetes.namespace,
+    resourceTypes: () => discovery.all(),
+    grantCheck,
+  });
+  // Tools hold no credentials: each kubectl/bash call gets its own policy proxy on this cluster (src/tools/policy-proxy).
+  const toolCluster = new PolicyProxyGateway({
+    kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
+    identityOf: (principal) => identities.clusterIdentityOf(principal),
+    policy,
+    onDenied: () => metrics.policyDenials.inc({ path: 'proxy' }),
+  });
+  const helm = new HelmInvocations(identities, {
+    helmPath: () => findBinary('helm', config.tools.helm),
+    homeDirectory: join(inputs.dataDir, 'helm'),
+    timeoutMs: Math.max(config.tools.timeout, 120_000),
+  });
+  const health = new ClusterHealth(own.rest, kube.apiServerUrl(), {
+    timeoutMs: config.cluster.timeout,
+    now: clock,
+    observe: (up) => metrics.clusterUp.set({ cluster: name }, up ? 1 : 0),
+  });
+  return {
+    name,
+    source: cluster.source,
+    kube,
+    discovery,
+    caches,
+    lists: new ListView(caches, clock),
+    identities,
+    policy,
+    grantCheck,
+    toolCluster,
+    helm,
+    health,
+    close: async () => {
+      health.stop();
+      caches.close();
+      toolCluster.close();
+      metrics.clusterUp.remove({ cluster: name });
+      await kube.close();
+      if (cluster.ownedFile) rmSync(cluster.ownedFile, { force: true });
+    },
+  };
+}
+
+/** The home cluster's connection: `--kubeconfig`/`--context` (or config), else in-cluster/default loading. */
+export function homeConnection(config: Config, options: { kubeconfigPath?: string; context?: string }): ClusterConnection {
+  const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
+  const context = options.context ?? config.kubernetes.context;
+  return { name: config.cluster.name, source: 'home', kubeConfig: loadKubeConfig({ kubeconfigPath, context }), connection: { kubeconfigPath, context } };
+}
+
+/** A cluster of `clusters:` in config (its kubeconfig file, as kubectl reads it). */
+export function configuredConnection(cluster: ClusterConfig): ClusterConnection {
+  const connection = { kubeconfigPath: cluster.kubeconfig, context: cluster.context };
+  return { name: cluster.name, source: 'config', kubeConfig: loadKubeConfig(connection), connection, mappings: cluster.impersonation.mappings };
+}
+
+/**
+ * A cluster registered by a Secret: its (validated, inline-only) kubeconfig is written, readable by this
+ * process's user only, under `<dataDir>/clusters/` for kubectl and helm, and removed with the cluster.
+ */
+export function secretConnection(dataDir: string, name: string, kubeConfig: KubeConfig): ClusterConnection {
+  const folder = join(dataDir, 'clusters');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const file = join(folder, `${name}.kubeconfig`);
+  writeFileSync(file, kubeConfig.exportConfig(), { mode: 0o600 });
+  return { name, source: 'secret', kubeConfig, connection: { kubeconfigPath: file, context: kubeConfig.getCurrentContext() }, ownedFile: file };
+}
+
+/** The home cluster and the ones of `clusters:`; Secrets add more once the service runs (src/app/service.ts). */
+export function composeClusters(inputs: ClusterScopeInputs, home: ClusterConnection): ClusterSet<ClusterScope> {
+  const clusters = new ClusterSet<ClusterScope>(home.name);
+  void clusters.put(composeClusterScope(inputs, home));
+  for (const configured of inputs.config.clusters) void clusters.put(composeClusterScope(inputs, configuredConnection(configured)));
+  return clusters;
+}
+
+/** The AI's gateway: each tool call opens its policy proxy on the cluster it names (absent: home). */
+export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClusterGateway & { close(): void } {
+  return {
+    open: (request) => clusters.resolve(request.clusterName).toolCluster.open(request),
+    close: () => undefined,
+  };
+}
+
+/** Every cluster's cache sizes (the `pilothouse_cache_objects` gauge). */
+export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; namespace: string; size: number; cluster: string }[] {
+  return clusters.list().flatMap((scope) => scope.caches.sizes().map((entry) => ({ ...entry, cluster: scope.name })));
+}
