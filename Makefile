@@ -54,7 +54,7 @@ build: deps
 web: deps web/node_modules/.package-lock.json web-types
 	cd web && npm run build
 
-# web/src/api/types.ts and src/tui/api/wire-types.ts are generated from the OpenAPI document in one run (scripts/web-types.ts, openapi-typescript).
+# packages/wire/types.ts (@pilothouse/wire/types, imported by web/ and src/tui/) is generated from the OpenAPI document (scripts/web-types.ts, openapi-typescript).
 TS_RUN := node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings
 web-types: deps web/node_modules/.package-lock.json
 	$(TS_RUN) scripts/web-types.ts
@@ -64,7 +64,7 @@ readme-permissions: deps
 	$(TS_RUN) scripts/readme-permissions.ts
 # Before build regenerates it: a committed file that is stale fails make test.
 web-types-check: deps web/node_modules/.package-lock.json
-	@$(TS_RUN) scripts/web-types.ts --check || { echo 'web/src/api/types.ts or src/tui/api/wire-types.ts is stale: run make web-types and commit them'; exit 1; }
+	@$(TS_RUN) scripts/web-types.ts --check || { echo 'packages/wire/types.ts is stale: run make web-types and commit it'; exit 1; }
 
 # docs/report.schema.json (the JSON report format) is generated from src/reports/document-schema.ts.
 report-schema: deps
@@ -96,13 +96,13 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 lint: deps lint-web
-	npx eslint src test
+	npx eslint src test packages
 
 lint-web: deps web/node_modules/.package-lock.json
 	cd web && npm run lint
 
 # Prettier (one config: .prettierrc.json, .prettierignore) over every TypeScript tree; CI checks it.
-FORMAT_PATHS := web src test bench scripts
+FORMAT_PATHS := web src test bench scripts packages
 format: deps
 	npx prettier --write $(FORMAT_PATHS)
 

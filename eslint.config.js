@@ -2,10 +2,10 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'web/**', 'node_modules/**', '.tools/**', 'test/cluster/**'] },
+  { ignores: ['dist/**', 'web/**', 'node_modules/**', '.tools/**', 'test/cluster/**', 'packages/wire/types.ts'] },
   ...tseslint.configs.recommended,
   {
-    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts', 'packages/**/*.ts'],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },

@@ -1,7 +1,7 @@
-// Generates the clients' wire module in one run, into web/src/api (the web UI) and src/tui/api (the terminal
-// UI; src/ cannot import web/), the same text in both trees, never edited by hand: the wire types from the
-// OpenAPI document with openapi-typescript (types.ts, wire-types.ts) and the shared client code of
-// scripts/wire-client.ts (wire-client.ts in both). `--check` prints nothing and exits 1 when any is stale.
+// Generates the clients' wire types once, into the local package packages/wire (`@pilothouse/wire`),
+// which the web UI (web/) and the terminal UI (src/tui/) both import: types.ts from the OpenAPI document
+// with openapi-typescript, never edited by hand (its neighbour wire-client.ts is written by hand, once;
+// docs/adr/0036-one-wire-package.md). `--check` prints nothing and exits 1 when types.ts is stale.
 //   node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types scripts/web-types.ts [--check]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,23 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { openApiDocument } from './openapi.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-export const webTypesPath = join(root, 'web', 'src', 'api', 'types.ts');
-export const tuiTypesPath = join(root, 'src', 'tui', 'api', 'wire-types.ts');
-/** Every file the run writes, with the same generated text. */
-export const generatedTypePaths = [webTypesPath, tuiTypesPath];
-const wireClientSource = join(root, 'scripts', 'wire-client.ts');
-/** The copies of scripts/wire-client.ts (error class, request, SSE reader), one per client tree. */
-export const wireClientPaths = [join(root, 'web', 'src', 'api', 'wire-client.ts'), join(root, 'src', 'tui', 'api', 'wire-client.ts')];
+/** The one file the run writes: the wire types of packages/wire (`@pilothouse/wire/types`), imported by web/ and src/tui/. */
+export const wireTypesPath = join(root, 'packages', 'wire', 'types.ts');
 
-/** The text of the wire-client copies: scripts/wire-client.ts under a do-not-edit header. */
-export function generateWireClient(): string {
-  const header =
-    '// Generated from scripts/wire-client.ts by scripts/web-types.ts into web/src/api/wire-client.ts and\n' +
-    '// src/tui/api/wire-client.ts (make web-types): do not edit by hand.\n';
-  return header + readFileSync(wireClientSource, 'utf8');
-}
-
-/** The text of the generated type files as the current route declarations produce it. */
+/** The text of packages/wire/types.ts as the current route declarations produce it. */
 export function generateWebTypes(): string {
   const directory = mkdtempSync(join(tmpdir(), 'pilothouse-openapi-'));
   try {
@@ -39,8 +26,8 @@ export function generateWebTypes(): string {
       stdio: 'pipe',
     });
     const header =
-      '// Generated from the OpenAPI document (GET /api/openapi.json) by scripts/web-types.ts into web/src/api/types.ts and\n' +
-      '// src/tui/api/wire-types.ts (make web-types): do not edit by hand.\n';
+      '// Generated from the OpenAPI document (GET /api/openapi.json) by scripts/web-types.ts into packages/wire/types.ts\n' +
+      '// (make web-types), imported as @pilothouse/wire/types by web/ and src/tui/: do not edit by hand.\n';
     return header + readFileSync(output, 'utf8');
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -49,9 +36,7 @@ export function generateWebTypes(): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const types = generateWebTypes();
-  const client = generateWireClient();
-  const files = [...generatedTypePaths.map((path) => ({ path, text: types })), ...wireClientPaths.map((path) => ({ path, text: client }))];
-  const current = (path: string): string => (existsSync(path) ? readFileSync(path, 'utf8') : '');
-  if (process.argv.includes('--check')) process.exit(files.every(({ path, text }) => current(path) === text) ? 0 : 1);
-  for (const { path, text } of files) writeFileSync(path, text);
+  const current = existsSync(wireTypesPath) ? readFileSync(wireTypesPath, 'utf8') : '';
+  if (process.argv.includes('--check')) process.exit(current === types ? 0 : 1);
+  writeFileSync(wireTypesPath, types);
 }

@@ -203,6 +203,18 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(reaching.map((arrow) => `${arrow.file} imports ${arrow.target}`)).toEqual([]);
   });
 
+  it('shares code with web/ through one local package alone, packages/wire (@pilothouse/wire), which imports nothing', () => {
+    const repository = dirname(sourceRoot);
+    const manifest = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const local = Object.entries(manifest.dependencies).filter(([, spec]) => /^(file|link|workspace):/.test(spec));
+    expect(local).toEqual([['@pilothouse/wire', 'file:packages/wire']]);
+    expect(readdirSync(join(repository, 'packages'))).toEqual(['wire']);
+    const wireSources = sourceFiles(join(repository, 'packages', 'wire'));
+    expect(wireSources.length).toBeGreaterThan(1);
+    const imports = /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]|\bimport\s*\(/m;
+    expect(wireSources.filter((path) => imports.test(readFileSync(path, 'utf8'))).map((path) => relative(repository, path))).toEqual([]);
+  });
+
   it('keeps the whole composition in src/app: nothing below it imports a composition module', () => {
     const upward = arrows.filter((arrow) => arrow.to === 'app' && !['app', 'modes', 'main'].includes(arrow.from));
     expect(upward.map((arrow) => `${arrow.file} imports ${arrow.target}`)).toEqual([]);

@@ -6,7 +6,7 @@
 // kubectl and helm (.tools/bin), bubblewrap, bash and a few coreutils for the bash tool, and the
 // shared libraries these programs load (resolved with ldd on the build machine, Debian 12).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { imageArchive } from './oci.mjs';
@@ -149,7 +149,13 @@ function build() {
   for (const folder of ['locales', 'crds', 'web/dist']) addTree(`app/${folder}`, join(root, folder));
   const sourceOnly = /\/better-sqlite3\/(deps|src)$|\/build\/Release\/(obj|obj\.target|\.deps)$|\/node_modules$|\/\.bin$/;
   for (const packageFolder of productionPackages()) {
-    addTree(`app/${relative(root, packageFolder)}`, packageFolder, (host) => sourceOnly.test(host));
+    // A local package (packages/wire, a `file:` dependency) stays where it is, linked from node_modules as npm
+    // links it: Node strips the types of its .ts files only outside node_modules (docs/adr/0036).
+    if (lstatSync(packageFolder).isSymbolicLink()) {
+      const source = realpathSync(packageFolder);
+      addTree(`app/${relative(root, source)}`, source, (host) => sourceOnly.test(host));
+      addSymlink(`app/${relative(root, packageFolder)}`, readlinkSync(packageFolder));
+    } else addTree(`app/${relative(root, packageFolder)}`, packageFolder, (host) => sourceOnly.test(host));
   }
   for (const addon of [...entries.keys()].filter((path) => path.endsWith('.node'))) addLibraries(join(root, addon.slice('app/'.length)));
   const sorted = [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import type { PilothouseApi } from './api/pilothouse-api.js';
 import type { ClientSession } from './api/client.js';
 import type { ResourceKind } from './api/types.js';
-import { errorLine } from './api/wire-client.js';
+import { errorLine } from '@pilothouse/wire/wire-client';
 import type { Translate } from './core/i18n.js';
 import { ShellContext, type Shell, type ViewState } from './core/shell.js';
 import { Header } from './components/header.js';

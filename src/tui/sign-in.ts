@@ -1,5 +1,5 @@
 import type { ClientSession } from './api/client.js';
-import { errorFromResponse } from './api/wire-client.js';
+import { errorFromResponse } from '@pilothouse/wire/wire-client';
 
 /** POST /api/auth/login: a session for a username and password; ApiError (UNAUTHORIZED, ...) when refused. */
 export async function passwordLogin(baseUrl: string, username: string, password: string): Promise<ClientSession & { username: string; role: string }> {

@@ -5,7 +5,7 @@ import { deploymentYaml } from '../helpers/manifests.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ApiClient } from '../../src/tui/api/client.js';
 import { PilothouseApi } from '../../src/tui/api/pilothouse-api.js';
-import { ApiError } from '../../src/tui/api/wire-client.js';
+import { ApiError } from '@pilothouse/wire/wire-client';
 import { LiveRows } from '../../src/tui/api/live-rows.js';
 import type { Row } from '../../src/tui/api/types.js';
 

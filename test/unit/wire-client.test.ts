@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorFromResponse, errorLine, sendRequest, serverEvents, type ServerEvent } from '../../src/tui/api/wire-client.js';
+import { ApiError, errorFromResponse, errorLine, sendRequest, serverEvents, type ServerEvent } from '@pilothouse/wire/wire-client';
 
 /** The bytes of `text` cut every `size` bytes (a multi-byte character may fall across two chunks). */
 async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> {
@@ -13,7 +13,7 @@ async function collect(body: AsyncIterable<Uint8Array>): Promise<ServerEvent[]> 
   return events;
 }
 
-describe('the shared wire client (scripts/wire-client.ts, copied into web/src/api and src/tui/api)', () => {
+describe('the shared wire client (packages/wire/wire-client.ts, imported by web/ and src/tui/)', () => {
   const stream =
     ': open\r\n\r\nevent: line\r\ndata: {"line":"héllo ✓"}\r\n\r\n: ping\n\nevent: chunk\ndata: two\ndata: lines\n\nevent: stream_end\ndata: {"complete":true}';
 

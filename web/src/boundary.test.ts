@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import manifest from '../package.json';
 
-// STYLE habit 12: web/ talks to the service only over HTTP, never by importing its sources. The one
-// import from outside web/src is the shared locale catalogue, data only, through the `@locales` alias.
+// STYLE habit 12: web/ talks to the service only over HTTP, never by importing its sources. The imports
+// from outside web/src are the shared locale catalogue, data only, through the `@locales` alias, and the wire
+// module shared with the terminal UI, the local package @pilothouse/wire (packages/wire, docs/adr/0036).
 const sources = import.meta.glob<string>(['./**/*.ts', './**/*.tsx', '!./**/*.test.ts'], { query: '?raw', import: 'default', eager: true });
 
 describe('web/ boundary', () => {
@@ -18,5 +20,10 @@ describe('web/ boundary', () => {
         expect(ups, `${file} imports ${specifier}`).toBeLessThanOrEqual(depth);
       }
     }
+  });
+
+  it('depends on one local package alone, the wire module (packages/wire)', () => {
+    const local = Object.entries(manifest.dependencies).filter(([, spec]) => /^(file|link|workspace):/.test(spec));
+    expect(local).toEqual([['@pilothouse/wire', 'file:../packages/wire']]);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/wire-client.js';
+import { ApiError } from '@pilothouse/wire/wire-client';
 import type { AccessRequest } from '../api/types.js';
 import type { AccessScope, Shell } from '../core/shell.js';
 

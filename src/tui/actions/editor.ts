@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
-import { ApiError } from '../api/wire-client.js';
+import { ApiError } from '@pilothouse/wire/wire-client';
 import type { Target } from '../api/types.js';
 import type { Shell } from '../core/shell.js';
 

@@ -1,4 +1,4 @@
-import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Query } from './wire-client.js';
+import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Query } from '@pilothouse/wire/wire-client';
 
 /** The session a client presents: a bearer token and when it expires (ms since the epoch). */
 export interface ClientSession {

@@ -1,4 +1,4 @@
-import { ApiError, serverEvents } from './wire-client.js';
+import { ApiError, serverEvents } from '@pilothouse/wire/wire-client';
 import type { ApiClient } from './client.js';
 import type { Row } from './types.js';
 

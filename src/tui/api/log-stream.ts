@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import { serverEvents } from './wire-client.js';
+import { serverEvents } from '@pilothouse/wire/wire-client';
 import type { Target } from './types.js';
 
 export interface LogOptions {

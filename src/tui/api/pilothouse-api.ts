@@ -1,6 +1,6 @@
 import type { ApiClient } from './client.js';
 import type { AccessRequest, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
-import type { components } from './wire-types.js';
+import type { components } from '@pilothouse/wire/types';
 
 /** The request bodies the terminal UI sends, as the OpenAPI document names them. */
 type Body = components['schemas'];

@@ -1,4 +1,4 @@
-import type { components } from './wire-types.js';
+import type { components } from '@pilothouse/wire/types';
 
 /** The terminal UI's names for the wire shapes, all generated from the OpenAPI document (wire-types.ts). */
 type Schemas = components['schemas'];

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { errorFromResponse, serverEvents } from '../api/wire-client.js';
+import { errorFromResponse, serverEvents } from '@pilothouse/wire/wire-client';
 import type { ChatHistory, ChatSessionSummary, PilotEvent } from './pilot-types.js';
 
 /** The AI pilot's endpoints: the agentic chat (SSE), tool call approvals and the chat history. */

@@ -1,4 +1,4 @@
-import { ApiError, errorLine } from '../api/wire-client.js';
+import { ApiError, errorLine } from '@pilothouse/wire/wire-client';
 import type { PilotApi } from './pilot-api.js';
 import { applyEvent, emptyTranscript, fromHistory, waitingTool, withAccessRequest, type Transcript } from './transcript.js';
 

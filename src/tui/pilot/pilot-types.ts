@@ -1,4 +1,4 @@
-import type { components } from '../api/wire-types.js';
+import type { components } from '@pilothouse/wire/types';
 
 /** Wire shapes of the chat API as the terminal UI reads them: aliases of the generated schemas (src/http/chat-schemas.ts). */
 type Schemas = components['schemas'];

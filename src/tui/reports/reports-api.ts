@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { serverEvents } from '../api/wire-client.js';
+import { serverEvents } from '@pilothouse/wire/wire-client';
 import { reportFileName, writeNewFile } from './report-file.js';
 
 export const reportTypeChoices = ['cluster-overview', 'security-assessment'] as const;

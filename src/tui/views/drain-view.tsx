@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState, type ReactElement } from 'react';
 import { useShell } from '../core/shell.js';
-import { serverEvents } from '../api/wire-client.js';
+import { serverEvents } from '@pilothouse/wire/wire-client';
 import { useScroll } from '../components/scroll-lines.js';
 
 export interface DrainViewProps {

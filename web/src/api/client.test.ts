@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './client';
-import { ApiError, withQuery } from './wire-client';
+import { ApiError, withQuery } from '@pilothouse/wire/wire-client';
 
 class MemoryStorage {
   readonly values = new Map<string, string>();

@@ -1,5 +1,5 @@
-import type { Session } from './types';
-import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Fetch, type Query } from './wire-client';
+import type { Session } from '@pilothouse/wire/types';
+import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Fetch, type Query } from '@pilothouse/wire/wire-client';
 type SessionStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** Why the session went away: the user logged out, or the service refused the token (401). */

@@ -1,6 +1,6 @@
 import type { ListResponse } from './list';
-import type { SseEvent } from './wire-client';
-import type { ResourceItem } from './types';
+import type { SseEvent } from '@pilothouse/wire/wire-client';
+import type { ResourceItem } from '@pilothouse/wire/types';
 
 /** The rows of a live list (`GET /api/k8s/{resource}/watch`), keyed by namespace/name. */
 export type LiveRows = Map<string, ResourceItem>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSse, SseParser, type SseEvent } from './wire-client';
+import { readSse, SseParser, type SseEvent } from '@pilothouse/wire/wire-client';
 
 function parseAll(chunks: string[]): SseEvent[] {
   const events: SseEvent[] = [];

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
-import type { Language } from '../api/types';
+import type { Language } from '@pilothouse/wire/types';
 import { LoginPage } from '../features/auth/LoginPage';
 import { useSession } from '../features/auth/use-session';
 import { SettingsProvider } from '../features/settings/settings-context';

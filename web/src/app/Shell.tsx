@@ -1,5 +1,5 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import type { Session } from '../api/types';
+import type { Session } from '@pilothouse/wire/types';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { AccessRequestsPage } from '../features/access/AccessRequestsPage';

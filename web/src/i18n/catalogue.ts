@@ -1,7 +1,7 @@
 // The UI strings come from the shared catalogue at the repository root, locales/<language>/<area>.json:
 // one source of truth for the web UI and the terminal UI (test/unit/locales.test.ts checks that every
 // language has every key). Areas are files so that features add strings without touching each other's.
-import type { Language } from '../api/types';
+import type { Language } from '@pilothouse/wire/types';
 import type web from '@locales/en/web.json';
 import type sso from '@locales/en/sso.json';
 import type objects from '@locales/en/objects.json';

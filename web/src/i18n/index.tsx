@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { Language } from '../api/types';
+import type { Language } from '@pilothouse/wire/types';
 import { dictionaries, en, type MessageKey } from './catalogue';
 
 export { dictionaries };

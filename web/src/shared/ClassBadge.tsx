@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { CommandClass } from '../api/types';
+import type { CommandClass } from '@pilothouse/wire/types';
 import { useT } from '../i18n';
 
 const classes: CommandClass[] = ['read', 'write', 'dangerous', 'interactive', 'unknown'];

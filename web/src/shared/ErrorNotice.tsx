@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../api/wire-client';
+import { ApiError } from '@pilothouse/wire/wire-client';
 import { useT, type Translate } from '../i18n';
 import { useApprovalAction } from './access-context';
 

@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { ApiError } from '../api/wire-client';
+import type { ApiError } from '@pilothouse/wire/wire-client';
 
 /** What the user is looking at, used to prefill an access request: namespace and resource kind. */
 export interface AccessScope {

@@ -1,4 +1,4 @@
-import type { ResourceItem } from '../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 
 /** Columns from the items' keys: name and namespace first, age last, the rest in first-seen order. */
 export function columnsOf(items: readonly ResourceItem[]): string[] {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ResourceItem } from '../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import type { Column } from './DataTable';
 import { cellText, columnLabel, sortValue, statusTone } from './columns';
 

@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { type Query, withQuery } from '../api/wire-client';
+import { type Query, withQuery } from '@pilothouse/wire/wire-client';
 import { useApi } from './api-context';
 
 interface ApiQueryOptions {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import { isAbort, readSse } from '../api/wire-client';
+import { isAbort, readSse } from '@pilothouse/wire/wire-client';
 import type { ListResponse } from '../api/list';
 import { applyLiveEvent, liveListResponse, type LiveRows } from '../api/live-list';
-import type { ResourceItem } from '../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import type { Polled } from './use-polling';
 
 type Keyed = Omit<Polled<ListResponse<ResourceItem>>, 'reload'> & { key: string };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isAbort } from '../api/wire-client';
+import { isAbort } from '@pilothouse/wire/wire-client';
 
 export interface Loaded<T> {
   data: T | undefined;

@@ -1,5 +1,5 @@
 import { useCallback, type ReactNode } from 'react';
-import type { AccessRequest } from '../../api/types';
+import type { AccessRequest } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';

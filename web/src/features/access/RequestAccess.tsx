@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import type { AccessNeeded, AccessRequest } from '../../api/types';
+import type { AccessNeeded, AccessRequest } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { useAccessScope } from '../../shared/access-context';

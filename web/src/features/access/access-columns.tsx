@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AccessPhase, AccessRequest } from '../../api/types';
+import type { AccessPhase, AccessRequest } from '@pilothouse/wire/types';
 import { useT, type MessageKey, type Translate } from '../../i18n';
 import type { Column } from '../../shared/DataTable';
 import { formatTime } from '../../shared/time';

@@ -1,4 +1,4 @@
-import type { AccessNeeded } from '../../api/types';
+import type { AccessNeeded } from '@pilothouse/wire/types';
 
 export const ttlChoices = ['30m', '1h', '4h'] as const;
 

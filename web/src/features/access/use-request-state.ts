@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AccessRequest } from '../../api/types';
+import type { AccessRequest } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 
 /** How often a Pending request is read again. */

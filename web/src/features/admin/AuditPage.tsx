@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { AuditEntry } from '../../api/types';
+import type { AuditEntry } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';

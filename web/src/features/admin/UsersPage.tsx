@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { Role, User } from '../../api/types';
+import type { Role, User } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SessionEnd } from '../../api/client';
-import type { Session } from '../../api/types';
+import type { Session } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 
 /** The signed-in session (null when signed out) and why the last one ended. */

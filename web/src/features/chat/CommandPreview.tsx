@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SafetyReport } from '../../api/types';
+import type { SafetyReport } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { ClassBadge } from '../../shared/ClassBadge';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AccessNeeded } from '../../api/types';
+import type { AccessNeeded } from '@pilothouse/wire/types';
 import { useT, type MessageKey } from '../../i18n';
 import { RequestAccess } from '../access/RequestAccess';
 import { ClassBadge } from '../../shared/ClassBadge';

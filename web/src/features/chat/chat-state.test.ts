@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { awaitingDecision, chatReducer, initialChat, type ChatAction, type ChatState, type ToolEntry } from './chat-state';
-import type { AccessNeeded } from '../../api/types';
+import type { AccessNeeded } from '@pilothouse/wire/types';
 
 const run = (actions: ChatAction[], state: ChatState = initialChat): ChatState => actions.reduce(chatReducer, state);
 const event = (name: string, data: unknown): ChatAction => ({ type: 'event', event: name, data });

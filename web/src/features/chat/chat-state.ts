@@ -1,4 +1,4 @@
-import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '../../api/types';
+import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '@pilothouse/wire/types';
 
 /** A tool call's wire fields (the one ToolCallView schema) once its request arrived: the request's own fields are then set. */
 type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &

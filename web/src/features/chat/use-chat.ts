@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { ApiError, isAbort, readSse } from '../../api/wire-client';
-import type { ChatHistory } from '../../api/types';
+import { ApiError, isAbort, readSse } from '@pilothouse/wire/wire-client';
+import type { ChatHistory } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { chatReducer, initialChat, type ChatState } from './chat-state';
 

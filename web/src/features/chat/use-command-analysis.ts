@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SafetyReport } from '../../api/types';
+import type { SafetyReport } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 
 const debounceMs = 350;

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { navigate, objectRoutePath } from '../../shared/router';
-import type { ApplyResult } from '../../api/types';
+import type { ApplyResult } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { applyManifest, manifestTemplate } from './apply-api';

@@ -1,5 +1,5 @@
 import { ApiError, type ApiClient } from '../../api/client';
-import type { ApplyResult } from '../../api/types';
+import type { ApplyResult } from '@pilothouse/wire/types';
 
 /** A field another manager owns, as the apply route lists it in a 409's `details.conflicts`. */
 export interface Conflict {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useReleasePods } from './use-release-pods';

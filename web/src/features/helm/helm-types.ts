@@ -1,4 +1,4 @@
-import type { components } from '../../api/types';
+import type { components } from '@pilothouse/wire/types';
 
 /** The helm API's wire shapes: aliases of the generated schemas (never declared here by hand). */
 type Schemas = components['schemas'];

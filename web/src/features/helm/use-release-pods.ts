@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { isAbort, readSse } from '../../api/wire-client';
-import type { ResourceItem } from '../../api/types';
+import { isAbort, readSse } from '@pilothouse/wire/wire-client';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 
 type Change = { items?: ResourceItem[]; item?: ResourceItem };

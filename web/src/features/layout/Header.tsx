@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Session } from '../../api/types';
+import type { Session } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { HealthIndicator } from './HealthIndicator';

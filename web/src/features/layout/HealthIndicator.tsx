@@ -1,5 +1,5 @@
 import { useCallback, type ReactNode } from 'react';
-import type { Health } from '../../api/types';
+import type { Health } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';

@@ -1,6 +1,6 @@
 import { useCallback, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Role } from '../../api/types';
+import type { Role } from '@pilothouse/wire/types';
 import { Link, navigate, routePath, type Route } from '../../shared/router';
 import { useT } from '../../i18n';
 import { kindLabel, navKinds } from '../resources/kinds';

@@ -1,4 +1,4 @@
-import type { components } from '../../api/types';
+import type { components } from '@pilothouse/wire/types';
 
 /** `GET /api/settings/llm`: the configuration in use, without the key. */
 export type LlmView = components['schemas']['LlmSettings'];

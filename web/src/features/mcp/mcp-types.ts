@@ -1,4 +1,4 @@
-import type { components, operations } from '../../api/types';
+import type { components, operations } from '@pilothouse/wire/types';
 
 /** One MCP server as `GET /api/mcp/servers` shows it (env values masked). */
 export type McpServer = components['schemas']['McpServer'];

@@ -1,4 +1,4 @@
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 
 /** `GET /api/nodes/{name}/pods`. */
 export interface NodePods {

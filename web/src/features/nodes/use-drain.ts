@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../../api/client';
 import { useApi } from '../../shared/api-context';
-import { readSse } from '../../api/wire-client';
+import { readSse } from '@pilothouse/wire/wire-client';
 import { applyDrainEvent, initialProgress, type DrainProgress } from './drain-progress';
 import { podsPath, type DrainOptions, type NodePods } from './node-api';
 

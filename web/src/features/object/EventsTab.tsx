@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';

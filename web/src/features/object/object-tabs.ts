@@ -1,4 +1,4 @@
-import type { Role } from '../../api/types';
+import type { Role } from '@pilothouse/wire/types';
 
 /** The tabs of an object's page; each is also the last part of the page's URL. */
 export const objectTabs = ['summary', 'yaml', 'describe', 'events', 'related', 'logs', 'terminal', 'scale', 'history', 'nodePods', 'nodeOps'] as const;

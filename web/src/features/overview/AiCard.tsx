@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { Health } from '../../api/types';
+import type { Health } from '@pilothouse/wire/types';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { Health, ResourceItem } from '../../api/types';
+import type { Health, ResourceItem } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';

@@ -3,7 +3,7 @@ import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { useLiveList } from '../../shared/use-live-list';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { listLink, warningEvents } from './overview-model';
 import { Card, Stat } from './Stat';
 

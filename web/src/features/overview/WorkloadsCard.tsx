@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
 import { useT, type Translate } from '../../i18n';

@@ -1,4 +1,4 @@
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 
 /** One row of `GET /api/metrics/node`. */
 export interface NodeUsage {

@@ -1,7 +1,7 @@
 import { Command } from 'cmdk';
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { Role } from '../../api/types';
+import type { Role } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { navigate } from '../../shared/router';
 import { useT } from '../../i18n';

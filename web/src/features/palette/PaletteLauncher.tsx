@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { Role } from '../../api/types';
+import type { Role } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 
 // cmdk and the palette's lists load on the first ctrl-k / cmd-k.

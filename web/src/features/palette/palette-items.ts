@@ -1,5 +1,5 @@
 import { objectRoutePath } from '../../shared/router';
-import type { Role } from '../../api/types';
+import type { Role } from '@pilothouse/wire/types';
 
 /** One resource kind from `GET /api/k8s`. */
 export interface KindEntry {

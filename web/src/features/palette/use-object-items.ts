@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApiQuery } from '../../shared/use-api-query';
 import { objectPath, type PaletteItem } from './palette-items';
 

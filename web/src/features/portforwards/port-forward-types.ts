@@ -1,4 +1,4 @@
-import type { components } from '../../api/types';
+import type { components } from '@pilothouse/wire/types';
 
 /** One forward as `GET /api/portforward` lists it. */
 export type PortForward = components['schemas']['PortForward'];

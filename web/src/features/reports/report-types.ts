@@ -1,4 +1,4 @@
-import type { components } from '../../api/types';
+import type { components } from '@pilothouse/wire/types';
 
 /** A report as `GET /api/reports` and its SSE events show it. */
 export type Report = components['schemas']['ReportStatus'];

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isAbort, readSse } from '../../api/wire-client';
+import { isAbort, readSse } from '@pilothouse/wire/wire-client';
 import { useApi } from '../../shared/api-context';
 import type { Report } from './report-types';
 

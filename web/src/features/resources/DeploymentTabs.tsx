@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
-import type { RevisionItem } from '../../api/types';
+import type { RevisionItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';

@@ -1,6 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { Spinner } from '../../shared/Spinner';
 import { formatClock } from '../../shared/time';

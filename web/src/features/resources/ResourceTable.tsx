@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { VirtualTable } from '../../shared/VirtualTable';
 import { itemColumns, itemKey } from '../../shared/item-columns';
 import { sameTarget, type ResourceTarget } from '../../shared/resource-target';

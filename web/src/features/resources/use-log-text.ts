@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isAbort, readText } from '../../api/wire-client';
+import { isAbort, readText } from '@pilothouse/wire/wire-client';
 import { useApi } from '../../shared/api-context';
 import { appendCapped, linePrefixer } from './log-lines';
 import type { ResourceTarget } from '../../shared/resource-target';

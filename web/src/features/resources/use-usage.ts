@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ResourceItem } from '../../api/types';
+import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { itemKey } from '../../shared/item-columns';
 

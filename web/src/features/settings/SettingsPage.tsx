@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Language, UserSettings } from '../../api/types';
+import type { Language, UserSettings } from '@pilothouse/wire/types';
 import { languageNames, useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useSettings } from './settings-context';

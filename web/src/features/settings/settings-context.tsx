@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { Language, UserSettings } from '../../api/types';
+import type { Language, UserSettings } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 
 interface SettingsValue {

@@ -1,7 +1,7 @@
 // The clients' shared wire module: the error class of `{error, code, details}`, the request every call
 // sends, the refreshed-token headers, the SSE parser and the typed request bodies of the OpenAPI paths.
-// scripts/web-types.ts writes this text into web/src/api/wire-client.ts and src/tui/api/wire-client.ts
-// (web/ and src/ cannot import each other); edit it here, then `make web-types`.
+// Written once, here, and imported as `@pilothouse/wire/wire-client` by the web UI (web/) and the terminal
+// UI (src/tui/); Node runs this file as it is (type stripping): erasable TypeScript only (docs/adr/0036).
 
 /** The contract's error body: `{error, code, details}`. */
 export interface ErrorBody {
@@ -144,7 +144,11 @@ export class SseParser {
   private event = '';
   private data: string[] = [];
 
-  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+  private readonly onEvent: (event: SseEvent) => void;
+
+  constructor(onEvent: (event: SseEvent) => void) {
+    this.onEvent = onEvent;
+  }
 
   feed(text: string): void {
     this.buffer += text;
