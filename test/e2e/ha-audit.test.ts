@@ -106,5 +106,11 @@ describe('audit outbox while PostgreSQL stops and returns', () => {
       .toBe(true);
     const logins = await c.api('GET', `/api/audit?action=login&user=${encodeURIComponent('evil\uFFFDname')}&limit=100`, { token });
     expect(logins.body.items.length).toBeGreaterThan(0);
+    // Shipped rows keep their cluster (ADR 0035): another replica finds the apply by ?cluster= from PostgreSQL; a sign-in has none.
+    const onHome = await c.api('GET', '/api/audit?action=execute&cluster=home&limit=1000', { token });
+    expect(onHome.body.items.find((item: { requestId: string }) => item.requestId === later.requestId)).toMatchObject({ cluster: 'home' });
+    const elsewhere = await c.api('GET', '/api/audit?action=execute&cluster=elsewhere&limit=1000', { token });
+    expect(elsewhere.body).toEqual({ items: [], total: 0 });
+    expect(logins.body.items.every((item: { cluster?: string }) => item.cluster === undefined)).toBe(true);
   });
 });
