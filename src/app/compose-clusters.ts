@@ -14,6 +14,7 @@ import { ClusterSet, type ClusterSource } from '../kube/cluster-set.js';
 import { Discovery } from '../kube/discovery.js';
 import { ListView } from '../kube/list-view/list-view.js';
 import type { GrantCheck } from '../rbac/authorize.js';
+import { rulesForCluster } from '../rbac/cluster-rules.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Principal } from '../rbac/principal.js';
@@ -44,11 +45,6 @@ export interface ClusterConnection {
   ownedFile?: string;
 }
 
-/** The role rules that hold on `cluster` (a rule without `clusters` holds on every cluster). */
-function rulesFor(config: Config, cluster: string): Config['authorization']['roles'] {
-  return config.authorization.roles.filter((rule) => !rule.clusters || rule.clusters.includes(cluster));
-}
-
 /** Builds one cluster's scope: nothing connects until a request, a watch or the health probe needs it. */
 export function composeClusterScope(inputs: ClusterScopeInputs, cluster: ClusterConnection): ClusterScope {
   const { config, logger, clock, metrics } = inputs;
@@ -60,7 +56,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
   const identities = new RoleIdentityResolver(config, kube, inputs.kubectlPath, cluster.mappings);
   const grantCheck = inputs.grantCheckFor(name);
   const policy = new PolicyEngine({
-    definitions: rulesFor(config, name),
+    definitions: rulesForCluster(config.authorization.roles, name),
     ownNamespace: config.kubernetes.namespace,
     resourceTypes: () => discovery.all(),
     grantCheck,

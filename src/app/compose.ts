@@ -178,18 +178,26 @@ export function composeServices(options: ComposeOptions): Services {
   const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
   const metrics: Metrics = new Metrics(() => cacheSizes(clusters));
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
-  // Grants are read when a decision is made, after the access requests exist (they need the home discovery).
   const grants: { of?: AccessRequests } = {};
+  // Grants are read when a decision is made, after the access requests exist (they need the cluster set).
   const grantCheckFor =
     (cluster: string): GrantCheck =>
     (principal, action) =>
-      cluster === config.cluster.name && grants.of !== undefined && grants.of.grantCheck(principal, action);
+      grants.of !== undefined && grants.of.grantCheckFor(cluster)(principal, action);
   const clusters = composeClusters({ config, logger, dataDir, clock, metrics, kubectlPath, grantCheckFor }, homeConnection(config, options));
   const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
   const tools = composeTools(options, kubectlPath, health);
-  const accessRequests = new AccessRequests({ rest: ownRest, namespace, discovery, audit, clock, logger });
+  const accessRequests = new AccessRequests({
+    rest: ownRest,
+    namespace,
+    discovery,
+    clusters: { homeName: clusters.homeName, has: (name) => clusters.has(name), discovery: (name) => clusters.resolve(name).discovery },
+    audit,
+    clock,
+    logger,
+  });
   grants.of = accessRequests;
   const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });

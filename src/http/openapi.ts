@@ -3,6 +3,7 @@ import { errorCodes } from '../errors.js';
 import { permissionMatrix } from './permissions.js';
 import { SchemaCollector, type JsonObject } from './openapi-schema.js';
 import { operationLinks } from './openapi-links.js';
+import { clusterParameter as clusterNameSchema } from './cluster-schemas.js';
 import type { RouteSpec } from './types.js';
 
 /** The one error body of the API. */
@@ -69,7 +70,8 @@ function errorStatuses(spec: RouteSpec): number[] {
   const statuses = new Set<number>([400, 429, 431, 500, 503, ...(spec.errors ?? [])]);
   if (spec.body) statuses.add(413);
   if (spec.permission !== 'public') [401, 403].forEach((status) => statuses.add(status));
-  if (spec.resourceKind || spec.path.includes(':')) statuses.add(404);
+  // 404: a path parameter, a kind the cluster does not serve, or an unknown `?cluster=`.
+  if (spec.resourceKind || spec.path.includes(':') || spec.cluster) statuses.add(404);
   return [...statuses].sort();
 }
 
@@ -119,6 +121,20 @@ export function operationIdOf(spec: Pick<RouteSpec, 'method' | 'path'>): string 
   return `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`;
 }
 
+/** `?cluster=NAME` of every cluster-facing route, said once (components/parameters/cluster; ADR 0035). */
+const clusterParameterRef = { $ref: '#/components/parameters/cluster' };
+
+function clusterParameter(schemas: SchemaCollector): JsonObject {
+  return {
+    name: 'cluster',
+    in: 'query',
+    required: false,
+    description:
+      'The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once.',
+    schema: schemas.convert(clusterNameSchema),
+  };
+}
+
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
   const operationId = operationIdOf(spec);
@@ -130,7 +146,7 @@ function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
     description: `Permission: \`${spec.permission}\` — allowed for ${roles(spec) || 'nobody'}.`,
     'x-permission': spec.permission,
     security: spec.permission === 'public' ? [] : [{ bearer: [] }],
-    parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas)],
+    parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas), ...(spec.cluster ? [clusterParameterRef] : [])],
     ...(spec.body ? { requestBody: { required: bodyRequired(spec.body), content: { 'application/json': { schema: schemas.convert(spec.body) } } } } : {}),
     responses,
   };
@@ -139,6 +155,7 @@ function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
 /** The OpenAPI 3.1 document of every route, generated from the route declarations and their zod schemas. */
 export function buildOpenApiDocument(routes: RouteSpec[], version: string): JsonObject {
   const schemas = new SchemaCollector();
+  const cluster = clusterParameter(schemas);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const spec of routes) {
     const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -163,6 +180,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Json
           description: 'One-time terminal ticket (POST /api/pods/{name}/terminal/ticket); or the WebSocket subprotocol `bearer.<token>`',
         },
       },
+      parameters: { cluster: cluster },
       schemas: { ErrorBody: errorSchema, ...sortedKeys(schemas.components) },
     },
     paths,

@@ -24,6 +24,7 @@ import { settingsRoutes, type SettingsRouteDeps } from './settings.js';
 import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requests.js';
 import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
+import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -48,7 +49,8 @@ export type RouteDeps = HealthRouteDeps &
   ToolRouteDeps &
   SettingsRouteDeps &
   AccessRequestsRouteDeps &
-  ReportsRouteDeps;
+  ReportsRouteDeps &
+  ClustersRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -78,6 +80,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...accessRequestRoutes(deps),
     ...reportRoutes(deps),
     ...clusterRoutes(),
+    ...clustersRoutes(deps),
   ];
   return routes;
 }

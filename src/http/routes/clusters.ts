@@ -1,0 +1,44 @@
+import type { Config } from '../../config/schema.js';
+import { clusterAccessSummary } from '../../rbac/cluster-rules.js';
+import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
+import { clusterList, type ClusterSummaryView } from '../cluster-schemas.js';
+import { principalOf } from '../request-state.js';
+import { route, type RouteSpec } from '../types.js';
+import type { Principal } from '../../rbac/principal.js';
+
+/** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
+export interface ClustersRouteDeps {
+  clusters: ClusterScopes;
+  config: Config;
+}
+
+function summary(scope: ClusterScope, principal: Principal, config: Config): ClusterSummaryView {
+  const state = scope.health.current;
+  return {
+    name: scope.name,
+    source: scope.source,
+    reachable: state.reachable,
+    ...(state.version ? { version: state.version } : {}),
+    ...(state.error ? { error: state.error } : {}),
+    ...(state.checkedAt !== undefined ? { checkedAt: new Date(state.checkedAt).toISOString() } : {}),
+    access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
+  };
+}
+
+/** The clusters of this Pilothouse (ADR 0035): reachability from each one's own probe, never a call made now. */
+export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/clusters',
+      permission: 'view',
+      summary:
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster",
+      response: clusterList,
+      handler: async (context) => {
+        const principal = principalOf(context);
+        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps.config)) };
+      },
+    }),
+  ];
+}
