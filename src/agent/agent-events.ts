@@ -11,7 +11,17 @@ export type AgentEvent =
   | { event: 'chunk'; data: { content: string } }
   | {
       event: 'tool_request';
-      data: { tool: string; command: string; id: string; type: CommandClass; requiresApproval: boolean; blocked: boolean; warnings: string[] };
+      data: {
+        tool: string;
+        command: string;
+        id: string;
+        type: CommandClass;
+        requiresApproval: boolean;
+        blocked: boolean;
+        warnings: string[];
+        /** The cluster a kubectl or bash call targets (ADR 0035); absent for tools that reach no cluster. */
+        cluster?: string;
+      };
     }
   | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus; accessNeeded?: AccessNeeded } }
   | { event: 'error'; data: { error: string; code: string } }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppError, isAppError } from '../errors.js';
 import type { LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
+import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
 import { messagesFromHistory } from './llm-messages.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
@@ -122,6 +123,7 @@ export class AgentLoop {
       tools: definitions.map((definition) => definition.name),
       language: turn.settings.language,
       beginnerMode: turn.settings.beginnerMode,
+      clusters: this.clusterPrompt(turn.context),
     });
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
@@ -138,6 +140,12 @@ export class AgentLoop {
     const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
     await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
     return calls;
+  }
+
+  /** The clusters for the prompt (reachability as of now); the chat's one is its context's, else the home cluster. */
+  private clusterPrompt(context: ChatContext): { current: string; items: ClusterListing[] } | undefined {
+    const directory = this.deps.clusters;
+    return directory && { current: context.cluster ?? directory.home, items: directory.describe() };
   }
 
   private async stepCap(turn: AgentTurn): Promise<TurnEndReason> {

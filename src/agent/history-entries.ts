@@ -8,6 +8,8 @@ export interface ChatContext {
   namespace?: string;
   /** `<kind>/<name>` */
   resource?: string;
+  /** The chat's cluster (ADR 0035): tool calls go there unless they name another; absent in sessions from before many clusters (home). */
+  cluster?: string;
 }
 
 /** How a tool call ended; the `status` of the `tool_execution` event. */
@@ -36,6 +38,8 @@ export type HistoryEntry =
       requiresApproval: boolean;
       blocked: boolean;
       warnings: string[];
+      /** The cluster a kubectl or bash call targets (absent for tools that reach no cluster). */
+      cluster?: string;
     }
   | { kind: 'decision'; id: string; outcome: ApprovalOutcome; by?: string }
   | {

@@ -12,6 +12,8 @@ export interface ToolCallView {
   requiresApproval?: boolean;
   blocked?: boolean;
   warnings?: string[];
+  /** The cluster a kubectl or bash call targeted. */
+  cluster?: string;
   decision?: ApprovalOutcome;
   decidedBy?: string;
   status?: ToolStatus;
@@ -34,6 +36,7 @@ function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
       requiresApproval: entry.requiresApproval,
       blocked: entry.blocked,
       warnings: entry.warnings,
+      ...(entry.cluster === undefined ? {} : { cluster: entry.cluster }),
     });
   } else if (entry.kind === 'decision') {
     Object.assign(call, { decision: entry.outcome, decidedBy: entry.by });

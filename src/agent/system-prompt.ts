@@ -1,4 +1,5 @@
 import type { RoleName } from '../config/schema.js';
+import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext } from './history-entries.js';
 
 export interface PromptInput {
@@ -9,6 +10,8 @@ export interface PromptInput {
   tools: readonly string[];
   language: string;
   beginnerMode: boolean;
+  /** Every cluster (home first) and the chat's one (ADR 0035); absent: one cluster, nothing to say. */
+  clusters?: { current: string; items: readonly ClusterListing[] };
 }
 
 const languageNames: Record<string, string> = { en: 'English', ko: 'Korean', ja: 'Japanese', zh: 'Chinese' };
@@ -27,15 +30,36 @@ function contextLines(context: ChatContext): string[] {
   return lines;
 }
 
+function clusterState(cluster: ClusterListing, current: string): string {
+  const state = cluster.reachable ? `reachable${cluster.version ? `, ${cluster.version}` : ''}` : 'unreachable';
+  return `- ${cluster.name} (${state})${cluster.name === current ? " <- this chat's cluster" : ''}`;
+}
+
+/**
+ * The clusters the tools may target: their names and reachability, which one is the chat's, and how to name
+ * another. Names only: addresses and credentials never reach the model.
+ */
+function clusterLines(clusters: PromptInput['clusters']): string[] {
+  if (!clusters) return [];
+  return [
+    `Clusters (${clusters.items.length}):`,
+    ...clusters.items.map((cluster) => clusterState(cluster, clusters.current)),
+    `The kubectl and bash tools act on the cluster "${clusters.current}" unless a call names another with its "cluster" argument; ` +
+      "name the cluster whenever the user asks about one that is not this chat's, and say which cluster each answer is about. " +
+      'An unreachable cluster answers nothing: say so instead of retrying.',
+  ];
+}
+
 /**
  * The system prompt of a turn: who asks, what they are looking at (namespace, focused resource),
- * which tools exist and the role's rules. Built fresh each turn, never stored.
+ * which clusters exist (and which is the chat's), which tools exist and the role's rules. Built fresh each turn, never stored.
  */
 export function buildSystemPrompt(input: PromptInput): string {
   const lines = [
     'You are Pilothouse, an assistant that operates a Kubernetes cluster and asks before it acts.',
     `You are talking to ${input.username}.`,
     ...contextLines(input.context),
+    ...clusterLines(input.clusters),
     input.tools.length ? `Tools: ${input.tools.join(', ')}. Prefer one small command per call.` : 'No tools are available.',
     roleRules[input.role],
     'Every command is safety-classified before it runs; blocked commands never run. A tool result starting with "Cancelled:", "Forbidden:" or "Blocked:" means nothing was run: do not retry the same command, explain and continue.',

@@ -1,4 +1,5 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
+import { isAppError } from '../errors.js';
 import type { Principal } from '../rbac/principal.js';
 import type { LlmToolCall } from '../llm/types.js';
 import { accessNeededFor, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
@@ -7,9 +8,10 @@ import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, 
 import type { AgentStateMachine } from './agent-state.js';
 import type { EmitEvent } from './agent-events.js';
 import type { ApprovalResult, Approvals } from './approvals.js';
-import type { SessionHistory, ToolStatus } from './history-entries.js';
+import { singleClusterDirectory, toolTarget, type ClusterDirectory, type ToolTarget } from './cluster-directory.js';
+import type { ChatContext, SessionHistory, ToolStatus } from './history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
-import { planToolCall } from './tool-policy.js';
+import { planToolCall, type ToolPlan } from './tool-policy.js';
 
 /**
  * `deny` for calls refused before running and for calls during which the policy proxy refused a
@@ -40,6 +42,8 @@ export interface ToolStepDeps {
   approvalTimeoutMs: number;
   /** Opens the per-call policy proxy of kubectl and bash calls (without it they get no cluster). */
   cluster?: ToolClusterGateway;
+  /** The clusters a call may name (ADR 0035); absent: one cluster, named `home`. */
+  clusters?: ClusterDirectory;
 }
 
 /** One turn as tool handling sees it. */
@@ -50,8 +54,16 @@ export interface ToolTurn {
   signal: AbortSignal;
   machine: AgentStateMachine;
   autoApproveReadonly: boolean;
+  /** What the user is looking at; its `cluster` is where kubectl and bash calls go unless they name another. */
+  context: ChatContext;
   /** Audit fields of the chat request (user, source, request id). */
   auditFields: Pick<AuditInput, 'user' | 'source' | 'requestId'>;
+}
+
+/** A call as handled: the model's call, its analysis and, for kubectl and bash, the cluster it targets. */
+interface HandledCall extends LlmToolCall {
+  analyzed: AnalyzedCall;
+  cluster?: string;
 }
 
 interface Outcome {
@@ -59,6 +71,26 @@ interface Outcome {
   result: string;
   /** Requests the policy proxy refused during the run. */
   refusals?: readonly ToolClusterRefusal[];
+}
+
+/** The cluster a call goes to; undefined for tools that reach no cluster and for an unknown name. */
+function targetName(target: ToolTarget | undefined): string | undefined {
+  return target?.ok ? target.cluster : undefined;
+}
+
+/** The audit row's `cluster`: the cluster a kubectl or bash call went to (absent for tools that reach no cluster). */
+function clusterField(call: HandledCall): { cluster?: string } {
+  return call.cluster === undefined ? {} : { cluster: call.cluster };
+}
+
+/**
+ * Why no session opened, for the model: the gateway's own sentence when it is an AppError (unknown or
+ * unreachable cluster: names only, no address or credential), else a fixed one.
+ */
+function sessionFailure(cluster: string | undefined, error: unknown): string {
+  const where = cluster === undefined ? '' : ` on cluster "${cluster}"`;
+  const why = isAppError(error) && error.code !== 'INTERNAL' ? `: ${error.message}` : '';
+  return `could not open the cluster session (policy proxy)${where} for this call${why}; the command was not run`;
 }
 
 function decisionOutcome(decision: ApprovalResult, timeoutMs: number): Outcome {
@@ -76,32 +108,50 @@ const decisionTrigger = { approved: 'approved', rejected: 'rejected', timeout: '
  * to the session history and sent as an event. Every outcome is a result the model reads.
  */
 export class ToolStep {
-  constructor(private readonly deps: ToolStepDeps) {}
+  private readonly clusters: ClusterDirectory;
 
-  async handle(turn: ToolTurn, call: LlmToolCall, first: boolean): Promise<void> {
+  constructor(private readonly deps: ToolStepDeps) {
+    this.clusters = deps.clusters ?? singleClusterDirectory();
+  }
+
+  async handle(turn: ToolTurn, modelCall: LlmToolCall, first: boolean): Promise<void> {
     turn.machine.fire(first ? 'tool_calls_received' : 'tool_call_next');
-    const tool = this.deps.tools.get(call.name);
-    const analyzed = analyzeCall(this.deps.safety, tool, call);
+    const tool = this.deps.tools.get(modelCall.name);
+    const target = this.target(turn, tool, modelCall);
+    const call: HandledCall = { ...modelCall, analyzed: analyzeCall(this.deps.safety, tool, modelCall), cluster: targetName(target) };
+    const plan = this.plan(turn, call, tool, target);
+    // The approval is registered (stored, with a shared store) before the request is sent, so an instant decision finds it.
+    if (plan.action === 'ask') await this.deps.approvals.register(this.approvalRequest(turn, call));
+    const decision = plan.action === 'ask' ? this.waitForDecision(turn, call) : undefined;
+    await this.request(turn, call, plan.action === 'ask');
+    if (plan.action === 'refuse') {
+      turn.machine.fire('tool_refused');
+      this.auditExecute(turn, call, { status: plan.status, result: plan.reason });
+      return await this.finish(turn, call, { status: plan.status, result: plan.reason });
+    }
+    if (decision && !(await this.approved(turn, call, await decision))) return;
+    if (plan.action === 'run') turn.machine.fire('tool_auto_run');
+    // Only a call a human approved may change anything; every other call runs read-only at the proxy.
+    await this.execute(turn, call, tool as Tool, decision ? 'approved' : 'read');
+  }
+
+  /** Where a kubectl or bash call goes (its `cluster` argument, else the chat's cluster); undefined for other tools. */
+  private target(turn: ToolTurn, tool: Tool | undefined, call: LlmToolCall): ToolTarget | undefined {
+    if (!tool || !usesCluster(tool.definition.type)) return undefined;
+    return toolTarget(this.clusters, call.arguments.cluster, turn.context.cluster ?? this.clusters.home);
+  }
+
+  /** The role rules first; a call they let through that names an unknown cluster fails before anyone is asked. */
+  private plan(turn: ToolTurn, call: HandledCall, tool: Tool | undefined, target: ToolTarget | undefined): ToolPlan {
     const plan = planToolCall({
       role: turn.principal.role,
       toolFound: tool !== undefined,
       toolName: call.name,
-      report: analyzed.report,
+      report: call.analyzed.report,
       autoApproveReadonly: turn.autoApproveReadonly,
     });
-    // The approval is registered (stored, with a shared store) before the request is sent, so an instant decision finds it.
-    if (plan.action === 'ask') await this.deps.approvals.register(this.approvalRequest(turn, call));
-    const decision = plan.action === 'ask' ? this.waitForDecision(turn, call) : undefined;
-    await this.request(turn, call, analyzed, plan.action === 'ask');
-    if (plan.action === 'refuse') {
-      turn.machine.fire('tool_refused');
-      this.auditExecute(turn, call, analyzed.command, { status: plan.status, result: plan.reason });
-      return await this.finish(turn, call, { status: plan.status, result: plan.reason });
-    }
-    if (decision && !(await this.approved(turn, call, analyzed.command, await decision))) return;
-    if (plan.action === 'run') turn.machine.fire('tool_auto_run');
-    // Only a call a human approved may change anything; every other call runs read-only at the proxy.
-    await this.execute(turn, call, tool as Tool, { command: analyzed.command, mode: decision ? 'approved' : 'read' });
+    if (plan.action === 'refuse' || target === undefined || target.ok) return plan;
+    return { action: 'refuse', status: 'error', reason: target.reason };
   }
 
   private approvalRequest(turn: ToolTurn, call: LlmToolCall): { id: string; owner: string; sessionId: string } {
@@ -113,34 +163,28 @@ export class ToolStep {
     return this.deps.approvals.wait(this.approvalRequest(turn, call), turn.signal);
   }
 
-  private async request(turn: ToolTurn, call: LlmToolCall, analyzed: AnalyzedCall, requiresApproval: boolean): Promise<void> {
-    const { report } = analyzed;
+  private async request(turn: ToolTurn, call: HandledCall, requiresApproval: boolean): Promise<void> {
+    const { report, command } = call.analyzed;
+    const cluster = call.cluster === undefined ? {} : { cluster: call.cluster };
     await turn.history.append({
       kind: 'tool_request',
       id: call.id,
       tool: call.name,
-      command: analyzed.command,
+      command,
       type: report.type,
       requiresApproval,
       blocked: report.blocked,
       warnings: report.warnings,
+      ...cluster,
     });
     turn.emit({
       event: 'tool_request',
-      data: {
-        tool: call.name,
-        command: analyzed.command,
-        id: call.id,
-        type: report.type,
-        requiresApproval: requiresApproval,
-        blocked: report.blocked,
-        warnings: report.warnings,
-      },
+      data: { tool: call.name, command, id: call.id, type: report.type, requiresApproval, blocked: report.blocked, warnings: report.warnings, ...cluster },
     });
   }
 
   /** Records the decision; false (after recording the cancelled result) unless approved. */
-  private async approved(turn: ToolTurn, call: LlmToolCall, command: string, decision: ApprovalResult): Promise<boolean> {
+  private async approved(turn: ToolTurn, call: HandledCall, decision: ApprovalResult): Promise<boolean> {
     if (decision.outcome === 'cancelled') throw new TurnCancelledError();
     await turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
     turn.machine.fire(decisionTrigger[decision.outcome]);
@@ -150,7 +194,8 @@ export class ToolStep {
         ...turn.auditFields,
         action: 'reject',
         resource: `tool/${call.name}`,
-        details: { id: call.id, command, reason: 'timeout' },
+        details: { id: call.id, command: call.analyzed.command, reason: 'timeout' },
+        ...clusterField(call),
         decision: 'deny',
         outcome: 'timeout',
       });
@@ -159,30 +204,33 @@ export class ToolStep {
     return false;
   }
 
-  private async execute(turn: ToolTurn, call: LlmToolCall, tool: Tool, run: { command: string; mode: ToolMode }): Promise<void> {
+  private async execute(turn: ToolTurn, call: HandledCall, tool: Tool, mode: ToolMode): Promise<void> {
     const context: ToolContext = {
       principal: turn.principal,
       sessionId: turn.history.sessionId,
       impersonate: this.deps.identityOf(turn.principal),
-      mode: run.mode,
+      mode,
       signal: turn.signal,
     };
     const { result, refusals } = await this.runInSession(tool, call, context);
     if (turn.signal.aborted) throw new TurnCancelledError();
     const outcome: Outcome = { status: result.isError ? 'error' : 'executed', result: result.output, refusals };
-    this.auditExecute(turn, call, run.command, outcome);
+    this.auditExecute(turn, call, outcome);
     await this.finish(turn, call, outcome);
   }
 
-  /** Runs the tool; kubectl and bash inside a policy proxy session that is closed afterwards (also on error or abort). */
-  private async runInSession(tool: Tool, call: LlmToolCall, context: ToolContext): Promise<{ result: ToolResult; refusals: readonly ToolClusterRefusal[] }> {
+  /**
+   * Runs the tool; kubectl and bash inside a policy proxy session on the call's cluster (that cluster's policy,
+   * the caller's identity there), closed afterwards (also on error or abort).
+   */
+  private async runInSession(tool: Tool, call: HandledCall, context: ToolContext): Promise<{ result: ToolResult; refusals: readonly ToolClusterRefusal[] }> {
     const gateway = this.deps.cluster;
     if (!gateway || !usesCluster(tool.definition.type)) return { result: await tool.run(call.arguments, context), refusals: [] };
     let session: ToolClusterSession;
     try {
-      session = await gateway.open({ principal: context.principal, mode: context.mode ?? 'read', signal: context.signal });
-    } catch {
-      return { result: { output: 'could not open the cluster session (policy proxy) for this call; the command was not run', isError: true }, refusals: [] };
+      session = await gateway.open({ principal: context.principal, mode: context.mode ?? 'read', signal: context.signal, clusterName: call.cluster });
+    } catch (error) {
+      return { result: { output: sessionFailure(call.cluster, error), isError: true }, refusals: [] };
     }
     try {
       const result = await tool.run(call.arguments, { ...context, cluster: session });
@@ -193,14 +241,14 @@ export class ToolStep {
     }
   }
 
-  private auditExecute(turn: ToolTurn, call: LlmToolCall, command: string, outcome: Outcome): void {
+  private auditExecute(turn: ToolTurn, call: HandledCall, outcome: Outcome): void {
     const refused = outcome.status === 'forbidden' || outcome.status === 'blocked';
     this.deps.audit.record({
       ...turn.auditFields,
       action: 'execute',
       resource: `tool/${call.name}`,
       details: {
-        command,
+        command: call.analyzed.command,
         tool: call.name,
         id: call.id,
         session_id: turn.history.sessionId,
@@ -208,6 +256,7 @@ export class ToolStep {
         ...(refused ? { reason: outcome.result.slice(0, 300) } : {}),
         ...(outcome.refusals?.length ? { refusals: outcome.refusals } : {}),
       },
+      ...clusterField(call),
       decision: auditDecision(outcome),
       outcome: outcome.status === 'executed' ? 'success' : outcome.status === 'error' ? `error: ${outcome.result.slice(0, 200)}` : outcome.status,
     });

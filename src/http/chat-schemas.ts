@@ -33,6 +33,7 @@ export const toolCallView = z
     requiresApproval: z.boolean().optional(),
     blocked: z.boolean().optional(),
     warnings: z.array(z.string()).optional(),
+    cluster: z.string().optional().meta({ description: 'The cluster a kubectl or bash call targeted (ADR 0035)' }),
     decision: z.enum(['approved', 'rejected', 'timeout', 'cancelled']).optional(),
     decidedBy: z.string().optional(),
     status: toolStatus.optional(),
@@ -46,7 +47,11 @@ export const messageView = z
     z.object({
       role: z.literal('user'),
       content: z.string(),
-      context: z.object({ namespace: z.string().optional(), resource: z.string().optional() }),
+      context: z.object({
+        namespace: z.string().optional(),
+        resource: z.string().optional(),
+        cluster: z.string().optional().meta({ description: "The chat's cluster when the message was sent (absent: the home cluster)" }),
+      }),
       createdAt: z.string(),
     }),
     z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallView), createdAt: z.string() }),
@@ -74,6 +79,13 @@ export const chatEvents = {
       requiresApproval: z.boolean().optional(),
       blocked: z.boolean().optional(),
       warnings: z.array(z.string()).optional(),
+      cluster: z
+        .string()
+        .optional()
+        .meta({
+          description:
+            "The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster",
+        }),
     })
     .catchall(z.unknown())
     .meta({ id: 'ToolRequestEvent' }),

@@ -7,7 +7,9 @@ import { ApprovalRegistry } from '../../src/agent/approvals.js';
 import { ChatService } from '../../src/agent/chat-service.js';
 import { ManualScheduler } from '../../src/agent/scheduler.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
+import type { ClusterDirectory } from '../../src/agent/cluster-directory.js';
 import type { Principal } from '../../src/rbac/principal.js';
+import type { Tool, ToolClusterGateway } from '../../src/tools/types.js';
 import { configSchema, type RoleName } from '../../src/config/schema.js';
 import { createLlmProvider } from '../../src/llm/index.js';
 import { createLogger } from '../../src/log.js';
@@ -24,6 +26,12 @@ import { startLlmWireServer, type LlmWireServer } from './llm-wire/index.js';
 export interface AgentHarnessOptions {
   maxSteps?: number;
   approvalTimeoutMs?: number;
+  /** The clusters a chat and its tool calls may target (default: one, `home`). */
+  clusters?: ClusterDirectory;
+  /** The policy proxy gateway of kubectl and bash calls (default: none: bash runs without a cluster). */
+  gateway?: ToolClusterGateway;
+  /** More tools to register next to bash (e.g. a kubectl tool with a gateway). */
+  extraTools?: Tool[];
 }
 
 export interface TurnOptions {
@@ -32,6 +40,8 @@ export interface TurnOptions {
   sessionId?: string;
   signal?: AbortSignal;
   autoApproveReadonly?: boolean;
+  /** The chat's cluster (context.cluster); default: none (the home cluster). */
+  cluster?: string;
   /** Called with each event as it is emitted (approve from here). */
   onEvent?(event: AgentEvent): void;
 }
@@ -71,6 +81,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       timeoutMs: 10_000,
     }),
   );
+  for (const tool of options.extraTools ?? []) tools.register(tool);
   const scheduler = new ManualScheduler();
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 30_000;
   const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
@@ -90,6 +101,8 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     approvals,
     audit,
     identityOf: () => undefined,
+    cluster: options.gateway,
+    clusters: options.clusters,
     approvalTimeoutMs,
     llm: { provider: () => provider },
     maxSteps: options.maxSteps ?? 20,
@@ -115,7 +128,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const outcome = await chat.runTurn(session.id, {
         principal: caller,
         message,
-        context: { namespace: 'team-a', resource: 'deployment/web' },
+        context: { namespace: 'team-a', resource: 'deployment/web', ...(turnOptions.cluster ? { cluster: turnOptions.cluster } : {}) },
         emit: (event) => {
           events.push(event);
           turnOptions.onEvent?.(event);

@@ -5,6 +5,8 @@ import { startEventStream, type EventStream } from '../event-stream.js';
 import { principalOf } from '../request-state.js';
 import { chatEvents, chatHistory, chatSessionSummary } from '../chat-schemas.js';
 import { deleted, listOf } from '../api-schemas.js';
+import { clusterParameter } from '../cluster-schemas.js';
+import { chatCluster } from '../../agent/cluster-directory.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
@@ -42,6 +44,8 @@ const chatBody = z
       })
       .prefault({}),
     session_id: z.string().min(1).max(128).optional(),
+    /** The chat's cluster (GET /api/clusters; ADR 0035): tool calls go there unless they name another. Absent: the home cluster. */
+    cluster: clusterParameter.optional(),
   })
   .meta({ id: 'ChatBody' });
 
@@ -73,14 +77,17 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { body }) => {
         const principal = principalOf(context);
+        // An unknown cluster is a 404 before a session is opened or anything is streamed.
+        const cluster = chatCluster(deps.pilot.clusters, body.cluster);
         const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
-        const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined };
+        const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
         deps.audit.record({
           ...auditFields,
           action: 'query',
           resource: `chat/${session.id}`,
-          details: { message: body.message.slice(0, 500), ...chatContext },
+          cluster,
+          details: { message: body.message.slice(0, 500), namespace: chatContext.namespace, resource: chatContext.resource },
           decision: 'allow',
           outcome: 'success',
         });

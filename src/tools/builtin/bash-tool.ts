@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../types.js';
 import type { BashSandbox } from './bash-sandbox.js';
 import { ensureSessionSandbox } from './session-sandbox.js';
-import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
+import { clusterArgument, errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 
 /** Settings of the bash tool. */
 export interface BashToolOptions {
@@ -17,6 +17,7 @@ export interface BashToolOptions {
 
 const bashInput = z.object({
   command: z.string().describe('A bash command line, run with `bash -c` in a per-session working folder.'),
+  cluster: clusterArgument,
 });
 
 /**

@@ -6,7 +6,7 @@ import { splitArguments } from './command-arguments.js';
 import { confinedReadPath, confinedWritePath } from './confined-path.js';
 import { SharedDiscoveryCache } from './kubectl-discovery-cache.js';
 import { runProcess } from './process-runner.js';
-import { errorResult, inputSchemaOf, parseInput } from './tool-input.js';
+import { clusterArgument, errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 import { ensureUserFolder } from './user-files.js';
 
 /** Settings of the kubectl tool. */
@@ -23,6 +23,7 @@ export interface KubectlToolOptions {
 
 const kubectlInput = z.object({
   command: z.string().describe('Arguments after `kubectl`, e.g. `get pods -n default -o wide`. No pipes or shell syntax.'),
+  cluster: clusterArgument,
 });
 
 /**
@@ -90,7 +91,7 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
     definition: {
       name: 'kubectl',
       description:
-        'Run one kubectl command against the cluster (arguments after `kubectl`). Read commands run at once; ' +
+        "Run one kubectl command against a cluster (arguments after `kubectl`; `cluster` names it, default: the chat's cluster). Read commands run at once; " +
         'changes need approval. No shell features: use the bash tool for pipes.',
       inputSchema: inputSchemaOf(kubectlInput),
       type: 'kubectl',
