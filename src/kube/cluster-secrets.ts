@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { clusterNameSchema } from '../config/schema.js';
 import { AppError } from '../errors.js';
 import { parseClusterKubeconfig, type ClusterKubeconfig } from './cluster-kubeconfig.js';
+import type { ClusterMember, ClusterSet } from './cluster-set.js';
 import type { RestClient } from './rest-client.js';
 import { jsonLines } from './watch-stream.js';
 
@@ -25,6 +26,23 @@ export interface ClusterSecretTarget {
   put(name: string, source: ClusterSecretSource): Promise<void>;
   /** Its Secret is gone (or no longer valid, or names another cluster now). */
   remove(name: string): Promise<void>;
+}
+
+/**
+ * The target over a cluster set: `reserved` holds the home cluster's name and those of `clusters:` (config wins);
+ * a put builds the cluster's member (a replace closes the old one), a remove closes it.
+ */
+export function clusterSetTarget<T extends ClusterMember>(
+  clusters: ClusterSet<T>,
+  reservedNames: Iterable<string>,
+  build: (name: string, source: ClusterSecretSource) => T,
+): ClusterSecretTarget {
+  const reserved = new Set(reservedNames);
+  return {
+    reserved: (name) => reserved.has(name),
+    put: (name, source) => clusters.put(build(name, source)),
+    remove: (name) => clusters.remove(name),
+  };
 }
 
 interface SecretObject {
