@@ -14,13 +14,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's requests (all for admins), newest first, ?phase=Pending|Approved|Denied|Expired: {items: [{id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}]}
+         * The caller's requests (all for admins) on every cluster, newest first, ?phase=Pending|Approved|Denied|Expired, ?cluster=NAME: {items: [{id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}]}
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         get: operations["getApiAccessRequests"];
         put?: never;
         /**
-         * Ask for temporary access {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 {id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
+         * Ask for temporary access on ?cluster= (default home) {permission: "execute_write", namespaces?, resources?, reason?, ttl} (roles user and admin): 201 {id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiAccessRequests"];
@@ -38,7 +38,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One request (own, or any for admins): {id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
+         * One request (own, or any for admins): {id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         get: operations["getApiAccessRequestsId"];
@@ -64,7 +64,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve (reviewer ≠ requester; starts the TTL) a Pending request {comment?}: {id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
+         * Approve (reviewer ≠ requester; starts the TTL) a Pending request {comment?}: {id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
          * @description Permission: `manage_users` — allowed for admin.
          */
         post: operations["postApiAccessRequestsIdApprove"];
@@ -84,7 +84,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deny a Pending request {comment?}: {id, requester, permission, namespaces, resources, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
+         * Deny a Pending request {comment?}: {id, requester, permission, namespaces, resources, cluster, reason, ttl, phase, reviewer, reviewedAt, expiresAt, message, createdAt}
          * @description Permission: `manage_users` — allowed for admin.
          */
         post: operations["postApiAccessRequestsIdDeny"];
@@ -238,7 +238,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Audit entries newest first: limit (50, max 1000), offset, action, user, from, to
+         * Audit entries newest first: limit (50, max 1000), offset, action, user, from, to, cluster
          * @description Permission: `view_audit` — allowed for admin.
          */
         get: operations["getApiAudit"];
@@ -1756,6 +1756,7 @@ export interface components {
         /** @enum {string} */
         AccessPhase: "Pending" | "Approved" | "Denied" | "Expired";
         AccessRequest: {
+            cluster: string;
             createdAt: string;
             expiresAt?: string | null;
             id: string;
@@ -1804,6 +1805,7 @@ export interface components {
         };
         AuditEntry: {
             action: string;
+            cluster?: string;
             /** @enum {string} */
             decision: "allow" | "deny";
             details: {
@@ -2802,6 +2804,7 @@ export interface operations {
     getApiAccessRequests: {
         parameters: {
             query?: {
+                cluster?: string;
                 phase?: "Pending" | "Approved" | "Denied" | "Expired";
             };
             header?: never;
@@ -4449,6 +4452,7 @@ export interface operations {
         parameters: {
             query?: {
                 action?: "login" | "logout" | "query" | "approve" | "reject" | "execute" | "access_request" | "lock";
+                cluster?: string;
                 from?: string;
                 limit?: string;
                 offset?: string;
