@@ -494,6 +494,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cronjob/suspend": {
         parameters: {
             query?: never;
@@ -1843,6 +1863,7 @@ export interface components {
             items: components["schemas"]["ChartHit"][];
         };
         ChatBody: {
+            cluster?: components["schemas"]["ClusterName"];
             /** @default {} */
             context?: {
                 namespace?: "" | string;
@@ -1879,6 +1900,27 @@ export interface components {
         ChatSessionSummaryList: {
             items: components["schemas"]["ChatSessionSummary"][];
             total: number;
+        };
+        ClusterAccess: {
+            role: components["schemas"]["Role"];
+            roles: string[];
+            write: boolean;
+        };
+        ClusterList: {
+            home: string;
+            items: components["schemas"]["ClusterSummary"][];
+        };
+        /** @description The cluster the request is about (GET /api/clusters); absent: the home cluster. */
+        ClusterName: string;
+        ClusterSummary: {
+            access: components["schemas"]["ClusterAccess"];
+            checkedAt?: string;
+            error?: string;
+            name: string;
+            reachable: boolean;
+            /** @enum {string} */
+            source: "home" | "config" | "secret";
+            version?: string;
         };
         ClusterVersion: {
             gitVersion: string;
@@ -2201,6 +2243,8 @@ export interface components {
         MessageView: {
             content: string;
             context: {
+                /** @description The chat's cluster when the message was sent (absent: the home cluster) */
+                cluster?: string;
                 namespace?: string;
                 resource?: string;
             };
@@ -2559,6 +2603,8 @@ export interface components {
                 [key: string]: unknown;
             };
             blocked?: boolean;
+            /** @description The cluster a kubectl or bash call targeted (ADR 0035) */
+            cluster?: string;
             command?: string;
             decidedBy?: string;
             /** @enum {string} */
@@ -2587,6 +2633,8 @@ export interface components {
         };
         ToolRequestEvent: {
             blocked?: boolean;
+            /** @description The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster */
+            cluster?: string;
             command: string;
             id: string;
             requiresApproval?: boolean;
@@ -2667,7 +2715,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+        cluster: components["schemas"]["ClusterName"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2693,6 +2744,10 @@ export type ChatHistoryAnswer = components['schemas']['ChatHistoryAnswer'];
 export type ChatSessionEvent = components['schemas']['ChatSessionEvent'];
 export type ChatSessionSummary = components['schemas']['ChatSessionSummary'];
 export type ChatSessionSummaryList = components['schemas']['ChatSessionSummaryList'];
+export type ClusterAccess = components['schemas']['ClusterAccess'];
+export type ClusterList = components['schemas']['ClusterList'];
+export type ClusterName = components['schemas']['ClusterName'];
+export type ClusterSummary = components['schemas']['ClusterSummary'];
 export type ClusterVersion = components['schemas']['ClusterVersion'];
 export type CommandClass = components['schemas']['CommandClass'];
 export type CronJobSuspendBody = components['schemas']['CronJobSuspendBody'];
@@ -2799,6 +2854,7 @@ export type UserSettings = components['schemas']['UserSettings'];
 export type UserSettingsBody = components['schemas']['UserSettingsBody'];
 export type UserUpdateBody = components['schemas']['UserUpdateBody'];
 export type WorkloadTargetBody = components['schemas']['WorkloadTargetBody'];
+export type ParameterCluster = components['parameters']['cluster'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiAccessRequests: {
@@ -2895,7 +2951,10 @@ export interface operations {
     };
     postApiAccessRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2941,6 +3000,15 @@ export interface operations {
             };
             /** @description FORBIDDEN: the caller may not do this (details.reason) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5693,7 +5761,10 @@ export interface operations {
     };
     getApiClusterVersion: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5713,6 +5784,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClusterVersion"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: the caller may not do this (details.reason) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description K8S_ERROR, LLM_ERROR or INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiClusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description X-RateLimit-Limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description X-RateLimit-Remaining */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description X-RateLimit-Reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterList"];
                 };
             };
             /** @description VALIDATION_ERROR: the request does not match the declared schemas (details.fields names them) */
@@ -5782,7 +5951,10 @@ export interface operations {
     };
     postApiCronjobSuspend: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5893,7 +6065,10 @@ export interface operations {
     };
     postApiCronjobTrigger: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6004,7 +6179,10 @@ export interface operations {
     };
     postApiDaemonsetRestart: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6116,6 +6294,8 @@ export interface operations {
     getApiDeploymentHistory: {
         parameters: {
             query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 name: string;
                 namespace: string;
             };
@@ -6216,7 +6396,10 @@ export interface operations {
     };
     postApiDeploymentPause: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6327,7 +6510,10 @@ export interface operations {
     };
     postApiDeploymentRestart: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6438,7 +6624,10 @@ export interface operations {
     };
     postApiDeploymentResume: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6549,7 +6738,10 @@ export interface operations {
     };
     postApiDeploymentRollback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6660,7 +6852,10 @@ export interface operations {
     };
     postApiDeploymentScale: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6943,7 +7138,10 @@ export interface operations {
     };
     postApiHelmInstall: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7055,6 +7253,8 @@ export interface operations {
     getApiHelmReleases: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -7155,6 +7355,8 @@ export interface operations {
     getApiHelmReleasesName: {
         parameters: {
             query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace: string;
             };
             header?: never;
@@ -7257,6 +7459,8 @@ export interface operations {
     deleteApiHelmReleasesName: {
         parameters: {
             query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace: string;
             };
             header?: never;
@@ -7359,6 +7563,8 @@ export interface operations {
     getApiHelmReleasesNameHistory: {
         parameters: {
             query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace: string;
             };
             header?: never;
@@ -7461,6 +7667,8 @@ export interface operations {
     getApiHelmReleasesNameManifest: {
         parameters: {
             query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace: string;
             };
             header?: never;
@@ -7562,7 +7770,10 @@ export interface operations {
     };
     postApiHelmReleasesNameRollback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 name: string;
@@ -7677,6 +7888,8 @@ export interface operations {
         parameters: {
             query: {
                 all?: "0" | "1" | "true" | "false" | "";
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace: string;
             };
             header?: never;
@@ -8180,7 +8393,10 @@ export interface operations {
     };
     postApiHelmUpgrade: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8291,7 +8507,10 @@ export interface operations {
     };
     getApiK8s: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8340,6 +8559,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: see the X-RateLimit-* headers */
             429: {
                 headers: {
@@ -8381,6 +8609,8 @@ export interface operations {
     getApiK8sResource: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 continue?: string;
                 labelSelector?: string;
                 limit?: string;
@@ -8487,6 +8717,8 @@ export interface operations {
     getApiK8sResourceName: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -8590,6 +8822,8 @@ export interface operations {
     deleteApiK8sResourceName: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -8693,6 +8927,8 @@ export interface operations {
     getApiK8sResourceNameDescribe: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -8796,6 +9032,8 @@ export interface operations {
     getApiK8sResourceNameYaml: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -8899,6 +9137,8 @@ export interface operations {
     postApiK8sResourceApply: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 dryRun?: "0" | "1" | "true" | "false" | "";
                 force?: "0" | "1" | "true" | "false" | "";
             };
@@ -9024,6 +9264,8 @@ export interface operations {
     getApiK8sResourceWatch: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 labelSelector?: string;
                 namespace?: string;
             };
@@ -9819,7 +10061,10 @@ export interface operations {
     };
     getApiMetricsNode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9918,6 +10163,8 @@ export interface operations {
     getApiMetricsPod: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 namespace?: string;
             };
             header?: never;
@@ -10017,7 +10264,10 @@ export interface operations {
     };
     postApiNodeCordon: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10128,7 +10378,10 @@ export interface operations {
     };
     postApiNodeDrain: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10239,7 +10492,10 @@ export interface operations {
     };
     getApiNodeDrainId: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 id: string;
@@ -10351,7 +10607,10 @@ export interface operations {
     };
     postApiNodeUncordon: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10462,7 +10721,10 @@ export interface operations {
     };
     getApiNodesNamePods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 name: string;
@@ -10633,7 +10895,10 @@ export interface operations {
     };
     postApiPodsNameExec: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 name: string;
@@ -10747,6 +11012,8 @@ export interface operations {
     getApiPodsNameLogs: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 container?: string;
                 follow?: "0" | "1" | "true" | "false" | "";
                 namespace?: string;
@@ -10868,6 +11135,8 @@ export interface operations {
     getApiPodsNameTerminal: {
         parameters: {
             query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
                 container?: string;
                 namespace?: string;
                 shell?: string;
@@ -10963,7 +11232,10 @@ export interface operations {
     };
     postApiPodsNameTerminalTicket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 name: string;
@@ -12067,7 +12339,10 @@ export interface operations {
     };
     getApiSchemasResource: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path: {
                 resource: string;
@@ -12549,7 +12824,10 @@ export interface operations {
     };
     postApiStatefulsetRestart: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12660,7 +12938,10 @@ export interface operations {
     };
     postApiStatefulsetScale: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
