@@ -29,8 +29,12 @@ describe('/metrics', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(response.text).toMatch(/pilothouse_http_request_duration_seconds_count\{method="GET",route="\/api\/k8s\/:resource",status="200"\} [1-9]/);
-    expect(response.text).toMatch(/pilothouse_kube_request_duration_seconds_count\{verb="get"\} [1-9]/);
-    expect(response.text).toMatch(/pilothouse_cache_objects\{resource="namespaces",namespace="\*"\} [1-9]/);
+    expect(response.text).toMatch(/pilothouse_kube_request_duration_seconds_count\{verb="get",cluster="home"\} [1-9]/);
+    expect(response.text).toMatch(/pilothouse_cache_objects\{resource="namespaces",namespace="\*",cluster="home"\} [1-9]/);
+    // The home cluster's reachability probe runs on its own timer from the start.
+    await expect
+      .poll(async () => (await service.api('GET', '/metrics', { token: service.adminToken })).text)
+      .toMatch(/pilothouse_cluster_up\{cluster="home"\} 1/);
     expect(response.text).toContain('pilothouse_process_resident_memory_bytes');
   });
 
@@ -50,7 +54,13 @@ describe('/api/openapi.json', () => {
     expect(body.paths['/api/k8s/{resource}'].get['x-permission']).toBe('view');
     expect(body.paths['/api/k8s/{resource}/{name}'].delete['x-permission']).toBe('delete');
     expect(body.paths['/api/health'].get.security).toEqual([]);
-    const listParameters = body.paths['/api/k8s/{resource}'].get.parameters.map((parameter: { name: string }) => parameter.name);
-    expect(listParameters).toEqual(['resource', 'namespace', 'labelSelector', 'limit', 'continue', 'sortBy']);
+    const listParameters = body.paths['/api/k8s/{resource}'].get.parameters.map(
+      (parameter: { name?: string; $ref?: string }) => parameter.name ?? parameter.$ref,
+    );
+    expect(listParameters).toEqual(['resource', 'namespace', 'labelSelector', 'limit', 'continue', 'sortBy', '#/components/parameters/cluster']);
+    // Said once: the cluster parameter is a shared component, on cluster-facing operations only.
+    expect(body.components.parameters.cluster).toMatchObject({ name: 'cluster', in: 'query', required: false });
+    expect(body.paths['/api/auth/me'].get.parameters).not.toContainEqual({ $ref: '#/components/parameters/cluster' });
+    expect(body.paths['/api/pods/{name}/terminal'].get.parameters).toContainEqual({ $ref: '#/components/parameters/cluster' });
   });
 });
