@@ -30,7 +30,7 @@ export interface TurnSettings {
 }
 
 /** One user message to answer. */
-export interface TurnRequest extends Pick<ToolTurn, 'principal' | 'history' | 'emit' | 'signal' | 'auditFields'> {
+export interface TurnRequest extends Pick<ToolTurn, 'principal' | 'history' | 'emit' | 'signal' | 'auditFields' | 'clusters'> {
   message: string;
   context: ChatContext;
   settings: TurnSettings;
@@ -56,6 +56,12 @@ export function stepCapExplanation(maxSteps: number): string {
 
 function usedCallIds(entries: readonly StoredHistoryEntry[]): Set<string> {
   return new Set(entries.flatMap((entry) => (entry.kind === 'tool_request' ? [entry.id] : [])));
+}
+
+/** The clusters for the prompt (reachability as of now); the chat's one is its context's, else the home cluster. */
+function clusterPrompt(turn: AgentTurn): { current: string; items: ClusterListing[] } | undefined {
+  const directory = turn.clusters;
+  return directory && { current: turn.context.cluster ?? directory.home, items: directory.describe() };
 }
 
 /**
@@ -123,7 +129,7 @@ export class AgentLoop {
       tools: definitions.map((definition) => definition.name),
       language: turn.settings.language,
       beginnerMode: turn.settings.beginnerMode,
-      clusters: this.clusterPrompt(turn.context),
+      clusters: clusterPrompt(turn),
     });
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
@@ -140,12 +146,6 @@ export class AgentLoop {
     const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
     await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
     return calls;
-  }
-
-  /** The clusters for the prompt (reachability as of now); the chat's one is its context's, else the home cluster. */
-  private clusterPrompt(context: ChatContext): { current: string; items: ClusterListing[] } | undefined {
-    const directory = this.deps.clusters;
-    return directory && { current: context.cluster ?? directory.home, items: directory.describe() };
   }
 
   private async stepCap(turn: AgentTurn): Promise<TurnEndReason> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../errors.js';
-import { chatCluster, singleClusterDirectory, toolTarget, type ClusterDirectory } from './cluster-directory.js';
+import { chatCluster, clusterDirectoryOf, singleClusterDirectory, toolTarget, type ClusterDirectory } from './cluster-directory.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 const directory: ClusterDirectory = {
@@ -11,6 +11,20 @@ const directory: ClusterDirectory = {
     { name: 'prod', reachable: false },
   ],
 };
+
+describe('the directory over the cluster set', () => {
+  it('reads names and last probes live, never an error text', () => {
+    const members = [{ name: 'home', health: { current: { reachable: true, version: 'v1.33.0', error: 'x' } } }];
+    const live = clusterDirectoryOf({ homeName: 'home', list: () => members });
+    members.push({ name: 'b', health: { current: { reachable: false, version: '', error: 'connection refused to 10.0.0.1' } } });
+    expect(live.home).toBe('home');
+    expect(live.names()).toEqual(['home', 'b']);
+    expect(live.describe()).toEqual([
+      { name: 'home', reachable: true, version: 'v1.33.0' },
+      { name: 'b', reachable: false },
+    ]);
+  });
+});
 
 describe('the chat cluster', () => {
   it('is the home cluster unless the request names a known one', () => {

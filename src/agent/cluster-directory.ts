@@ -10,8 +10,8 @@ export interface ClusterListing {
 
 /**
  * The clusters a chat may target (ADR 0035), as the pilot needs them: the home cluster's name, the
- * names a tool call may use, and their reachability for the system prompt. The composition root
- * implements it from the cluster set.
+ * names a tool call may use, and their reachability for the system prompt. The chat route builds it
+ * from the cluster set ({@link clusterDirectoryOf}) and hands it to the turn.
  */
 export interface ClusterDirectory {
   /** The home cluster's name (`cluster.name`): a chat's cluster and a tool call's target when none is named. */
@@ -20,6 +20,31 @@ export interface ClusterDirectory {
   names(): string[];
   /** Every cluster with its reachability, the home cluster first. */
   describe(): ClusterListing[];
+}
+
+/** What the directory reads of the cluster set (`ClusterSet<ClusterScope>`): the home name and each cluster's last probe. */
+export interface ClusterSource {
+  readonly homeName: string;
+  list(): readonly { name: string; health: { current: { reachable: boolean; version?: string } } }[];
+}
+
+/**
+ * The directory over the cluster set: names, reachability and version as last probed, read live (a cluster
+ * Secret added or removed shows in the next turn's prompt). Never an address or an error text.
+ */
+export function clusterDirectoryOf(clusters: ClusterSource): ClusterDirectory {
+  const listing = ({ name, health: { current } }: ReturnType<ClusterSource['list']>[number]): ClusterListing => ({
+    name,
+    reachable: current.reachable,
+    ...(current.version ? { version: current.version } : {}),
+  });
+  return {
+    get home() {
+      return clusters.homeName;
+    },
+    names: () => clusters.list().map((cluster) => cluster.name),
+    describe: () => clusters.list().map(listing),
+  };
 }
 
 /** The directory of a process that serves one cluster (tests, and until the cluster set is wired). */

@@ -2,7 +2,6 @@ import type { LlmSettings } from '../settings/llm-settings.js';
 import type { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import type { UserSettings } from '../settings/user-settings.js';
 import type { Approvals } from './approvals.js';
-import type { ClusterDirectory } from './cluster-directory.js';
 import type { ChatService } from './chat-service.js';
 
 /** The AI pilot's services (README "AI pilot"), built in src/app/compose-pilot.ts. */
@@ -17,6 +16,4 @@ export interface Pilot {
   userSettings: UserSettings;
   /** The settings behind both, loaded before the service serves (and polled with `database.url`). */
   settings: SettingsSnapshot;
-  /** The clusters a chat and its tool calls may target (ADR 0035). */
-  clusters: ClusterDirectory;
 }

@@ -40,10 +40,8 @@ export interface ToolStepDeps {
   identityOf(principal: Principal): string | undefined;
   /** For the cancelled-result text. */
   approvalTimeoutMs: number;
-  /** Opens the per-call policy proxy of kubectl and bash calls (without it they get no cluster). */
+  /** Opens the per-call policy proxy of kubectl and bash calls on the cluster they name (without it they get no cluster). */
   cluster?: ToolClusterGateway;
-  /** The clusters a call may name (ADR 0035); absent: one cluster, named `home`. */
-  clusters?: ClusterDirectory;
 }
 
 /** One turn as tool handling sees it. */
@@ -56,6 +54,8 @@ export interface ToolTurn {
   autoApproveReadonly: boolean;
   /** What the user is looking at; its `cluster` is where kubectl and bash calls go unless they name another. */
   context: ChatContext;
+  /** The clusters a call may name (ADR 0035); absent: one cluster, named `home`. */
+  clusters?: ClusterDirectory;
   /** Audit fields of the chat request (user, source, request id). */
   auditFields: Pick<AuditInput, 'user' | 'source' | 'requestId'>;
 }
@@ -108,11 +108,7 @@ const decisionTrigger = { approved: 'approved', rejected: 'rejected', timeout: '
  * to the session history and sent as an event. Every outcome is a result the model reads.
  */
 export class ToolStep {
-  private readonly clusters: ClusterDirectory;
-
-  constructor(private readonly deps: ToolStepDeps) {
-    this.clusters = deps.clusters ?? singleClusterDirectory();
-  }
+  constructor(private readonly deps: ToolStepDeps) {}
 
   async handle(turn: ToolTurn, modelCall: LlmToolCall, first: boolean): Promise<void> {
     turn.machine.fire(first ? 'tool_calls_received' : 'tool_call_next');
@@ -138,7 +134,8 @@ export class ToolStep {
   /** Where a kubectl or bash call goes (its `cluster` argument, else the chat's cluster); undefined for other tools. */
   private target(turn: ToolTurn, tool: Tool | undefined, call: LlmToolCall): ToolTarget | undefined {
     if (!tool || !usesCluster(tool.definition.type)) return undefined;
-    return toolTarget(this.clusters, call.arguments.cluster, turn.context.cluster ?? this.clusters.home);
+    const clusters = turn.clusters ?? singleClusterDirectory();
+    return toolTarget(clusters, call.arguments.cluster, turn.context.cluster ?? clusters.home);
   }
 
   /** The role rules first; a call they let through that names an unknown cluster fails before anyone is asked. */

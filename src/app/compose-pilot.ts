@@ -3,7 +3,6 @@ import { AgentLoop } from '../agent/agent-loop.js';
 import { ApprovalRegistry, type Approvals } from '../agent/approvals.js';
 import { SharedApprovals } from '../agent/shared-approvals.js';
 import { ChatService } from '../agent/chat-service.js';
-import { singleClusterDirectory, type ClusterDirectory } from '../agent/cluster-directory.js';
 import type { Pilot } from '../agent/pilot.js';
 import { timerScheduler, type Scheduler } from '../agent/scheduler.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -27,27 +26,6 @@ import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.j
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
 
-/** What the pilot reads of the cluster set: the home cluster's name and each cluster's last probe. */
-export interface PilotClusterSource {
-  readonly homeName: string;
-  list(): readonly { name: string; health: { current: { reachable: boolean; version?: string } } }[];
-}
-
-/**
- * The pilot's {@link ClusterDirectory} over the cluster set (ADR 0035): names, reachability and version as last
- * probed, live (a cluster Secret added or removed shows in the next turn's prompt). Never an address or an error text.
- */
-export function clusterDirectoryOf(clusters: PilotClusterSource): ClusterDirectory {
-  return {
-    home: clusters.homeName,
-    names: () => clusters.list().map((cluster) => cluster.name),
-    describe: () =>
-      clusters
-        .list()
-        .map(({ name, health: { current } }) => ({ name, reachable: current.reachable, ...(current.version ? { version: current.version } : {}) })),
-  };
-}
-
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
   config: Config;
@@ -60,12 +38,8 @@ export interface PilotInputs {
   tools: ToolRegistry;
   audit: AuditLog;
   identities: IdentityResolver;
+  /** Opens a kubectl or bash call's policy proxy on the cluster it names (ADR 0035; the chat turn says which exist). */
   toolCluster: ToolClusterGateway;
-  /**
-   * The clusters a chat may target and a tool call may name (ADR 0035), from the cluster set; absent: the home
-   * cluster only (`cluster.name`). `toolCluster` must open a session on each of them by name.
-   */
-  clusters?: ClusterDirectory;
   clock: Clock;
   health: HealthService;
   /** Counts LLM requests and tool-call approvals. */
@@ -102,7 +76,6 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     store instanceof PostgresClient
       ? new SharedApprovals(registry, new ApprovalsStore(store, inputs.clock), { connect: (name) => store.dedicated(name) })
       : registry;
-  const clusters = inputs.clusters ?? singleClusterDirectory(config.cluster.name);
   const loop = new AgentLoop({
     tools: inputs.tools,
     safety,
@@ -110,7 +83,6 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     audit: inputs.audit,
     identityOf: (principal) => inputs.identities.identityOf(principal),
     cluster: inputs.toolCluster,
-    clusters,
     approvalTimeoutMs,
     llm,
     maxSteps: config.authorization.max_steps,
@@ -119,5 +91,5 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();
   const userSettings = new UserSettings(settings, config.settings);
-  return { safety, pilot: { llm, chat, approvals, userSettings, settings, clusters } };
+  return { safety, pilot: { llm, chat, approvals, userSettings, settings } };
 }

@@ -102,7 +102,6 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     audit,
     identityOf: () => undefined,
     cluster: options.gateway,
-    clusters: options.clusters,
     approvalTimeoutMs,
     llm: { provider: () => provider },
     maxSteps: options.maxSteps ?? 20,
@@ -127,6 +126,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
       const events: AgentEvent[] = [];
       const outcome = await chat.runTurn(session.id, {
         principal: caller,
+        clusters: options.clusters,
         message,
         context: { namespace: 'team-a', resource: 'deployment/web', ...(turnOptions.cluster ? { cluster: turnOptions.cluster } : {}) },
         emit: (event) => {

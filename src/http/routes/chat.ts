@@ -6,7 +6,7 @@ import { principalOf } from '../request-state.js';
 import { chatEvents, chatHistory, chatSessionSummary } from '../chat-schemas.js';
 import { deleted, listOf } from '../api-schemas.js';
 import { clusterParameter } from '../cluster-schemas.js';
-import { chatCluster } from '../../agent/cluster-directory.js';
+import { chatCluster, clusterDirectoryOf, type ClusterSource } from '../../agent/cluster-directory.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
@@ -19,6 +19,8 @@ export interface ChatRouteDeps {
   config: Config;
   logger: Logger;
   pilot: Pilot;
+  /** The cluster set (ADR 0035): which clusters a chat and its tool calls may name, and their reachability. */
+  clusters: ClusterSource;
 }
 
 const chatBody = z
@@ -65,6 +67,7 @@ function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
  */
 export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
   const { chat, userSettings } = deps.pilot;
+  const clusters = clusterDirectoryOf(deps.clusters);
   return [
     route({
       method: 'POST',
@@ -78,7 +81,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       handler: async (context, { body }) => {
         const principal = principalOf(context);
         // An unknown cluster is a 404 before a session is opened or anything is streamed.
-        const cluster = chatCluster(deps.pilot.clusters, body.cluster);
+        const cluster = chatCluster(clusters, body.cluster);
         const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
         const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
@@ -100,6 +103,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
           principal,
           message: body.message,
           context: chatContext,
+          clusters,
           emit,
           signal: stream.signal,
           auditFields,
