@@ -9,6 +9,7 @@ import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
+import { requestAuditFields } from './audit-context.js';
 import { bodyShape, yamlBody } from './yaml-body.js';
 import { listenerAccess, type ListenerAccess } from './host-check.js';
 import type { AppContext, RequestState, RouteSpec } from './types.js';
@@ -118,7 +119,7 @@ function scopeFor(clusters: ClusterScopes, context: AppContext, spec: RouteSpec)
   return scope;
 }
 
-/** Every 403 on a guarded action is recorded with decision deny. */
+/** Every 403 on a guarded action is recorded with decision deny (and the cluster the request is about). */
 export function auditDenied(
   deps: Pick<HttpAppDeps, 'audit'>,
   context: AppContext,
@@ -126,13 +127,11 @@ export function auditDenied(
   reason: string,
 ): void {
   deps.audit.record({
-    user: context.state.principal?.username ?? 'unknown',
+    ...requestAuditFields(context),
     action: 'execute',
     resource: `route/${spec.method} ${spec.path}`,
     details: { method: context.method, path: context.path, permission: spec.permission, reason },
     decision: 'deny',
-    source: context.ip,
-    requestId: context.state.requestId,
     outcome: 'forbidden',
   });
 }
