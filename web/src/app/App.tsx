@@ -1,4 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
 import type { Language } from '@pilothouse/wire/types';
@@ -7,6 +7,7 @@ import { useSession } from '../features/auth/use-session';
 import { SettingsProvider } from '../features/settings/settings-context';
 import { dictionaries, I18nProvider } from '../i18n';
 import { ApiProvider } from '../shared/api-context';
+import { newQueryClient } from './ClusterScope';
 import { Shell } from './Shell';
 import { useStoredState } from './stored-state';
 
@@ -37,8 +38,9 @@ function Root(): ReactNode {
 
 /** The whole web UI over one API client. */
 export function App({ client }: { client: ApiClient }): ReactNode {
-  // Data fetching and caching for pages: TanStack Query (live lists are pushed over SSE into its cache).
-  const [queries] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }));
+  // Data fetching and caching for pages: TanStack Query (live lists are pushed over SSE into its cache); the
+  // signed-in pages get one cache per cluster (ClusterScope), this one serves the sign-in page.
+  const [queries] = useState(newQueryClient);
   return (
     <ApiProvider client={client}>
       <QueryClientProvider client={queries}>

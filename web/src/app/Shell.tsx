@@ -15,7 +15,8 @@ import type { ResourceTarget } from '../shared/resource-target';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useT } from '../i18n';
 import { AccessScopeProvider, ApprovalActionProvider, type ApprovalAction } from '../shared/access-context';
-import { useRoute, type Route } from '../shared/router';
+import { useLocationCluster, useRoute, type Route } from '../shared/router';
+import { ClusterScope } from './ClusterScope';
 import { useStoredState } from './stored-state';
 
 const requestAccess: ApprovalAction = () => <RequestAccess />;
@@ -70,14 +71,19 @@ function chatContextOf(open: ResourceTarget | null, namespace: string): { namesp
   return { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
 }
 
-/** The signed-in layout: header, navigation, the page, the AI pilot. */
+/**
+ * The signed-in layout: header, navigation, the page, the AI pilot; all of it on the cluster the URL names
+ * (`?cluster=`, ADR 0035). The page is mounted anew on another cluster, so no state of one cluster's page
+ * (a selection, a chart's samples) is shown as another's.
+ */
 export function Shell({ session }: { session: Session }): ReactNode {
   const t = useT();
   const route = useRoute();
+  const cluster = useLocationCluster();
   const [namespace, setNamespace] = useStoredState('pilothouse.namespace', '');
   const [chatOpen, setChatOpen] = useStoredState('pilothouse.chatOpen', 'true');
   const routeKind = route.page === 'resources' ? route.kind : '';
-  const [selected, setSelected] = useSelection(`${routeKind}|${namespace}`);
+  const [selected, setSelected] = useSelection(`${cluster}|${routeKind}|${namespace}`);
   const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
 
   const open = selected?.resource === routeKind ? selected : null;
@@ -88,16 +94,18 @@ export function Shell({ session }: { session: Session }): ReactNode {
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
-        <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
-          <Header session={session} namespace={namespace} onNamespace={setNamespace} />
-          <Nav route={route} role={session.role} />
-          <main id="main" className="main" tabIndex={-1}>
-            <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
-          </main>
-          <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
-        </AccessScopeProvider>
-      </ApprovalActionProvider>
+      <ClusterScope cluster={cluster}>
+        <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
+          <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
+            <Header session={session} namespace={namespace} onNamespace={setNamespace} />
+            <Nav route={route} role={session.role} />
+            <main id="main" key={cluster} className="main" tabIndex={-1}>
+              <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
+            </main>
+            <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
+          </AccessScopeProvider>
+        </ApprovalActionProvider>
+      </ClusterScope>
     </div>
   );
 }

@@ -10,6 +10,7 @@ const HelmInstallPage = lazy(() => import('../features/helm/HelmInstallPage').th
 const HelmRepositoriesPage = lazy(() => import('../features/helm/HelmRepositoriesPage').then((module) => ({ default: module.HelmRepositoriesPage })));
 const PortForwardsPage = lazy(() => import('../features/portforwards/PortForwardsPage').then((module) => ({ default: module.PortForwardsPage })));
 const McpServersPage = lazy(() => import('../features/mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
+const AllClustersPage = lazy(() => import('../features/clusters/AllClustersPage').then((module) => ({ default: module.AllClustersPage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
 
 function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
@@ -30,6 +31,8 @@ function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): 
       return <McpServersPage />;
     case 'reports':
       return <ReportsPage namespace={namespace} />;
+    case 'clusters':
+      return <AllClustersPage />;
   }
 }
 

@@ -7,7 +7,8 @@ export type PageRoute =
   | { page: 'helm-repositories' }
   | { page: 'portforwards' }
   | { page: 'mcp' }
-  | { page: 'reports' };
+  | { page: 'reports' }
+  | { page: 'clusters' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -26,6 +27,7 @@ export function parsePageRoute(parts: string[]): PageRoute {
   if (parts[0] === 'port-forwards') return { page: 'portforwards' };
   if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
   if (parts[0] === 'reports') return { page: 'reports' };
+  if (parts[0] === 'clusters') return { page: 'clusters' };
   return { page: 'overview' };
 }
 
@@ -47,10 +49,12 @@ export function pagePath(route: PageRoute): string {
       return '/admin/mcp';
     case 'reports':
       return '/reports';
+    case 'clusters':
+      return '/clusters';
   }
 }
 
 /** True for the routes of this module. */
 export function isPageRoute(route: { page: string }): route is PageRoute {
-  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports'].includes(route.page);
+  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters'].includes(route.page);
 }

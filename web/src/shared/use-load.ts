@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isAbort } from '@pilothouse/wire/wire-client';
+import { useCluster } from './cluster-context';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -23,8 +24,9 @@ function view<T>(settled: Settled<T> | undefined, key: string, generation: numbe
   return { data: settled.data, error: settled.error, loading: false };
 }
 
-/** Loads once per `key` (aborting the previous load); `reload()` loads again. */
-export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+/** Loads once per `key` and cluster (aborting the previous load); `reload()` loads again. */
+export function useLoad<T>(name: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const key = `${useCluster()}\u0000${name}`;
   const [settled, setSettled] = useState<Settled<T>>();
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isAbort } from '@pilothouse/wire/wire-client';
+import { useCluster } from './cluster-context';
 
 export interface Polled<T> {
   /** The last good answer (kept while a refresh runs or after a refresh fails). */
@@ -26,9 +27,11 @@ function current<T>(state: Keyed<T>, key: string): Keyed<T> {
 /**
  * Loads `load` now and every `intervalMs` in the background, never blocking the UI: old data
  * stays on screen while a refresh runs; a tick is skipped while a request is still running or
- * the page is hidden. Changing `key` starts over (old data dropped, running request aborted).
+ * the page is hidden. Changing `key` starts over (old data dropped, running request aborted); so does
+ * switching clusters (the key is the cluster's: one cluster's answer is never shown as another's).
  */
-export function usePolling<T>(key: string, load: (signal: AbortSignal) => Promise<T>, intervalMs: number): Polled<T> {
+export function usePolling<T>(name: string, load: (signal: AbortSignal) => Promise<T>, intervalMs: number): Polled<T> {
+  const key = `${useCluster()}\u0000${name}`;
   const [state, setState] = useState<Keyed<T>>({ key, ...blank });
   const loadRef = useRef(load);
   useEffect(() => {

@@ -3,6 +3,7 @@ import type { Session } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { HealthIndicator } from './HealthIndicator';
+import { ClusterSwitcher } from '../clusters/ClusterSwitcher';
 import { NamespaceSelect } from './NamespaceSelect';
 import { ThemeToggle } from '../theme/ThemeToggle';
 import { PaletteLauncher } from '../palette/PaletteLauncher';
@@ -13,7 +14,7 @@ interface HeaderProps {
   onNamespace: (namespace: string) => void;
 }
 
-/** Top bar: brand, cluster health, namespace, the user and role, log out. */
+/** Top bar: brand, the cluster switcher, cluster health, namespace, the user and role, log out. */
 export function Header({ session, namespace, onNamespace }: HeaderProps): ReactNode {
   const client = useApi();
   const t = useT();
@@ -25,6 +26,7 @@ export function Header({ session, namespace, onNamespace }: HeaderProps): ReactN
         </span>{' '}
         {t('app.title')}
       </div>
+      <ClusterSwitcher />
       <HealthIndicator />
       <NamespaceSelect value={namespace} onChange={onNamespace} />
       <div className="topbar-spacer" />
