@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { composeClusterSecrets } from '../../src/app/compose-cluster-secrets.js';
 import { loadKubeConfig } from '../../src/kube/clients.js';
 import { ClusterSecretWatch, type ClusterSecretSource, type ClusterSecretTarget } from '../../src/kube/cluster-secrets.js';
 import { RestClient } from '../../src/kube/rest-client.js';
 import { createLogger } from '../../src/log.js';
+import { findBinary } from '../../src/tools/binaries.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
+import { startTestService, type ApiResponse } from '../helpers/service.js';
 
 // Cluster Secrets (ADR 0035): labelled Secrets in Pilothouse's namespace of the home cluster (the shared test
 // cluster) register more clusters, live. The second cluster is a real one of its own, started for this file.
@@ -57,6 +60,15 @@ function startWatch(kubeconfigPath = clusterKubeconfig()): { watch: ClusterSecre
 
 /** Creates or updates a cluster Secret in the home cluster (kubectl apply, as an operator would). */
 async function applySecret(name: string, data: Record<string, string>, options: { clusterName?: string; labels?: Record<string, string> } = {}): Promise<void> {
+  await applySecretIn(namespace.name, name, data, options);
+}
+
+async function applySecretIn(
+  inNamespace: string,
+  name: string,
+  data: Record<string, string>,
+  options: { clusterName?: string; labels?: Record<string, string> } = {},
+): Promise<void> {
   const secret = {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -67,17 +79,17 @@ async function applySecret(name: string, data: Record<string, string>, options: 
     },
     stringData: data,
   };
-  await applyYaml(clusterKubeconfig(), yaml.dump(secret), namespace.name);
+  await applyYaml(clusterKubeconfig(), yaml.dump(secret), inNamespace);
 }
 
 async function deleteSecret(name: string): Promise<void> {
   await runKubectl(clusterKubeconfig(), ['delete', 'secret', name, '-n', namespace.name]);
 }
 
-function refusals(secret: string): { reason: string; line: string }[] {
+function refusals(secret: string, inNamespace = namespace.name): { reason: string; line: string }[] {
   return logLines
-    .map((line) => ({ line, entry: JSON.parse(line) as { msg?: string; secret?: string; reason?: string } }))
-    .filter(({ entry }) => entry.msg === 'cluster Secret refused' && entry.secret === secret)
+    .map((line) => ({ line, entry: JSON.parse(line) as { msg?: string; secret?: string; reason?: string; namespace?: string } }))
+    .filter(({ entry }) => entry.msg === 'cluster Secret refused' && entry.secret === secret && entry.namespace === inNamespace)
     .map(({ line, entry }) => ({ reason: entry.reason ?? '', line }));
 }
 
@@ -209,6 +221,71 @@ describe('cluster Secrets, watched live in the home cluster', () => {
     } finally {
       await relay.close();
       await deleteSecret('steady');
+    }
+  });
+
+  it('a Secret adds its cluster to the running service: GET /api/clusters shows it and ?cluster= reaches it, live; deleting the Secret takes it away', async () => {
+    // The service's own watch is started here (with the same composition function), so this holds however the service wires it.
+    const service = await startTestService();
+    const deps = service.deps;
+    const inputs = {
+      config: { ...deps.config, cluster: { ...deps.config.cluster, secrets: true } },
+      logger,
+      dataDir: deps.dataDir,
+      clock: deps.clock,
+      metrics: deps.metrics,
+      kubectlPath: findBinary('kubectl', deps.config.tools.kubectl),
+      grantCheckFor: (cluster: string) => deps.accessRequests.grantCheckFor(cluster),
+    };
+    const watch = composeClusterSecrets(inputs, deps.clusters)!;
+    running.push(watch);
+    const api = <T>(path: string): Promise<ApiResponse<T>> => service.api<T>('GET', path, { token: service.adminToken });
+    const names = async (): Promise<string[]> => (await api<{ items: { name: string }[] }>('/api/clusters')).body.items.map((item) => item.name);
+    const apply = (data: Record<string, string>, clusterName = 'staging'): Promise<string> =>
+      applyYaml(
+        clusterKubeconfig(),
+        yaml.dump({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'staging', labels: { 'pilothouse.dev/cluster': 'true' }, annotations: { 'pilothouse.dev/cluster-name': clusterName } },
+          stringData: data,
+        }),
+        service.namespace,
+      );
+    try {
+      watch.start();
+      await watch.synced;
+      expect(await names()).toEqual(['home']);
+      expect((await api('/api/k8s/namespaces/only-on-second?cluster=staging')).status).toBe(404);
+
+      await apply({ kubeconfig: second.current.kubeconfigText });
+      await waitFor(async () => (await names()).includes('staging'));
+      const listed = (await api<{ items: { name: string; source: string; reachable: boolean; version?: string }[] }>('/api/clusters')).body.items;
+      expect(listed.find((item) => item.name === 'staging')).toMatchObject({ source: 'secret' });
+      await waitFor(async () => (await api('/api/k8s/namespaces/only-on-second?cluster=staging')).status === 200);
+      expect((await api('/api/k8s/namespaces/only-on-second')).status).toBe(404);
+      // kubectl and helm read the cluster's kubeconfig from a file of the data dir, which goes with the cluster.
+      const kubeconfigFile = join(deps.dataDir, 'clusters', 'staging.kubeconfig');
+      expect(existsSync(kubeconfigFile)).toBe(true);
+      const shown = JSON.stringify((await api('/api/clusters')).body);
+      expect(shown).not.toContain((yaml.load(second.current.kubeconfigText) as { users: { user: { token: string } }[] }).users[0]!.user.token);
+
+      // A kubeconfig that would run a program never becomes a cluster.
+      const execConfig = yaml.load(second.current.kubeconfigText) as { users: { user: Record<string, unknown> }[] };
+      execConfig.users[0]!.user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'true' } };
+      await applySecretIn(service.namespace, 'runner', { kubeconfig: yaml.dump(execConfig) });
+
+      await runKubectl(clusterKubeconfig(), ['delete', 'secret', 'staging', '-n', service.namespace]);
+      await waitFor(async () => !(await names()).includes('staging'));
+      expect(await names()).toEqual(['home']);
+      expect(existsSync(kubeconfigFile)).toBe(false);
+      const gone = await api<{ code: string; details: { cluster: string } }>('/api/k8s/namespaces/only-on-second?cluster=staging');
+      expect(gone.status).toBe(404);
+      expect(gone.body).toMatchObject({ code: 'NOT_FOUND', details: { cluster: 'staging' } });
+      expect(refusals('runner', service.namespace).map(({ reason }) => reason)).toEqual([expect.stringContaining('uses "exec"')]);
+    } finally {
+      await watch.stop();
+      await service.close();
     }
   });
 
