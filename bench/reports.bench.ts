@@ -99,7 +99,15 @@ function generators(): ReportGenerator[] {
   const identities = new RoleIdentityResolver(config, kube, findBinary('kubectl'));
   const policy = new PolicyEngine({ definitions: [], ownNamespace: 'pilothouse', resourceTypes: () => discovery.all(), grantCheck: () => false });
   const helm = new HelmInvocations(identities, { helmPath: () => findBinary('helm'), homeDirectory: helmHome, timeoutMs: 120_000 });
-  return createGenerators({ identities, policy, ownClient: kube.forIdentity(), helm, trustedRegistries: ['registry.k8s.io'], clock: Date.now });
+  return createGenerators({
+    clusterName: 'bench',
+    identities,
+    policy,
+    ownClient: kube.forIdentity(),
+    helm,
+    trustedRegistries: ['registry.k8s.io'],
+    clock: Date.now,
+  });
 }
 
 const helmHome = mkdtempSync(join(tmpdir(), 'pilothouse-bench-helm-'));

@@ -9,11 +9,9 @@ import { KubeEventRecorder } from '../controllers/events.js';
 import { ReportReconciler } from '../controllers/report-reconciler.js';
 import { reportKind, reportSchema, type Report } from '../crds/report.js';
 import { AppError } from '../errors.js';
-import type { HelmInvocations } from '../helm/helm-invocations.js';
+import type { ClusterScope, ClusterScopes } from '../http/cluster-scope.js';
 import type { KubeClients } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';
-import type { IdentityResolver } from '../rbac/identities.js';
-import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { ReportGenerator, ReportType } from '../reports/document.js';
 import { createGenerators } from '../reports/generators.js';
 import { renderers } from '../reports/render/index.js';
@@ -27,10 +25,10 @@ export interface ReportsComposeInput {
   logger: Logger;
   dataDir: string;
   namespace: string;
+  /** The home cluster's clients: Report objects and shared file copies live there. */
   kube: KubeClients;
-  identities: IdentityResolver;
-  policy: PolicyEngine;
-  helm: HelmInvocations;
+  /** Every cluster: a report is generated from the scope its `spec.cluster` names (absent: home). */
+  clusters: Pick<ClusterScopes, 'get' | 'homeName'>;
   security: Pick<SecurityServices, 'users' | 'mode'>;
   controllers: ControllerManager;
   clock: Clock;
@@ -43,25 +41,51 @@ export interface ReportsArea {
   reportObjects: CustomClient<Report>;
 }
 
+/** The generators of one cluster: reading as the requester there (its clients, mapping, policy and helm). */
+function generatorsOf(scope: ClusterScope, input: ReportsComposeInput): ReadonlyMap<ReportType, ReportGenerator> {
+  const generatorList: ReportGenerator[] = createGenerators({
+    clusterName: scope.name,
+    identities: scope.identities,
+    policy: scope.policy,
+    ownClient: scope.kube.forIdentity(undefined),
+    helm: scope.helm,
+    trustedRegistries: input.config.reports.trusted_registries,
+    clock: input.clock,
+  });
+  return new Map(generatorList.map((generator) => [generator.type, generator]));
+}
+
+/** Whether a namespace exists on a cluster, asked as the service there (an unknown cluster has none). */
+async function namespaceExists(scope: ClusterScope | undefined, name: string): Promise<boolean> {
+  if (!scope) return false;
+  try {
+    await scope.kube.forIdentity(undefined).rest.json('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+    throw error;
+  }
+}
+
 /**
- * Builds the reports area: generators (as the requester), renderers, files (data dir + shared
- * copies), the requester directory, and the Report controller — leader only, one generation at a
- * time per replica.
+ * Builds the reports area: generators (as the requester, per cluster), renderers, files (data dir +
+ * shared copies in the home cluster), the requester directory, and the Report controller — leader
+ * only, one generation at a time per replica.
  */
 export function composeReports(input: ReportsComposeInput): ReportsArea {
-  const { config, logger, namespace, clock } = input;
+  const { config, logger, namespace, clock, clusters } = input;
   const ownClient = input.kube.forIdentity(undefined);
   const reportObjects = new CustomClient<Report>(ownClient.rest, reportKind, namespace, reportSchema as never);
   const files = new ReportFiles(ownClient.rest, namespace, config.reports.directory ?? join(input.dataDir, 'reports'));
-  const generatorList: ReportGenerator[] = createGenerators({
-    identities: input.identities,
-    policy: input.policy,
-    ownClient,
-    helm: input.helm,
-    trustedRegistries: config.reports.trusted_registries,
-    clock,
-  });
-  const generators = new Map<ReportType, ReportGenerator>(generatorList.map((generator) => [generator.type, generator]));
+  // One generator set per cluster scope, built when a report first names it (a replaced scope gets its own).
+  const built = new WeakMap<ClusterScope, ReadonlyMap<ReportType, ReportGenerator>>();
+  const generators = (cluster: string | undefined): ReadonlyMap<ReportType, ReportGenerator> | undefined => {
+    const scope = clusters.get(cluster ?? clusters.homeName);
+    if (!scope) return undefined;
+    const known = built.get(scope) ?? generatorsOf(scope, input);
+    built.set(scope, known);
+    return known;
+  };
   const requesters = new RequesterDirectory({
     findUser: (username) => input.security.users.find(username),
     authMode: input.security.mode,
@@ -80,14 +104,12 @@ export function composeReports(input: ReportsComposeInput): ReportsArea {
   });
   const controller = new Controller(reportObjects, reconciler, logger, { concurrency: 1, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 });
   input.controllers.register(controller);
-  const namespaceExists = async (name: string): Promise<boolean> => {
-    try {
-      await ownClient.rest.json('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);
-      return true;
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
-      throw error;
-    }
-  };
-  return { reportRequests: new ReportRequests({ reports: reportObjects, files, renderers, namespaceExists }), reportObjects };
+  const reportRequests = new ReportRequests({
+    reports: reportObjects,
+    files,
+    renderers,
+    namespaceExists: (cluster, name) => namespaceExists(clusters.get(cluster), name),
+    homeCluster: clusters.homeName,
+  });
+  return { reportRequests, reportObjects };
 }

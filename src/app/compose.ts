@@ -13,7 +13,7 @@ import { Controller } from '../controllers/controller.js';
 import { KubeEventRecorder } from '../controllers/events.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { McpServerReconciler } from '../controllers/mcp-server-reconciler.js';
-import { allowedForwardIdentities, PortForwardReconciler } from '../controllers/port-forward-reconciler.js';
+import { allowedForwardIdentities, PortForwardReconciler, type ForwardTarget } from '../controllers/port-forward-reconciler.js';
 import { portForwardKind, portForwardSchema, type PortForward } from '../crds/port-forward.js';
 import { bashSandboxCheck, HealthService } from '../http/health-service.js';
 import { Metrics } from '../http/metrics.js';
@@ -214,16 +214,17 @@ export function composeServices(options: ComposeOptions): Services {
   });
   // Every replica connects to the servers of MCPServer objects (their tools in its chats); the leader writes status.
   controllers.registerEverywhere(mcpController);
-  const forwarder = new PortForwardReconciler(portForwards, kube, {
-    bindAddress: config.portforward.bind_address,
-    logger,
-    identities: allowedForwardIdentities(config.authorization.impersonation),
-    events,
-  });
+  // A forward opens to the cluster its spec names, with that cluster's clients and impersonation mapping.
+  const forwardTarget = (name: string | undefined): ForwardTarget | undefined => {
+    const scope = clusters.get(name ?? clusters.homeName);
+    const impersonation = { enabled: config.authorization.impersonation.enabled, mappings: scope?.identities.mappings() ?? {} };
+    return scope && { kube: scope.kube, identities: allowedForwardIdentities(impersonation) };
+  };
+  const forwarder = new PortForwardReconciler(portForwards, forwardTarget, { bindAddress: config.portforward.bind_address, logger, events });
   controllers.register(new Controller(portForwards, forwarder, logger));
   controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
   health.helmCheck = () => helm.health();
-  const reports = composeReports({ config, logger, dataDir, namespace, kube, identities, policy, helm, security, controllers, clock });
+  const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
   return {
     config,
     logger,

@@ -23,6 +23,19 @@ export function allowedForwardIdentities(impersonation: { enabled: boolean; mapp
   return new Set([...Object.values(impersonation.mappings).filter((value): value is string => Boolean(value)), 'system:anonymous']);
 }
 
+/** One cluster a forward may open to: its clients and the identities Pilothouse runs forwards as there. */
+export interface ForwardTarget {
+  kube: KubeClients;
+  /** {@link allowedForwardIdentities} of that cluster's impersonation mapping. */
+  identities: ReadonlySet<string>;
+}
+
+/**
+ * The cluster a forward's `spec.cluster` names (absent: the home cluster), or undefined when no cluster
+ * has that name (removed, or never registered): the forward then fails, never opens elsewhere.
+ */
+export type ForwardTargets = (cluster: string | undefined) => ForwardTarget | undefined;
+
 /** How often an active forward re-checks that its pod still exists. */
 const podCheckMs = 5_000;
 
@@ -46,8 +59,8 @@ export class PortForwardReconciler implements Reconciler {
 
   constructor(
     private readonly client: CustomClient<PortForward>,
-    private readonly kube: KubeClients,
-    private readonly options: { bindAddress: string; logger: Logger; identities: ReadonlySet<string>; events?: EventRecorder },
+    private readonly targets: ForwardTargets,
+    private readonly options: { bindAddress: string; logger: Logger; events?: EventRecorder },
   ) {}
 
   async reconcile(key: string): Promise<Result> {
@@ -66,22 +79,27 @@ export class PortForwardReconciler implements Reconciler {
     return object.status?.phase === 'failed' && object.status.observedGeneration === object.metadata.generation;
   }
 
-  /** Why the object's identity cannot be used (never run as the service instead); undefined when it can. */
-  private identityProblem(identity: string | undefined): string | undefined {
+  /**
+   * The client the forward runs with: its cluster's, as the identity recorded at creation (never the service's
+   * instead); a refusal message when the cluster is unknown or the identity is not one Pilothouse runs forwards as there.
+   */
+  private clientFor(object: PortForward): ReturnType<KubeClients['forIdentity']> | string {
+    const cluster = object.spec.cluster;
+    const target = this.targets(cluster);
+    if (!target) return `refused: cluster ${cluster ?? '(home)'} not found (not one of GET /api/clusters; removed, or never registered)`;
+    const identity = object.metadata.annotations?.[identityAnnotation];
     if (!identity) return `refused: no requesting identity (annotation ${identityAnnotation} is set by Pilothouse when it creates a forward)`;
-    if (!this.options.identities.has(identity)) return `refused: identity ${identity} is not one Pilothouse runs forwards as`;
-    return undefined;
+    if (!target.identities.has(identity)) return `refused: identity ${identity} is not one Pilothouse runs forwards as`;
+    return target.kube.forIdentity(identity === serviceIdentity ? undefined : identity);
   }
 
   private async converge(key: string, object: PortForward): Promise<Result> {
-    const identity = object.metadata.annotations?.[identityAnnotation];
-    const refusal = this.identityProblem(identity);
-    if (refusal) {
+    const client = this.clientFor(object);
+    if (typeof client === 'string') {
       await this.closeTunnel(key);
-      await this.writeStatus(object, { phase: 'failed', message: refusal });
+      await this.writeStatus(object, { phase: 'failed', message: client });
       return {};
     }
-    const client = this.kube.forIdentity(identity === serviceIdentity ? undefined : identity);
     const podProblem = await this.checkPod(client, object);
     if (podProblem) {
       await this.closeTunnel(key);

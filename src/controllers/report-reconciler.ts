@@ -13,7 +13,11 @@ import type { Reconciler, Result } from './reconciler.js';
 /** What the reconciler uses (src/app/compose.ts hands it exactly these). */
 export interface ReportReconcilerDeps {
   reports: CustomClient<Report>;
-  generators: ReadonlyMap<ReportType, ReportGenerator>;
+  /**
+   * The generators of the cluster a report names (`spec.cluster`; absent: the home cluster); undefined when no
+   * cluster has that name (removed meanwhile): the report then fails.
+   */
+  generators(cluster: string | undefined): ReadonlyMap<ReportType, ReportGenerator> | undefined;
   renderers: Readonly<Record<ReportFormat, ReportRenderer>>;
   files: ReportFiles;
   requesters: RequesterDirectory;
@@ -139,9 +143,13 @@ export class ReportReconciler implements Reconciler {
     const { spec } = report;
     const resolution = await this.deps.requesters.resolve(report);
     if ('problem' in resolution) throw new StepFailure('Accepted', resolution.problem);
-    const generator = this.deps.generators.get(spec.type);
+    const generators = this.deps.generators(spec.cluster);
+    if (!generators)
+      throw new StepFailure('Accepted', `cluster ${spec.cluster ?? '(home)'} not found (not one of GET /api/clusters; removed, or never registered)`);
+    const generator = generators.get(spec.type);
     if (!generator) throw new StepFailure('Accepted', `no generator for report type ${spec.type}`);
-    builder.set('Accepted', 'True', 'RequesterResolved', `generated as ${resolution.principal.username} (role ${resolution.principal.role})`);
+    const from = spec.cluster ? ` from cluster ${spec.cluster}` : '';
+    builder.set('Accepted', 'True', 'RequesterResolved', `generated as ${resolution.principal.username} (role ${resolution.principal.role})${from}`);
     const progress = this.progressWriter(builder, write);
     const timeoutMs = this.deps.timeoutMs ?? 15 * 60_000;
     const signal = AbortSignal.any([stopped, AbortSignal.timeout(timeoutMs)]);

@@ -15,6 +15,8 @@ export const reportSpecSchema = z.object({
   namespace: z.string().optional(),
   /** The Pilothouse user the report is generated for (admission-checked for kubectl-created Reports). */
   requester: z.string().optional(),
+  /** The cluster the report is generated from (ADR 0035); absent: the home cluster (`cluster.name`). */
+  cluster: z.string().min(1).max(63).optional(),
 });
 
 /** One step of a generation, Kubernetes condition style. */

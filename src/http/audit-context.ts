@@ -20,24 +20,26 @@ export function requestAuditFields(context: AppContext): Pick<AuditInput, 'user'
 /**
  * Runs a cluster-changing action and records it as `execute` with `details.command`
  * (the equivalent kubectl/helm line), with outcome success or the error message.
- * A refusal by the cluster (403) is recorded with decision deny.
+ * A refusal by the cluster (403) is recorded with decision deny. `target.cluster` names the cluster of an
+ * object the action is about when the route itself is not cluster-facing (stopping a forward of cluster b).
  */
 export async function audited<T>(
   deps: AuditContextDeps,
   context: AppContext,
-  target: { resource: string; command: string },
+  target: { resource: string; command: string; cluster?: string },
   action: () => Promise<T>,
 ): Promise<T> {
   const { resource, command } = target;
+  const fields = target.cluster === undefined ? requestAuditFields(context) : { ...requestAuditFields(context), cluster: target.cluster };
   try {
     const result = await action();
-    deps.audit.record({ ...requestAuditFields(context), action: 'execute', resource, details: { command }, decision: 'allow', outcome: 'success' });
+    deps.audit.record({ ...fields, action: 'execute', resource, details: { command }, decision: 'allow', outcome: 'success' });
     return result;
   } catch (error) {
     const refused = error instanceof AppError && error.code === 'FORBIDDEN';
     const outcome = error instanceof Error ? error.message : String(error);
     deps.audit.record({
-      ...requestAuditFields(context),
+      ...fields,
       action: 'execute',
       resource,
       details: { command },

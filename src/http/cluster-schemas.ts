@@ -38,3 +38,15 @@ export const clusterSummary = z
 /** GET /api/clusters: the home cluster's name and every cluster, the home cluster first. */
 export const clusterList = z.object({ home: z.string(), items: z.array(clusterSummary) }).meta({ id: 'ClusterList' });
 export type ClusterSummaryView = z.infer<typeof clusterSummary>;
+
+/**
+ * `?cluster=NAME` of the lists that show every cluster's objects (port forwards, reports): keeps one cluster's.
+ * Any DNS-1123 label, not only today's clusters, so the objects of a removed cluster stay findable.
+ */
+export const clusterFilterQuery = z.object({
+  cluster: z
+    .string()
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label')
+    .optional(),
+});

@@ -38,9 +38,14 @@ export class RoleIdentityResolver implements IdentityResolver {
     // `mode: user`: an SSO user acts toward the cluster as themselves (prefixed name and groups), as in Headlamp.
     if (impersonation.mode === 'user' && principal?.identitySource === 'oidc') return { user: principal.username, groups: principal.groups ?? [] };
     const role = principal?.role ?? 'viewer';
-    const mappings = { ...impersonation.mappings, ...this.overrides };
+    const mappings = this.mappings();
     // Fail closed: a role without a mapping gets the viewer identity, never the service's own.
     return { user: mappings[role] ?? mappings.viewer ?? 'system:anonymous', groups: [] };
+  }
+
+  /** The role → identity mappings that hold on this cluster: its own (`clusters[].impersonation.mappings`) over the global ones. */
+  mappings(): Partial<Record<Principal['role'], string>> {
+    return { ...this.config.authorization.impersonation.mappings, ...this.overrides };
   }
 
   clientFor(principal: Principal | undefined): KubeIdentityClient {

@@ -5,10 +5,12 @@ import type { IdentityResolver } from '../rbac/identities.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
 
 /**
- * What the report generators need (src/app/compose.ts hands them exactly these). Every read is made
- * as the requester: with `identities.clientFor(principal)` and filtered by `policy`.
+ * What the report generators need (src/app/compose-reports.ts hands them exactly these, one set per
+ * cluster). Every read is made as the requester: with `identities.clientFor(principal)` and filtered by `policy`.
  */
 export interface GeneratorDeps {
+  /** The cluster the report is generated from (ADR 0035): every dependency below is that cluster's. */
+  clusterName: string;
   /** Maps the requester to their cluster identity (impersonation). */
   identities: Pick<IdentityResolver, 'clientFor'>;
   /** The one policy decision (resource-level roles, deny roles, Pilothouse's own namespace). */

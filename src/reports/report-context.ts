@@ -63,7 +63,7 @@ export async function runSections(context: ReportContext, steps: readonly Sectio
   return sections;
 }
 
-/** The document around the sections: requester, scope (with omitted namespaces), cluster version, time. */
+/** The document around the sections: requester, scope (with omitted namespaces), cluster name and version, time. */
 export async function documentOf(context: ReportContext, type: ReportType, title: string, sections: ReportSection[]): Promise<ReportDocument> {
   const namespace = context.input.namespace;
   return {
@@ -73,7 +73,7 @@ export async function documentOf(context: ReportContext, type: ReportType, title
     generatedAt: new Date(context.deps.clock()).toISOString(),
     requester: context.input.principal.username,
     scope: { ...(namespace ? { namespace } : {}), omittedNamespaces: context.reader.omittedNamespaces() },
-    cluster: { version: await clusterVersion(context) },
+    cluster: { name: context.deps.clusterName, version: await clusterVersion(context) },
     sections,
   };
 }

@@ -15,6 +15,8 @@ export interface ReportView {
   type: string;
   format: string;
   namespace: string;
+  /** The cluster the report is generated from (`spec.cluster`, else the home cluster). */
+  cluster: string;
   status: string;
   progress: number;
   message: string | null;
@@ -26,14 +28,15 @@ export interface ReportView {
   conditions: NonNullable<NonNullable<Report['status']>['conditions']>;
 }
 
-/** The API view of a Report object (no status yet = `generating` at 0%). */
-export function reportView(report: Report): ReportView {
+/** The API view of a Report object (no status yet = `generating` at 0%); `homeCluster` names reports without `spec.cluster`. */
+export function reportView(report: Report, homeCluster: string): ReportView {
   const status = { phase: 'generating' as const, progress: 0, conditions: [], ...report.status };
   return {
     id: report.metadata.name,
     type: report.spec.type,
     format: report.spec.format,
     namespace: report.spec.namespace ?? '',
+    cluster: report.spec.cluster ?? homeCluster,
     status: status.phase,
     progress: status.progress,
     message: status.message || null,
@@ -77,24 +80,38 @@ export class ReportRequests {
       reports: CustomClient<Report>;
       files: ReportFiles;
       renderers: Readonly<Record<ReportFormat, ReportRenderer>>;
-      /** Whether a namespace exists (asked as the service). */
-      namespaceExists(name: string): Promise<boolean>;
+      /** Whether a namespace exists on a cluster (asked as the service). */
+      namespaceExists(cluster: string, name: string): Promise<boolean>;
+      /** The home cluster's name: a report without `spec.cluster` is the home cluster's. */
+      homeCluster: string;
     },
   ) {}
 
-  /** Creates the Report object `name` (see {@link newReportId}) for the caller; the reconciler generates it. */
-  async request(principal: Principal, name: string, input: { type: ReportType; format: ReportFormat; namespace?: string }): Promise<Report> {
-    if (input.namespace && !(await this.deps.namespaceExists(input.namespace)))
+  /** The API view of a report (its cluster named). */
+  view(report: Report): ReportView {
+    return reportView(report, this.deps.homeCluster);
+  }
+
+  /** Creates the Report object `name` (see {@link newReportId}) for the caller, of `input.cluster`; the reconciler generates it. */
+  async request(principal: Principal, name: string, input: { type: ReportType; format: ReportFormat; namespace?: string; cluster: string }): Promise<Report> {
+    if (input.namespace && !(await this.deps.namespaceExists(input.cluster, input.namespace)))
       throw validation(`invalid request body: namespace: namespace ${input.namespace} does not exist`, { fields: { namespace: 'does not exist' } });
-    const spec = { type: input.type, format: input.format, ...(input.namespace ? { namespace: input.namespace } : {}), requester: principal.username };
+    const spec = {
+      type: input.type,
+      format: input.format,
+      ...(input.namespace ? { namespace: input.namespace } : {}),
+      requester: principal.username,
+      cluster: input.cluster,
+    };
     return this.deps.reports.create(name, spec, { 'pilothouse.dev/report-type': input.type }, annotationsFor(principal));
   }
 
-  /** The caller's reports (all for admin), newest first. */
-  async list(principal: Principal): Promise<Report[]> {
+  /** The caller's reports (all for admin), newest first; `cluster` keeps one cluster's. */
+  async list(principal: Principal, cluster?: string): Promise<Report[]> {
     const { items } = await this.deps.reports.list();
+    const home = this.deps.homeCluster;
     return items
-      .filter((report) => ownsOrAdministers(principal, report.spec.requester))
+      .filter((report) => ownsOrAdministers(principal, report.spec.requester) && (!cluster || (report.spec.cluster ?? home) === cluster))
       .sort((left, right) => (right.metadata.creationTimestamp ?? '').localeCompare(left.metadata.creationTimestamp ?? ''));
   }
 

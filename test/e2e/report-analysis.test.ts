@@ -38,6 +38,7 @@ async function generate(
 ): Promise<{ document: ReportDocument; progress: number[] }> {
   const deps = target.deps;
   const generators = createGenerators({
+    clusterName: deps.clusters.homeName,
     identities: deps.identities,
     policy: deps.policy,
     ownClient: deps.kube.forIdentity(undefined),

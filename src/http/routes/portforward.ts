@@ -7,16 +7,18 @@ import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
-import { clusterOf } from '../request-state.js';
+import { clusterOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { itemsOf } from '../api-schemas.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
 import type { Clock } from '../../clock.js';
 import type { CustomClient } from '../../kube/custom-client.js';
+import type { ClusterScopes } from '../cluster-scope.js';
+import { clusterFilterQuery } from '../cluster-schemas.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface PortforwardRouteDeps extends AuditContextDeps {
-  identities: IdentityResolver;
+  /** The home cluster's name: a forward without `spec.cluster` is the home cluster's. */
+  clusters: Pick<ClusterScopes, 'homeName'>;
   /** PortForward objects in the Pilothouse namespace (service identity). */
   portForwards: CustomClient<PortForward>;
   /** Decides when the wait for the controller gives up. */
@@ -37,6 +39,8 @@ const forwardView = z
     id: z.string(),
     namespace: z.string(),
     pod: z.string(),
+    /** The cluster of the pod (ADR 0035). */
+    cluster: z.string(),
     podPort: z.number().int(),
     localPort: z.number().int().nullable().optional(),
     status: z.string(),
@@ -55,13 +59,19 @@ const idParams = z.object({ id: objectNameSchema });
 /** How long POST waits for the controller to bring the listener up. */
 const activationTimeoutMs = 15_000;
 
+/** The cluster a forward opens to: `spec.cluster`, else the home cluster. */
+function clusterOfForward(object: PortForward, homeCluster: string): string {
+  return object.spec.cluster ?? homeCluster;
+}
+
 /** The API view of a PortForward object. */
-function view(object: PortForward): Record<string, unknown> {
+function view(object: PortForward, homeCluster: string): Record<string, unknown> {
   const status = object.status ?? {};
   return {
     id: object.metadata.name,
     namespace: object.spec.namespace,
     pod: object.spec.pod,
+    cluster: clusterOfForward(object, homeCluster),
     podPort: object.spec.podPort,
     localPort: status.localPort ?? object.spec.localPort,
     status: status.phase ?? 'Pending',
@@ -89,12 +99,15 @@ async function waitForPhase(client: CustomClient<PortForward>, name: string, clo
 async function createForward(deps: PortforwardRouteDeps, context: AppContext): Promise<Record<string, unknown>> {
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
+  const scope = scopeOf(context);
   await getPod(clusterOf(context), body.namespace, body.pod);
   const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
-  // The identity travels with the object from its creation: the reconciler refuses objects without it.
-  const identity = deps.identities.identityOf(principal) ?? serviceIdentity;
-  await client.create(name, { ...body, requester: principal?.username ?? 'unknown' }, {}, { [identityAnnotation]: identity });
+  // The cluster and the identity there travel with the object from its creation: the reconciler opens the
+  // tunnel to that cluster as that identity, and refuses objects without one.
+  const identity = scope.identities.identityOf(principal) ?? serviceIdentity;
+  const spec = { ...body, requester: principal?.username ?? 'unknown', cluster: scope.name };
+  await client.create(name, spec, {}, { [identityAnnotation]: identity });
   return activationResult(client, name, await waitForPhase(client, name, deps.clock));
 }
 
@@ -119,7 +132,8 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       permission: 'execute_write',
       resourceKind: 'pods',
       subresource: 'portforward',
-      summary: 'Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}',
+      summary: 'Start a forward to a pod of ?cluster= (default home; localPort 0 = pick): 201 {id, localPort, status: "active", address}',
+      cluster: true,
       body: createBody,
       status: 201,
       response: forwardStarted,
@@ -133,11 +147,15 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/portforward',
       permission: 'view',
-      summary: "The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}",
+      summary:
+        "The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, cluster, podPort, localPort, status, address, message, requester, createdAt}]}",
+      query: clusterFilterQuery,
       response: itemsOf(forwardView),
-      handler: async (context) => {
+      handler: async (context, { query }) => {
+        const home = deps.clusters.homeName;
         const { items } = await deps.portForwards.list();
-        context.body = { items: items.filter((object) => visibleTo(context, object)).map(view) };
+        const kept = items.filter((object) => visibleTo(context, object) && (!query.cluster || clusterOfForward(object, home) === query.cluster));
+        context.body = { items: kept.map((object) => view(object, home)) };
       },
     }),
     route({
@@ -152,7 +170,8 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
         const object = await client.get(id);
         if (!object || !visibleTo(context, object)) throw notFound(`port forward ${id} not found`);
         const line = `kill port-forward ${id} (kubectl port-forward pod/${object.spec.pod} -n ${object.spec.namespace})`;
-        await audited(deps, context, { resource: `portforward/${id}`, command: line }, () => client.delete(id));
+        const cluster = clusterOfForward(object, deps.clusters.homeName);
+        await audited(deps, context, { resource: `portforward/${id}`, command: line, cluster }, () => client.delete(id));
         context.body = { id, status: 'stopped' };
       },
     }),

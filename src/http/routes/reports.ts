@@ -4,11 +4,12 @@ import { reportFormats, reportTypes } from '../../reports/document.js';
 import { reportDocumentSchema } from '../../reports/document-schema.js';
 import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
-import { newReportId, reportView, type ReportRequests } from '../../reports/report-requests.js';
+import { newReportId, type ReportRequests } from '../../reports/report-requests.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { itemsOf } from '../api-schemas.js';
 import { startEventStream } from '../event-stream.js';
-import { principalOf } from '../request-state.js';
+import { principalOf, scopeOf } from '../request-state.js';
+import { clusterFilterQuery } from '../cluster-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { namespaceSchema, objectNameSchema } from '../validate.js';
 import type { Config } from '../../config/schema.js';
@@ -38,6 +39,8 @@ const reportViewSchema = z
     type: z.enum(reportTypes),
     format: z.enum(reportFormats),
     namespace: z.string(),
+    /** The cluster the report is generated from (ADR 0035). */
+    cluster: z.string(),
     status: z.enum(['generating', 'completed', 'failed']),
     progress: z.number().int(),
     message: z.string().nullable(),
@@ -67,7 +70,7 @@ async function streamProgress(deps: ReportsRouteDeps, context: AppContext, id: s
         stream.send('deleted', { id });
         break;
       }
-      const view = reportView(report);
+      const view = deps.reportRequests.view(report);
       stream.send(view.status === 'generating' ? 'progress' : view.status, view);
     }
   } catch (error) {
@@ -86,7 +89,8 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/reports',
       permission: 'authenticated',
-      summary: 'Request a report for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster',
+      summary: 'Request a report of ?cluster= (default home) for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster',
+      cluster: true,
       body: requestBody,
       status: 202,
       response: z.object({ id: z.string(), status: z.literal('generating') }).meta({ id: 'ReportStarted' }),
@@ -94,7 +98,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
         const principal = principalOf(context);
         const id = newReportId();
         const report = await audited(deps, context, { resource: `report/${id}`, command: describeRequest(body) }, () =>
-          requests.request(principal, id, { type: body.type, format: body.format, namespace: body.namespace || undefined }),
+          requests.request(principal, id, { type: body.type, format: body.format, namespace: body.namespace || undefined, cluster: scopeOf(context).name }),
         );
         context.status = 202;
         context.body = { id: report.metadata.name, status: 'generating' };
@@ -104,10 +108,11 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/reports',
       permission: 'authenticated',
-      summary: "The caller's reports (admin: everyone's), newest first: {items: [status of a report]}",
+      summary: "The caller's reports (admin: everyone's) of every cluster, newest first, ?cluster=NAME keeps one cluster's: {items: [status of a report]}",
+      query: clusterFilterQuery,
       response: itemsOf(reportViewSchema),
-      handler: async (context) => {
-        context.body = { items: (await requests.list(principalOf(context))).map(reportView) };
+      handler: async (context, { query }) => {
+        context.body = { items: (await requests.list(principalOf(context), query.cluster)).map((report) => requests.view(report)) };
       },
     }),
     route({
@@ -118,7 +123,7 @@ export function reportRoutes(deps: ReportsRouteDeps): RouteSpec[] {
       params: idParams,
       response: reportViewSchema,
       handler: async (context, { params: { id } }) => {
-        context.body = reportView(await requests.get(principalOf(context), id));
+        context.body = requests.view(await requests.get(principalOf(context), id));
       },
     }),
     route({
