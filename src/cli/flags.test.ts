@@ -23,4 +23,9 @@ describe('flags', () => {
     expect(flags.command).toBe('health');
     expect(flags.url).toBe('http://x:1');
   });
+
+  it('takes --cluster NAME on pilothouse tui (the cluster to start on; absent: the home cluster)', () => {
+    expect(parseFlags(['tui', '--cluster', 'staging'], {}).tui.cluster).toBe('staging');
+    expect(parseFlags(['tui'], {}).tui.cluster).toBeUndefined();
+  });
 });

@@ -13,6 +13,8 @@ export interface TuiFlags {
   sso: boolean;
   lang?: 'en' | 'ko' | 'ja' | 'zh';
   namespace?: string;
+  /** `--cluster NAME`: the cluster to start on (GET /api/clusters; ADR 0035); absent: the home cluster. */
+  cluster?: string;
   allNamespaces: boolean;
   readonly: boolean;
   ascii: boolean;
@@ -65,6 +67,7 @@ const options = {
   sso: { type: 'boolean' },
   lang: { type: 'string' },
   namespace: { type: 'string', short: 'n' },
+  cluster: { type: 'string' },
   'all-namespaces': { type: 'boolean', short: 'A' },
   readonly: { type: 'boolean' },
   ascii: { type: 'boolean' },
@@ -129,6 +132,7 @@ function tuiFlags(values: ParsedValues): TuiFlags {
     sso: values.sso ?? false,
     lang: oneOf('--lang', values.lang, ['en', 'ko', 'ja', 'zh'] as const),
     namespace: values.namespace,
+    cluster: values.cluster,
     allNamespaces: values['all-namespaces'] ?? false,
     readonly: values.readonly ?? false,
     ascii: values.ascii ?? false,
@@ -162,7 +166,7 @@ export const usage = `Usage: pilothouse [flags]            run the API (and with
        pilothouse --mcp [--mcp-transport stdio|http]   MCP server mode
        pilothouse health [--url URL]    check a running instance (exit 0 when healthy)
        pilothouse tui [--url URL [--username NAME | --token-file PATH | --sso]] [--lang en|ko|ja|zh]
-                      [--namespace NS | -A] [--readonly] [--ascii]
+                      [--namespace NS | -A] [--cluster NAME] [--readonly] [--ascii]
                                         terminal UI; without --url it starts an embedded Pilothouse
                                         (loopback only, auth off) against the current kubeconfig context
 

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type { Flags } from '../cli/flags.js';
+import { UsageError, type Flags } from '../cli/flags.js';
 import type { Config } from '../config/schema.js';
 import { createLogger } from '../log.js';
 import { loadKubeConfig } from '../kube/clients.js';
 import { startService, type Service } from '../app/service.js';
 import { deviceLogin } from '../cli/sso-device-login.js';
 import { languageFrom, createTranslate } from '../tui/core/i18n.js';
+import { UnknownClusterError } from '../tui/core/clusters.js';
 import type { TerminalUiOptions } from '../tui/run.js';
 
 /** The current kubeconfig context's name, as kubectl shows it (the embedded service works against it). */
@@ -52,6 +53,15 @@ async function remoteSession(flags: Flags, url: string): Promise<Pick<TerminalUi
   return { signIn: { username: flags.tui.username } };
 }
 
+/** `--cluster` naming no cluster of the service is a usage error (exit 2), said in one line. */
+async function usageOnUnknownCluster(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    throw error instanceof UnknownClusterError ? new UsageError(error.message) : error;
+  }
+}
+
 /** `pilothouse tui`: the terminal UI, against an embedded Pilothouse (no --url) or a remote one. Returns the exit code. */
 export async function runTui(flags: Flags, config: Config): Promise<number> {
   const language = languageFrom(flags.tui.lang, process.env);
@@ -65,16 +75,19 @@ export async function runTui(flags: Flags, config: Config): Promise<number> {
   }
   try {
     const { runTerminalUi } = await import('../tui/run.js');
-    await runTerminalUi({
-      baseUrl: url ?? embedded!.url,
-      ...(url ? await remoteSession(flags, url) : {}),
-      context: url ? new URL(url).host : currentContext(flags),
-      language,
-      ascii: flags.tui.ascii || process.env.TERM === 'dumb',
-      readonly: flags.tui.readonly,
-      namespace: flags.tui.allNamespaces ? undefined : (flags.tui.namespace ?? 'default'),
-      embedToken,
-    });
+    await usageOnUnknownCluster(
+      runTerminalUi({
+        baseUrl: url ?? embedded!.url,
+        ...(url ? await remoteSession(flags, url) : {}),
+        context: url ? new URL(url).host : currentContext(flags),
+        language,
+        ascii: flags.tui.ascii || process.env.TERM === 'dumb',
+        readonly: flags.tui.readonly,
+        namespace: flags.tui.allNamespaces ? undefined : (flags.tui.namespace ?? 'default'),
+        cluster: flags.tui.cluster,
+        embedToken,
+      }),
+    );
   } finally {
     await embedded?.close();
   }

@@ -13,10 +13,12 @@ import { CommandLine } from './components/command-line.js';
 import { AskPrompt, ConfirmPrompt } from './components/prompts.js';
 import { ViewBody, viewIdOf } from './views/view-body.js';
 import { commandWords } from './core/completion.js';
-import { globalAction, type ActionName } from './core/key-map.js';
+import { globalAction, type ActionName, type ViewId } from './core/key-map.js';
 import { runCommand } from './core/commands.js';
 import { writeWithApproval } from './actions/access-flow.js';
 import { useHeaderData } from './use-header-data.js';
+import { useCluster } from './use-cluster.js';
+import { ClusterPicker } from './components/cluster-picker.js';
 import { useSignIn } from './use-sign-in.js';
 import type { SignInBridge } from './sign-in.js';
 import type { SidePane } from './core/side-pane.js';
@@ -33,6 +35,8 @@ export interface AppProps {
   ascii: boolean;
   /** The namespace to start in; undefined lists all namespaces (`-A`). */
   namespace: string | undefined;
+  /** `--cluster NAME`: the cluster to start on (already set on the API client); undefined: the home cluster. */
+  cluster?: string;
   /** Remote mode: the login prompt (at start when there is no session yet, and after a 401). */
   signIn?: { bridge: SignInBridge; baseUrl: string; username?: string; sso?: (show: (text: string) => void) => Promise<ClientSession>; atStart: boolean };
   /** A pane beside the table (the AI pilot), opened by its key. */
@@ -59,10 +63,18 @@ export function App(props: AppProps): ReactElement {
   modalRef.current = modal;
   const prompt = <T,>(make: (resolve: (value: T) => void) => Modal): Promise<T> =>
     new Promise<T>((resolve) => setModal(make((value) => (setModal(undefined), resolve(value)))));
-  const quit = (): void => {
+  const quit = (error?: Error): void => {
     props.onQuit();
-    exit();
+    exit(error);
   };
+  const report = (error: unknown): void => setMessage({ kind: 'error', text: errorLine(error) });
+  const notice = (text: string): void => setMessage({ kind: 'notice', text });
+  const restart = (): void => {
+    setStack([podsView]);
+    setKinds([]);
+    setRound((value) => value + 1);
+  };
+  const cluster = useCluster({ api: props.api, t: props.t, prompt, report, notice, switched: restart, fail: quit }, props.cluster);
   const base: Omit<Shell, 'write'> = {
     api: props.api,
     t: props.t,
@@ -70,10 +82,12 @@ export function App(props: AppProps): ReactElement {
     ascii: props.ascii,
     namespace,
     setNamespace: (next) => setNamespace(next),
+    cluster: cluster.name,
+    switchCluster: cluster.switchTo,
     push: (view) => setStack((current) => [...current, view]),
     pop: () => setStack((current) => (current.length > 1 ? current.slice(0, -1) : current)),
-    report: (error) => setMessage({ kind: 'error', text: errorLine(error) }),
-    notice: (text) => setMessage({ kind: 'notice', text }),
+    report,
+    notice,
     confirm: (question) => prompt<boolean>((resolve) => ({ kind: 'confirm', question, resolve })),
     ask: (label, initial) => prompt<string | undefined>((resolve) => ({ kind: 'ask', label, initial, resolve })),
     setCapturing,
@@ -83,8 +97,12 @@ export function App(props: AppProps): ReactElement {
   const signedIn = useSignIn(props.signIn, shell, prompt);
   const header = useHeaderData(props.api, signedIn, round);
   useEffect(() => {
-    if (signedIn) props.api.kinds().then(setKinds, (error: unknown) => shell.report(error));
+    if (signedIn) cluster.check();
   }, [signedIn]);
+  useEffect(() => {
+    if (signedIn) props.api.kinds().then(setKinds, (error: unknown) => shell.report(error));
+  }, [signedIn, cluster.epoch]);
+  const showViews = signedIn && cluster.ready;
   const words = useMemo(() => commandWords(kinds), [kinds]);
   /** Runs a `:` line; a command typed before discovery arrived waits for it. */
   const command = async (line: string): Promise<void> => {
@@ -116,13 +134,13 @@ export function App(props: AppProps): ReactElement {
   return (
     <ShellContext.Provider value={shell}>
       <Box flexDirection="column" width={columns} height={rows}>
-        <Header t={props.t} context={props.context} namespace={namespace} readonly={props.readonly} {...header} />
+        <Header t={props.t} context={props.context} cluster={cluster.name} namespace={namespace} readonly={props.readonly} {...header} />
         <Box borderStyle={props.ascii ? 'classic' : 'round'} borderColor="cyan" height={bodyHeight + 2} flexDirection="row">
           <Box flexDirection="column" width={bodyWidth} height={bodyHeight} overflow="hidden" display={pane.tableDisplay}>
-            {modal?.kind === 'help' ? <Help view={pane.helpView(viewIdOf(top))} readonly={props.readonly} t={props.t} height={bodyHeight} /> : null}
-            {signedIn
+            <Overlay modal={modal} view={pane.helpView(viewIdOf(top))} readonly={props.readonly} t={props.t} height={bodyHeight} />
+            {showViews
               ? stack.map((state, index) => (
-                  <Box key={index} display={index === stack.length - 1 && modal?.kind !== 'help' ? 'flex' : 'none'} flexDirection="column">
+                  <Box key={`${cluster.epoch}-${index}`} display={index === stack.length - 1 && !overlay(modal) ? 'flex' : 'none'} flexDirection="column">
                     <ViewBody state={state} height={bodyHeight} width={bodyWidth} active={index === stack.length - 1 && !modal && pane.tableActive} />
                   </Box>
                 ))
@@ -142,6 +160,16 @@ export function App(props: AppProps): ReactElement {
       </Box>
     </ShellContext.Provider>
   );
+}
+
+/** The overlays drawn in place of the view (help, the cluster picker). */
+const overlay = (modal: Modal | undefined): boolean => modal?.kind === 'help' || modal?.kind === 'clusters';
+
+function Overlay(props: { modal: Modal | undefined; view: ViewId; readonly: boolean; t: Translate; height: number }): ReactElement | null {
+  const { modal } = props;
+  if (modal?.kind === 'help') return <Help view={props.view} readonly={props.readonly} t={props.t} height={props.height} />;
+  if (modal?.kind === 'clusters') return <ClusterPicker list={modal.list} current={modal.current} t={props.t} onPick={modal.resolve} />;
+  return null;
 }
 
 const closesHelp = (action: ActionName | undefined): boolean => action === 'help' || action === 'back' || action === 'quit';

@@ -18,6 +18,8 @@ export interface TerminalUiOptions {
   ascii: boolean;
   readonly: boolean;
   namespace: string | undefined;
+  /** `--cluster NAME`: the cluster to start on (an unknown name ends the UI with UnknownClusterError). */
+  cluster?: string;
   sidePane?: SidePane;
   /** The embedded service's per-process token (sent on every request). */
   embedToken?: string;
@@ -38,6 +40,7 @@ export async function runTerminalUi(options: TerminalUiOptions): Promise<void> {
     signIn: options.signIn ? () => bridge.request() : undefined,
     embedToken: options.embedToken,
   });
+  client.useCluster(options.cluster);
   const api = new PilothouseApi(client);
   await withExpiry(api, options.session);
   const signIn = options.signIn
@@ -51,6 +54,7 @@ export async function runTerminalUi(options: TerminalUiOptions): Promise<void> {
       readonly={options.readonly}
       ascii={options.ascii}
       namespace={options.namespace}
+      cluster={options.cluster}
       signIn={signIn}
       sidePane={options.sidePane ?? aiPilotPane()}
       onQuit={() => undefined}

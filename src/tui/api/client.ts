@@ -25,6 +25,7 @@ export interface ApiClientOptions {
 export class ApiClient {
   private session?: ClientSession;
   private refreshing?: Promise<void>;
+  private currentCluster?: string;
 
   constructor(
     readonly baseUrl: string,
@@ -49,9 +50,23 @@ export class ApiClient {
     this.session = session;
   }
 
-  /** An absolute URL of an API path with a query (undefined values left out). */
+  /** The cluster every cluster-facing request names (`?cluster=`); undefined: none named, the home cluster. */
+  get cluster(): string | undefined {
+    return this.currentCluster;
+  }
+
+  /** Switches the cluster (`:ctx`, `--cluster`): from now on every request, stream and socket names it. */
+  useCluster(name: string | undefined): void {
+    this.currentCluster = name;
+  }
+
+  /**
+   * An absolute URL of an API path with a query (undefined values left out). Every request, stream and WebSocket
+   * of the terminal UI is built here, so this is the one place the current cluster is added (`?cluster=`, ADR 0035);
+   * routes that are about no cluster ignore it, as for the web client (ADR 0037).
+   */
   url(path: string, query: Query = {}): string {
-    return new URL(this.baseUrl + withQuery(path, query)).toString();
+    return new URL(this.baseUrl + withQuery(path, { ...query, cluster: this.currentCluster })).toString();
   }
 
   /** A JSON request; throws ApiError on a non-2xx answer. */

@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import type { AccessRequest, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+import type { AccessRequest, ClusterList, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
 import type { components } from '@pilothouse/wire/types';
 
 /** The request bodies the terminal UI sends, as the OpenAPI document names them. */
@@ -15,6 +15,11 @@ export class PilothouseApi {
 
   me(): Promise<Me> {
     return this.client.json<Me>('GET', '/api/auth/me');
+  }
+
+  /** GET /api/clusters: every cluster the service serves, with its reachability and the caller's access there. */
+  clusters(): Promise<ClusterList> {
+    return this.client.json<ClusterList>('GET', '/api/clusters');
   }
 
   async kinds(): Promise<ResourceKind[]> {

@@ -27,3 +27,9 @@ export interface Target {
   name: string;
   namespace?: string;
 }
+
+/** One cluster of GET /api/clusters (ADR 0035): name, source, reachability, version or error, the caller's access. */
+export type ClusterSummary = Schemas['ClusterSummary'];
+
+/** GET /api/clusters: the home cluster's name and every cluster, the home cluster first. */
+export type ClusterList = Schemas['ClusterList'];

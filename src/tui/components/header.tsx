@@ -5,6 +5,8 @@ import type { Translate } from '../core/i18n.js';
 export interface HeaderProps {
   t: Translate;
   context: string;
+  /** The cluster the views show (ADR 0035); undefined until the service named it. */
+  cluster?: string;
   health?: string;
   user?: string;
   role?: string;
@@ -15,7 +17,7 @@ export interface HeaderProps {
 
 const healthColor = (health: string | undefined): string => (health === 'healthy' ? 'green' : health === undefined ? 'gray' : 'yellow');
 
-/** Context, cluster health, user and role (and namespace, read-only mode, pending access requests). */
+/** Context, the cluster shown (bold), its health, user and role (and namespace, read-only mode, pending access requests). */
 export function Header(props: HeaderProps): ReactElement {
   const { t } = props;
   return (
@@ -26,6 +28,12 @@ export function Header(props: HeaderProps): ReactElement {
         </Text>
         {` ${t('tui.header.context')}: `}
         <Text bold>{props.context}</Text>
+        {props.cluster === undefined ? null : (
+          <>
+            {` ${t('tui.header.cluster')}: `}
+            <Text bold>{props.cluster}</Text>
+          </>
+        )}
         {` ${t('tui.header.health')}: `}
         <Text color={healthColor(props.health)}>{props.health ?? '…'}</Text>
         {` ${t('tui.header.user')}: `}

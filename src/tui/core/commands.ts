@@ -1,10 +1,12 @@
 import type { ResourceKind } from '../api/types.js';
 import { kindNamed } from './completion.js';
+import { clusterWords } from './clusters.js';
 import { viewOfResource } from './key-map.js';
 import type { Shell, ViewState } from './shell.js';
 
-/** What a `:` command asks for: a view to open, a namespace, quitting, or an error to show. */
-export type CommandOutcome = { view: ViewState } | { namespace: string } | { quit: true } | { unknown: string } | { none: true };
+/** What a `:` command asks for: a view to open, a namespace, a cluster (undefined: the picker), quitting, or an error to show. */
+export type CommandOutcome =
+  { view: ViewState } | { namespace: string } | { cluster: string | undefined } | { quit: true } | { unknown: string } | { none: true };
 
 /** The table view of a kind. */
 export function tableOf(kind: ResourceKind): ViewState {
@@ -22,6 +24,7 @@ const fixedCommands: Record<string, CommandOutcome> = {
   reports: { view: { type: 'reports' } },
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
+const switchWords = new Set<string>(clusterWords);
 
 export function interpretCommand(line: string, kinds: ResourceKind[]): CommandOutcome {
   const [word = '', argument] = line.trim().split(/\s+/);
@@ -30,6 +33,7 @@ export function interpretCommand(line: string, kinds: ResourceKind[]): CommandOu
   const fixed = fixedCommands[lower];
   if (fixed) return fixed;
   if (namespaceWords.has(lower) && argument) return { namespace: argument };
+  if (switchWords.has(lower)) return { cluster: argument };
   const kind = kindNamed(kinds, lower);
   return kind ? { view: tableOf(kind) } : { unknown: word };
 }
@@ -40,6 +44,7 @@ export function runCommand(shell: Shell, line: string, kinds: ResourceKind[]): b
   if ('quit' in outcome) return true;
   if ('view' in outcome) shell.push(outcome.view);
   else if ('namespace' in outcome) shell.setNamespace(outcome.namespace === '-A' || outcome.namespace === 'all' ? undefined : outcome.namespace);
+  else if ('cluster' in outcome) shell.switchCluster(outcome.cluster);
   else if ('unknown' in outcome) shell.report(new Error(shell.t('tui.error.unknownCommand', { command: outcome.unknown })));
   return false;
 }

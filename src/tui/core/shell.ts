@@ -31,6 +31,10 @@ export interface Shell {
   /** The namespace rows are listed in; undefined: all namespaces. */
   namespace: string | undefined;
   setNamespace(namespace: string | undefined): void;
+  /** The cluster the views show (ADR 0035); undefined until the service named its home cluster. */
+  cluster: string | undefined;
+  /** `:ctx NAME` switches to the cluster (an unknown name: an error line); `:ctx` alone opens the picker. */
+  switchCluster(name: string | undefined): void;
   push(view: ViewState): void;
   pop(): void;
   /** Shows an error in the footer, in the contract's words (`CODE: message`). */

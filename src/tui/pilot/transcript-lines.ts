@@ -78,7 +78,8 @@ function toolState(entry: ToolEntry, options: LineOptions): Line[] {
   const { t, now, timeoutMs } = options;
   if (isWaiting(entry)) {
     const seconds = Math.max(0, Math.ceil((entry.requestedAt + timeoutMs - now) / 1000));
-    return wrapped(t('tui.pilot.approve', { seconds }), options.width, { color: 'yellow', bold: true }, '  ');
+    const onCluster = entry.cluster ? wrapped(`${t('tui.pilot.onCluster')}: ${entry.cluster}`, options.width, { color: 'cyan', bold: true }, '  ') : [];
+    return [...onCluster, ...wrapped(t('tui.pilot.approve', { seconds }), options.width, { color: 'yellow', bold: true }, '  ')];
   }
   if (entry.status) return toolResult(entry, options);
   const key = entry.decision === 'rejected' ? 'tui.pilot.rejected' : 'tui.pilot.running';

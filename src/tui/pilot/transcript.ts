@@ -7,6 +7,8 @@ export interface ToolEntry extends ToolCallFields {
   requestedAt: number;
   /** The access request filed for it from the pane (accessNeeded is the scope the policy asked for). */
   accessRequest?: { id: string; phase: string };
+  /** The cluster the call targets, when the tool event names one (ADR 0035); the approval prompt shows it. */
+  cluster?: string;
 }
 
 export type Entry = { kind: 'user'; text: string } | { kind: 'assistant'; text: string } | ToolEntry | { kind: 'error'; code: string; text: string };
@@ -32,7 +34,14 @@ function toolEntry(data: ToolRequestData | ToolCallView, requestedAt: number): T
     blocked: data.blocked ?? false,
     warnings: data.warnings ?? [],
     requestedAt,
+    ...clusterOf(data),
   };
+}
+
+/** The `cluster` of a tool event (ADR 0035), read whether or not the generated wire types carry it yet. */
+function clusterOf(data: object): { cluster?: string } {
+  const cluster = (data as { cluster?: unknown }).cluster;
+  return typeof cluster === 'string' && cluster ? { cluster } : {};
 }
 
 const updateTool = (entries: Entry[], id: string, change: Partial<ToolEntry>): Entry[] =>

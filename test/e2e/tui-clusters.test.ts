@@ -1,0 +1,115 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { rootDirectory } from '../helpers/paths.js';
+import { useSecondCluster } from '../helpers/second-cluster.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { TmuxPane } from '../helpers/tmux.js';
+
+// The terminal UI across two real clusters (ADR 0035): `node bin/pilothouse tui` (dist/, built by
+// `npx tsc -p tsconfig.build.json`) in a tmux pane against a Pilothouse serving the shared test cluster (home) and a
+// second `testcluster up` (`clusters:` in the config). The same namespace holds a different pod on each cluster.
+
+const namespace = useNamespace('tui-ctx');
+const second = useSecondCluster();
+const program = join(rootDirectory, 'bin', 'pilothouse');
+let service: TestService;
+let pane: TmuxPane | undefined;
+
+const podYaml = (name: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - {name: main, image: busybox}`;
+const phase = (kubeconfig: string, pod: string): Promise<string> =>
+  runKubectl(kubeconfig, ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}']);
+
+function tokenFile(token: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'ph-tui-token-')), 'token');
+  writeFileSync(file, token, { mode: 0o600 });
+  return file;
+}
+
+/** The TUI against the test service as admin, in the test namespace. */
+function start(extra: string[] = []): TmuxPane {
+  pane = TmuxPane.start(
+    [process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile(service.adminToken), '-n', namespace.name, ...extra],
+    { HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')) },
+  );
+  return pane;
+}
+
+/** `:` then a command, once the command line is open. */
+async function command(tui: TmuxPane, text: string): Promise<void> {
+  tui.keys(':');
+  await tui.waitFor(/^:/m);
+  tui.type(text);
+  tui.keys('Enter');
+}
+
+beforeAll(async () => {
+  const other = second.current.kubeconfig;
+  await runKubectl(other, ['create', 'namespace', namespace.name]);
+  await applyYaml(clusterKubeconfig(), podYaml('on-home'), namespace.name);
+  await applyYaml(other, podYaml('on-second'), namespace.name);
+  await waitFor(async () => (await phase(clusterKubeconfig(), 'on-home')) === 'Running', 60_000);
+  await waitFor(async () => (await phase(other, 'on-second')) === 'Running', 60_000);
+  service = await startTestService({ config: { clusters: [{ name: 'second', kubeconfig: other }] } });
+  let last = '';
+  await waitFor(async () => {
+    const answer = await service.api<{ items?: { name: string; reachable: boolean }[] }>('GET', '/api/clusters', { token: service.adminToken });
+    last = answer.text;
+    return (answer.body.items ?? []).some((item) => item.name === 'second' && item.reachable);
+  }, 60_000).catch((error: unknown) => {
+    throw new Error(`the second cluster never showed up reachable in GET /api/clusters: ${last}`, { cause: error });
+  });
+});
+
+afterEach(() => {
+  pane?.stop();
+  pane = undefined;
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('pilothouse tui across clusters', () => {
+  it(':ctx switches the cluster: the header names it and the pods are that cluster’s; :ctx alone picks from the list', async () => {
+    const tui = start();
+    const home = await tui.waitFor(/on-home\s+Running/);
+    expect(home).toMatch(/cluster: home/);
+    expect(home).not.toContain('on-second');
+
+    await command(tui, 'ctx second');
+    const switched = await tui.waitFor(/on-second\s+Running/);
+    expect(switched).toMatch(/cluster: second/);
+    expect(switched).not.toContain('on-home');
+
+    await command(tui, 'ctx nowhere');
+    const refused = await tui.waitFor('no cluster "nowhere" (clusters: home, second)');
+    expect(refused).toMatch(/cluster: second/);
+    expect(refused).toMatch(/on-second\s+Running/);
+
+    await command(tui, 'ctx');
+    const picker = await tui.waitFor(/Clusters/);
+    expect(picker).toMatch(/\s{2}home\s+v\S+ \(home\)/);
+    expect(picker).toMatch(/\* second\s+v\S+/);
+    tui.keys('k');
+    tui.keys('Enter');
+    const back = await tui.waitFor(/on-home\s+Running/);
+    expect(back).toMatch(/cluster: home/);
+    expect(back).not.toContain('on-second');
+  });
+
+  it('--cluster NAME starts on that cluster; an unknown name ends the UI with the error (exit 2)', async () => {
+    const tui = start(['--cluster', 'second']);
+    const first = await tui.waitFor(/on-second\s+Running/);
+    expect(first).toMatch(/cluster: second/);
+    tui.stop();
+
+    const wrong = start(['--cluster', 'nowhere']);
+    const screen = await wrong.waitFor(/\[exited \d+\]/);
+    expect(screen).toContain('pilothouse: no cluster "nowhere" (clusters: home, second)');
+    expect(screen).toContain('[exited 2]');
+  });
+});
