@@ -10,7 +10,7 @@ import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, startStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
-import { clusterOf } from '../request-state.js';
+import { clusterOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { WebSocketUpgrades } from '../websocket-upgrade.js';
 import type { Config } from '../../config/schema.js';
@@ -121,8 +121,11 @@ async function openTerminal(deps: PodsRouteDeps, context: AppContext): Promise<v
   const { name } = parseWith(podParams, context.params, 'path');
   const query = parseWith(terminalQuery, context.query, 'query');
   const ticket = deps.webSockets.ticketOf(context);
-  // A ticket opens the terminal of exactly the pod and container it was issued for.
+  // A ticket opens the terminal of exactly the cluster, pod and container it was issued for.
   const asked = query.container ?? ticket?.container;
+  if (ticket && ticket.cluster !== scopeOf(context).name) {
+    throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another cluster', { reason: 'ticket_mismatch' });
+  }
   if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
     throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
@@ -187,18 +190,18 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       resourceKind: 'pods',
       subresource: 'exec',
       defaultNamespace: 'default',
-      summary: 'One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}',
+      summary:
+        'One-time ticket (30 s) for the terminal WebSocket of one pod and container of ?cluster= (the socket must name the same cluster) {namespace, container?}: {ticket, expiresAt, container}',
       params: podParams,
       body: ticketBody,
       status: 201,
       response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()).meta({ id: 'TerminalTicket' }),
       handler: async (context, { params: { name }, body }) => {
         const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
+        const authorization = context.get('Authorization') || undefined;
+        const cluster = scopeOf(context).name;
         context.status = 201;
-        context.body = {
-          ...(await deps.terminalTickets.issue({ authorization: context.get('Authorization') || undefined, namespace: body.namespace, pod: name, container })),
-          container,
-        };
+        context.body = { ...(await deps.terminalTickets.issue({ authorization, cluster, namespace: body.namespace, pod: name, container })), container };
       },
     }),
     route({
