@@ -10,6 +10,8 @@ export interface DrainJobRecord {
   id: string;
   node: string;
   requester: string;
+  /** The cluster of the node (ADR 0035); null for rows written before clusters were recorded (the home cluster's). */
+  cluster: string | null;
   events: unknown[];
   /** When the running replica last said it is alive (epoch ms). */
   heartbeatAt: number;
@@ -18,7 +20,7 @@ export interface DrainJobRecord {
 
 /** Where drain jobs are shared by replicas (src/store/drain-jobs-store.ts implements it; composed in src/app). */
 export interface DrainJobsStore {
-  insert(job: Pick<DrainJobRecord, 'id' | 'node' | 'requester' | 'heartbeatAt'>): Promise<void>;
+  insert(job: Pick<DrainJobRecord, 'id' | 'node' | 'requester' | 'cluster' | 'heartbeatAt'>): Promise<void>;
   find(id: string): Promise<DrainJobRecord | undefined>;
   progress(id: string, events: readonly unknown[], at: number, finished: boolean): Promise<boolean>;
   heartbeat(ids: readonly string[], at: number): Promise<void>;
@@ -43,6 +45,13 @@ export type DrainEvent =
       message?: string;
     };
 
+/** Whose drain of what: the node, the cluster it is in, and the user who started it. */
+export interface DrainOwner {
+  node: string;
+  requester: string;
+  cluster?: string;
+}
+
 /** One background drain: its events so far, and listeners for the ones to come. */
 export class DrainJob {
   readonly events: DrainEvent[] = [];
@@ -51,10 +60,22 @@ export class DrainJob {
 
   constructor(
     readonly id: string,
-    readonly node: string,
-    readonly requester: string,
+    readonly owner: DrainOwner,
     private readonly clock: Clock,
   ) {}
+
+  get node(): string {
+    return this.owner.node;
+  }
+
+  get requester(): string {
+    return this.owner.requester;
+  }
+
+  /** The cluster of the node; undefined for a job recorded before clusters were (the home cluster's). */
+  get cluster(): string | undefined {
+    return this.owner.cluster;
+  }
 
   get done(): boolean {
     return this.finishedAt !== undefined;
@@ -148,10 +169,12 @@ export class DrainJobs {
     this.heartbeat.unref();
   }
 
-  async start(client: KubeIdentityClient, node: string, options: DrainOptions, requester: string): Promise<DrainJob> {
+  /** Starts draining `owner.node` of `owner.cluster` with `client` (the requester's identity on that cluster). */
+  async start(client: KubeIdentityClient, owner: DrainOwner, options: DrainOptions): Promise<DrainJob> {
     await this.sweep();
-    const job = new DrainJob(randomUUID(), node, requester, this.clock);
-    await this.store.insert({ id: job.id, node, requester, heartbeatAt: this.clock() });
+    const { node, requester } = owner;
+    const job = new DrainJob(randomUUID(), owner, this.clock);
+    await this.store.insert({ id: job.id, node, requester, cluster: owner.cluster ?? null, heartbeatAt: this.clock() });
     this.jobs.set(job.id, job);
     job.subscribe(() => this.persist(job));
     void this.run(job, client, options).catch((error: unknown) => {
@@ -168,7 +191,8 @@ export class DrainJobs {
     if (local) return local;
     const record = await this.store.find(id);
     if (!record) return undefined;
-    const job = new DrainJob(record.id, record.node, record.requester, this.clock);
+    const owner = { node: record.node, requester: record.requester, ...(record.cluster === null ? {} : { cluster: record.cluster }) };
+    const job = new DrainJob(record.id, owner, this.clock);
     for (const event of record.events) job.emit(event as DrainEvent);
     if (!job.done) void this.follow(job);
     return job;

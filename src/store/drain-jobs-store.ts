@@ -5,6 +5,8 @@ export interface DrainJobRecord {
   id: string;
   node: string;
   requester: string;
+  /** The cluster of the node (ADR 0035); null for rows written before clusters were recorded. */
+  cluster: string | null;
   events: unknown[];
   /** When the running replica last said it is alive (epoch ms). */
   heartbeatAt: number;
@@ -15,6 +17,7 @@ interface DrainJobRow {
   id: string;
   node: string;
   requester: string;
+  cluster: string | null;
   events: string;
   heartbeat_at: number | string;
   finished_at: number | string | null;
@@ -24,6 +27,7 @@ const toRecord = (row: DrainJobRow): DrainJobRecord => ({
   id: row.id,
   node: row.node,
   requester: row.requester,
+  cluster: row.cluster ?? null,
   events: JSON.parse(row.events) as unknown[],
   heartbeatAt: Number(row.heartbeat_at),
   finishedAt: row.finished_at === null ? null : Number(row.finished_at),
@@ -33,11 +37,12 @@ const toRecord = (row: DrainJobRow): DrainJobRecord => ({
 export class DrainJobsStore {
   constructor(private readonly database: SqlClient) {}
 
-  async insert(job: Pick<DrainJobRecord, 'id' | 'node' | 'requester' | 'heartbeatAt'>): Promise<void> {
-    await this.database.run('INSERT INTO drain_jobs (id, node, requester, events, heartbeat_at) VALUES (?, ?, ?, ?, ?)', [
+  async insert(job: Pick<DrainJobRecord, 'id' | 'node' | 'requester' | 'cluster' | 'heartbeatAt'>): Promise<void> {
+    await this.database.run('INSERT INTO drain_jobs (id, node, requester, cluster, events, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)', [
       job.id,
       job.node,
       job.requester,
+      job.cluster,
       '[]',
       job.heartbeatAt,
     ]);

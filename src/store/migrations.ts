@@ -107,4 +107,6 @@ export const migrations: readonly string[] = [
   // 11: the cluster an audit row is about (ADR 0035; NULL for actions that touch no cluster), filtered by GET /api/audit?cluster=
   `ALTER TABLE audit ADD COLUMN cluster TEXT;
    CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
+  // 12: the cluster of a drain's node (ADR 0035; NULL for drains recorded before: the home cluster's)
+  `ALTER TABLE drain_jobs ADD COLUMN cluster TEXT;`,
 ];

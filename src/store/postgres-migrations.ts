@@ -114,4 +114,6 @@ export const postgresMigrations: readonly string[] = [
   // 9: the cluster an audit row is about (ADR 0035; NULL for actions that touch no cluster), shipped by the outbox
   `ALTER TABLE audit ADD COLUMN cluster TEXT;
    CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
+  // 10: the cluster of a drain's node (ADR 0035; NULL for drains recorded before: the home cluster's)
+  `ALTER TABLE drain_jobs ADD COLUMN cluster TEXT;`,
 ];

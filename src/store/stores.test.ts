@@ -174,15 +174,23 @@ describe.each([
 
   it('drain jobs: progress written in place, heartbeats, abandoned only when stale and open, never written after the end, pruned', async () => {
     const jobs = new DrainJobsStore(client);
-    await jobs.insert({ id: 'd1', node: 'n1', requester: 'ada', heartbeatAt: 1_000 });
+    await jobs.insert({ id: 'd1', node: 'n1', requester: 'ada', cluster: 'b', heartbeatAt: 1_000 });
     expect(await jobs.progress('d1', [{ type: 'cordoned' }], 2_000, false)).toBe(true);
-    expect(await jobs.find('d1')).toMatchObject({ node: 'n1', requester: 'ada', events: [{ type: 'cordoned' }], heartbeatAt: 2_000, finishedAt: null });
+    expect(await jobs.find('d1')).toMatchObject({
+      node: 'n1',
+      requester: 'ada',
+      cluster: 'b',
+      events: [{ type: 'cordoned' }],
+      heartbeatAt: 2_000,
+      finishedAt: null,
+    });
     await jobs.heartbeat(['d1'], 5_000);
     expect(await jobs.abandon('d1', [{ type: 'result' }], 6_000, 4_000)).toBe(false);
     expect(await jobs.abandon('d1', [{ type: 'cordoned' }, { type: 'result' }], 9_000, 8_000)).toBe(true);
     expect(await jobs.progress('d1', [{ type: 'late' }], 9_500, true)).toBe(false);
     expect(await jobs.find('d1')).toMatchObject({ events: [{ type: 'cordoned' }, { type: 'result' }], finishedAt: 9_000 });
-    await jobs.insert({ id: 'd2', node: 'n2', requester: 'ada', heartbeatAt: 1_000 });
+    await jobs.insert({ id: 'd2', node: 'n2', requester: 'ada', cluster: null, heartbeatAt: 1_000 });
+    expect((await jobs.find('d2'))?.cluster).toBeNull();
     expect(await jobs.progress('d2', [{ type: 'result' }], 3_000, true)).toBe(true);
     expect(await jobs.abandon('d2', [], 9_000, 8_000)).toBe(false);
     expect(await jobs.prune(5_000)).toBe(1);

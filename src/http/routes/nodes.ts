@@ -8,12 +8,15 @@ import { objectNameSchema } from '../validate.js';
 import { listOf, resourceItem } from '../api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
+import type { ClusterScopes } from '../cluster-scope.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface NodesRouteDeps extends AuditContextDeps {
   drains: DrainJobs;
+  /** A drain's progress is read on the cluster it runs on, whatever the request's `?cluster=` says. */
+  clusters: Pick<ClusterScopes, 'get' | 'homeName'>;
 }
 
 const nodeTarget = z.object({ name: objectNameSchema });
@@ -49,14 +52,14 @@ function visibleEvent(event: DrainEvent, visible: Visible): DrainEvent | undefin
   return { ...event, failed: keep(event.failed), refused: keep(event.refused), skipped: keep(event.skipped) };
 }
 
-/** Streams a drain's events (past ones first) until its result, showing only pods the caller may see. */
-function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void {
+/** Streams a drain's events (past ones first) until its result (naming the drain's cluster), showing only pods the caller may see. */
+function streamDrain(context: AppContext, job: DrainJob, drain: { cluster: string; visible: Visible }): void {
   const stream = startEventStream(context);
   const send = (event: DrainEvent): void => {
-    const shown = visibleEvent(event, visible);
+    const shown = visibleEvent(event, drain.visible);
     if (shown) {
       const { type, ...data } = shown;
-      stream.send(type, data);
+      stream.send(type, type === 'result' ? { ...data, cluster: drain.cluster } : data);
     }
     if (event.type === 'result') stream.end();
   };
@@ -66,9 +69,14 @@ function streamDrain(context: AppContext, job: DrainJob, visible: Visible): void
   stream.signal.addEventListener('abort', unsubscribe);
 }
 
-/** Which namespaces' pods the caller may see in a drain's progress (the policy's answer for a pod list). */
-async function podVisibility(deps: NodesRouteDeps, context: AppContext): Promise<Visible> {
-  const hidden = await scopeOf(context).policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
+/**
+ * Which namespaces' pods the caller may see in a drain's progress: the policy's answer for a pod list on the
+ * drain's cluster (none when that cluster is gone).
+ */
+async function podVisibility(deps: NodesRouteDeps, context: AppContext, cluster: string): Promise<Visible> {
+  const scope = deps.clusters.get(cluster);
+  if (!scope) return () => false;
+  const hidden = await scope.policy.hiddenNamespaces(context.state.principal, { apiGroup: '', resource: 'pods' }, 'list');
   return (namespace) => !hidden.all && !hidden.namespaces.has(namespace);
 }
 
@@ -87,6 +95,8 @@ const drainEvents = {
     refused: z.array(drainPod),
     skipped: z.array(drainPod),
     message: z.string().optional(),
+    /** The cluster the drain ran on (ADR 0035). */
+    cluster: z.string(),
   }),
 };
 
@@ -120,9 +130,10 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { body }) => {
         const identity = clusterOf(context);
+        const owner = { node: body.name, requester: context.state.principal?.username ?? 'unknown', cluster: scopeOf(context).name };
         const job = await audited(deps, context, { resource: `node/${body.name}`, command: drainLine(body) }, async () => {
           await getNode(identity, body.name);
-          return drains.start(identity, body.name, body, context.state.principal?.username ?? 'unknown');
+          return drains.start(identity, owner, body);
         });
         context.status = 202;
         context.body = { id: job.id, node: body.name };
@@ -134,7 +145,8 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       permission: 'view',
       cluster: true,
       resourceKind: 'nodes',
-      summary: 'SSE progress of a drain: events cordoned, pod {namespace, name, status, reason?}, result',
+      summary:
+        'SSE progress of a drain (found on whichever cluster it runs, whatever ?cluster= says): events cordoned, pod {namespace, name, status, reason?}, result (with cluster)',
       params: z.object({ id: z.string().min(1).max(128) }),
       produces: 'text/event-stream',
       events: drainEvents,
@@ -143,7 +155,8 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
         const job = await drains.get(params.id);
         const principal = context.state.principal;
         if (!job || (principal?.role !== 'admin' && principal?.username !== job.requester)) throw notFound(`drain ${params.id} not found`);
-        streamDrain(context, job, await podVisibility(deps, context));
+        const cluster = job.cluster ?? deps.clusters.homeName;
+        streamDrain(context, job, { cluster, visible: await podVisibility(deps, context, cluster) });
       },
     }),
     route({
