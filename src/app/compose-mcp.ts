@@ -8,10 +8,13 @@ import { openSharedStore } from '../store/shared-store.js';
 import { findBinary } from '../tools/binaries.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import { version } from '../version.js';
-import { KubeClients, loadKubeConfig } from '../kube/clients.js';
+import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
+import { ClusterSet, type ClusterMember, type ClusterSource } from '../kube/cluster-set.js';
 import { Discovery } from '../kube/discovery.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
+import { rulesForCluster } from '../rbac/cluster-rules.js';
+import type { ToolClusterGateway } from '../tools/types.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import type { Principal } from '../rbac/principal.js';
 import { tokenDigest, type HttpAccessPolicy } from '../mcp/server/http-access.js';
@@ -52,40 +55,88 @@ export function stdioPrincipal(config: Config): Principal {
   return { username: config.mcp_server.identity, role: configuredRole(config), roles: [] };
 }
 
+/** How server mode reaches one cluster: its name, its clients (loaded at first use) and its mapping overrides. */
+interface ServerModeConnection {
+  name: string;
+  source: ClusterSource;
+  clients(): KubeClients;
+  /** `clusters[].impersonation.mappings` (over the global mappings). */
+  mappings: Partial<Record<RoleName, string>>;
+}
+
+/** One cluster of server mode: its policy proxy gateway, built at the first call that names the cluster. */
+interface ServerModeCluster extends ClusterMember {
+  gateway(): ToolClusterGateway;
+}
+
 /**
- * The policy proxy gateway of server mode: the service's kubeconfig (loaded at the first call),
- * each caller's mapped cluster identity (`authorization.impersonation`, as in the web service),
- * and the same PolicyEngine as the web service (no access grants here).
+ * The policy proxy gateway of server mode on one cluster: the service's kubeconfig for it (loaded at the
+ * first call), each caller's mapped cluster identity there (`authorization.impersonation` with the cluster's
+ * overrides, as in the web service), and a PolicyEngine of the role rules that hold on it (no access grants here).
  */
-function serverModeGateway(config: Config, clients: () => KubeClients): PolicyProxyGateway {
+function serverModeGateway(config: Config, cluster: ServerModeConnection): PolicyProxyGateway {
+  const { clients } = cluster;
   let discovery: Discovery | undefined;
   let identities: RoleIdentityResolver | undefined;
   const policy = new PolicyEngine({
-    definitions: config.authorization.roles,
+    definitions: rulesForCluster(config.authorization.roles, cluster.name),
     ownNamespace: config.kubernetes.namespace,
     resourceTypes: () => (discovery ??= new Discovery(clients().forIdentity(undefined).rest)).all(),
     grantCheck: () => false,
   });
   return new PolicyProxyGateway({
     kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig,
-    identityOf: (principal) => (identities ??= new RoleIdentityResolver(config, clients(), '')).clusterIdentityOf(principal),
+    identityOf: (principal) => (identities ??= new RoleIdentityResolver(config, clients(), '', cluster.mappings)).clusterIdentityOf(principal),
     policy,
   });
+}
+
+function serverModeCluster(config: Config, connection: ServerModeConnection): ServerModeCluster {
+  let gateway: PolicyProxyGateway | undefined;
+  return {
+    name: connection.name,
+    source: connection.source,
+    gateway: () => (gateway ??= serverModeGateway(config, connection)),
+    close: () => Promise.resolve(gateway?.close()),
+  };
+}
+
+/** Clients loaded at the first call (a cluster that is never named is never contacted). */
+function lazyClients(connection: KubeConnectionOptions): () => KubeClients {
+  let kube: KubeClients | undefined;
+  return () => (kube ??= new KubeClients(loadKubeConfig(connection), connection));
+}
+
+/**
+ * The clusters of server mode (ADR 0035): the home cluster (`--kubeconfig`, `cluster.name`) and each of
+ * `clusters:` in the config. Cluster Secrets are the web service's only: server mode reads no Secrets.
+ */
+function serverModeClusters(config: Config, home: () => KubeClients): ClusterSet<ServerModeCluster> {
+  const clusters = new ClusterSet<ServerModeCluster>(config.cluster.name);
+  void clusters.put(serverModeCluster(config, { name: config.cluster.name, source: 'home', clients: home, mappings: {} }));
+  for (const entry of config.clusters) {
+    const clients = lazyClients({ kubeconfigPath: entry.kubeconfig, context: entry.context });
+    void clusters.put(serverModeCluster(config, { name: entry.name, source: 'config', clients, mappings: entry.impersonation.mappings }));
+  }
+  return clusters;
+}
+
+/** Each call's policy proxy on the cluster it names (absent: home); an unknown name is NOT_FOUND with `details.cluster`. */
+function serverModeToolGateway(clusters: ClusterSet<ServerModeCluster>): ToolClusterGateway {
+  return { open: (request) => clusters.resolve(request.clusterName).gateway().open(request) };
 }
 
 /** Builds the server mode's dependencies: audit store in the data dir, safety analyzer, kubectl/bash executor. */
 export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
   const { config } = options;
   const database = openDatabase(options.dataDir);
-  let kube: KubeClients | undefined;
-  const clients = (): KubeClients => {
-    const connection = { kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig, context: options.context ?? config.kubernetes.context };
-    kube ??= new KubeClients(loadKubeConfig(connection), connection);
-    return kube;
-  };
+  const clients = lazyClients({
+    kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig,
+    context: options.context ?? config.kubernetes.context,
+  });
   const executor = new ToolExecutor({
     kubectlPath: findBinary('kubectl', config.tools.kubectl),
-    cluster: serverModeGateway(config, clients),
+    cluster: serverModeToolGateway(serverModeClusters(config, clients)),
     mode: config.mcp_server.allow_writes ? 'direct' : 'read',
     outputLimit: config.tools.output_limit,
     timeoutMs: config.tools.timeout,
@@ -98,6 +149,7 @@ export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
     executor,
     audit,
     version,
+    homeCluster: config.cluster.name,
   };
   return { deps, database, audit, clients };
 }

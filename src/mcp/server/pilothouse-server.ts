@@ -20,6 +20,8 @@ export interface ServerModeDeps {
    */
   caller: Principal;
   version: string;
+  /** The home cluster's name (`cluster.name`): the target of calls that name none, in the audit row. */
+  homeCluster: string;
 }
 
 function textResult(text: string, isError: boolean): CallToolResult {
@@ -30,7 +32,14 @@ function textResult(text: string, isError: boolean): CallToolResult {
 async function handleCall(deps: ServerModeDeps, spec: ServerToolSpec, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   const plan = spec.plan(args as never);
   const command = auditedCommand(plan);
-  const entry = { user: deps.caller.username, action: 'execute' as const, resource: `tool/${spec.name}`, details: { command, tool: spec.name }, source: 'mcp' };
+  const entry = {
+    user: deps.caller.username,
+    action: 'execute' as const,
+    resource: `tool/${spec.name}`,
+    details: { command, tool: spec.name },
+    cluster: plan.cluster ?? deps.homeCluster,
+    source: 'mcp',
+  };
   const decision = await decide(deps.analyzer, deps.policy, plan);
   if (!decision.allowed) {
     deps.audit.record({ ...entry, decision: 'deny', outcome: decision.reason });

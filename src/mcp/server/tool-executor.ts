@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAppError } from '../../errors.js';
 import type { Principal } from '../../rbac/principal.js';
 import { createBashTool, createKubectlTool, type BashSandbox } from '../../tools/builtin/index.js';
 import { createBashSandbox } from '../../tools/builtin/bash-sandbox-setup.js';
@@ -13,7 +14,11 @@ import { manifestPlaceholder, type CallPlan } from './tool-specs.js';
 /** How the server mode reaches the cluster and runs commands. */
 export interface ExecutorOptions {
   kubectlPath: string;
-  /** Opens the per-call policy proxy: the tools hold no credentials of the service. */
+  /**
+   * Opens the per-call policy proxy on the cluster a call names (`clusterName`; absent: the home cluster), with
+   * that cluster's policy and the caller's identity there; an unknown name is a NOT_FOUND AppError. The tools hold
+   * no credentials of the service.
+   */
   cluster: ToolClusterGateway;
   /** The policy's mode of every call: `direct` when the server may write, else `read` (reads and dry runs only). */
   mode: ToolMode;
@@ -23,6 +28,16 @@ export interface ExecutorOptions {
   timeoutMs: number;
   /** Working folder root of the bash tool (one folder per caller below it). */
   sandboxRoot: string;
+}
+
+/**
+ * Why no session opened: the gateway's own sentence for an AppError (unknown cluster: its name only), else a
+ * fixed one (no address or credential of a cluster reaches the caller).
+ */
+function sessionFailure(cluster: string | undefined, error: unknown): string {
+  const where = cluster === undefined ? '' : ` on cluster "${cluster}"`;
+  const why = isAppError(error) && error.code !== 'INTERNAL' ? `: ${error.message}` : '';
+  return `could not open the cluster session (policy proxy)${where} for this call${why}; the command was not run`;
 }
 
 /** A run's result plus the requests the policy proxy refused during it (for the audit row). */
@@ -45,14 +60,14 @@ export class ToolExecutor {
   }
 
   async run(plan: CallPlan, caller: Principal, signal?: AbortSignal): Promise<ExecutorResult> {
-    if (plan.tool === 'bash') return this.inSession(this.bashTool(plan), plan.command, this.context(caller, signal));
-    if (plan.manifest === undefined) return this.inSession(this.kubectl, plan.command, this.context(caller, signal));
+    if (plan.tool === 'bash') return this.inSession(this.bashTool(plan), plan, plan.command, this.context(caller, signal));
+    if (plan.manifest === undefined) return this.inSession(this.kubectl, plan, plan.command, this.context(caller, signal));
     const folder = await mkdtemp(join(tmpdir(), 'pilothouse-apply-'));
     try {
       // kubectl runs in the caller's folder of this private root, the only files it may read.
       await writeFile(join(await ensureUserFolder(folder, caller.username), 'manifest.yaml'), plan.manifest, { mode: 0o600 });
       const kubectl = createKubectlTool({ ...this.options, files: { root: folder } });
-      return await this.inSession(kubectl, plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')), this.context(caller, signal));
+      return await this.inSession(kubectl, plan, plan.command.replace(manifestPlaceholder, quoteArgument('manifest.yaml')), this.context(caller, signal));
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -64,12 +79,12 @@ export class ToolExecutor {
     return createBashTool({ enabled: true, sandboxRoot, sandbox: this.sandbox, outputLimit, timeoutMs: Math.min(requested, this.options.timeoutMs) });
   }
 
-  private async inSession(tool: Tool, command: string, context: ToolContext): Promise<ExecutorResult> {
+  private async inSession(tool: Tool, plan: CallPlan, command: string, context: ToolContext): Promise<ExecutorResult> {
     let session;
     try {
-      session = await this.options.cluster.open({ principal: context.principal, mode: this.options.mode, signal: context.signal });
-    } catch {
-      return { output: 'could not open the cluster session (policy proxy) for this call; the command was not run', isError: true, refusals: [] };
+      session = await this.options.cluster.open({ principal: context.principal, mode: this.options.mode, signal: context.signal, clusterName: plan.cluster });
+    } catch (error) {
+      return { output: sessionFailure(plan.cluster, error), isError: true, refusals: [] };
     }
     try {
       const result = await tool.run({ command }, { ...context, cluster: session });

@@ -32,6 +32,13 @@ describe('server-mode tool plans', () => {
     expect(plan('bash', { command: 'ls', timeout: 5 })).toEqual({ tool: 'bash', command: 'ls', timeoutSeconds: 5 });
   });
 
+  it('gives every tool an optional cluster argument and carries it into the plan', () => {
+    for (const spec of serverToolSpecs) expect(Object.keys(spec.inputShape)).toContain('cluster');
+    expect(plan('kubectl_get', { resource: 'pods', cluster: 'prod' })).toEqual({ tool: 'kubectl', command: 'get pods', cluster: 'prod' });
+    expect(plan('bash', { command: 'ls', cluster: 'prod' })).toEqual({ tool: 'bash', command: 'ls', cluster: 'prod' });
+    expect(plan('kubectl', { command: 'get pods' })).not.toHaveProperty('cluster');
+  });
+
   it('quotes arguments so that splitting gives them back unchanged', () => {
     const argv = ['get', "it's", 'a b', 'x;rm -rf /', '$(id)'];
     expect(splitArguments(commandLineOf(argv))).toEqual({ ok: true, argv });

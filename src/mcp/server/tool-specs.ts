@@ -10,6 +10,8 @@ export interface CallPlan {
   manifest?: string;
   /** bash: the caller's timeout in seconds. */
   timeoutSeconds?: number;
+  /** The cluster the call runs against (the `cluster` argument; absent: the home cluster). */
+  cluster?: string;
 }
 
 /** One tool of the `--mcp` server mode. */
@@ -33,14 +35,31 @@ function optional(flag: string, value: string | number | undefined): string[] {
   return value === undefined || value === '' ? [] : [flag, String(value)];
 }
 
+/**
+ * The `cluster` argument every server-mode tool takes (ADR 0035): one of the home cluster (`cluster.name`) and
+ * `clusters:` of the config; absent: the home cluster.
+ */
+const cluster = z
+  .string()
+  .min(1)
+  .max(63)
+  .optional()
+  .describe('The cluster to run against, by name (cluster.name or clusters[].name); default: the home cluster');
+
+/** A tool with the `cluster` argument added to its input and carried into its plan. */
 function spec<Shape extends z.ZodRawShape>(tool: ServerToolSpec<Shape>): ServerToolSpec {
-  return tool as unknown as ServerToolSpec;
+  const inputShape = { ...tool.inputShape, cluster };
+  const plan = (args: z.infer<z.ZodObject<Shape>> & { cluster?: string }): CallPlan => {
+    const planned = tool.plan(args);
+    return args.cluster === undefined ? planned : { ...planned, cluster: args.cluster };
+  };
+  return { ...tool, inputShape, plan } as unknown as ServerToolSpec;
 }
 
 const resource = z.string().min(1).describe('Resource type, e.g. pods, deployments.apps, nodes');
 const namespace = z.string().min(1).optional().describe('Namespace (default: the kubeconfig context namespace)');
 
-/** The server-mode tools, exactly: kubectl, kubectl_get, kubectl_describe, kubectl_logs, kubectl_apply, bash. */
+/** The server-mode tools, exactly: kubectl, kubectl_get, kubectl_describe, kubectl_logs, kubectl_apply, bash; each takes `cluster`. */
 export const serverToolSpecs: readonly ServerToolSpec[] = [
   spec({
     name: 'kubectl',
