@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
@@ -75,6 +76,45 @@ function follow(response: Response): { events: { event: string; data: any }[]; c
     }
   })();
   return { events, close: async () => (await reader.cancel().catch(() => undefined), await pump) };
+}
+
+interface Frame {
+  type: string;
+  data?: string;
+}
+
+/** Opens a terminal, types `input` at the shell's prompt, and collects frames until the exit frame. */
+function terminalSession(socket: WebSocket, input: string[]): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  let typed = false;
+  return new Promise((resolve, reject) => {
+    socket.on('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    socket.on('error', reject);
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 })));
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      frames.push(frame);
+      // Type once, after the shell's prompt (`# `): input sent earlier is echoed by the terminal but may not be run.
+      if (!typed && frame.type === 'output' && frame.data?.includes('# ')) {
+        typed = true;
+        for (const text of input) socket.send(JSON.stringify({ type: 'input', data: text }));
+      }
+      if (frame.type === 'exit') resolve(frames);
+    });
+    socket.on('close', () => resolve(frames));
+  });
+}
+
+/** The HTTP status a refused WebSocket handshake answered. */
+function refusedStatus(socket: WebSocket): Promise<number> {
+  return new Promise((resolve) => {
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('error', () => resolve(0));
+  });
 }
 
 beforeAll(async () => {
@@ -248,6 +288,79 @@ describe('?cluster= picks the cluster', () => {
     expect(text).toContain('pilothouse_cluster_up{cluster="home"} 1');
     expect(text).toMatch(/pilothouse_kube_request_duration_seconds_count\{[^}]*cluster="b"[^}]*\} [1-9]/);
     expect(text).toMatch(/pilothouse_kube_request_duration_seconds_count\{[^}]*cluster="home"[^}]*\} [1-9]/);
+  });
+});
+
+describe('writes and the other cluster-facing routes on b', () => {
+  const deploymentOnB = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: busybox}]}
+`;
+
+  it('applies, scales, describes and deletes a deployment on b only', { timeout: 60_000 }, async () => {
+    const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+      service.api(method, path, { token: service.adminToken, body, headers });
+    const applied = await call('POST', '/api/k8s/deployments/apply?cluster=b', deploymentOnB.replace('NAMESPACE', shared.name), {
+      'Content-Type': 'application/yaml',
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.body.created).toBe(true);
+    expect(await onB('get', 'deployment', 'web', '-n', shared.name, '-o', 'jsonpath={.spec.replicas}')).toBe('1');
+    expect((await tryKubectl(clusterKubeconfig(), ['get', 'deployment', 'web', '-n', shared.name])).code).not.toBe(0);
+
+    expect((await call('POST', '/api/deployment/scale?cluster=b', { namespace: shared.name, name: 'web', replicas: 2 })).status).toBe(200);
+    expect(await onB('get', 'deployment', 'web', '-n', shared.name, '-o', 'jsonpath={.spec.replicas}')).toBe('2');
+    expect((await call('POST', '/api/deployment/scale', { namespace: shared.name, name: 'web', replicas: 3 })).status).toBe(404);
+
+    const described = await get(`/api/k8s/deployments/web/describe?namespace=${shared.name}&cluster=b`);
+    expect(described.status).toBe(200);
+    expect(described.text).toMatch(/Replicas:\s+2 desired/);
+    expect((await get(`/api/k8s/deployments/web/yaml?namespace=${shared.name}&cluster=b`)).text).toContain('replicas: 2');
+    const history = await get(`/api/deployment/history?namespace=${shared.name}&name=web&cluster=b`);
+    expect(history.status).toBe(200);
+
+    expect((await call('DELETE', `/api/k8s/deployments/web?namespace=${shared.name}&cluster=b`)).status).toBe(200);
+    await waitFor(async () => (await tryKubectl(second.current.kubeconfig, ['get', 'deployment', 'web', '-n', shared.name])).code !== 0);
+    const rows = await audit('action=execute&user=admin&cluster=b');
+    for (const command of ['kubectl apply', 'kubectl scale', 'kubectl delete'])
+      expect(rows.find((entry) => String(entry.details.command).startsWith(command) && entry.resource === 'deployment/web')).toMatchObject({ cluster: 'b' });
+  });
+
+  it("reads b's version, resource types and the pods of b's node", async () => {
+    const version = await get('/api/cluster/version?cluster=b');
+    expect(version.status).toBe(200);
+    expect((await get('/api/k8s?cluster=b')).status).toBe(200);
+    const [node] = names(await get('/api/k8s/nodes?cluster=b'));
+    const podsOnNode = await get(`/api/nodes/${node}/pods?cluster=b`);
+    expect(podsOnNode.status).toBe(200);
+    expect(names(podsOnNode)).toContain('b-pod');
+    expect(names(podsOnNode)).not.toContain('home-pod');
+  });
+
+  it("opens the web terminal in b's pod on b through a ticket bound to b", { timeout: 30_000 }, async () => {
+    const issue = async (): Promise<string> => {
+      const response = await service.api('POST', '/api/pods/b-pod/terminal/ticket?cluster=b', { token: service.adminToken, body: { namespace: shared.name } });
+      expect(response.status).toBe(201);
+      return response.body.ticket as string;
+    };
+    const base = `${service.url.replace('http', 'ws')}/api/pods/b-pod/terminal?namespace=${shared.name}&shell=/bin/sh`;
+    // A ticket of b does not open the home cluster's terminal (403 ticket_mismatch, like a ticket of another pod).
+    expect(await refusedStatus(new WebSocket(`${base}&ticket=${await issue()}`, ['pilothouse.terminal.v1']))).toBe(403);
+    const frames = await terminalSession(new WebSocket(`${base}&cluster=b&ticket=${await issue()}`, ['pilothouse.terminal.v1']), [
+      'echo "dir=$TESTCLUSTER_DIR"\n',
+      'exit\n',
+    ]);
+    const output = frames
+      .filter((frame) => frame.type === 'output')
+      .map((frame) => frame.data)
+      .join('');
+    expect(output).toContain(`dir=${second.current.directory}`);
   });
 });
 
