@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { deploymentYaml } from '../helpers/manifests.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { rootDirectory } from '../helpers/paths.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -17,9 +19,12 @@ const namespace = useNamespace('tui-ctx');
 const second = useSecondCluster();
 const program = join(rootDirectory, 'bin', 'pilothouse');
 let service: TestService;
+let wire: LlmWireServer;
 let pane: TmuxPane | undefined;
 
 const podYaml = (name: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - {name: main, image: busybox}`;
+const replicas = (kubeconfig: string): Promise<string> =>
+  runKubectl(kubeconfig, ['get', 'deployment', 'web', '-n', namespace.name, '-o', 'jsonpath={.spec.replicas}']);
 const phase = (kubeconfig: string, pod: string): Promise<string> =>
   runKubectl(kubeconfig, ['get', 'pod', pod, '-n', namespace.name, '-o', 'jsonpath={.status.phase}']);
 
@@ -33,7 +38,8 @@ function tokenFile(token: string): string {
 function start(extra: string[] = []): TmuxPane {
   pane = TmuxPane.start(
     [process.execPath, program, 'tui', '--url', service.url, '--token-file', tokenFile(service.adminToken), '-n', namespace.name, ...extra],
-    { HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')) },
+    // Colours on (bold shows in capture-pane -e) even under CI=true.
+    { HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')), FORCE_COLOR: '1' },
   );
   return pane;
 }
@@ -51,9 +57,12 @@ beforeAll(async () => {
   await runKubectl(other, ['create', 'namespace', namespace.name]);
   await applyYaml(clusterKubeconfig(), podYaml('on-home'), namespace.name);
   await applyYaml(other, podYaml('on-second'), namespace.name);
+  for (const kubeconfig of [clusterKubeconfig(), other]) await applyYaml(kubeconfig, deploymentYaml('web'), namespace.name);
   await waitFor(async () => (await phase(clusterKubeconfig(), 'on-home')) === 'Running', 60_000);
   await waitFor(async () => (await phase(other, 'on-second')) === 'Running', 60_000);
-  service = await startTestService({ config: { clusters: [{ name: 'second', kubeconfig: other }] } });
+  wire = await startLlmWireServer();
+  const llm = { provider: 'openai' as const, model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-tui-clusters-test', max_retries: 0 };
+  service = await startTestService({ config: { llm, clusters: [{ name: 'second', kubeconfig: other }] } });
   let last = '';
   await waitFor(async () => {
     const answer = await service.api<{ items?: { name: string; reachable: boolean }[] }>('GET', '/api/clusters', { token: service.adminToken });
@@ -71,6 +80,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await service?.close();
+  await wire?.close();
 });
 
 describe('pilothouse tui across clusters', () => {
@@ -83,6 +93,8 @@ describe('pilothouse tui across clusters', () => {
     await command(tui, 'ctx second');
     const switched = await tui.waitFor(/on-second\s+Running/);
     expect(switched).toMatch(/cluster: second/);
+    // The header's cluster is bold (SGR 1 right before the name).
+    expect(tui.colouredScreen()).toMatch(/cluster: \x1b\[[0-9;]*1[0-9;]*m(?:\x1b\[[0-9;]*m)*second/);
     expect(switched).not.toContain('on-home');
 
     await command(tui, 'ctx nowhere');
@@ -111,5 +123,23 @@ describe('pilothouse tui across clusters', () => {
     const screen = await wrong.waitFor(/\[exited \d+\]/);
     expect(screen).toContain('pilothouse: no cluster "nowhere" (clusters: home, second)');
     expect(screen).toContain('[exited 2]');
+  });
+
+  it('a chat turn on the second cluster runs its tool call there, and the approval prompt names that cluster', async () => {
+    const scale = { name: 'kubectl', arguments: { command: `scale deployment web --replicas=2 -n ${namespace.name}` } };
+    wire.script([{ text: ['Scaling web.'], toolCalls: [scale] }, { text: ['Done.'] }]);
+    const tui = start(['--cluster', 'second']);
+    await tui.waitFor(/on-second\s+Running/, 60_000);
+    tui.keys('a');
+    await tui.waitFor('Press i to ask about your cluster');
+    tui.keys('i');
+    await tui.waitFor('Ask:');
+    tui.type('Scale web to 2');
+    tui.keys('Enter');
+    const waiting = await tui.waitFor(/Approve\? y yes \/ n no/);
+    expect(waiting).toContain('on cluster: second');
+    tui.keys('y');
+    await waitFor(async () => (await replicas(second.current.kubeconfig)) === '2', 30_000);
+    expect(await replicas(clusterKubeconfig())).toBe('1');
   });
 });
