@@ -12,13 +12,24 @@ interface ToolCardProps {
   onDecide: (id: string, approved: boolean) => void;
 }
 
-/** Tool name, safety class, and what became of the call (blocked, decision, status). */
+/** The cluster a call runs on, in bold: a production write must never look like a staging one. */
+function ToolCluster({ cluster }: { cluster: string }): ReactNode {
+  const t = useT();
+  return (
+    <span className="tool-cluster" data-testid="tool-cluster">
+      {t('tool.cluster')} <strong>{cluster}</strong>
+    </span>
+  );
+}
+
+/** Tool name, safety class, cluster, and what became of the call (blocked, decision, status). */
 function ToolHead({ entry }: { entry: ToolEntry }): ReactNode {
   const t = useT();
   return (
     <header className="tool-head">
       <span className="tool-name">{entry.tool}</span>
       <ClassBadge type={entry.type} />
+      {entry.cluster && <ToolCluster cluster={entry.cluster} />}
       {entry.blocked && <span className="badge badge-dangerous">{t('tool.blocked')}</span>}
       {entry.decision && <span className="muted small">{t(`tool.decision.${entry.decision}` as MessageKey)}</span>}
       {entry.status && entry.status !== 'executed' && <span className="muted small">{entry.status}</span>}
@@ -32,6 +43,7 @@ function ToolDecision({ entry, onDecide }: Omit<ToolCardProps, 'streaming'>): Re
   return (
     <div className="tool-actions">
       <span className="muted small">{t('tool.waiting')}</span>
+      {entry.cluster && <ToolCluster cluster={entry.cluster} />}
       <button type="button" className="primary" disabled={entry.deciding} onClick={() => onDecide(entry.id, true)}>
         {t('tool.approve')}
       </button>
@@ -75,7 +87,10 @@ export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNo
   const t = useT();
   const waiting = awaitingDecision(entry, streaming);
   return (
-    <article className={`tool-card tool-${entry.type}${waiting ? ' waiting' : ''}`} aria-label={`${entry.tool}: ${entry.command}`}>
+    <article
+      className={`tool-card tool-${entry.type}${waiting ? ' waiting' : ''}`}
+      aria-label={`${entry.tool}${entry.cluster ? ` (${t('tool.cluster')} ${entry.cluster})` : ''}: ${entry.command}`}
+    >
       <ToolHead entry={entry} />
       <pre className="code command">{entry.command}</pre>
       {entry.warnings.length > 0 && (

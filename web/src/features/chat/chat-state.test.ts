@@ -112,4 +112,24 @@ describe('chatReducer', () => {
     });
     expect(loaded.entries[0]).toMatchObject({ accessNeeded: scope });
   });
+
+  it('keeps the cluster a call runs on, from the stream (the approval card) and from the history', () => {
+    const state = run([
+      { type: 'send', message: 'restart web on prod', context: {} },
+      event('tool_request', { id: 't1', tool: 'kubectl', command: 'rollout restart deploy web', type: 'write', requiresApproval: true, cluster: 'prod' }),
+      event('tool_request', { id: 't2', tool: 'read_file', command: 'read_file notes.md', type: 'read', requiresApproval: false }),
+    ]);
+    const card = state.entries[1] as ToolEntry;
+    expect(card).toMatchObject({ id: 't1', cluster: 'prod' });
+    expect(awaitingDecision(card, state.streaming)).toBe(true);
+    expect(state.entries[2]).not.toHaveProperty('cluster');
+    const loaded = chatReducer(initialChat, {
+      type: 'load',
+      history: {
+        session: { id: 's1', title: 't', createdAt: '', updatedAt: '' },
+        messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 't1', tool: 'kubectl', arguments: {}, cluster: 'staging' }], createdAt: '' }],
+      },
+    });
+    expect(loaded.entries[0]).toMatchObject({ cluster: 'staging' });
+  });
 });

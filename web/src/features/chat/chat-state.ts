@@ -2,7 +2,7 @@ import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView
 
 /** A tool call's wire fields (the one ToolCallView schema) once its request arrived: the request's own fields are then set. */
 type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
-  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded'>;
+  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded' | 'cluster'>;
 
 /** A tool call card: the request, the user's decision and the result (accessNeeded: "Request access" in place). */
 export interface ToolEntry extends ToolCallFields {
@@ -14,7 +14,7 @@ export interface ToolEntry extends ToolCallFields {
 }
 
 export type ChatEntry =
-  | { kind: 'user'; key: string; content: string; context?: { namespace?: string; resource?: string } }
+  | { kind: 'user'; key: string; content: string; context?: { namespace?: string; resource?: string; cluster?: string } }
   | { kind: 'assistant'; key: string; content: string }
   | ToolEntry
   | { kind: 'error'; key: string; error: string; code: string }
@@ -71,6 +71,8 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     requiresApproval: data.requiresApproval === true,
     blocked: data.blocked === true,
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
+    // The cluster a kubectl or bash call runs on (ADR 0035): shown in bold on the card and the approval.
+    ...(text(data.cluster) ? { cluster: text(data.cluster) } : {}),
   };
   if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id))
     return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
@@ -133,6 +135,7 @@ function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
     status: call.status,
     result: call.result,
     accessNeeded: call.accessNeeded,
+    cluster: call.cluster,
   };
 }
 

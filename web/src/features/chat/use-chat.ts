@@ -47,7 +47,13 @@ export function useChat(): ChatControls {
       const controller = new AbortController();
       stream.current = controller;
       dispatch({ type: 'send', message, context });
-      const body = { message, context: { namespace: context.namespace ?? '', resource: context.resource ?? '' }, session_id: sessionId.current };
+      // The chat is about the cluster the page shows (the client view's `?cluster=`; absent: home): tool calls go there unless they name another.
+      const body = {
+        message,
+        context: { namespace: context.namespace ?? '', resource: context.resource ?? '' },
+        session_id: sessionId.current,
+        ...(client.cluster ? { cluster: client.cluster } : {}),
+      };
       const run = async (): Promise<void> => {
         const response = await client.request('POST', '/api/chat/agentic', { body, signal: controller.signal, accept: 'text/event-stream' });
         if (!response.body) return;
