@@ -120,6 +120,7 @@ test-e2e: deps build cluster-build tools schemathesis
 test: deps web-types-check report-schema-check build cluster-build tools schemathesis typecheck lint format-check test-web
 	npx vitest run
 
+# Every bench/*.bench.ts in turn; bench/clusters.bench.ts starts three clusters of its own (10,000 pods each) and stops them.
 bench: deps build cluster
 	@for file in bench/*.bench.ts; do echo "== $$file"; \
 	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
