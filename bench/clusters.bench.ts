@@ -16,6 +16,7 @@
 // Tears everything down (its clusters and their folders). Never part of the tests; no test asserts these times.
 import { type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
 import { startSecondCluster, type SecondCluster } from '../test/helpers/second-cluster.js';
 import { inParallel, startPilothouse, stopPilothouse, type BenchService } from './helpers.js';
@@ -306,6 +307,11 @@ async function measure(clusters: BenchCluster[]): Promise<void> {
     await stopPilothouse(multi.service);
     printLists(single.figures, multi.figures);
     printOutages(outages, restart, median(multi.figures.warm.get('home') ?? []));
+    console.log(
+      `\nload average at the end (1, 5, 15 min; ${cpus().length} cores): ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(', ')}`,
+    );
   }
 }
 
