@@ -1286,7 +1286,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SSE progress of a drain: events cordoned, pod {namespace, name, status, reason?}, result
+         * SSE progress of a drain (found on whichever cluster it runs, whatever ?cluster= says): events cordoned, pod {namespace, name, status, reason?}, result (with cluster)
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiNodeDrainId"];
@@ -1428,7 +1428,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * One-time ticket (30 s) for the terminal WebSocket of one pod and container {namespace, container?}: {ticket, expiresAt, container}
+         * One-time ticket (30 s) for the terminal WebSocket of one pod and container of ?cluster= (the socket must name the same cluster) {namespace, container?}: {ticket, expiresAt, container}
          * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
          */
         post: operations["postApiPodsNameTerminalTicket"];
@@ -1446,13 +1446,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's forwards (all for admin): {items: [{id, namespace, pod, podPort, localPort, status, address, message, requester, createdAt}]}
+         * The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, cluster, podPort, localPort, status, address, message, requester, createdAt}]}
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiPortforward"];
         put?: never;
         /**
-         * Start a forward (localPort 0 = pick): 201 {id, localPort, status: "active", address}
+         * Start a forward to a pod of ?cluster= (default home; localPort 0 = pick): 201 {id, localPort, status: "active", address}
          * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
          */
         post: operations["postApiPortforward"];
@@ -1510,13 +1510,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's reports (admin: everyone's), newest first: {items: [status of a report]}
+         * The caller's reports (admin: everyone's) of every cluster, newest first, ?cluster=NAME keeps one cluster's: {items: [status of a report]}
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         get: operations["getApiReports"];
         put?: never;
         /**
-         * Request a report for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster
+         * Request a report of ?cluster= (default home) for yourself: 202 {id, status: "generating"}; namespace empty or absent = whole cluster
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         post: operations["postApiReports"];
@@ -2326,6 +2326,7 @@ export interface components {
         };
         PortForward: {
             address: string | null;
+            cluster: string;
             createdAt: string | null;
             id: string;
             localPort?: number | null;
@@ -2459,6 +2460,7 @@ export interface components {
             status: "generating";
         };
         ReportStatus: {
+            cluster: string;
             completedAt: string | null;
             conditions: {
                 lastTransitionTime?: string;
@@ -11348,7 +11350,9 @@ export interface operations {
     };
     getApiPortforward: {
         parameters: {
-            query?: never;
+            query?: {
+                cluster?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11437,7 +11441,10 @@ export interface operations {
     };
     postApiPortforward: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11719,7 +11726,9 @@ export interface operations {
     };
     getApiReports: {
         parameters: {
-            query?: never;
+            query?: {
+                cluster?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11808,7 +11817,10 @@ export interface operations {
     };
     postApiReports: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11854,6 +11866,15 @@ export interface operations {
             };
             /** @description FORBIDDEN: the caller may not do this (details.reason) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
