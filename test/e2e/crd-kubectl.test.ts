@@ -72,7 +72,7 @@ describe('AccessRequest objects under kubectl', () => {
     expect(Date.parse(object.status.expiresAt)).toBeGreaterThan(Date.now() + 3_500_000);
 
     const table = await kubectl(['get', 'accessrequests', 'from-kubectl']);
-    expect(table).toMatch(/^NAME\s+REQUESTER\s+PERMISSION\s+NAMESPACES\s+TTL\s+PHASE\s+EXPIRES\s+AGE$/m);
+    expect(table).toMatch(/^NAME\s+REQUESTER\s+PERMISSION\s+CLUSTER\s+NAMESPACES\s+TTL\s+PHASE\s+EXPIRES\s+AGE$/m);
     expect(table).not.toContain('<invalid>');
     expect(table).toContain(object.status.expiresAt);
 
