@@ -13,7 +13,7 @@ import { findBinary } from '../../src/tools/binaries.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
-import { startTestService, type ApiResponse } from '../helpers/service.js';
+import { startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 
 // Cluster Secrets (ADR 0035): labelled Secrets in Pilothouse's namespace of the home cluster (the shared test
 // cluster) register more clusters, live. The second cluster is a real one of its own, started for this file.
@@ -106,6 +106,47 @@ function readCommandLine(pid: string): string {
   } catch {
     return '';
   }
+}
+
+/** A running test service whose cluster Secret watch (built by composeClusterSecrets, as the service builds it) runs here. */
+async function serviceWithSecrets(): Promise<{
+  service: TestService;
+  deps: TestService['deps'];
+  watch: ClusterSecretWatch;
+  api<T = unknown>(path: string): Promise<ApiResponse<T>>;
+  names(): Promise<string[]>;
+  apply(data: Record<string, string>, clusterName?: string, secretName?: string): Promise<void>;
+}> {
+  // Started here with the service's own composition function, so this holds however (and whether yet) the service starts it.
+  const service = await startTestService();
+  const deps = service.deps;
+  const inputs = {
+    config: { ...deps.config, cluster: { ...deps.config.cluster, secrets: true } },
+    logger,
+    dataDir: deps.dataDir,
+    clock: deps.clock,
+    metrics: deps.metrics,
+    kubectlPath: findBinary('kubectl', deps.config.tools.kubectl),
+    grantCheckFor: (cluster: string) => deps.accessRequests.grantCheckFor(cluster),
+  };
+  const watch = composeClusterSecrets(inputs, deps.clusters)!;
+  running.push(watch);
+  const closeService = service.close.bind(service);
+  service.close = async () => {
+    await watch.stop();
+    await closeService();
+  };
+  watch.start();
+  await watch.synced;
+  const api = <T = unknown>(path: string): Promise<ApiResponse<T>> => service.api<T>('GET', path, { token: service.adminToken });
+  return {
+    service,
+    deps,
+    watch,
+    api,
+    names: async () => (await api<{ items: { name: string }[] }>('/api/clusters')).body.items.map((item) => item.name),
+    apply: (data, clusterName = 'staging', secretName = 'staging') => applySecretIn(service.namespace, secretName, data, { clusterName }),
+  };
 }
 
 afterEach(async () => {
@@ -225,36 +266,8 @@ describe('cluster Secrets, watched live in the home cluster', () => {
   });
 
   it('a Secret adds its cluster to the running service: GET /api/clusters shows it and ?cluster= reaches it, live; deleting the Secret takes it away', async () => {
-    // The service's own watch is started here (with the same composition function), so this holds however the service wires it.
-    const service = await startTestService();
-    const deps = service.deps;
-    const inputs = {
-      config: { ...deps.config, cluster: { ...deps.config.cluster, secrets: true } },
-      logger,
-      dataDir: deps.dataDir,
-      clock: deps.clock,
-      metrics: deps.metrics,
-      kubectlPath: findBinary('kubectl', deps.config.tools.kubectl),
-      grantCheckFor: (cluster: string) => deps.accessRequests.grantCheckFor(cluster),
-    };
-    const watch = composeClusterSecrets(inputs, deps.clusters)!;
-    running.push(watch);
-    const api = <T>(path: string): Promise<ApiResponse<T>> => service.api<T>('GET', path, { token: service.adminToken });
-    const names = async (): Promise<string[]> => (await api<{ items: { name: string }[] }>('/api/clusters')).body.items.map((item) => item.name);
-    const apply = (data: Record<string, string>, clusterName = 'staging'): Promise<string> =>
-      applyYaml(
-        clusterKubeconfig(),
-        yaml.dump({
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: 'staging', labels: { 'pilothouse.dev/cluster': 'true' }, annotations: { 'pilothouse.dev/cluster-name': clusterName } },
-          stringData: data,
-        }),
-        service.namespace,
-      );
+    const { service, deps, api, names, apply } = await serviceWithSecrets();
     try {
-      watch.start();
-      await watch.synced;
       expect(await names()).toEqual(['home']);
       expect((await api('/api/k8s/namespaces/only-on-second?cluster=staging')).status).toBe(404);
 
@@ -273,7 +286,7 @@ describe('cluster Secrets, watched live in the home cluster', () => {
       // A kubeconfig that would run a program never becomes a cluster.
       const execConfig = yaml.load(second.current.kubeconfigText) as { users: { user: Record<string, unknown> }[] };
       execConfig.users[0]!.user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'true' } };
-      await applySecretIn(service.namespace, 'runner', { kubeconfig: yaml.dump(execConfig) });
+      await apply({ kubeconfig: yaml.dump(execConfig) }, 'runner', 'runner');
 
       await runKubectl(clusterKubeconfig(), ['delete', 'secret', 'staging', '-n', service.namespace]);
       await waitFor(async () => !(await names()).includes('staging'));
@@ -284,7 +297,26 @@ describe('cluster Secrets, watched live in the home cluster', () => {
       expect(gone.body).toMatchObject({ code: 'NOT_FOUND', details: { cluster: 'staging' } });
       expect(refusals('runner', service.namespace).map(({ reason }) => reason)).toEqual([expect.stringContaining('uses "exec"')]);
     } finally {
-      await watch.stop();
+      await service.close();
+    }
+  });
+
+  // [GAP: ClusterSet.put emits no change when it replaces a member and src/app/service.ts starts a scope's health probe
+  // on 'added' only, so a cluster rebuilt from a changed Secret is never probed: no version, and never marked down.
+  // Expected to fail until that is closed; then drop `.fails`.]
+  it.fails('[GAP] a cluster rebuilt from a changed Secret is probed like a new one (GET /api/clusters shows its version)', async () => {
+    const { service, deps, api, apply } = await serviceWithSecrets();
+    const version = async (): Promise<string | undefined> =>
+      (await api<{ items: { name: string; version?: string }[] }>('/api/clusters')).body.items.find((item) => item.name === 'staging')?.version;
+    try {
+      await apply({ kubeconfig: second.current.kubeconfigText });
+      await waitFor(async () => (await version()) !== undefined);
+      const first = deps.clusters.get('staging');
+      await apply({ kubeconfig: withNamespace(second.current.kubeconfigText, 'kube-system') });
+      await waitFor(() => deps.clusters.get('staging') !== undefined && deps.clusters.get('staging') !== first);
+      await waitFor(async () => (await version()) !== undefined, 15_000);
+    } finally {
+      await runKubectl(clusterKubeconfig(), ['delete', 'secret', 'staging', '-n', service.namespace, '--ignore-not-found']);
       await service.close();
     }
   });
