@@ -61,10 +61,7 @@ function ClusterRow({ summary }: { summary: ClusterSummary }): ReactNode {
   return (
     <tr data-testid={`cluster-row-${name}`}>
       <th scope="row">
-        <Link to={onClusterPath(pagePath({ page: 'overview' }), name)}>
-          <span className="visually-hidden">{t('clusters.openOverview', { name })}: </span>
-          {name}
-        </Link>{' '}
+        <Link to={onClusterPath(pagePath({ page: 'overview' }), name)}>{name}</Link>{' '}
         <span className="muted small">{t(`clusters.source.${summary.source}`)}</span>
       </th>
       <StatusCell summary={summary} t={t} />
