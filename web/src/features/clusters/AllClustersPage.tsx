@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ClusterSummary } from '@pilothouse/wire/types';
 import { errorLine } from '@pilothouse/wire/wire-client';
 import { useT, type Translate } from '../../i18n';
+import { keepCluster } from '../../shared/cluster-url';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { pagePath } from '../../shared/page-routes';
 import { Link } from '../../shared/router';
@@ -10,11 +11,6 @@ import { clusterTone, notReadyPods, pendingRequests, readyNodes } from './cluste
 import { useClusterFigures } from './use-cluster-figures';
 import { useClusters } from './use-clusters';
 import './clusters.css';
-
-/** A page path on one named cluster (the name is explicit, so the link never takes the current cluster). */
-function onClusterPath(path: string, cluster: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}cluster=${encodeURIComponent(cluster)}`;
-}
 
 /** One number of a row: `…` while it loads, `—` (with the reason as its title) when the list failed. */
 function Figure<T>({ polled, value, to }: { polled: Polled<T>; value: (data: T) => string | number; to: string }): ReactNode {
@@ -43,13 +39,13 @@ function Figures({ name }: { name: string }): ReactNode {
   return (
     <>
       <td data-testid={`cluster-nodes-${name}`}>
-        <Figure polled={figures.nodes} value={(list) => t('clusters.nodesValue', readyNodes(list.items))} to={onClusterPath('/resources/nodes', name)} />
+        <Figure polled={figures.nodes} value={(list) => t('clusters.nodesValue', readyNodes(list.items))} to={keepCluster('/resources/nodes', name)} />
       </td>
       <td data-testid={`cluster-pods-${name}`}>
-        <Figure polled={figures.pods} value={(list) => notReadyPods(list.items).length} to={onClusterPath('/resources/pods', name)} />
+        <Figure polled={figures.pods} value={(list) => notReadyPods(list.items).length} to={keepCluster('/resources/pods', name)} />
       </td>
       <td data-testid={`cluster-requests-${name}`}>
-        <Figure polled={figures.requests} value={(list) => pendingRequests(list.items).length} to={onClusterPath('/access-requests', name)} />
+        <Figure polled={figures.requests} value={(list) => pendingRequests(list.items).length} to={keepCluster('/access-requests', name)} />
       </td>
     </>
   );
@@ -61,8 +57,7 @@ function ClusterRow({ summary }: { summary: ClusterSummary }): ReactNode {
   return (
     <tr data-testid={`cluster-row-${name}`}>
       <th scope="row">
-        <Link to={onClusterPath(pagePath({ page: 'overview' }), name)}>{name}</Link>{' '}
-        <span className="muted small">{t(`clusters.source.${summary.source}`)}</span>
+        <Link to={keepCluster(pagePath({ page: 'overview' }), name)}>{name}</Link> <span className="muted small">{t(`clusters.source.${summary.source}`)}</span>
       </th>
       <StatusCell summary={summary} t={t} />
       <td>{summary.version ?? '—'}</td>
