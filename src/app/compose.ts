@@ -40,6 +40,8 @@ import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
 import { cacheSizes, clusterToolGateway, composeClusters, homeConnection } from './compose-clusters.js';
+import { composeClusterSecrets } from './compose-cluster-secrets.js';
+import type { ClusterSecretWatch } from '../kube/cluster-secrets.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
 import type { McpServers } from '../mcp/mcp-servers.js';
 import type { Pilot } from '../agent/pilot.js';
@@ -84,6 +86,8 @@ export interface Services {
   auditOutbox?: AuditOutbox;
   /** Every cluster by name (ADR 0035): the home cluster, `clusters:` and cluster Secrets, each its own scope. */
   clusters: ClusterScopes;
+  /** Adds and removes the clusters of labelled Secrets live (absent with `cluster.secrets: false`). */
+  clusterSecrets?: ClusterSecretWatch;
   /** The home cluster's clients, discovery and caches (Pilothouse's own objects live there). */
   kube: KubeClients;
   discovery: Discovery;
@@ -184,7 +188,8 @@ export function composeServices(options: ComposeOptions): Services {
     (cluster: string): GrantCheck =>
     (principal, action) =>
       grants.of !== undefined && grants.of.grantCheckFor(cluster)(principal, action);
-  const clusters = composeClusters({ config, logger, dataDir, clock, metrics, kubectlPath, grantCheckFor }, homeConnection(config, options));
+  const scopeInputs = { config, logger, dataDir, clock, metrics, kubectlPath, grantCheckFor };
+  const clusters = composeClusters(scopeInputs, homeConnection(config, options));
   const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
@@ -234,6 +239,7 @@ export function composeServices(options: ComposeOptions): Services {
     auditView,
     auditOutbox,
     clusters,
+    clusterSecrets: composeClusterSecrets(scopeInputs, clusters),
     kube,
     discovery,
     caches,

@@ -93,10 +93,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     scope.health.start();
     void scope.discovery.all().catch(() => undefined);
   }
+  // A cluster added or rebuilt (a cluster Secret's data changed) is probed on its own timer from then on.
   deps.clusters.onChange((change) => {
-    const scope = change.type === 'added' ? deps.clusters.get(change.name) : undefined;
+    const scope = change.type === 'removed' ? undefined : deps.clusters.get(change.name);
     scope?.health.start();
   });
+  deps.clusterSecrets?.start();
   deps.accessRequests.start();
   await startConfiguredServers(deps.mcp, options.config, deps.logger);
   const server = await startHttpServer(deps, {
@@ -121,6 +123,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.accessRequests.stop();
       await bounded('mcp servers', deps.mcp.manager.close());
       deps.toolCluster.close();
+      await bounded('cluster secrets', deps.clusterSecrets?.stop() ?? Promise.resolve());
       await bounded('clusters', deps.clusters.closeAll());
       deps.pilot.settings.stop();
       deps.pilot.approvals.stop?.();

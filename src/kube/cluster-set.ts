@@ -11,7 +11,7 @@ export interface ClusterMember {
   close(): Promise<void>;
 }
 
-export type ClusterChange = { type: 'added' | 'removed'; name: string };
+export type ClusterChange = { type: 'added' | 'replaced' | 'removed'; name: string };
 
 /**
  * The clusters of this process by name (ADR 0035): the home cluster, the ones of `clusters:` and the
@@ -56,8 +56,9 @@ export class ClusterSet<T extends ClusterMember> {
   async put(member: T): Promise<void> {
     const old = this.members.get(member.name);
     this.members.set(member.name, member);
-    if (old && old !== member) await old.close();
-    if (!old) this.emit({ type: 'added', name: member.name });
+    if (old === member) return;
+    this.emit({ type: old ? 'replaced' : 'added', name: member.name });
+    if (old) await old.close();
   }
 
   /** Removes and closes a cluster (never the home cluster). */

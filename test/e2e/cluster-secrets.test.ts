@@ -4,12 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { composeClusterSecrets } from '../../src/app/compose-cluster-secrets.js';
 import { loadKubeConfig } from '../../src/kube/clients.js';
 import { ClusterSecretWatch, type ClusterSecretSource, type ClusterSecretTarget } from '../../src/kube/cluster-secrets.js';
 import { RestClient } from '../../src/kube/rest-client.js';
 import { createLogger } from '../../src/log.js';
-import { findBinary } from '../../src/tools/binaries.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
@@ -108,7 +106,7 @@ function readCommandLine(pid: string): string {
   }
 }
 
-/** A running test service whose cluster Secret watch (built by composeClusterSecrets, as the service builds it) runs here. */
+/** A running test service and its own cluster Secret watch (started by the service, src/app/service.ts). */
 async function serviceWithSecrets(): Promise<{
   service: TestService;
   deps: TestService['deps'];
@@ -117,26 +115,11 @@ async function serviceWithSecrets(): Promise<{
   names(): Promise<string[]>;
   apply(data: Record<string, string>, clusterName?: string, secretName?: string): Promise<void>;
 }> {
-  // Started here with the service's own composition function, so this holds however (and whether yet) the service starts it.
-  const service = await startTestService();
+  // The service starts its own watch (src/app/service.ts) with `cluster.secrets` on (the default).
+  const service = await startTestService({ logger });
   const deps = service.deps;
-  const inputs = {
-    config: { ...deps.config, cluster: { ...deps.config.cluster, secrets: true } },
-    logger,
-    dataDir: deps.dataDir,
-    clock: deps.clock,
-    metrics: deps.metrics,
-    kubectlPath: findBinary('kubectl', deps.config.tools.kubectl),
-    grantCheckFor: (cluster: string) => deps.accessRequests.grantCheckFor(cluster),
-  };
-  const watch = composeClusterSecrets(inputs, deps.clusters)!;
-  running.push(watch);
-  const closeService = service.close.bind(service);
-  service.close = async () => {
-    await watch.stop();
-    await closeService();
-  };
-  watch.start();
+  const watch = deps.clusterSecrets;
+  if (!watch) throw new Error('the service watches no cluster Secrets');
   await watch.synced;
   const api = <T = unknown>(path: string): Promise<ApiResponse<T>> => service.api<T>('GET', path, { token: service.adminToken });
   return {
@@ -301,10 +284,7 @@ describe('cluster Secrets, watched live in the home cluster', () => {
     }
   });
 
-  // [GAP: ClusterSet.put emits no change when it replaces a member and src/app/service.ts starts a scope's health probe
-  // on 'added' only, so a cluster rebuilt from a changed Secret is never probed: no version, and never marked down.
-  // Expected to fail until that is closed; then drop `.fails`.]
-  it.fails('[GAP] a cluster rebuilt from a changed Secret is probed like a new one (GET /api/clusters shows its version)', async () => {
+  it('a cluster rebuilt from a changed Secret is probed like a new one (GET /api/clusters shows its version)', async () => {
     const { service, deps, api, apply } = await serviceWithSecrets();
     const version = async (): Promise<string | undefined> =>
       (await api<{ items: { name: string; version?: string }[] }>('/api/clusters')).body.items.find((item) => item.name === 'staging')?.version;
