@@ -21,7 +21,10 @@ export interface ClusterHooks {
 }
 
 export interface ClusterState {
-  /** The cluster the views show; undefined until GET /api/clusters answered (or on a service without clusters). */
+  /**
+   * The cluster the views show, for the header: named once the service serves more than one cluster (or after
+   * `--cluster` or a switch); undefined while it serves only its home cluster (nothing to tell apart).
+   */
   name: string | undefined;
   /** False until the start cluster (`--cluster`) is known to exist: the views wait for it. */
   ready: boolean;
@@ -46,7 +49,7 @@ export function useCluster(hooks: ClusterHooks, start: string | undefined): Clus
   const check = (): void => {
     api.clusters().then(
       (list) => {
-        if (start === undefined) return setName(list.home);
+        if (start === undefined) return setName(list.items.length > 1 ? list.home : undefined);
         if (!clusterNamed(list, start)) return hooks.fail(new UnknownClusterError(unknown(list, start)));
         setReady(true);
       },
