@@ -49,7 +49,7 @@ export interface ClusterConnection {
 export function composeClusterScope(inputs: ClusterScopeInputs, cluster: ClusterConnection): ClusterScope {
   const { config, logger, clock, metrics } = inputs;
   const name = cluster.name;
-  const kube = new KubeClients(cluster.kubeConfig, cluster.connection, metrics.clusterCallObserver(name));
+  const kube = new KubeClients(cluster.kubeConfig, cluster.connection, metrics.clusterCallObserver(name), { answerTimeoutMs: config.cluster.timeout });
   const own = kube.forIdentity(undefined);
   const caches = new CacheManager(logger.child({ cluster: name }), () => kube.forIdentity(undefined));
   const discovery = new Discovery(own.rest);

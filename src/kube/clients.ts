@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import { RestClient, type CallObserver } from './rest-client.js';
+import { RestClient, type CallObserver, type RestClientOptions } from './rest-client.js';
 import { clusterIdentity, GroupImpersonatingKubeConfig, type ClusterIdentity, type IdentityRef } from './impersonation.js';
 
 export interface KubeConnectionOptions {
@@ -35,6 +35,8 @@ export class KubeClients {
     readonly base: KubeConfig,
     readonly connection: KubeConnectionOptions,
     private readonly observe?: CallObserver,
+    /** Every identity's calls on this cluster (its own answer timeout). */
+    private readonly restOptions: RestClientOptions = {},
   ) {}
 
   /** The API server's URL (`https://host:port`), which outbound URLs set through the API may never name. */
@@ -49,7 +51,7 @@ export class KubeClients {
     let client = this.clients.get(key);
     if (!client) {
       const kubeConfig = target ? impersonating(this.base, target) : this.base;
-      client = { identity: target?.user, kubeConfig, rest: new RestClient(kubeConfig, this.observe) };
+      client = { identity: target?.user, kubeConfig, rest: new RestClient(kubeConfig, this.observe, this.restOptions) };
       this.clients.set(key, client);
     }
     return client;

@@ -16,6 +16,15 @@ export interface RestOptions {
 /** Observes each call's verb and duration (for the metrics module). */
 export type CallObserver = (verb: string, seconds: number, status: number) => void;
 
+export interface RestClientOptions {
+  /**
+   * How long a call waits for the API server's answer (its status and headers) before it fails: the
+   * cluster's own timeout (`cluster.timeout`), so a frozen API server never holds a request (ADR 0035).
+   * Streams (watches, followed logs) are not cut: once answered, a body may idle as long as it likes.
+   */
+  answerTimeoutMs?: number;
+}
+
 /**
  * A small REST client for the API server with one pooled connection per identity,
  * taking TLS and credentials from a KubeConfig (including `as`, the impersonated user).
@@ -27,6 +36,7 @@ export class RestClient {
   constructor(
     readonly kubeConfig: KubeConfig,
     private readonly observe: CallObserver = () => undefined,
+    private readonly options: RestClientOptions = {},
   ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
@@ -55,14 +65,15 @@ export class RestClient {
   /**
    * One call. A transport failure (a connection the API server reset or closed, e.g. a keep-alive
    * socket it dropped) is retried once on a fresh connection when the call is a read; the pool
-   * itself never stays broken: undici drops a failed socket and dials anew (ADR 0027).
+   * itself never stays broken: undici drops a failed socket and dials anew (ADR 0027). A call the API
+   * server did not answer in time is not sent again (its cluster's timeout is the whole wait).
    */
   private async send(method: string, path: string, options: RestOptions): Promise<Response> {
     try {
       return await this.sendOnce(method, path, options);
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      if (!retriable(method)) throw connectionError(error);
+      if (!retriable(method) || unanswered(error)) throw connectionError(error);
       return this.sendOnce(method, path, options).catch((retryError: unknown) => {
         throw options.signal?.aborted ? retryError : connectionError(retryError);
       });
@@ -103,9 +114,16 @@ export class RestClient {
         : undefined,
       keepAliveTimeout: 30_000,
       connections: 32,
+      // undici's default is 300 s; a cluster's calls wait no longer than its own timeout.
+      ...(this.options.answerTimeoutMs ? { headersTimeout: this.options.answerTimeoutMs } : {}),
     }).compose(expandImpersonatedGroups);
     return { headers: carryGroups(options.headers), dispatcher: this.dispatcher };
   }
+}
+
+/** Whether a failed call is one the API server took but did not answer within the timeout. */
+function unanswered(error: unknown): boolean {
+  return (error as { cause?: { code?: string } } | undefined)?.cause?.code === 'UND_ERR_HEADERS_TIMEOUT';
 }
 
 /** Reads may be sent again after a transport failure; writes never (the API server may have applied them). */

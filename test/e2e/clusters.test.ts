@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
@@ -416,6 +417,45 @@ subjects: [{kind: ServiceAccount, name: ${account}, namespace: ${shared.name}}]
     expect(podsAtHome.status).toBe(200);
     expect(names(podsAtHome)).toContain('home-pod');
     expect((await call(`/api/k8s/pods/home-pod?namespace=${shared.name}`)).status).toBe(200);
+  });
+});
+
+/** The pid of the second cluster's kube-apiserver (`testcluster component kube-apiserver ...` naming the cluster's folder). */
+function apiServerPid(): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (command.includes(second.current.directory) && command.split('\0').slice(0, 3).includes('kube-apiserver')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error("the second cluster's kube-apiserver is not running");
+}
+
+describe('a slow cluster (its API server frozen)', () => {
+  it('times out its own calls and is marked down, while the home cluster answers; it is up again once it answers', { timeout: 90_000 }, async () => {
+    const pid = apiServerPid();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // A call to b's API server (a log is never cached), made before b's probe knows, fails on its own timeout
+      // (cluster.timeout) instead of hanging.
+      const pending = get(`/api/pods/b-pod/logs?namespace=${shared.name}&cluster=b`);
+      const atHome = await get(`/api/k8s/pods/home-pod?namespace=${shared.name}`);
+      expect(atHome.status).toBe(200);
+      const onFrozen = await pending;
+      expect([500, 503]).toContain(onFrozen.status);
+      expect(['K8S_ERROR', 'UNAVAILABLE']).toContain(onFrozen.body.code);
+      await waitFor(async () => (await clusters()).find((item) => item.name === 'b')?.reachable === false, 30_000);
+      expect((await get(`/api/k8s/pods?namespace=${shared.name}&cluster=b`)).body).toMatchObject({ code: 'UNAVAILABLE', details: { cluster: 'b' } });
+      expect((await get(`/api/k8s/pods?namespace=${shared.name}`)).status).toBe(200);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await waitFor(async () => (await clusters()).find((item) => item.name === 'b')?.reachable === true, 30_000);
+    expect(names(await get(`/api/k8s/pods?namespace=${shared.name}&cluster=b`))).toContain('b-pod');
+    expect((await get('/metrics')).text).toContain('pilothouse_cluster_up{cluster="b"} 1');
   });
 });
 
