@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
+import { useCluster } from '../../shared/cluster-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { reportFormats, reportTypes, type Report } from './report-types';
@@ -8,6 +9,7 @@ import { reportFormats, reportTypes, type Report } from './report-types';
 export function ReportForm({ namespace, onRequested }: { namespace: string; onRequested: (report: Report) => void }): ReactNode {
   const t = useT();
   const client = useApi();
+  const cluster = useCluster();
   const [type, setType] = useState<string>(reportTypes[0]);
   const [format, setFormat] = useState<string>(reportFormats[0]);
   const [target, setTarget] = useState(namespace);
@@ -23,6 +25,7 @@ export function ReportForm({ namespace, onRequested }: { namespace: string; onRe
       onRequested({
         id: started.id,
         status: started.status,
+        cluster,
         type: type as Report['type'],
         format: format as Report['format'],
         namespace: body.namespace ?? '',

@@ -3,6 +3,7 @@ import { formatSize, withReport, type Report } from './report-types';
 
 const base: Report = {
   id: 'r1',
+  cluster: 'home',
   type: 'cluster-overview',
   format: 'pdf',
   namespace: '',
