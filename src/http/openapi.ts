@@ -30,9 +30,29 @@ const errorMeanings: Record<number, string> = {
   503: 'UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer',
 };
 
-const rateHeaders = Object.fromEntries(
-  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { description: name, schema: { type: 'integer' } }]),
-);
+/** Each error status's answer, said once (components/responses) and referred to by every operation that has it. */
+const errorResponseNames: Record<number, string> = {
+  400: 'ValidationError',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  429: 'RateLimited',
+  431: 'HeadersTooLarge',
+  500: 'ServerError',
+  503: 'Unavailable',
+};
+
+function errorResponses(): Record<string, JsonObject> {
+  const content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
+  return Object.fromEntries(Object.entries(errorResponseNames).map(([status, name]) => [name, { description: errorMeanings[Number(status)], content }]));
+}
+
+const rateHeaderNames = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+/** The rate-limit headers of every answer, said once (components/headers). */
+const rateHeaderComponents = Object.fromEntries(rateHeaderNames.map((name) => [name, { description: name, schema: { type: 'integer' } }]));
+const rateHeaders = Object.fromEntries(rateHeaderNames.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 function pathParameters(spec: RouteSpec, schemas: SchemaCollector): JsonObject[] {
   const declared = spec.params ? (schemas.convert(spec.params) as { properties?: Record<string, JsonObject> }).properties : undefined;
@@ -136,10 +156,9 @@ function clusterParameter(schemas: SchemaCollector): JsonObject {
 }
 
 function operation(spec: RouteSpec, schemas: SchemaCollector): JsonObject {
-  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
   const operationId = operationIdOf(spec);
   const responses: Record<string, JsonObject> = { [String(spec.status ?? 200)]: successResponse(spec, schemas, operationId) };
-  for (const status of errorStatuses(spec)) responses[String(status)] = { description: errorMeanings[status], content: errorContent };
+  for (const status of errorStatuses(spec)) responses[String(status)] = { $ref: `#/components/responses/${errorResponseNames[status]}` };
   return {
     operationId,
     summary: spec.summary,
@@ -181,6 +200,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Json
         },
       },
       parameters: { cluster: cluster },
+      headers: rateHeaderComponents,
+      responses: errorResponses(),
       schemas: { ErrorBody: errorSchema, ...sortedKeys(schemas.components) },
     },
     paths,

@@ -3,7 +3,10 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 // Statuses Schemathesis found undocumented: each answer's status is one the OpenAPI document names for that operation.
 
-type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+type Document = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>>;
+  components: { responses: Record<string, { content?: Record<string, unknown> }> };
+};
 
 let service: TestService;
 let document: Document;
@@ -25,7 +28,9 @@ describe('statuses the API answers are in the OpenAPI document', () => {
     expect(response.status).toBe(431);
     expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { part: 'headers' } });
     expect(documented('get', '/api/auth/oidc/callback')).toContain('431');
-    expect(document.paths['/api/auth/oidc/callback']?.get?.responses['431']?.content).toHaveProperty('application/json');
+    // Each error answer is said once (components/responses) and referred to.
+    expect(document.paths['/api/auth/oidc/callback']?.get?.responses['431']).toEqual({ $ref: '#/components/responses/HeadersTooLarge' });
+    expect(document.components.responses.HeadersTooLarge?.content).toHaveProperty('application/json');
     for (const [path, methods] of Object.entries(document.paths))
       for (const [method, operation] of Object.entries(methods)) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('431');
     // The server still answers after refusing it.

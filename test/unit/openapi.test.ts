@@ -9,14 +9,18 @@ type Operation = {
   operationId: string;
   responses: Record<
     string,
-    { content?: Record<string, { schema?: Record<string, unknown> }>; headers?: Record<string, unknown>; links?: Record<string, Link> }
+    { content?: Record<string, { schema?: Record<string, unknown> }>; headers?: Record<string, unknown>; links?: Record<string, Link>; $ref?: string }
   >;
   security: unknown[];
 };
 
 const document = openApiDocument() as {
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, unknown>;
+    responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+  };
 };
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
@@ -101,10 +105,13 @@ describe('the OpenAPI document generated from the route declarations', () => {
     );
   });
 
-  it('answers errors with the one error body, and 401/403 wherever a token is needed', () => {
+  it('answers errors with the one error body, each error answer said once (components/responses), and 401/403 wherever a token is needed', () => {
     for (const { path, method, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses).filter(([code]) => !/^([23]\d\d|101)$/.test(code))) {
-        expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        const name = response.$ref?.replace('#/components/responses/', '') ?? '';
+        expect(document.components.responses[name]?.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({
+          $ref: '#/components/schemas/ErrorBody',
+        });
       }
       if (operation.security.length > 0) expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
     }
