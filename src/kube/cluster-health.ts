@@ -85,9 +85,17 @@ function describeFailure(error: unknown, server: string | undefined): string {
   const host = hostOf(server);
   const name = error instanceof Error ? error.name : '';
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer from ${host} in time`;
-  if (error instanceof AppError) return `${host} answered ${error.code}`;
-  const code = (error as { cause?: { code?: string } } | undefined)?.cause?.code;
+  // An answer with a status is the server's; without one it is the connection's (src/kube/errors.ts connectionError).
+  if (error instanceof AppError && error.details.status !== undefined) return `${host} answered ${error.code}`;
+  const code = transportCode(error);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return `no answer from ${host} in time`;
   return code ? `cannot connect to ${host} (${code})` : `cannot reach ${host}`;
+}
+
+/** The transport failure's code (`ECONNREFUSED`, ...), of a mapped connection error or a raw one. */
+function transportCode(error: unknown): string | undefined {
+  const code = error instanceof AppError ? error.details.transport : (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function hostOf(server: string | undefined): string {

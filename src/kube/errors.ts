@@ -22,10 +22,15 @@ export function mapKubeError(status: number, body: unknown, target: string): App
   return new AppError('K8S_ERROR', message, details);
 }
 
-/** A network-level failure reaching the API server. */
+/**
+ * A network-level failure reaching the API server; `details.transport` is the failure's code when it has
+ * one (`ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`: taken but not answered in time).
+ */
 export function connectionError(error: unknown): AppError {
-  const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-  return new AppError('K8S_ERROR', 'cannot reach the Kubernetes API server', { reason });
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  const reason = cause ? cause.message : error instanceof Error ? error.message : String(error);
+  const transport = (cause as { code?: unknown } | undefined)?.code;
+  return new AppError('K8S_ERROR', 'cannot reach the Kubernetes API server', { reason, ...(typeof transport === 'string' ? { transport } : {}) });
 }
 
 /**

@@ -448,6 +448,7 @@ describe('a slow cluster (its API server frozen)', () => {
       expect([500, 503]).toContain(onFrozen.status);
       expect(['K8S_ERROR', 'UNAVAILABLE']).toContain(onFrozen.body.code);
       await waitFor(async () => (await clusters()).find((item) => item.name === 'b')?.reachable === false, 30_000);
+      expect((await clusters()).find((item) => item.name === 'b')!.error).toBe(`no answer from ${new URL(second.current.server).host} in time`);
       expect((await get(`/api/k8s/pods?namespace=${shared.name}&cluster=b`)).body).toMatchObject({ code: 'UNAVAILABLE', details: { cluster: 'b' } });
       expect((await get(`/api/k8s/pods?namespace=${shared.name}`)).status).toBe(200);
     } finally {
@@ -468,6 +469,8 @@ describe('a cluster killed mid-test', () => {
     expect(down).toMatchObject({ name: 'b', reachable: false, error: expect.any(String) });
     expect(down.version).toBeUndefined();
     expect(down.error).not.toMatch(/token|BEGIN|certificate-authority/i);
+    // Why, in words an operator can act on: b's server did not take the connection (it did not "answer" anything).
+    expect(down.error).toBe(`cannot connect to ${new URL(second.current.server).host} (ECONNREFUSED)`);
     expect((await clusters()).find((item) => item.name === 'home')).toMatchObject({ reachable: true });
 
     // b's requests fail fast with the contract's 503 (no call is made to a cluster known to be down).
