@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 // Statuses Schemathesis found undocumented: each answer's status is one the OpenAPI document names for that operation.
 
 type Document = {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>>;
+  paths: Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>>;
   components: { responses: Record<string, { content?: Record<string, unknown> }> };
 };
 
@@ -35,6 +35,25 @@ describe('statuses the API answers are in the OpenAPI document', () => {
       for (const [method, operation] of Object.entries(methods)) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('431');
     // The server still answers after refusing it.
     expect((await service.api('GET', '/api/health')).status).toBe(200);
+  });
+
+  it('an unknown ?cluster= (the fuzzer sends random names) is a documented 404 naming the cluster, on every cluster-facing operation', async () => {
+    const clusterFacing = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/cluster'))
+        .map(([method]) => [method, path] as const),
+    );
+    expect(clusterFacing.length).toBeGreaterThan(20);
+    for (const [method, path] of clusterFacing) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x');
+      const response = await service.api(method.toUpperCase(), `${concrete}?cluster=zz-no-such-cluster`, {
+        token: service.adminToken,
+        body: method === 'get' ? undefined : {},
+      });
+      expect({ operation: `${method} ${path}`, status: response.status }).toEqual({ operation: `${method} ${path}`, status: 404 });
+      expect(response.body).toMatchObject({ code: 'NOT_FOUND', details: { cluster: 'zz-no-such-cluster' } });
+      expect(documented(method, path), `${method} ${path}`).toEqual(expect.arrayContaining(['404', '503']));
+    }
   });
 
   it('unlocking or locking an unknown user is a documented 404', async () => {
