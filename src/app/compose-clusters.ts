@@ -9,7 +9,9 @@ import type { Metrics } from '../http/metrics.js';
 import { HelmInvocations } from '../helm/helm-invocations.js';
 import { CacheManager } from '../kube/cache-manager.js';
 import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
+import { AppError } from '../errors.js';
 import { ClusterHealth } from '../kube/cluster-health.js';
+import { loadClusterKubeconfigFile } from '../kube/cluster-kubeconfig.js';
 import { ClusterSet, type ClusterSource } from '../kube/cluster-set.js';
 import { Discovery } from '../kube/discovery.js';
 import { ListView } from '../kube/list-view/list-view.js';
@@ -110,9 +112,20 @@ export function homeConnection(config: Config, options: { kubeconfigPath?: strin
 }
 
 /** A cluster of `clusters:` in config (its kubeconfig file, as kubectl reads it). */
+/** A refused kubeconfig names its cluster (`clusters[].name`) at start. */
+function withClusterName<T>(name: string, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    throw new AppError('VALIDATION_ERROR', `clusters: "${name}": ${(error as Error).message}`, { cluster: name });
+  }
+}
+
 export function configuredConnection(cluster: ClusterConfig): ClusterConnection {
-  const connection = { kubeconfigPath: cluster.kubeconfig, context: cluster.context };
-  return { name: cluster.name, source: 'config', kubeConfig: loadKubeConfig(connection), connection, mappings: cluster.impersonation.mappings };
+  // The same check as a Secret's (the file, its context, cluster and user), file references and plugins allowed.
+  const { kubeConfig, context } = withClusterName(cluster.name, () => loadClusterKubeconfigFile(cluster.kubeconfig, cluster.context));
+  const connection = { kubeconfigPath: cluster.kubeconfig, context };
+  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings };
 }
 
 /**
