@@ -4,6 +4,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
 import { errorMiddleware } from './error-middleware.js';
+import { unauthorized } from '../errors.js';
 import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
@@ -95,6 +96,8 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
     context.state.permission = spec.permission;
     if (spec.permission !== 'public') context.state.principal = await options.authenticator.authenticate(context);
     const principal = context.state.principal;
+    // Who asks comes first: without credentials the answer is 401 whatever the request names (its cluster too).
+    if (spec.permission !== 'public' && !principal) throw unauthorized('authentication required');
     const scope = scopeFor(deps.clusters, context, spec);
     context.state.scope = scope;
     context.state.cluster = () => scope.identities.clientFor(principal);
