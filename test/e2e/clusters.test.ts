@@ -84,10 +84,14 @@ interface Frame {
   data?: string;
 }
 
-/** Opens a terminal, types `input` at the shell's prompt, and collects frames until the exit frame. */
-function terminalSession(socket: WebSocket, input: string[]): Promise<Frame[]> {
+/**
+ * Opens a terminal and has a conversation: each step's input is typed once the output so far matches its `after`
+ * (the prompt, then the answer to the step before), as a person would; collects frames until the exit frame.
+ */
+function terminalSession(socket: WebSocket, steps: { after: RegExp; input: string }[]): Promise<Frame[]> {
   const frames: Frame[] = [];
-  let typed = false;
+  let output = '';
+  let next = 0;
   return new Promise((resolve, reject) => {
     socket.on('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
     socket.on('error', reject);
@@ -95,10 +99,11 @@ function terminalSession(socket: WebSocket, input: string[]): Promise<Frame[]> {
     socket.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       frames.push(frame);
-      // Type once, after the shell's prompt (`# `): input sent earlier is echoed by the terminal but may not be run.
-      if (!typed && frame.type === 'output' && frame.data?.includes('# ')) {
-        typed = true;
-        for (const text of input) socket.send(JSON.stringify({ type: 'input', data: text }));
+      if (frame.type === 'output') output += frame.data ?? '';
+      const step = steps[next];
+      if (step && step.after.test(output)) {
+        next += 1;
+        socket.send(JSON.stringify({ type: 'input', data: step.input }));
       }
       if (frame.type === 'exit') resolve(frames);
     });
@@ -354,14 +359,15 @@ spec:
     // A ticket of b does not open the home cluster's terminal (403 ticket_mismatch, like a ticket of another pod).
     expect(await refusedStatus(new WebSocket(`${base}&ticket=${await issue()}`, ['pilothouse.terminal.v1']))).toBe(403);
     const frames = await terminalSession(new WebSocket(`${base}&cluster=b&ticket=${await issue()}`, ['pilothouse.terminal.v1']), [
-      'echo "dir=$TESTCLUSTER_DIR"\n',
-      'exit\n',
+      { after: /# $/, input: 'echo "dir=$TESTCLUSTER_DIR"\n' },
+      { after: /dir=\//, input: 'exit\n' },
     ]);
     const output = frames
       .filter((frame) => frame.type === 'output')
       .map((frame) => frame.data)
       .join('');
     expect(output).toContain(`dir=${second.current.directory}`);
+    expect(frames.at(-1)).toEqual({ type: 'exit', code: 0 });
   });
 });
 
