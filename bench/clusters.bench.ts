@@ -15,11 +15,11 @@
 // Pilothouse runs as a child process (the build, as `make bench` makes it) with auth off. Medians are printed.
 // Tears everything down (its clusters and their folders). Never part of the tests; no test asserts these times.
 import { type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
 import { startSecondCluster, type SecondCluster } from '../test/helpers/second-cluster.js';
-import { inParallel, startPilothouse, stopPilothouse, type BenchService } from './helpers.js';
+import { inParallel, startPilothouse, type BenchService } from './helpers.js';
 
 const podCount = Number(process.env.BENCH_CLUSTER_PODS ?? 10_000);
 const samples = Number(process.env.BENCH_SAMPLES ?? 3);
@@ -50,6 +50,28 @@ function rssMiB(child: ChildProcess): number {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Processes that did not exit within 30 s of SIGTERM (then killed): which. */
+const slowExits: string[] = [];
+
+/**
+ * Stops a Pilothouse like bench/helpers.ts stopPilothouse, but never waits for ever: a process still running
+ * 30 s after SIGTERM is noted (printed with the figures) and killed.
+ */
+async function stopPilothouse(service: BenchService, what: string): Promise<void> {
+  const child = service.child;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const late = await Promise.race([exited.then(() => false), sleep(30_000).then(() => true)]);
+    if (late) {
+      slowExits.push(what);
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+  rmSync(service.dataDir, { recursive: true, force: true });
+}
 
 /** Creates the namespaces and `podCount` unscheduled pods in one cluster (16 requests in flight, as scale.bench.ts). */
 async function fill(cluster: SecondCluster): Promise<void> {
@@ -131,7 +153,7 @@ async function measureService(start: () => Promise<BenchService>, clusters: stri
   const figures: ServiceFigures = { cold: new Map(), warm: new Map(), start: [], rssStart: [], rssCached: 0 };
   let service: BenchService | undefined;
   for (let round = 0; round < samples; round += 1) {
-    if (service) await stopPilothouse(service);
+    if (service) await stopPilothouse(service, `a ${clusters.length}-cluster process after its cold lists (round ${round})`);
     const begun = await timed(start);
     service = begun.value;
     figures.start.push(begun.ms);
@@ -233,7 +255,7 @@ async function startWhileDown(clusters: BenchCluster[]): Promise<{ start: number
     for (let round = 0; round < 5; round += 1) warm.push(await fullList(started.value.url, 'home'));
     return { start: started.ms, cold, warm: median(warm) };
   } finally {
-    await stopPilothouse(started.value);
+    await stopPilothouse(started.value, 'the process started while b and c were unreachable');
   }
 }
 
@@ -290,7 +312,7 @@ async function measure(clusters: BenchCluster[]): Promise<void> {
   const filled = await timed(() => Promise.all(clusters.map((entry) => fill(entry.cluster))));
   console.error(`created ${podCount} pods on each of ${clusters.length} clusters (${(filled.ms / 1000).toFixed(0)} s); measuring`);
   const single = await measureService(() => startSingle(clusters), ['home']);
-  await stopPilothouse(single.service);
+  await stopPilothouse(single.service, 'the one-cluster process after its warm lists');
   const multi = await measureService(() => startMulti(clusters), [...names]);
   const outages: Outage[] = [];
   let restart: { start: number; cold: number; warm: number } | undefined;
@@ -304,9 +326,10 @@ async function measure(clusters: BenchCluster[]): Promise<void> {
     outages.push(await outage(multi.service, 'killed (SIGKILL)', c, () => c.cluster.kill()));
     restart = await startWhileDown(clusters);
   } finally {
-    await stopPilothouse(multi.service);
+    await stopPilothouse(multi.service, 'the three-cluster process after the outages');
     printLists(single.figures, multi.figures);
     printOutages(outages, restart, median(multi.figures.warm.get('home') ?? []));
+    for (const what of slowExits) console.log(`still running 30 s after SIGTERM (then killed): ${what}`);
     console.log(
       `\nload average at the end (1, 5, 15 min; ${cpus().length} cores): ${loadavg()
         .map((value) => value.toFixed(1))
