@@ -188,7 +188,8 @@ const helmSchema = z
 function uniqueClusterNames(config: { cluster: { name: string }; clusters: { name: string }[] }, context: z.RefinementCtx): void {
   const seen = new Set([config.cluster.name]);
   config.clusters.forEach((cluster, index) => {
-    if (seen.has(cluster.name)) context.addIssue({ code: 'custom', path: ['clusters', index, 'name'], message: `cluster name "${cluster.name}" is used twice` });
+    if (seen.has(cluster.name))
+      context.addIssue({ code: 'custom', path: ['clusters', index, 'name'], message: `cluster name "${cluster.name}" is used twice` });
     seen.add(cluster.name);
   });
 }

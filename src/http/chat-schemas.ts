@@ -79,13 +79,9 @@ export const chatEvents = {
       requiresApproval: z.boolean().optional(),
       blocked: z.boolean().optional(),
       warnings: z.array(z.string()).optional(),
-      cluster: z
-        .string()
-        .optional()
-        .meta({
-          description:
-            "The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster",
-        }),
+      cluster: z.string().optional().meta({
+        description: "The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster",
+      }),
     })
     .catchall(z.unknown())
     .meta({ id: 'ToolRequestEvent' }),
