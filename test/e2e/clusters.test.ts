@@ -5,6 +5,7 @@ import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js'
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { serveDemoChartRepository, type ChartRepository } from '../helpers/chart-repository.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
+import { followEvents, type Followed } from '../helpers/sse-follow.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 // Many clusters (ADR 0035) on two real clusters: `home` is the shared test cluster, `b` a second one started for
@@ -55,29 +56,7 @@ const clusters = async (token = service.adminToken): Promise<ClusterItem[]> => (
 const names = (response: { body: { items?: { name: string }[] } }): string[] => (response.body.items ?? []).map((item) => item.name);
 const audit = async (search: string): Promise<AuditItem[]> => (await get(`/api/audit?limit=1000&${search}`)).body.items;
 
-/** Reads an SSE response into `events` until `close()`. */
-function follow(response: Response): { events: { event: string; data: any }[]; close: () => Promise<void> } {
-  const events: { event: string; data: any }[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data) });
-      }
-    }
-  })();
-  return { events, close: async () => (await reader.cancel().catch(() => undefined), await pump) };
-}
+const follow = (response: Response): Followed<any> => followEvents<any>(response);
 
 interface Frame {
   type: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { followEvents, type Followed } from '../helpers/sse-follow.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 // The live list (GET /api/k8s/{resource}/watch): SSE from the same watch-fed cache as the list, on the real cluster.
@@ -9,29 +10,7 @@ interface LiveEvent {
   data: { items?: { name: string; namespace?: string }[]; item?: { name: string; namespace?: string; status?: string }; revision: string };
 }
 
-/** Reads an SSE response into `events` until `close()`. */
-function follow(response: Response): { events: LiveEvent[]; close: () => Promise<void> } {
-  const events: LiveEvent[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data) });
-      }
-    }
-  })();
-  return { events, close: async () => (await reader.cancel().catch(() => undefined), await pump) };
-}
+const follow = (response: Response): Followed<LiveEvent['data']> => followEvents<LiveEvent['data']>(response);
 
 const podYaml = (name: string, labels: Record<string, string> = {}): string =>
   [

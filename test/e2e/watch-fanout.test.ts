@@ -4,6 +4,7 @@ import type { ResourceItem } from '../../src/kube/table.js';
 import { droppedFrame, WatchFeeds, type FeedSubscriber } from '../../src/kube/watch-feeds.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { followEvents, type Followed } from '../helpers/sse-follow.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -23,30 +24,7 @@ interface LiveEvent {
   data: { items?: { name: string; namespace?: string }[]; item?: { name: string; namespace?: string }; code?: string; details?: { reason?: string } };
 }
 
-/** Reads an SSE response into `events` until `close()` (or until the server ends it: `ended`). */
-function follow(response: Response): { events: LiveEvent[]; ended: () => boolean; close: () => Promise<void> } {
-  const events: LiveEvent[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let done = false;
-  const pump = (async () => {
-    for (;;) {
-      const read = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (read.done) return void (done = true);
-      buffer += decoder.decode(read.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data) });
-      }
-    }
-  })();
-  return { events, ended: () => done, close: async () => (await reader.cancel().catch(() => undefined), await pump) };
-}
+const follow = (response: Response): Followed<LiveEvent['data']> => followEvents<LiveEvent['data']>(response);
 
 const kubectl = (...args: string[]): Promise<string> => runKubectl(clusterKubeconfig(), args);
 const userSubject = (name: string): string => `{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${name}}`;
