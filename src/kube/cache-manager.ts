@@ -36,6 +36,7 @@ export class CacheManager {
   /** Kinds and scopes the service's own identity was refused, until when (their lists are made as each caller). */
   private readonly refusedToService = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
   private readonly idleMs: number;
   private readonly maxCaches: number;
   readonly access: ListAccessSets;
@@ -109,6 +110,8 @@ export class CacheManager {
     const key = this.key(client, type, scope);
     let cache = this.caches.get(key);
     if (!cache) {
+      // A closed manager (its cluster removed, the service stopping) starts no watch that nothing would stop.
+      if (this.closed) throw new AppError('UNAVAILABLE', 'the cluster is being removed or the service is stopping');
       this.evictLeastRecentlyUsed();
       cache = new TableCache(client.rest, type, scope, this.logger);
       this.caches.set(key, cache);
@@ -133,6 +136,7 @@ export class CacheManager {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.sweeper);
     this.access.close();
     for (const cache of this.caches.values()) cache.stop();

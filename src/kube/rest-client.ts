@@ -100,7 +100,9 @@ export class RestClient {
 
   /** Closes pooled connections. */
   async close(): Promise<void> {
-    await this.dispatcher?.close();
+    // Destroyed, not closed: a close waits for requests in flight, which a frozen API server never answers
+    // (a removed cluster or a stopping service must not wait on it; its watches were stopped first).
+    await this.dispatcher?.destroy();
   }
 
   private async connection(): Promise<{ headers: Record<string, string>; dispatcher: Dispatcher | undefined }> {

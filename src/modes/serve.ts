@@ -35,5 +35,8 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
   process.stdout.write(`Pilothouse listening on ${service.url}\n`);
   await stopRequested;
   await service.close();
+  // Every step of the close has its deadline; whatever a step left behind (a socket to an API server that never
+  // answers) must not keep the process alive past it.
+  setTimeout(() => process.exit(0), 2000).unref();
   return 0;
 }
