@@ -22,6 +22,19 @@ describe('approval registry', () => {
     expect(scheduler.pending).toBe(0);
   });
 
+  it('hands the decider the cluster the call goes to, and keeps it absent for a call that reaches none', async () => {
+    const { registry } = setup();
+    const onB = registry.wait({ id: 'call-b', owner: 'alice', sessionId: 's1', cluster: 'b' });
+    const noCluster = registry.wait({ id: 'call-file', owner: 'alice', sessionId: 's1' });
+    expect(registry.pendingRequest('call-b')).toEqual({ id: 'call-b', owner: 'alice', sessionId: 's1', cluster: 'b' });
+    expect(registry.decide(admin, 'call-b', false)).toEqual({ id: 'call-b', owner: 'alice', sessionId: 's1', cluster: 'b' });
+    expect(registry.decide(alice, 'call-file', true)).toEqual({ id: 'call-file', owner: 'alice', sessionId: 's1' });
+    await expect(Promise.all([onB, noCluster])).resolves.toEqual([
+      { outcome: 'rejected', by: 'root' },
+      { outcome: 'approved', by: 'alice' },
+    ]);
+  });
+
   it('times out after the configured wait on the injected clock, not before', async () => {
     const { registry, scheduler } = setup();
     const waiting = registry.wait({ id: 'call-2', owner: 'alice', sessionId: 's1' });

@@ -10,6 +10,14 @@ export interface ApprovalRequest {
   /** Username owning the chat session: they (or an admin) decide. */
   owner: string;
   sessionId: string;
+  /** The cluster the call goes to (kubectl and bash; absent for tools that reach no cluster): the decision's audit row names it. */
+  cluster?: string;
+}
+
+/** The request's own fields (the pending entry also holds its settle function). */
+function requestOf(request: ApprovalRequest): ApprovalRequest {
+  const { id, owner, sessionId, cluster } = request;
+  return cluster === undefined ? { id, owner, sessionId } : { id, owner, sessionId, cluster };
 }
 
 /** How a wait ended, and who decided (for approved/rejected). */
@@ -99,7 +107,7 @@ export class ApprovalRegistry implements Approvals {
     const request = this.pending.get(id);
     if (request && mayDecide(principal, request.owner)) {
       request.settle({ outcome: approved ? 'approved' : 'rejected', by: principal.username });
-      return { id: request.id, owner: request.owner, sessionId: request.sessionId };
+      return requestOf(request);
     }
     const owner = this.decided.get(id);
     if (owner !== undefined && mayDecide(principal, owner)) throw validation(`tool call ${id} was already decided`, { id });
@@ -116,7 +124,7 @@ export class ApprovalRegistry implements Approvals {
   /** The pending request of an id (its owner and session), if waiting here. */
   pendingRequest(id: string): ApprovalRequest | undefined {
     const request = this.pending.get(id);
-    return request && { id: request.id, owner: request.owner, sessionId: request.sessionId };
+    return request && requestOf(request);
   }
 
   /** Ids waiting for a decision. */

@@ -68,7 +68,7 @@ export class SharedApprovals implements Approvals {
   }
 
   async register(request: ApprovalRequest): Promise<void> {
-    if (!(await this.store.insert({ ...request, replica: this.replica }))) {
+    if (!(await this.store.insert({ ...request, cluster: request.cluster ?? null, replica: this.replica }))) {
       throw conflict(`tool call ${request.id} is waiting for a decision in another chat`, { id: request.id });
     }
   }
@@ -103,7 +103,7 @@ export class SharedApprovals implements Approvals {
     const outcome = approved ? 'approved' : 'rejected';
     if (!(await this.store.claim(id, outcome, principal.username))) throw validation(`tool call ${id} was already decided`, { id });
     if (!this.local.resolve(id, { outcome, by: principal.username })) await this.notify(id);
-    return { id, owner: stored.owner, sessionId: stored.sessionId };
+    return { id, owner: stored.owner, sessionId: stored.sessionId, ...(stored.cluster === null ? {} : { cluster: stored.cluster }) };
   }
 
   /** Whether the replica's LISTEN connection is open, allowing it `graceMs` to reconnect (after PostgreSQL restarted). */

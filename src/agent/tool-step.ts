@@ -7,7 +7,7 @@ import type { SafetyAnalyzer } from '../tools/safety/index.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
 import type { EmitEvent } from './agent-events.js';
-import type { ApprovalResult, Approvals } from './approvals.js';
+import type { ApprovalRequest, ApprovalResult, Approvals } from './approvals.js';
 import { singleClusterDirectory, toolTarget, type ClusterDirectory, type ToolTarget } from './cluster-directory.js';
 import type { ChatContext, SessionHistory, ToolStatus } from './history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
@@ -151,11 +151,12 @@ export class ToolStep {
     return { action: 'refuse', status: 'error', reason: target.reason };
   }
 
-  private approvalRequest(turn: ToolTurn, call: LlmToolCall): { id: string; owner: string; sessionId: string } {
-    return { id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId };
+  /** The request a human decides: the call, whose chat it is and the cluster it goes to (the decision's audit row names it). */
+  private approvalRequest(turn: ToolTurn, call: HandledCall): ApprovalRequest {
+    return { id: call.id, owner: turn.principal.username, sessionId: turn.history.sessionId, ...clusterField(call) };
   }
 
-  private waitForDecision(turn: ToolTurn, call: LlmToolCall): Promise<ApprovalResult> {
+  private waitForDecision(turn: ToolTurn, call: HandledCall): Promise<ApprovalResult> {
     turn.machine.fire('approval_needed');
     return this.deps.approvals.wait(this.approvalRequest(turn, call), turn.signal);
   }

@@ -5,6 +5,8 @@ export interface ApprovalRecord {
   id: string;
   owner: string;
   sessionId: string;
+  /** The cluster the tool call goes to (ADR 0035); null for tools that reach no cluster and rows stored before. */
+  cluster: string | null;
   /** The replica running the turn (it waits for the decision). */
   replica: string;
   outcome: string | null;
@@ -15,6 +17,7 @@ interface ApprovalRow {
   id: string;
   owner: string;
   session_id: string;
+  cluster: string | null;
   replica: string;
   outcome: string | null;
   decided_by: string | null;
@@ -24,6 +27,7 @@ const toRecord = (row: ApprovalRow): ApprovalRecord => ({
   id: row.id,
   owner: row.owner,
   sessionId: row.session_id,
+  cluster: row.cluster ?? null,
   replica: row.replica,
   outcome: row.outcome,
   decidedBy: row.decided_by,
@@ -40,13 +44,13 @@ export class ApprovalsStore {
    * Stores a request; an id decided before (a model reusing a call id in another chat) is replaced.
    * False when the id is waiting for a decision elsewhere.
    */
-  async insert(request: Pick<ApprovalRecord, 'id' | 'owner' | 'sessionId' | 'replica'>): Promise<boolean> {
+  async insert(request: Pick<ApprovalRecord, 'id' | 'owner' | 'sessionId' | 'cluster' | 'replica'>): Promise<boolean> {
     const changed = await this.database.run(
-      `INSERT INTO approvals (id, owner, session_id, replica, requested_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, session_id = excluded.session_id, replica = excluded.replica,
+      `INSERT INTO approvals (id, owner, session_id, cluster, replica, requested_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, session_id = excluded.session_id, cluster = excluded.cluster, replica = excluded.replica,
          requested_at = excluded.requested_at, outcome = NULL, decided_by = NULL, decided_at = NULL
        WHERE approvals.outcome IS NOT NULL`,
-      [request.id, request.owner, request.sessionId, request.replica, new Date(this.now()).toISOString()],
+      [request.id, request.owner, request.sessionId, request.cluster, request.replica, new Date(this.now()).toISOString()],
     );
     return changed === 1;
   }

@@ -116,4 +116,7 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
   // 10: the cluster of a drain's node (ADR 0035; NULL for drains recorded before: the home cluster's)
   `ALTER TABLE drain_jobs ADD COLUMN cluster TEXT;`,
+  // 11: the cluster of a tool call waiting for approval (ADR 0035; NULL for tools that reach no cluster and calls
+  // stored before), so a decision made on any replica audits the cluster the call goes to
+  `ALTER TABLE approvals ADD COLUMN cluster TEXT;`,
 ];

@@ -142,6 +142,33 @@ describe('the AI pilot across clusters', () => {
     expect(run.nth('tool_execution')).toMatchObject({ status: 'executed' });
     expect(await onB('get', 'configmap', name, '-n', bNamespace)).toBe(true);
     expect(await onHome('get', 'configmap', name, '-A')).toBe(false);
+    // The human's decision is audited with the cluster of the call it decided (the approve route itself names none).
+    const decided = await service.api<{ items: AuditEntry[] }>('GET', '/api/audit?action=approve&cluster=b&limit=50', { token: service.adminToken });
+    expect(decided.body.items.filter((row) => row.details.id === 'call_write_b')).toEqual([
+      expect.objectContaining({ action: 'approve', cluster: 'b', resource: `chat/${run.nth('session').session_id}`, decision: 'allow' }),
+    ]);
+  });
+
+  it('audits a rejection with the cluster of the rejected call; nothing is created on b', async () => {
+    const name = uniqueName('refused-on-b');
+    wire.script([{ toolCalls: [kubectl(`create configmap ${name} -n ${bNamespace}`, 'b', 'call_reject_b')] }, { text: ['Not created.'] }]);
+    const run = await chat(
+      service,
+      { message: `create ${name} on b` },
+      {
+        token: service.adminToken,
+        onEvent: async (event) => {
+          if (event.event !== 'tool_request' || !event.data.requiresApproval) return;
+          await service.api('POST', '/api/tool/approve', { token: service.adminToken, body: { id: event.data.id, approved: false } });
+        },
+      },
+    );
+    expect(run.nth('tool_execution')).toMatchObject({ id: 'call_reject_b', status: 'rejected' });
+    expect(await onB('get', 'configmap', name, '-n', bNamespace)).toBe(false);
+    const rejected = await service.api<{ items: AuditEntry[] }>('GET', '/api/audit?action=reject&limit=50', { token: service.adminToken });
+    expect(rejected.body.items.filter((row) => row.details.id === 'call_reject_b')).toEqual([
+      expect.objectContaining({ action: 'reject', cluster: 'b', decision: 'allow' }),
+    ]);
   });
 
   it('refuses the AI’s read on b under a deny rule scoped to b, and allows the same read on home', async () => {

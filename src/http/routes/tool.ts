@@ -40,8 +40,10 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       errors: [404, 409],
       handler: async (context, { body }) => {
         const request = await deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
+        // The route is not cluster-facing: the row names the cluster of the call decided (absent for tools that reach none).
         deps.audit.record({
           ...requestAuditFields(context),
+          ...(request.cluster === undefined ? {} : { cluster: request.cluster }),
           action: body.approved ? 'approve' : 'reject',
           resource: `chat/${request.sessionId}`,
           details: { id: body.id, owner: request.owner },
