@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { AccessPhase, AccessRequest } from '@pilothouse/wire/types';
 import { useT, type MessageKey, type Translate } from '../../i18n';
 import type { Column } from '../../shared/DataTable';
+import { clusterColumn } from '../../shared/cluster-column';
 import { formatTime } from '../../shared/time';
 
 const phaseClass: Record<AccessPhase, string> = { Pending: 'badge-write', Approved: 'badge-read', Denied: 'badge-dangerous', Expired: 'badge-unknown' };
@@ -20,7 +21,10 @@ function PhaseBadge({ request }: { request: AccessRequest }): ReactNode {
 
 const scopeText = (values: string[], all: string): string => (values.length === 0 || values.includes('*') ? all : values.join(', '));
 
-/** The access requests table's columns (the requester only for admins, who see everyone's); `actions` renders the last cell. */
+/**
+ * The access requests table's columns (the requester only for admins, who see everyone's; the cluster a grant holds
+ * on); `actions` renders the last cell.
+ */
 export function accessColumns(t: Translate, admin: boolean, actions: (request: AccessRequest) => ReactNode): Column<AccessRequest>[] {
   const requester: Column<AccessRequest> = {
     key: 'requester',
@@ -30,6 +34,7 @@ export function accessColumns(t: Translate, admin: boolean, actions: (request: A
   };
   return [
     ...(admin ? [requester] : []),
+    clusterColumn<AccessRequest>(t),
     {
       key: 'namespace',
       header: t('access.namespace'),

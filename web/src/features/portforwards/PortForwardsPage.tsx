@@ -4,16 +4,16 @@ import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../shared/DataTable';
+import { DataTable } from '../../shared/DataTable';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
 import { StartPortForward } from './StartPortForward';
 import type { PortForward } from './port-forward-types';
+import { portForwardColumns } from './portforward-columns';
 import '../layout/pages.css';
 
 const listPath = '/api/portforward';
-const statusTone: Record<string, string> = { active: 'tone-good', failed: 'tone-bad', Pending: 'tone-warn' };
 
 /** Pick a pod or a service of the namespace, then its port. */
 function StartForm({ namespace }: { namespace: string }): ReactNode {
@@ -69,42 +69,17 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
     });
   // Starting a forward is a write (viewers are refused by the service).
   const canStart = client.current?.role !== 'viewer';
-  const columns: Column<PortForward>[] = [
-    {
-      key: 'target',
-      header: t('portforward.target'),
-      cell: (row) => `${row.namespace}/${row.pod}:${row.podPort}`,
-      sortValue: (row) => `${row.namespace}/${row.pod}`,
-    },
-    {
-      key: 'address',
-      header: t('portforward.address'),
-      cell: (row) => <span className="mono">{row.address ?? (row.localPort ? `127.0.0.1:${row.localPort}` : '—')}</span>,
-    },
-    {
-      key: 'status',
-      header: t('portforward.status'),
-      cell: (row) => <span className={statusTone[row.status]}>{row.status}</span>,
-      sortValue: (row) => row.status,
-    },
-    { key: 'message', header: t('portforward.message'), cell: (row) => <span className="small">{row.message ?? ''}</span> },
-    { key: 'requester', header: t('portforward.requester'), cell: (row) => row.requester ?? '' },
-    {
-      key: 'stop',
-      header: t('portforward.actions'),
-      cell: (row) => (
-        <button
-          type="button"
-          className="small-button danger"
-          disabled={action.busy}
-          onClick={() => void stop(row)}
-          aria-label={t('portforward.stopNamed', { target: `${row.pod}:${row.podPort}` })}
-        >
-          {t('portforward.stop')}
-        </button>
-      ),
-    },
-  ];
+  const columns = portForwardColumns(t, (row) => (
+    <button
+      type="button"
+      className="small-button danger"
+      disabled={action.busy}
+      onClick={() => void stop(row)}
+      aria-label={t('portforward.stopNamed', { target: `${row.pod}:${row.podPort}` })}
+    >
+      {t('portforward.stop')}
+    </button>
+  ));
   return (
     <section className="page" aria-labelledby="pf-title">
       <div className="toolbar">

@@ -3,17 +3,17 @@ import { useCallback, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../shared/DataTable';
+import { DataTable } from '../../shared/DataTable';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
 import { ReportForm } from './ReportForm';
-import { formatSize, withReport, type Report } from './report-types';
+import { withReport, type Report } from './report-types';
+import { reportColumns } from './report-columns';
 import { useReportProgress } from './use-report-progress';
 import '../layout/pages.css';
 
 const listPath = '/api/reports';
-const statusTone: Record<Report['status'], string> = { generating: 'tone-warn', completed: 'tone-good', failed: 'tone-bad' };
 
 /** Downloads a finished report through the API client (the bearer token rides on the request, not in the URL). */
 async function download(client: ReturnType<typeof useApi>, report: Report): Promise<void> {
@@ -46,58 +46,29 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
     rows.filter((report) => report.status === 'generating').map((report) => report.id),
     onStatus,
   );
-  const columns: Column<Report>[] = [
-    { key: 'type', header: t('reports.type'), cell: (row) => t(`reports.type.${row.type}`), sortValue: (row) => row.type },
-    { key: 'format', header: t('reports.format'), cell: (row) => row.format.toUpperCase() },
-    { key: 'namespace', header: t('reports.namespace'), cell: (row) => row.namespace || t('reports.allNamespaces') },
-    {
-      key: 'progress',
-      header: t('reports.progress'),
-      cell: (row) => (
-        <span className="report-progress">
-          <progress
-            className="progress-bar"
-            max={100}
-            value={row.status === 'completed' ? 100 : row.progress}
-            aria-label={t('reports.progressOf', { id: row.id })}
-          />
-          <span className={statusTone[row.status]}>{t(`reports.status.${row.status}`)}</span>
-          {row.message && <span className="muted small"> {row.message}</span>}
-        </span>
-      ),
-      sortValue: (row) => row.progress,
-    },
-    { key: 'requester', header: t('reports.requester'), cell: (row) => row.requester ?? '' },
-    { key: 'created', header: t('reports.created'), cell: (row) => <span className="small">{row.createdAt}</span>, sortValue: (row) => row.createdAt ?? '' },
-    { key: 'size', header: t('reports.size'), cell: (row) => formatSize(row.size) },
-    {
-      key: 'actions',
-      header: t('reports.actions'),
-      cell: (row) => (
-        <span className="row-actions">
-          {row.status === 'completed' && (
-            <button
-              type="button"
-              className="small-button"
-              onClick={() => void action.act(async () => (await download(client, row), ''))}
-              aria-label={t('reports.downloadNamed', { name: row.fileName ?? row.id })}
-            >
-              {t('reports.download')}
-            </button>
-          )}
-          <button
-            type="button"
-            className="small-button danger"
-            disabled={action.busy}
-            onClick={() => void action.act(async () => (await client.json('DELETE', `${listPath}/${encodeURIComponent(row.id)}`), t('reports.deleted')))}
-            aria-label={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
-          >
-            {t('reports.delete')}
-          </button>
-        </span>
-      ),
-    },
-  ];
+  const columns = reportColumns(t, (row) => (
+    <span className="row-actions">
+      {row.status === 'completed' && (
+        <button
+          type="button"
+          className="small-button"
+          onClick={() => void action.act(async () => (await download(client, row), ''))}
+          aria-label={t('reports.downloadNamed', { name: row.fileName ?? row.id })}
+        >
+          {t('reports.download')}
+        </button>
+      )}
+      <button
+        type="button"
+        className="small-button danger"
+        disabled={action.busy}
+        onClick={() => void action.act(async () => (await client.json('DELETE', `${listPath}/${encodeURIComponent(row.id)}`), t('reports.deleted')))}
+        aria-label={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
+      >
+        {t('reports.delete')}
+      </button>
+    </span>
+  ));
   return (
     <section className="page" aria-labelledby="reports-title">
       <div className="toolbar">
