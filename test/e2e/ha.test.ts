@@ -212,6 +212,16 @@ describe('replicas sharing PostgreSQL', () => {
     expect(run.named('tool_execution')).toEqual([expect.objectContaining({ status: 'executed' })]);
     expect(await configMapExists('ha-approved')).toBe(true);
     expect((await c.api('POST', '/api/tool/approve', { token: admin, body: { id: run.nth('tool_request', 0).id, approved: false } })).status).toBe(400);
+    // B knew the call's cluster from the stored request alone (the turn runs on A): its audit row names it.
+    const approvedId = run.nth('tool_request', 0).id;
+    await expect
+      .poll(async () => {
+        const audit = await b.api('GET', '/api/audit?action=approve&limit=200', { token: admin });
+        return audit.body.items
+          .filter((item: { details: { id?: string } }) => item.details.id === approvedId)
+          .map((item: { cluster?: string }) => item.cluster);
+      })
+      .toEqual(['home']);
 
     wire.script([{ toolCalls: [command('ha-raced')] }, { text: ['Done.'] }]);
     const raced: { replica: string; status: number; approved: boolean }[] = [];
