@@ -6,6 +6,7 @@ import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { serveDemoChartRepository, type ChartRepository } from '../helpers/chart-repository.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
 import { followEvents, type Followed } from '../helpers/sse-follow.js';
+import { terminalSession } from '../helpers/terminal-session.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 // Many clusters (ADR 0035) on two real clusters: `home` is the shared test cluster, `b` a second one started for
@@ -57,38 +58,6 @@ const names = (response: { body: { items?: { name: string }[] } }): string[] => 
 const audit = async (search: string): Promise<AuditItem[]> => (await get(`/api/audit?limit=1000&${search}`)).body.items;
 
 const follow = (response: Response): Followed<any> => followEvents<any>(response);
-
-interface Frame {
-  type: string;
-  data?: string;
-}
-
-/**
- * Opens a terminal and has a conversation: each step's input is typed once the output so far matches its `after`
- * (the prompt, then the answer to the step before), as a person would; collects frames until the exit frame.
- */
-function terminalSession(socket: WebSocket, steps: { after: RegExp; input: string }[]): Promise<Frame[]> {
-  const frames: Frame[] = [];
-  let output = '';
-  let next = 0;
-  return new Promise((resolve, reject) => {
-    socket.on('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    socket.on('error', reject);
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 })));
-    socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as Frame;
-      frames.push(frame);
-      if (frame.type === 'output') output += frame.data ?? '';
-      const step = steps[next];
-      if (step && step.after.test(output)) {
-        next += 1;
-        socket.send(JSON.stringify({ type: 'input', data: step.input }));
-      }
-      if (frame.type === 'exit') resolve(frames);
-    });
-    socket.on('close', () => resolve(frames));
-  });
-}
 
 /** The HTTP status a refused WebSocket handshake answered. */
 function refusedStatus(socket: WebSocket): Promise<number> {
@@ -338,7 +307,7 @@ spec:
     // A ticket of b does not open the home cluster's terminal (403 ticket_mismatch, like a ticket of another pod).
     expect(await refusedStatus(new WebSocket(`${base}&ticket=${await issue()}`, ['pilothouse.terminal.v1']))).toBe(403);
     const frames = await terminalSession(new WebSocket(`${base}&cluster=b&ticket=${await issue()}`, ['pilothouse.terminal.v1']), [
-      { after: /# $/, input: 'echo "dir=$TESTCLUSTER_DIR"\n' },
+      { after: /[#$] $/, input: 'echo "dir=$TESTCLUSTER_DIR"\n' },
       { after: /dir=\//, input: 'exit\n' },
     ]);
     const output = frames

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { terminalOutput, terminalSession } from '../helpers/terminal-session.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const namespace = useNamespace('term');
@@ -75,15 +76,13 @@ async function ticket(): Promise<string> {
 describe('web terminal', () => {
   it('runs an interactive shell through a one-time ticket', async () => {
     const value = await ticket();
-    const frames = await session(new WebSocket(terminalUrl(`&ticket=${value}&shell=/bin/sh`), ['pilothouse.terminal.v1']), [
-      'echo marker-$((40+2))\n',
-      'exit 0\n',
+    // Each line is typed after the answer to the one before, as a person types (a line sent with the shell's
+    // exit could lose the shell's last output in the test cluster's simulated exec).
+    const frames = await terminalSession(new WebSocket(terminalUrl(`&ticket=${value}&shell=/bin/sh`), ['pilothouse.terminal.v1']), [
+      { after: /[#$] $/, input: 'echo marker-$((40+2))\n' },
+      { after: /marker-42/, input: 'exit 0\n' },
     ]);
-    const output = frames
-      .filter((frame) => frame.type === 'output')
-      .map((frame) => frame.data)
-      .join('');
-    expect(output).toContain('marker-42');
+    expect(terminalOutput(frames)).toContain('marker-42');
     expect(frames.at(-1)).toEqual({ type: 'exit', code: 0 });
     // A ticket works once.
     expect(await refusedStatus(new WebSocket(terminalUrl(`&ticket=${value}`), ['pilothouse.terminal.v1']))).toBe(401);
