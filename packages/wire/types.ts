@@ -2116,6 +2116,14 @@ export interface components {
         };
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
+        /** @description The last event: details.reason is slow_client or cache_stopped; open the live list again */
+        LiveListError: {
+            code: string;
+            details: {
+                [key: string]: unknown;
+            };
+            error: string;
+        };
         LlmSettings: {
             allow_private_base_url?: boolean;
             apiKeySet: boolean;
@@ -2881,6 +2889,7 @@ export type HelmValues = components['schemas']['HelmValues'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];
+export type LiveListError = components['schemas']['LiveListError'];
 export type LlmSettings = components['schemas']['LlmSettings'];
 export type LlmSettingsBody = components['schemas']['LlmSettingsBody'];
 export type LlmTestResult = components['schemas']['LlmTestResult'];
@@ -5237,6 +5246,10 @@ export interface operations {
                         data: string;
                         /** @constant */
                         event: "deleted";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "error";
                     };
                 };
             };

@@ -18,7 +18,8 @@ function rowKey(row: TableRow): string {
 class ExpiredError extends Error {}
 
 /** One change of the cached rows: a row added, modified or deleted, or the whole list replaced (relist). */
-export type RowChange = { type: 'added' | 'modified' | 'deleted'; row: TableRow } | { type: 'resync' };
+/** A row change, `resync` after a relist, `stopped` once the cache is stopped (its cluster removed, evicted). */
+export type RowChange = { type: 'added' | 'modified' | 'deleted'; row: TableRow } | { type: 'resync' } | { type: 'stopped' };
 
 function watchError(event: WatchEvent): Error {
   if (event.object.code === 410) return new ExpiredError('resource version expired');
@@ -137,8 +138,11 @@ export class TableCache {
   }
 
   stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     this.abort.abort();
+    // Live lists on this cache end instead of going quiet (src/kube/watch-feeds.ts).
+    this.emit({ type: 'stopped' });
   }
 
   private path(): string {

@@ -52,6 +52,13 @@ function writeFrames(subscriber: FeedSubscriber, frames: (string | Buffer)[]): v
   if (text) subscriber.write(text);
 }
 
+/** The last event of a live list whose cache stopped (its cluster was removed, or the cache was let go). */
+export const stoppedFrame = frame('error', {
+  error: 'this live list ended: its cluster was removed or its cache was let go; open it again',
+  code: 'UNAVAILABLE',
+  details: { reason: 'cache_stopped' },
+});
+
 /** The event for a client that fell behind: the error body the contract uses, then the stream ends. */
 export const droppedFrame = frame('error', {
   error: 'this live list fell too far behind the cluster and was closed; open it again',
@@ -86,7 +93,11 @@ class WatchFeed {
     private readonly onEmpty: () => void,
   ) {
     for (const row of cache.snapshot()) if (this.wanted(row)) this.selected.add(keyOf(row));
-    this.unsubscribe = cache.onChange((change) => (change.type === 'resync' ? this.resync() : this.change(change.type, change.row)));
+    this.unsubscribe = cache.onChange((change) => {
+      if (change.type === 'stopped') this.end(stoppedFrame);
+      else if (change.type === 'resync') this.resync();
+      else this.change(change.type, change.row);
+    });
   }
 
   get size(): number {
@@ -108,6 +119,14 @@ class WatchFeed {
     this.unsubscribe();
     this.subscribers.clear();
     this.queued.clear();
+  }
+
+  /** Ends every client with `frame` (the cache stopped: nothing more will come). */
+  private end(frame: string): void {
+    const subscribers = [...this.subscribers];
+    this.stop();
+    this.onEmpty();
+    for (const subscriber of subscribers) subscriber.drop(frame);
   }
 
   private remove(subscriber: FeedSubscriber): void {

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
+import { followEvents } from '../helpers/sse-follow.js';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 
 // Cluster Secrets (ADR 0035): labelled Secrets in Pilothouse's namespace of the home cluster (the shared test
@@ -260,6 +261,12 @@ describe('cluster Secrets, watched live in the home cluster', () => {
       expect(listed.find((item) => item.name === 'staging')).toMatchObject({ source: 'secret' });
       await waitFor(async () => (await api('/api/k8s/namespaces/only-on-second?cluster=staging')).status === 200);
       expect((await api('/api/k8s/namespaces/only-on-second')).status).toBe(404);
+      // A live list on the Secret's cluster, open when the Secret goes.
+      const response = await fetch(`${service.url}/api/k8s/namespaces/watch?cluster=staging`, { headers: { Authorization: `Bearer ${service.adminToken}` } });
+      expect(response.status).toBe(200);
+      const live = followEvents<{ items?: { name: string }[]; code?: string }>(response);
+      await waitFor(async () => live.events.some((event) => event.event === 'snapshot'));
+      expect(live.events[0]!.data.items?.map((item) => item.name)).toContain('only-on-second');
       // kubectl and helm read the cluster's kubeconfig from a file of the data dir, which goes with the cluster.
       const kubeconfigFile = join(deps.dataDir, 'clusters', 'staging.kubeconfig');
       expect(existsSync(kubeconfigFile)).toBe(true);
@@ -274,6 +281,9 @@ describe('cluster Secrets, watched live in the home cluster', () => {
       await runKubectl(clusterKubeconfig(), ['delete', 'secret', 'staging', '-n', service.namespace]);
       await waitFor(async () => !(await names()).includes('staging'));
       expect(await names()).toEqual(['home']);
+      // The live list ends with the contract's error body instead of going quiet.
+      await waitFor(async () => live.ended());
+      expect(live.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'UNAVAILABLE', details: { reason: 'cache_stopped' } } });
       expect(existsSync(kubeconfigFile)).toBe(false);
       const gone = await api<{ code: string; details: { cluster: string } }>('/api/k8s/namespaces/only-on-second?cluster=staging');
       expect(gone.status).toBe(404);

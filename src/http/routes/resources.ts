@@ -42,6 +42,10 @@ const watchEvents = {
   added: z.object({ item: resourceItem, revision: z.string() }),
   modified: z.object({ item: resourceItem, revision: z.string() }),
   deleted: z.object({ item: resourceItem, revision: z.string() }),
+  /** The last event when the stream ends from the service's side: the client fell behind, or its cluster was removed. */
+  error: z
+    .object({ error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()) })
+    .meta({ id: 'LiveListError', description: 'The last event: details.reason is slow_client or cache_stopped; open the live list again' }),
 };
 /** Keep-alive comments on live lists, so proxies keep an idle stream open. */
 const keepAliveMs = 15_000;
