@@ -123,12 +123,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       deps.accessRequests.stop();
       await bounded('mcp servers', deps.mcp.manager.close());
       deps.toolCluster.close();
+      // Drains still running here stop beating and storing before their cluster connections go: other replicas end
+      // them as abandoned after drainStaleMs.
+      deps.drains.close();
       await bounded('cluster secrets', deps.clusterSecrets?.stop() ?? Promise.resolve());
       await bounded('clusters', deps.clusters.closeAll());
       deps.pilot.settings.stop();
       deps.pilot.approvals.stop?.();
-      // Drains still running here stop beating: other replicas end them as abandoned after drainStaleMs.
-      deps.drains.close();
       // Rows still waiting stay in this replica's SQLite and are shipped after its next start.
       await bounded(
         'audit outbox',

@@ -158,6 +158,7 @@ export class DrainJobs {
   private readonly jobs = new Map<string, DrainJob>();
   private readonly writes = new Map<string, Promise<unknown>>();
   private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
 
   constructor(
     private readonly logger: Logger,
@@ -198,12 +199,18 @@ export class DrainJobs {
     return job;
   }
 
+  /**
+   * Stops beating and storing: a drain still running here (its cluster connections are going away with the
+   * service) leaves its last stored progress, and the other replicas end it as abandoned once its heartbeat is stale.
+   */
   close(): void {
+    this.closed = true;
     clearInterval(this.heartbeat);
   }
 
   /** Writes the job's progress in event order (each write carries every event so far). */
   private persist(job: DrainJob): void {
+    if (this.closed) return;
     const previous = this.writes.get(job.id) ?? Promise.resolve();
     const write = previous
       .then(() => this.store.progress(job.id, job.events, this.clock(), job.done))
