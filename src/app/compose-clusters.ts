@@ -148,12 +148,9 @@ export function composeClusters(inputs: ClusterScopeInputs, home: ClusterConnect
   return clusters;
 }
 
-/** The AI's gateway: each tool call opens its policy proxy on the cluster it names (absent: home). */
-export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClusterGateway & { close(): void } {
-  return {
-    open: (request) => clusters.resolve(request.clusterName).toolCluster.open(request),
-    close: () => undefined,
-  };
+/** The AI's gateway: each tool call opens its policy proxy on the cluster it names (absent: home); each closes with its cluster. */
+export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClusterGateway {
+  return { open: (request) => clusters.resolve(request.clusterName).toolCluster.open(request) };
 }
 
 /** Every cluster's cache sizes (the `pilothouse_cache_objects` gauge). */

@@ -121,7 +121,7 @@ export interface Services {
   /** Just-in-time access requests and the grant index behind the `approval` entries of the matrix. */
   accessRequests: AccessRequests;
   /** Opens the per-call policy proxy through which the AI's kubectl and bash tools reach the cluster they name. */
-  toolCluster: ToolClusterGateway & { close(): void };
+  toolCluster: ToolClusterGateway;
   /** The one policy decision (src/rbac/policy.ts) with the home cluster's discovery and grants. */
   policy: PolicyEngine;
   /** PortForward objects in the Pilothouse namespace (service identity). */

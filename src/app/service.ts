@@ -122,7 +122,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       await bounded('controllers', deps.controllers.stop());
       deps.accessRequests.stop();
       await bounded('mcp servers', deps.mcp.manager.close());
-      deps.toolCluster.close();
       // Drains still running here stop beating and storing before their cluster connections go: other replicas end
       // them as abandoned after drainStaleMs.
       deps.drains.close();
