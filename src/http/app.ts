@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
 import type { Authenticator } from '../auth/authenticator.js';
+import { validation } from '../errors.js';
 import { errorMiddleware } from './error-middleware.js';
 import { unauthorized } from '../errors.js';
 import { requestIdFrom } from './request-id.js';
@@ -116,7 +117,9 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
 function scopeFor(clusters: ClusterScopes, context: AppContext, spec: RouteSpec): ClusterScope {
   if (!spec.cluster) return clusters.home;
   const asked = context.query.cluster;
-  const scope = clusters.resolve(typeof asked === 'string' ? asked : undefined);
+  // Named twice, the request is refused (400), never read as the home cluster's.
+  if (Array.isArray(asked)) throw validation('cluster given more than once', { fields: { cluster: 'given more than once' } });
+  const scope = clusters.resolve(asked);
   context.state.clusterName = scope.name;
   if (scope.name !== clusters.homeName) scope.health.assertReachable(scope.name);
   return scope;

@@ -156,6 +156,10 @@ describe('?cluster= picks the cluster', () => {
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
       expect(response.body).toEqual({ error: expect.stringContaining('nope'), code: 'NOT_FOUND', details: { cluster: 'nope' } });
     }
+    // A cluster named twice is refused, never read as the home cluster.
+    const twice = await get('/api/k8s/pods?cluster=b&cluster=home');
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { cluster: 'given more than once' } } });
   });
 
   it('refuses pods on b to a user whose deny rule names b, and not at home or for other kinds on b (audited with the cluster)', async () => {
