@@ -205,6 +205,21 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     tui.keys('C-\\');
     await tui.waitFor(/talker\s+Running/);
     expect(tui.screen()).toMatch(/pods\(/);
+
+    // Keys still reach the UI after a detach, twice in a row (they were echoed as text once the socket closed).
+    for (const round of [1, 2]) {
+      tui.keys('s');
+      await tui.waitFor(/Shell in talker \[main\]/);
+      tui.type(`echo round-$((${round}+40))`);
+      tui.keys('Enter');
+      await tui.waitFor(new RegExp(`^round-${round + 40}`, 'm'));
+      tui.keys('C-\\');
+      await tui.waitFor(/talker\s+Running/);
+      tui.keys('y');
+      await tui.waitFor(/yaml: pod\/talker/);
+      tui.keys('Escape');
+      await tui.waitFor(/talker\s+Running/);
+    }
   });
 
   it('deletes a pod only after a confirmation that names it', async () => {

@@ -17,7 +17,12 @@ function bridge(socket: WebSocket): Promise<void> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   return new Promise((resolve) => {
+    let finished = false;
+    // Ends once: the socket's close (and error) arrive after a detach or an exit frame has already handed the
+    // terminal back, and a second round would turn raw mode off and pause stdin under the resumed UI.
     const finish = (): void => {
+      if (finished) return;
+      finished = true;
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       if (stdin.isTTY) stdin.setRawMode(false);
