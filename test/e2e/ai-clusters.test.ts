@@ -107,6 +107,27 @@ describe('the AI pilot across clusters', () => {
     expect(assistant.toolCalls[0]).toMatchObject({ id: 'call_chat_b', cluster: 'b', status: 'executed' });
   });
 
+  it('takes the chat’s cluster from ?cluster= or context.cluster as API users write it, and refuses two that disagree', async () => {
+    for (const [body, query] of [
+      [{ message: 'namespaces?', context: { cluster: 'b' } }, ''],
+      [{ message: 'namespaces?' }, '?cluster=b'],
+      [{ message: 'namespaces?', cluster: 'b', context: { cluster: 'b' } }, '?cluster=b'],
+    ] as const) {
+      wire.script([{ toolCalls: [kubectl('get namespaces -o name', undefined, 'call_where')] }, { text: ['Listed.'] }]);
+      const run = await chat(service, body, { token: service.adminToken, query });
+      expect(run.nth('tool_request')).toMatchObject({ id: 'call_where', cluster: 'b' });
+      expect(run.nth('tool_execution').result).toContain(`namespace/${bNamespace}`);
+    }
+    const requestsBefore = wire.chatRequests().length;
+    const disagree = await chat(service, { message: 'hi', context: { cluster: 'home' } }, { token: service.adminToken, query: '?cluster=b' });
+    expect(disagree.status).toBe(400);
+    expect(disagree.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { cluster: expect.stringContaining('"b"') } } });
+    const unknownProperty = await chat(service, { message: 'hi', context: { namespace: home.name, clusterName: 'b' } }, { token: service.adminToken });
+    expect(unknownProperty.status).toBe(400);
+    expect(unknownProperty.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(wire.chatRequests()).toHaveLength(requestsBefore);
+  });
+
   it('answers an unknown chat cluster with 404 naming it, and an unknown tool-call cluster with a tool error', async () => {
     const refused = await chat(service, { message: 'hi', cluster: 'nowhere' }, { token: service.adminToken });
     expect(refused.status).toBe(404);

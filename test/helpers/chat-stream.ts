@@ -23,6 +23,8 @@ export interface ChatRun {
 
 export interface ChatOptions {
   token?: string;
+  /** A query string for the request (`?cluster=b`). */
+  query?: string;
   /** Called for each event as it arrives; `abort()` drops the connection (client disconnect). */
   onEvent?(event: ChatEvent, abort: () => void): void | Promise<void>;
 }
@@ -43,7 +45,12 @@ export async function chat(service: TestService, body: unknown, options: ChatOpt
   const controller = new AbortController();
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  const response = await fetch(`${service.url}/api/chat/agentic`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+  const response = await fetch(`${service.url}/api/chat/agentic${options.query ?? ''}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
   const events: ChatEvent[] = [];
   const named: ChatRun['named'] = (name) => events.filter((event) => event.event === name).map((event) => event.data) as never;
   const nth: ChatRun['nth'] = (name, index = 0) => {

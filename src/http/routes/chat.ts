@@ -8,6 +8,7 @@ import { deleted, listOf } from '../api-schemas.js';
 import { clusterParameter } from '../cluster-schemas.js';
 import { chatCluster, clusterDirectoryOf, type ClusterSource } from '../../agent/cluster-directory.js';
 import { route, type RouteSpec } from '../types.js';
+import { validation } from '../../errors.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from 'pino';
@@ -43,13 +44,32 @@ const chatBody = z
           .regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>')
           .or(z.literal(''))
           .optional(),
+        /** The chat's cluster, as API users write it beside the namespace; the same as the top-level `cluster`. */
+        cluster: clusterParameter.optional(),
       })
+      // An unknown context property is refused (400), never dropped: a dropped `cluster` ran the turn on home.
+      .strict()
       .prefault({}),
     session_id: z.string().min(1).max(128).optional(),
     /** The chat's cluster (GET /api/clusters; ADR 0035): tool calls go there unless they name another. Absent: the home cluster. */
     cluster: clusterParameter.optional(),
   })
   .meta({ id: 'ChatBody' });
+
+/** `?cluster=` as every cluster-facing route takes it; the same as the body's `cluster`. */
+const chatQuery = z.object({ cluster: clusterParameter.optional() });
+
+/** The chat's cluster from wherever the caller named it (query, body, context): named twice differently is a 400. */
+function askedCluster(query: z.infer<typeof chatQuery>, body: z.infer<typeof chatBody>): string | undefined {
+  const named = [query.cluster, body.cluster, body.context.cluster].filter((name): name is string => name !== undefined);
+  const distinct = [...new Set(named)];
+  if (distinct.length > 1) {
+    throw validation('the chat names two different clusters', {
+      fields: { cluster: `given as ${distinct.map((name) => JSON.stringify(name)).join(' and ')}` },
+    });
+  }
+  return distinct[0];
+}
 
 const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
@@ -75,13 +95,14 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       permission: 'authenticated',
       summary: 'Ask the AI pilot; answers text/event-stream: session, chunk, tool_request, tool_execution, error, stream_end',
       body: chatBody,
+      query: chatQuery,
       produces: 'text/event-stream',
       events: chatEvents,
       errors: [404],
-      handler: async (context, { body }) => {
+      handler: async (context, { body, query }) => {
         const principal = principalOf(context);
         // An unknown cluster is a 404 before a session is opened or anything is streamed.
-        const cluster = chatCluster(clusters, body.cluster);
+        const cluster = chatCluster(clusters, askedCluster(query, body));
         const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
         const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
