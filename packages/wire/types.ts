@@ -1866,6 +1866,7 @@ export interface components {
             cluster?: components["schemas"]["ClusterName"];
             /** @default {} */
             context?: {
+                cluster?: components["schemas"]["ClusterName"];
                 namespace?: "" | string;
                 resource?: string | "";
             };
@@ -2300,11 +2301,13 @@ export interface components {
             timeoutSeconds?: number;
         };
         NodeUsage: {
+            allocatableCpu: string | null;
+            allocatableMemory: string | null;
             cpu: string;
+            cpuPercent: number | null;
             memory: string;
+            memoryPercent: number | null;
             name: string;
-        } & {
-            [key: string]: unknown;
         };
         NodeUsageItems: {
             items: components["schemas"]["NodeUsage"][];
@@ -2590,8 +2593,6 @@ export interface components {
             container: string;
             expiresAt: string;
             ticket: string;
-        } & {
-            [key: string]: unknown;
         };
         TerminalTicketBody: {
             container?: string;
@@ -3862,7 +3863,9 @@ export interface operations {
     };
     postApiChatAgentic: {
         parameters: {
-            query?: never;
+            query?: {
+                cluster?: components["schemas"]["ClusterName"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

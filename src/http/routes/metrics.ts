@@ -32,7 +32,21 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
       cluster: true,
       resourceKind: 'nodes',
       summary: 'Node usage: {items: [{name, cpu, memory, cpuPercent, memoryPercent, allocatableCpu, allocatableMemory}]} against allocatable',
-      response: itemsOf(z.object({ name: z.string(), cpu: z.string(), memory: z.string() }).catchall(z.unknown()).meta({ id: 'NodeUsage' })),
+      response: itemsOf(
+        z
+          .object({
+            name: z.string(),
+            cpu: z.string(),
+            memory: z.string(),
+            /** Usage as a percent of allocatable; null when the node states no allocatable. */
+            cpuPercent: z.number().nullable(),
+            memoryPercent: z.number().nullable(),
+            /** The node's allocatable CPU and memory as the API server states them (`4`, `16Gi`), null when absent. */
+            allocatableCpu: z.string().nullable(),
+            allocatableMemory: z.string().nullable(),
+          })
+          .meta({ id: 'NodeUsage' }),
+      ),
       handler: async (context) => {
         context.body = { items: await nodeMetrics(clusterOf(context)) };
       },

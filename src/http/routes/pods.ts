@@ -195,7 +195,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       params: podParams,
       body: ticketBody,
       status: 201,
-      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).catchall(z.unknown()).meta({ id: 'TerminalTicket' }),
+      response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).meta({ id: 'TerminalTicket' }),
       handler: async (context, { params: { name }, body }) => {
         const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
         const authorization = context.get('Authorization') || undefined;

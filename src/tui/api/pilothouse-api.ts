@@ -93,7 +93,7 @@ export class PilothouseApi {
     return this.client.json('POST', '/api/portforward', { body });
   }
 
-  async terminalTicket(pod: Target, container?: string): Promise<{ ticket: string; container: string }> {
+  async terminalTicket(pod: Target, container?: string): Promise<components['schemas']['TerminalTicket']> {
     const body: Body['TerminalTicketBody'] = { namespace: pod.namespace, container };
     return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body });
   }

@@ -8,7 +8,8 @@ import { ApiClient } from '../api/client.js';
 import { reportFileName, writeNewFile } from './report-file.js';
 import { ReportsApi, type ReportStatus } from './reports-api.js';
 
-const report = (overrides: Partial<ReportStatus> = {}): ReportStatus => ({
+// A server may send any strings: the hostile cases below widen the wire's enums on purpose.
+const report = (overrides: Partial<Record<keyof ReportStatus, unknown>> = {}): ReportStatus => ({
   id: 'report-a',
   type: 'cluster-overview',
   format: 'markdown',
@@ -18,7 +19,12 @@ const report = (overrides: Partial<ReportStatus> = {}): ReportStatus => ({
   message: null,
   createdAt: '2026-01-02T09:05:00Z',
   fileName: '.bashrc',
-  ...overrides,
+  cluster: 'home',
+  completedAt: null,
+  conditions: [],
+  requester: null,
+  size: null,
+  ...(overrides as Partial<ReportStatus>),
 });
 
 const folder = (): string => mkdtempSync(join(tmpdir(), 'ph-report-file-'));

@@ -16,6 +16,11 @@ const report = (id: string, overrides: Partial<ReportStatus> = {}): ReportStatus
   message: null,
   createdAt: '2026-11-26T09:00:00Z',
   fileName: null,
+  cluster: 'home',
+  completedAt: null,
+  conditions: [],
+  requester: null,
+  size: null,
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
+import type { ReportStatus as WireReportStatus } from '@pilothouse/wire/types';
 import type { ApiClient } from '../api/client.js';
 import { serverEvents } from '@pilothouse/wire/wire-client';
 import { reportFileName, writeNewFile } from './report-file.js';
@@ -5,19 +6,8 @@ import { reportFileName, writeNewFile } from './report-file.js';
 export const reportTypeChoices = ['cluster-overview', 'security-assessment'] as const;
 export const reportFormatChoices = ['pdf', 'html', 'markdown', 'json', 'csv'] as const;
 
-/** One report as GET /api/reports lists it (the fields the terminal UI shows). */
-export interface ReportStatus {
-  id: string;
-  type: string;
-  format: string;
-  /** '' for the whole cluster. */
-  namespace: string;
-  status: 'generating' | 'completed' | 'failed';
-  progress: number;
-  message: string | null;
-  createdAt: string | null;
-  fileName: string | null;
-}
+/** One report as GET /api/reports lists it (the wire's ReportStatus). */
+export type ReportStatus = WireReportStatus;
 
 export interface ReportRequest {
   type: (typeof reportTypeChoices)[number];

@@ -1,15 +1,7 @@
 import type { ResourceItem } from '@pilothouse/wire/types';
 
 /** One row of `GET /api/metrics/node`. */
-export interface NodeUsage {
-  name: string;
-  cpu: string;
-  memory: string;
-  cpuPercent: number | null;
-  memoryPercent: number | null;
-  allocatableCpu?: string | null;
-  allocatableMemory?: string | null;
-}
+export type { NodeUsage } from '@pilothouse/wire/types';
 
 /** A pod that needs attention, with the reason kubectl shows (and the scheduler's message for pending pods). */
 export interface PodProblem {

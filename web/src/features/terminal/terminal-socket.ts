@@ -1,3 +1,4 @@
+import type { TerminalTicket as WireTerminalTicket } from '@pilothouse/wire/types';
 import type { ApiClient } from '../../api/client';
 import type { ResourceTarget } from '../../shared/resource-target';
 
@@ -9,12 +10,8 @@ export interface TerminalFrame {
   code?: number | null;
 }
 
-/** What the socket's URL carries besides the pod: the one-time ticket, the container, the cluster (when one is named). */
-export interface TerminalTicket {
-  ticket: string;
-  container: string;
-  cluster?: string;
-}
+/** What the socket's URL carries besides the pod: the issued ticket (the wire's TerminalTicket) and the cluster, when one is named. */
+export type TerminalTicket = Pick<WireTerminalTicket, 'ticket' | 'container'> & { cluster?: string };
 
 /** The WebSocket URL of a pod's terminal, on the page's own host (`ws:` or `wss:`). */
 export function terminalUrl(location: { protocol: string; host: string }, target: ResourceTarget, { ticket, container, cluster }: TerminalTicket): string {
@@ -29,7 +26,7 @@ export function terminalUrl(location: { protocol: string; host: string }, target
  * on a WebSocket, and the token must never be in a URL), then the socket with the ticket.
  */
 export async function openTerminalSocket(client: ApiClient, target: ResourceTarget): Promise<WebSocket> {
-  const issued = await client.json<{ ticket: string; container: string }>('POST', `/api/pods/${encodeURIComponent(target.name)}/terminal/ticket`, {
+  const issued = await client.json<WireTerminalTicket>('POST', `/api/pods/${encodeURIComponent(target.name)}/terminal/ticket`, {
     body: { namespace: target.namespace ?? 'default' },
   });
   return new WebSocket(terminalUrl(window.location, target, { ...issued, cluster: client.cluster }), ['pilothouse.terminal.v1']);
