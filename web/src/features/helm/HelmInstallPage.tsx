@@ -91,7 +91,7 @@ export function HelmInstallPage({ namespace }: { namespace: string }): ReactNode
         <div className="form-row">
           <label className="field">
             <span>{t('helm.releaseName')}</span>
-            <input value={draft.name} onChange={set('name')} required pattern="[a-z0-9]([-a-z0-9]*[a-z0-9])?" />
+            <input value={draft.name} onChange={set('name')} required pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
           </label>
           <label className="field">
             <span>{t('helm.namespace')}</span>

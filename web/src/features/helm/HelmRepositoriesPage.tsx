@@ -82,7 +82,7 @@ export function HelmRepositoriesPage(): ReactNode {
         <form className="card page-section form-row" onSubmit={add} aria-label={t('helm.repoAdd')}>
           <label className="field">
             <span>{t('helm.name')}</span>
-            <input value={name} onChange={(event) => setName(event.target.value)} required pattern="[a-z0-9]([-a-z0-9_]*[a-z0-9])?" />
+            <input value={name} onChange={(event) => setName(event.target.value)} required pattern="[a-z0-9]([\-a-z0-9_]*[a-z0-9])?" />
           </label>
           <label className="field">
             <span>{t('helm.repoUrl')}</span>

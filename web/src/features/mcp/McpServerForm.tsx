@@ -38,7 +38,7 @@ export function McpServerForm({ initial, editing, onSubmit, onCancel }: FormProp
       <h2>{editing ? t('mcp.editTitle', { name: draft.name }) : t('mcp.addTitle')}</h2>
       <label className="field">
         <span>{t('mcp.name')}</span>
-        <input value={draft.name} onChange={field('name')} required disabled={editing} pattern="[a-z0-9]([-a-z0-9]*[a-z0-9])?" />
+        <input value={draft.name} onChange={field('name')} required disabled={editing} pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
       </label>
       <label className="field">
         <span>{t('mcp.command')}</span>
