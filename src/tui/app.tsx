@@ -61,8 +61,13 @@ export function App(props: AppProps): ReactElement {
   const [round, setRound] = useState(0);
   const modalRef = useRef(modal);
   modalRef.current = modal;
+  // The ref follows at once (not at the next render), so keys typed between one prompt and the next never reach the view.
+  const showModal = (next: Modal | undefined): void => {
+    modalRef.current = next;
+    setModal(next);
+  };
   const prompt = <T,>(make: (resolve: (value: T) => void) => Modal): Promise<T> =>
-    new Promise<T>((resolve) => setModal(make((value) => (setModal(undefined), resolve(value)))));
+    new Promise<T>((resolve) => showModal(make((value) => (showModal(undefined), resolve(value)))));
   const quit = (error?: Error): void => {
     props.onQuit();
     exit(error);
@@ -185,7 +190,7 @@ function FooterLine(props: {
 }): ReactElement {
   const { modal } = props;
   if (modal?.kind === 'confirm') return <ConfirmPrompt question={modal.question} yesNo={props.t('tui.confirm.yesNo')} onAnswer={modal.resolve} />;
-  if (modal?.kind === 'ask') return <AskPrompt label={modal.label} initial={modal.initial} mask={modal.mask} onAnswer={modal.resolve} />;
+  if (modal?.kind === 'ask') return <AskPrompt label={modal.label} initial={modal.initial} mask={modal.mask} error={modal.error} onAnswer={modal.resolve} />;
   if (modal?.kind === 'command') return <CommandLine words={props.words} onSubmit={props.onCommand} onCancel={props.onCancel} />;
   return <Footer message={props.message} hint={props.hint} />;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ClientSession } from './api/client.js';
+import { errorLine } from '@pilothouse/wire/wire-client';
 import { passwordLogin, type SignInBridge } from './sign-in.js';
 import type { Modal } from './core/modal.js';
 import type { Shell } from './core/shell.js';
@@ -27,21 +28,53 @@ async function ssoLogin(options: SignInOptions, shell: Shell): Promise<ClientSes
   }
 }
 
-/** Asks username and password (the password without echo) until the service accepts them; undefined when the user cancels. */
+/** What one round of the login prompt asks: the username (unless `--username` fixed it) and the password. */
+interface LoginRound {
+  username: string | undefined;
+  askUsername: boolean;
+  /** Why the last round was refused, shown on the prompts of this one (the footer line is taken by the prompt). */
+  refused?: string;
+}
+
+/** One round's username and password; undefined when the user cancels (esc on a fixed username asks for another). */
+async function askCredentials(round: LoginRound, shell: Shell, prompt: Prompt): Promise<{ username: string; password: string } | undefined> {
+  const error = round.refused;
+  if (round.askUsername) {
+    const initial = round.username;
+    round.username = await prompt<string | undefined>((resolve) => ({ kind: 'ask', label: shell.t('tui.login.username'), initial, error, resolve }));
+    if (round.username === undefined) return undefined;
+  }
+  const password = await prompt<string | undefined>((resolve) => ({
+    kind: 'ask',
+    label: shell.t('tui.login.password'),
+    mask: true,
+    error: round.askUsername ? undefined : error,
+    resolve,
+  }));
+  if (password !== undefined && round.username !== undefined) return { username: round.username, password };
+  if (round.askUsername) return undefined;
+  round.askUsername = true;
+  round.refused = undefined;
+  return askCredentials(round, shell, prompt);
+}
+
+/**
+ * Asks the password (the username too, unless `--username` named it) until the service accepts them; a refusal
+ * stays on the next prompt; undefined when the user cancels.
+ */
 async function loginLoop(options: SignInOptions, shell: Shell, prompt: Prompt): Promise<ClientSession | undefined> {
   if (options.sso) return ssoLogin(options, shell);
-  let username = options.username;
+  const round: LoginRound = { username: options.username, askUsername: options.username === undefined };
   for (;;) {
-    username = await prompt<string | undefined>((resolve) => ({ kind: 'ask', label: shell.t('tui.login.username'), initial: username, resolve }));
-    if (username === undefined) return undefined;
-    const password = await prompt<string | undefined>((resolve) => ({ kind: 'ask', label: shell.t('tui.login.password'), mask: true, resolve }));
-    if (password === undefined) return undefined;
+    const credentials = await askCredentials(round, shell, prompt);
+    if (!credentials) return undefined;
     try {
-      const session = await passwordLogin(options.baseUrl, username, password);
+      const session = await passwordLogin(options.baseUrl, credentials.username, credentials.password);
       shell.api.client.useSession(session);
       shell.notice(shell.t('tui.login.welcome', { user: session.username, role: session.role }));
       return session;
     } catch (error) {
+      round.refused = errorLine(error);
       shell.report(error);
     }
   }

@@ -294,9 +294,13 @@ describe('pilothouse tui against a remote Pilothouse', () => {
       HOME: mkdtempSync(join(tmpdir(), 'ph-tui-home-')),
     });
     const tui = pane;
-    await tui.waitFor(/Username:/);
-    tui.keys('Enter');
+    // --username named the user: only the password is asked.
     await tui.waitFor(/Password \(not shown\):/);
+    expect(tui.screen()).not.toMatch(/Username:/);
+    tui.type('wrong-password');
+    tui.keys('Enter');
+    // The refusal stays on the next prompt instead of flashing on the footer for a moment.
+    await tui.waitFor(/invalid[^\n]*Password \(not shown\):/i);
     tui.type(user.password);
     expect(tui.screen()).not.toContain(user.password);
     tui.keys('Enter');
@@ -306,7 +310,10 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     // Ending every session of the user turns the next request into a 401.
     const ended = await service.api('DELETE', `/api/admin/users/${user.username}/sessions`, { token: service.adminToken });
     expect(ended.status).toBe(200);
-    await tui.waitFor(/Username:/, 30_000);
+    await tui.waitFor(/Password \(not shown\):/, 30_000);
+    // esc on the password of a fixed user asks for another user.
+    tui.keys('Escape');
+    await tui.waitFor(/Username:/);
   });
 });
 

@@ -19,7 +19,7 @@ export function ConfirmPrompt(props: { question: string; yesNo: string; onAnswer
  * A one-line prompt: Enter submits, esc cancels; `mask` shows nothing of what is typed (passwords).
  * A default (`initial`) is shown selected (inverse): the first typed key replaces it, Backspace edits it.
  */
-export function AskPrompt(props: { label: string; initial?: string; mask?: boolean; onAnswer(value: string | undefined): void }): ReactElement {
+export function AskPrompt(props: { label: string; initial?: string; mask?: boolean; error?: string; onAnswer(value: string | undefined): void }): ReactElement {
   const { value, selected } = useTextInput(
     true,
     props.initial ?? '',
@@ -28,6 +28,7 @@ export function AskPrompt(props: { label: string; initial?: string; mask?: boole
   );
   return (
     <Text color="yellow" wrap="truncate">
+      {props.error ? <Text color="red">{props.error} · </Text> : null}
       {props.label}{' '}
       <Text color="white" inverse={selected}>
         {props.mask ? '' : value}
