@@ -36,6 +36,26 @@ PASSWORD_FILE=$DATA_DIR/admin-password
 [ -s "$PASSWORD_FILE" ] || (umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$PASSWORD_FILE")
 ADMIN_PASSWORD=$(cat "$PASSWORD_FILE")
 
+# The AI pilot uses a model found on this machine, once (the config file is kept afterwards, Settings → AI writes it):
+# OPENAI_API_KEY, else ANTHROPIC_API_KEY, else an Ollama at its default address with a model pulled. Without any,
+# the pilot panel says in one line how to connect one.
+CONFIG_FILE=$DATA_DIR/config.yaml
+ollama_model() { curl -fsS --max-time 2 http://127.0.0.1:11434/api/tags 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const m=JSON.parse(s).models?.[0]?.name;if(!m)process.exit(1);console.log(m)})'; }
+if [ ! -s "$CONFIG_FILE" ]; then
+  if [ -n "${OPENAI_API_KEY:-}" ]; then
+    # shellcheck disable=SC2016 # ${OPENAI_API_KEY} is for the config file to expand, not the shell
+    printf 'llm:\n  provider: openai\n  model: %s\n  api_key: ${OPENAI_API_KEY}\n' "${OPENAI_MODEL:-gpt-4o-mini}" > "$CONFIG_FILE"
+    echo "AI pilot: OpenAI (OPENAI_API_KEY)"
+  elif [ -n "${ANTHROPIC_API_KEY:-}" ]; then
+    # shellcheck disable=SC2016 # likewise
+    printf 'llm:\n  provider: anthropic\n  model: %s\n  api_key: ${ANTHROPIC_API_KEY}\n' "${ANTHROPIC_MODEL:-claude-sonnet-4-5}" > "$CONFIG_FILE"
+    echo "AI pilot: Anthropic (ANTHROPIC_API_KEY)"
+  elif model=$(ollama_model); then
+    printf 'llm:\n  provider: ollama\n  model: %s\n  base_url: http://127.0.0.1:11434\n  allow_private_base_url: true\n' "$model" > "$CONFIG_FILE"
+    echo "AI pilot: Ollama ($model)"
+  fi
+fi
+
 node bin/pilothouse -web --auth-mode local --admin-password "$ADMIN_PASSWORD" \
   --kubeconfig "$KUBECONFIG_PATH" --data-dir "$DATA_DIR" --config "$DATA_DIR/config.yaml" \
   --port "$PORT" &

@@ -44,7 +44,9 @@ export function ChatHistoryList({ current, onPick }: { current?: string; onPick:
               title={t('chat.deleteSession', { title: item.title })}
               onClick={() => void remove(item.id)}
             >
-              🗑
+              <svg className="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+                <path fill="currentColor" d="M6 1h4l1 1h3v2H2V2h3zM3 5h10l-1 10H4zm3 2v6h1V7zm3 0v6h1V7z" />
+              </svg>
             </button>
           </li>
         ))}

@@ -7,6 +7,7 @@ import { ChatMessages } from './ChatMessages';
 import { CommandPreview } from './CommandPreview';
 import { useChat, type ChatContextValue } from './use-chat';
 import { useCommandAnalysis } from './use-command-analysis';
+import { useLlmState } from './use-llm-state';
 
 interface ChatPanelProps {
   open: boolean;
@@ -22,6 +23,7 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);
+  const llm = useLlmState();
 
   const submit = (event?: FormEvent): void => {
     event?.preventDefault();
@@ -84,6 +86,11 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
         </button>
       </header>
       <ErrorNotice error={loadError} compact onDismiss={() => setLoadError(undefined)} />
+      {llm === 'unconfigured' && (
+        <p className="chat-hint muted small" role="note">
+          {t('chat.noModel')}
+        </p>
+      )}
       <div className="chat-body">
         {showHistory ? <ChatHistoryList current={chat.state.sessionId} onPick={pick} /> : <ChatMessages state={chat.state} onDecide={chat.decide} />}
       </div>

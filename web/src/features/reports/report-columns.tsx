@@ -25,7 +25,7 @@ export function reportColumns(t: Translate, actions: (report: Report) => ReactNo
             aria-label={t('reports.progressOf', { id: row.id })}
           />
           <span className={statusTone[row.status]}>{t(`reports.status.${row.status}`)}</span>
-          {row.message && <span className="muted small"> {row.message}</span>}
+          {row.message && row.message.toLowerCase() !== row.status && <span className="muted small"> {row.message}</span>}
         </span>
       ),
       sortValue: (row) => row.progress,

@@ -1,0 +1,53 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
+import { chromiumPath, launchArgs, missingForWebTests, signInAt } from '../helpers/browser.js';
+
+// Issue 39, found in use in the second hour (web, Chromium): a pilot panel with no model says how to connect one;
+// the forms' name patterns are live in the browser (a pattern invalid under the v flag is silently ignored).
+const missing = missingForWebTests();
+if (missing.length && process.env.CI) throw new Error(`web UI test cannot run: ${missing.join('; ')}`);
+if (missing.length) console.warn(`skipping the web second-hour test: ${missing.join('; ')}`);
+
+describe.skipIf(missing.length > 0)('web: the second hour', () => {
+  let service: TestService;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    // No llm keys, no base URL: the AI is unconfigured.
+    service = await startTestService({ web: true });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs, headless: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  it('says in one line how to connect a model when none is connected', { timeout: 120_000 }, async () => {
+    const admin = { username: 'admin', password: testAdminPassword };
+    const page = await signInAt(browser, `${service.url}/`, admin, pageErrors);
+    const panel = page.locator('#chat-panel');
+    if (!(await panel.isVisible())) await page.getByRole('button', { name: 'AI pilot' }).click();
+    await panel
+      .getByRole('note')
+      .getByText(/No AI model is connected\..*Settings → AI.*llm\.provider/)
+      .waitFor();
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('validates a Helm repository name in the browser before anything is sent', { timeout: 120_000 }, async () => {
+    const admin = { username: 'admin', password: testAdminPassword };
+    const page = await signInAt(browser, `${service.url}/helm/repositories`, admin, pageErrors);
+    const form = page.getByRole('form', { name: 'Add repository' });
+    const name = form.getByLabel('Name');
+    await name.fill('-Bad_Name');
+    expect(await name.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+    await name.fill('good-name');
+    expect(await name.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(false);
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+});
