@@ -276,6 +276,30 @@ describe('pilothouse tui against a remote Pilothouse', () => {
     expect(tui.screen()).toMatch(/Pending\s+execute_write/);
   });
 
+  it('lets an admin approve a pending access request from its list, naming the requester, with a comment', async () => {
+    const filed = await service.api('POST', '/api/access-requests', {
+      token: user.token,
+      body: { permission: 'execute_write', namespaces: [namespace.name], resources: ['configmaps'], reason: 'tui review', ttl: '30m' },
+    });
+    expect(filed.status).toBe(201);
+    const id: string = filed.body.id;
+    const tui = remote(service.adminToken);
+    await tui.waitFor(/talker\s+Running/);
+    tui.keys('x');
+    await tui.waitFor(new RegExp(`${id}\\s+${user.username}\\s+Pending`));
+    await slash(tui, id);
+    await tui.waitFor(new RegExp(`\\[1\\] /${id}`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`Approve ${id} of ${user.username}: execute_write on ${namespace.name}`));
+    tui.keys('y');
+    await tui.waitFor(new RegExp(`Comment for ${user.username}`));
+    tui.type('go ahead');
+    tui.keys('Enter');
+    await tui.waitFor(new RegExp(`Access request ${id}: Approved`));
+    const decided = await service.api('GET', `/api/access-requests/${id}`, { token: service.adminToken });
+    expect(decided.body).toMatchObject({ phase: 'Approved', reviewer: 'admin', message: 'go ahead' });
+  });
+
   it('hides every write key under --readonly', async () => {
     const tui = remote(service.adminToken, ['--readonly']);
     await tui.waitFor(/\[read-only\]/);

@@ -85,6 +85,12 @@ export class PilothouseApi {
     return (await this.client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests')).items;
   }
 
+  /** An admin's decision on a Pending request (`approve` or `deny`), with an optional comment for the requester. */
+  decideAccessRequest(id: string, verb: 'approve' | 'deny', comment?: string): Promise<AccessRequest> {
+    const body: Body['AccessDecisionBody'] = comment ? { comment } : {};
+    return this.client.json('POST', `/api/access-requests/${encodeURIComponent(id)}/${verb}`, { body });
+  }
+
   requestAccess(body: Body['AccessRequestCreateBody']): Promise<AccessRequest> {
     return this.client.json<AccessRequest>('POST', '/api/access-requests', { body });
   }

@@ -55,6 +55,8 @@ export type ActionName =
   | 'pilot'
   | 'ask'
   | 'approve'
+  | 'approveRequest'
+  | 'denyRequest'
   | 'reject'
   | 'expand'
   | 'sessions'
@@ -133,7 +135,7 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
   yaml: text,
   logs: [...text, { key: 'f', action: 'follow' }, { key: '0', action: 'allContainers' }, { key: 'p', action: 'previous' }, { key: 'w', action: 'wrap' }],
   drain: navigation,
-  'access-requests': table,
+  'access-requests': [...table, { key: 'y', action: 'approveRequest', write: true }, { key: 'n', action: 'denyRequest', write: true }],
   pilot: [
     { key: 'up/down j/k', action: 'move', display: true },
     { key: 'i', action: 'ask' },
