@@ -1,5 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
 import { chromiumPath, launchArgs, missingForWebTests, signInAt } from '../helpers/browser.js';
 
@@ -47,6 +48,42 @@ describe.skipIf(missing.length > 0)('web: the second hour', () => {
     expect(await name.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
     await name.fill('good-name');
     expect(await name.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(false);
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe.skipIf(missing.length > 0)('web: the pilot’s answers', () => {
+  let service: TestService;
+  let wire: LlmWireServer;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    wire = await startLlmWireServer();
+    const llm = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-web-markdown', max_retries: 0 };
+    service = await startTestService({ web: true, config: { llm: llm as never } });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs, headless: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([service?.close(), wire?.close()]);
+  });
+
+  it('draws the assistant’s Markdown (bold, lists, code) and never as markup or raw markers', { timeout: 120_000 }, async () => {
+    const page = await signInAt(browser, `${service.url}/`, { username: 'admin', password: testAdminPassword }, pageErrors);
+    wire.script([{ text: ['**payments-worker** is crashing:\n\n- OOMKilled\n- exit `137`\n\n<img src=x onerror="window.hacked=1">'] }]);
+    const input = page.getByLabel('Message to the AI pilot');
+    await input.fill('what is broken?');
+    await input.press('Enter');
+    const answer = page.locator('.message-assistant .message-text').last();
+    await answer.locator('strong', { hasText: 'payments-worker' }).waitFor();
+    expect(await answer.locator('li').allTextContents()).toEqual(['OOMKilled', 'exit 137']);
+    expect(await answer.locator('code').allTextContents()).toEqual(['137']);
+    expect(await answer.innerText()).not.toContain('**');
+    expect(await answer.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { parseMarkdown, plainText, type Block } from '@pilothouse/wire/markdown';
 import type { Translate } from '../core/i18n.js';
 import { truncateToWidth } from '../core/columns.js';
 import { isWaiting, type Entry, type ToolEntry } from './transcript.js';
@@ -124,13 +125,33 @@ function accessLines(entry: ToolEntry, options: LineOptions): Line[] {
   return wrapped(text, options.width, { color: 'yellow' }, '  ');
 }
 
+/** One Markdown block of an answer as lines: headings bold, list items bulleted, code dim; inline markers dropped. */
+function blockLines(block: Block, options: LineOptions): Line[] {
+  const bullet = options.ascii ? '-' : '•';
+  switch (block.kind) {
+    case 'heading':
+      return wrapped(plainText(block.inlines), options.width, { bold: true });
+    case 'list':
+      return block.items.flatMap((item, index) => wrapped(`${block.ordered ? `${index + 1}.` : bullet} ${plainText(item)}`, options.width, {}));
+    case 'code':
+      return block.text.split('\n').map((line) => ({ text: truncateToWidth(`  ${line}`, options.width), dim: true }));
+    default:
+      return wrapped(plainText(block.inlines), options.width, {});
+  }
+}
+
+/** The assistant's Markdown drawn for the terminal (packages/wire/markdown.ts), never its raw markers. */
+function answerLines(text: string, options: LineOptions): Line[] {
+  return parseMarkdown(text).flatMap((block, index) => [...(index > 0 ? [{ text: '' }] : []), ...blockLines(block, options)]);
+}
+
 function entryLines(entry: Entry, options: LineOptions): Line[] {
   const mark = options.ascii ? marks.ascii : marks.unicode;
   switch (entry.kind) {
     case 'user':
       return wrapped(`${mark.user} ${entry.text}`, options.width, { color: 'cyan', bold: true });
     case 'assistant':
-      return wrapped(entry.text.trim(), options.width, {});
+      return answerLines(entry.text, options);
     case 'tool':
       return toolLines(entry, options);
     case 'error':

@@ -80,4 +80,23 @@ describe('the AI pilot transcript', () => {
     });
     expect(stored.entries[0]).toMatchObject({ accessNeeded: scope });
   });
+
+  it('draws the assistant’s Markdown without its markers: bold heading, bullets, code, plain inline text', () => {
+    const t = (key: string): string => key;
+    const options = { width: 80, now: 0, timeoutMs: 30_000, expanded: new Set<string>(), t, ascii: false };
+    const answer = '## Why\n**payments-worker** is *crashing*: see `kubectl logs`.\n\n- OOMKilled\n- exit 137\n\n```\nkubectl get pods\n```';
+    const { lines } = transcriptLines([{ kind: 'assistant', text: answer }], options);
+    expect(lines.map((line) => line.text)).toEqual([
+      'Why',
+      '',
+      'payments-worker is crashing: see kubectl logs.',
+      '',
+      '• OOMKilled',
+      '• exit 137',
+      '',
+      '  kubectl get pods',
+    ]);
+    expect(lines[0]).toMatchObject({ bold: true });
+    expect(lines.at(-1)).toMatchObject({ dim: true });
+  });
 });
