@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { Row } from '../api/types.js';
 import { agedBy, cellText, columnWidths, formatLine, type Column } from '../core/columns.js';
+import { rowTone } from '../core/row-tone.js';
 
 export interface ResourceTableProps {
   columns: Column[];
@@ -50,7 +51,7 @@ export function ResourceTable(props: ResourceTableProps): ReactElement {
         );
         const isSelected = props.offset + index === props.selected;
         return (
-          <Text key={`${row.namespace ?? ''}/${row.name}`} inverse={isSelected} wrap="truncate">
+          <Text key={`${row.namespace ?? ''}/${row.name}`} inverse={isSelected} color={rowTone(row)} wrap="truncate">
             {line}
           </Text>
         );

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import stringWidth from 'string-width';
 import { useShell } from '../core/shell.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
 import { SearchLine } from '../components/search-line.js';
@@ -15,10 +16,34 @@ export interface TextViewProps {
   active: boolean;
 }
 
+/** One line cut into pieces of at most `width` cells; the pieces after the first keep its indentation, two deeper. */
+function wrapLine(line: string, width: number): string[] {
+  if (stringWidth(line) <= width) return [line];
+  const indent = ' '.repeat(Math.min(width / 2, (/^\s*/.exec(line)?.[0].length ?? 0) + 2));
+  const pieces: string[] = [];
+  let piece = '';
+  for (const character of line) {
+    if (stringWidth(piece + character) > width) {
+      pieces.push(piece);
+      piece = indent;
+    }
+    piece += character;
+  }
+  pieces.push(piece);
+  return pieces;
+}
+
+/** Every line wrapped to `width` cells. */
+export function wrapLines(lines: string[], width: number): string[] {
+  return lines.flatMap((line) => wrapLine(line, Math.max(8, width)));
+}
+
 /** Describe and YAML: scrollable, `/` searches, `n` jumps to the next match. */
 export function TextView(props: TextViewProps): ReactElement {
   const shell = useShell();
-  const [lines, setLines] = useState<string[] | undefined>(undefined);
+  const [loaded, setLines] = useState<string[] | undefined>(undefined);
+  // Describe wraps its long lines (events, messages, annotations) instead of cutting them; YAML keeps one line per line.
+  const lines = useMemo(() => (loaded && props.view === 'describe' ? wrapLines(loaded, props.width) : loaded), [loaded, props.view, props.width]);
   const [searching, setSearching] = useState(false);
   const [needle, setNeedle] = useState('');
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
