@@ -58,7 +58,9 @@ export class ListView {
     const version = `${revision}@${Math.floor(this.clock() / ageBucketMs)}`;
     const build = async (): Promise<ReturnType<typeof listResources>> =>
       visibility.shownItems(listResources(visibility.view, { type, namespace: request.namespace, selector }, this.clock()));
-    return this.snapshots.answer({ scope, version, content: revision, build }, page);
+    // Events read newest first unless the caller sorts them otherwise (their names are hashes, not an order).
+    const ordered = page.sortBy === undefined && type.plural === 'events' && type.group === '' ? { ...page, sortBy: 'lastSeen' } : page;
+    return this.snapshots.answer({ scope, version, content: revision, build }, ordered);
   }
 
   /** A live list's start (the first list has happened, so its failures are the request's error). */

@@ -20,13 +20,22 @@ export interface Page {
 
 const ageUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, y: 31_536_000 };
 
-/** A sortable value: ages (`5m`, `2d`) by their length, numbers as numbers, the rest as text. */
+/** Columns that hold kubectl-style ages (`5m`, `3m20s`, `2d5h`): an event's last and first sighting too. */
+const ageKeys = new Set(['age', 'lastSeen', 'firstSeen']);
+
+/** Seconds of a kubectl-style age; an unknown age (`<unknown>`, empty) sorts after every known one. */
+function ageSeconds(text: string): number {
+  const parts = [...text.matchAll(/(\d+)([smhdy])/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return Number.MAX_SAFE_INTEGER;
+  return parts.reduce((total, part) => total + Number(part[1]) * (ageUnits[part[2]!] ?? 1), 0);
+}
+
+/** A sortable value: ages by their length, numbers as numbers, the rest as text. */
 function sortValue(item: Item, key: string): string | number {
   const value = item[key];
   if (typeof value === 'number') return value;
   const text = value === undefined || value === null ? '' : String(value);
-  const age = key === 'age' ? /^(\d+)([smhdy])$/.exec(text) : null;
-  return age ? Number(age[1]) * (ageUnits[age[2]!] ?? 1) : text;
+  return ageKeys.has(key) ? ageSeconds(text) : text;
 }
 
 function compare(left: string | number, right: string | number): number {

@@ -35,6 +35,7 @@ export function matchesFilter(item: ResourceItem, columns: readonly string[], fi
 
 /** A CSS class for status-like cells, so Running/Failed stand out. */
 export function statusTone(column: string, value: unknown): string | undefined {
+  if (column === 'type') return cellText(value) === 'Warning' ? 'tone-bad' : undefined;
   if (column !== 'status' && column !== 'phase') return undefined;
   const text = cellText(value).toLowerCase();
   if (/^(running|active|bound|ready|succeeded|completed)$/.test(text)) return 'tone-good';
@@ -103,7 +104,7 @@ export function quantityValue(text: string): number | undefined {
 export function sortValue(column: string, value: unknown): string | number | undefined {
   if (typeof value === 'number') return value;
   const text = cellText(value);
-  if (column === 'age') return durationSeconds(text) ?? text;
+  if (column === 'age' || column === 'lastSeen' || column === 'firstSeen') return durationSeconds(text) ?? Number.MAX_SAFE_INTEGER;
   if (column === 'cpu' || column === 'memory') return quantityValue(text) ?? text;
   return text;
 }

@@ -5,12 +5,17 @@ import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useLiveList } from '../../shared/use-live-list';
-import { columnsOf } from '../../shared/columns';
+import { columnsOf, sortValue } from '../../shared/columns';
 import { itemColumns, itemKey } from '../../shared/item-columns';
 import type { ResourceTarget } from '../../shared/resource-target';
 import { useObject } from './use-object';
 
-const hidden = new Set(['namespace', 'object', 'name']);
+/** The columns people read an object's events by, in this order (no hashed event name, no repeated object). */
+const eventColumns = ['type', 'reason', 'message', 'count', 'lastSeen'];
+
+/** Newest first: by when each event was last seen. */
+const newestFirst = (left: ResourceItem, right: ResourceItem): number =>
+  Number(sortValue('lastSeen', left.lastSeen)) - Number(sortValue('lastSeen', right.lastSeen));
 
 /** The events about this object, live (the namespace's event list, kept to rows whose object is this one). */
 export function EventsTab({ target }: { target: ResourceTarget }): ReactNode {
@@ -20,10 +25,11 @@ export function EventsTab({ target }: { target: ResourceTarget }): ReactNode {
   const events = useLiveList(client, 'events', target.namespace);
   const about = `${(object.data?.kind ?? '').toLowerCase()}/${target.name}`;
   const items = useMemo(
-    () => (events.data?.items ?? []).filter((item: ResourceItem) => String(item.object ?? '').toLowerCase() === about),
+    () => (events.data?.items ?? []).filter((item: ResourceItem) => String(item.object ?? '').toLowerCase() === about).sort(newestFirst),
     [events.data, about],
   );
-  const columns = columnsOf(items).filter((column) => !hidden.has(column));
+  const present = new Set(columnsOf(items));
+  const columns = eventColumns.filter((column) => present.has(column));
   return (
     <div className="events-tab">
       <ErrorNotice error={events.error ?? object.error} />
