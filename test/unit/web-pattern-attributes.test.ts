@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // Browsers compile an input's `pattern` with the `v` flag; a pattern invalid there is ignored silently, which turns
 // the field's client-side validation off. Every pattern attribute in the web sources must compile under `v`.
-const sourceRoot = join(import.meta.dirname, '..');
+const sourceRoot = join(import.meta.dirname, '..', '..', 'web', 'src');
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((entry) => {
