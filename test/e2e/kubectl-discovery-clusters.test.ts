@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/rbac/principal.js';
 import { loopbackCertificate } from '../../src/tools/policy-proxy/loopback-certificate.js';
@@ -11,6 +12,7 @@ import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { useSecondCluster } from '../helpers/second-cluster.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { connectStdio, serverModeFiles, type ServerModeFiles } from './mcp-server-process.js';
 
 // Security review four, finding 1: kubectl's warm discovery cache is one per cluster scope. A kubectl call on one
 // cluster never resolves kinds, short names or paths with another cluster's discovery, however recently a call
@@ -43,12 +45,9 @@ async function waitReachable(service: TestService, count: number): Promise<void>
   }, 60_000);
 }
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-describe('a CRD only another cluster has', () => {
-  const group = `${uniqueName('discovery')}.example.com`;
-  let service: TestService;
-  const crd = `apiVersion: apiextensions.k8s.io/v1
+/** A CRD of cluster b only (short name `gzm`). */
+const group = `${uniqueName('discovery')}.example.com`;
+const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gizmos.${group}}
 spec:
@@ -57,9 +56,15 @@ spec:
   names: {plural: gizmos, singular: gizmo, kind: Gizmo, shortNames: [gzm]}
   versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]`;
 
+beforeAll(async () => {
+  await applyYaml(second.current.kubeconfig, crd);
+  await runKubectl(second.current.kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', `crd/gizmos.${group}`]);
+}, 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('a CRD only another cluster has', () => {
+  let service: TestService;
   beforeAll(async () => {
-    await applyYaml(second.current.kubeconfig, crd);
-    await runKubectl(second.current.kubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', `crd/gizmos.${group}`]);
     service = await startTestService({
       config: { cluster: { name: 'home', secrets: false }, clusters: [{ name: 'b', kubeconfig: second.current.kubeconfig }] } as never,
     });
@@ -78,6 +83,32 @@ spec:
     expect(qualified.output).toContain(`the server doesn't have a resource type "gizmos`);
     // b still knows it (its own warm copy).
     expect(await kubectlOn(service, 'get gizmos -A', { clusterName: 'b', principal: user, mode: 'read' })).toMatchObject({ isError: false });
+  });
+});
+
+describe('a CRD only another cluster has, in MCP server mode', () => {
+  let files: ServerModeFiles;
+  let client: Client;
+  const kubectl = async (command: string, cluster?: string): Promise<{ text: string; isError: boolean }> => {
+    const result = (await client.callTool({ name: 'kubectl', arguments: { command, ...(cluster ? { cluster } : {}) } })) as {
+      content: { text: string }[];
+      isError?: boolean;
+    };
+    return { text: result.content.map((part) => part.text).join('\n'), isError: result.isError === true };
+  };
+
+  beforeAll(async () => {
+    files = serverModeFiles({ cluster: { name: 'home' }, clusters: [{ name: 'b', kubeconfig: second.current.kubeconfig }] });
+    client = (await connectStdio(files.args(clusterKubeconfig()))).client;
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    files?.remove();
+  });
+
+  it('is unknown to kubectl on home after a kubectl call on b resolved it', async () => {
+    expect(await kubectl('get gzm -A', 'b')).toMatchObject({ isError: false, text: expect.stringContaining('No resources found') });
+    expect((await kubectl('get gzm -A')).text).toContain('the server doesn\'t have a resource type "gzm"');
   });
 });
 
