@@ -118,6 +118,9 @@ describe('the one policy decision', () => {
       code: 'resource_role',
       reason: 'a resource-level role denies patch configmaps c in namespace a',
     });
+    // A server-side dry run of an apply persists nothing either way: a read, as before.
+    const dryApply = { ...parseRequestInfo('PATCH', '/api/v1/namespaces/a/configmaps/c?dryRun=All'), apply: true };
+    expect(decide(principal('user'), dryApply, 'read', facts({ definitions: [], names: ['configmaps'] }))).toMatchObject({ allowed: true });
     // The same PATCH without the apply mark is a patch only (a create deny does not touch a JSON or merge patch).
     expect(decide(principal('admin', ['no-create']), { ...apply, apply: false }, 'direct', facts({ definitions, names: ['configmaps'] }))).toMatchObject({
       allowed: true,
