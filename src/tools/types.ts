@@ -110,8 +110,6 @@ export interface ToolContext {
   principal: Principal;
   /** Chat session id, used for per-session sandboxes. */
   sessionId?: string;
-  /** Cluster identity to impersonate (kubectl `--as`), when impersonation is on. */
-  impersonate?: string;
   /** `read` unless a human approved this call. */
   mode?: ToolMode;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */
