@@ -36,8 +36,6 @@ export interface ToolStepDeps {
   safety: SafetyAnalyzer;
   approvals: Approvals;
   audit: AuditRecorder;
-  /** The impersonated cluster identity of a caller (undefined: the service's own). */
-  identityOf(principal: Principal): string | undefined;
   /** For the cancelled-result text. */
   approvalTimeoutMs: number;
   /** Opens the per-call policy proxy of kubectl and bash calls on the cluster they name (without it they get no cluster). */
@@ -206,7 +204,6 @@ export class ToolStep {
     const context: ToolContext = {
       principal: turn.principal,
       sessionId: turn.history.sessionId,
-      impersonate: this.deps.identityOf(turn.principal),
       mode,
       signal: turn.signal,
     };

@@ -20,6 +20,7 @@ import { rulesForCluster } from '../rbac/cluster-rules.js';
 import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Principal } from '../rbac/principal.js';
+import { SharedDiscoveryCache } from '../tools/builtin/kubectl-discovery-cache.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { findBinary } from '../tools/binaries.js';
 import type { ToolClusterGateway } from '../tools/types.js';
@@ -69,6 +70,8 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     identityOf: (principal) => identities.clusterIdentityOf(principal),
     policy,
     onDenied: () => metrics.policyDenials.inc({ path: 'proxy' }),
+    // kubectl's warm discovery of this cluster only, closed with it (never linked to another cluster's calls).
+    discovery: new SharedDiscoveryCache({ kubectlPath: inputs.kubectlPath }),
   });
   const helm = new HelmInvocations(identities, {
     helmPath: () => findBinary('helm', config.tools.helm),

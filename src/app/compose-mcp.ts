@@ -11,6 +11,7 @@ import { version } from '../version.js';
 import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
 import { ClusterSet, type ClusterMember, type ClusterSource } from '../kube/cluster-set.js';
 import { Discovery } from '../kube/discovery.js';
+import { SharedDiscoveryCache } from '../tools/builtin/kubectl-discovery-cache.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import { rulesForCluster } from '../rbac/cluster-rules.js';
@@ -62,6 +63,8 @@ interface ServerModeConnection {
   clients(): KubeClients;
   /** `clusters[].impersonation.mappings` (over the global mappings). */
   mappings: Partial<Record<RoleName, string>>;
+  /** The kubectl binary (its warm discovery cache of this cluster is built with it). */
+  kubectlPath: string;
 }
 
 /** One cluster of server mode: its policy proxy gateway, built at the first call that names the cluster. */
@@ -88,6 +91,8 @@ function serverModeGateway(config: Config, cluster: ServerModeConnection): Polic
     kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig,
     identityOf: (principal) => (identities ??= new RoleIdentityResolver(config, clients(), '', cluster.mappings)).clusterIdentityOf(principal),
     policy,
+    // kubectl's warm discovery of this cluster only, closed with its gateway.
+    discovery: new SharedDiscoveryCache({ kubectlPath: cluster.kubectlPath }),
   });
 }
 
@@ -111,12 +116,13 @@ function lazyClients(connection: KubeConnectionOptions): () => KubeClients {
  * The clusters of server mode (ADR 0035): the home cluster (`--kubeconfig`, `cluster.name`) and each of
  * `clusters:` in the config. Cluster Secrets are the web service's only: server mode reads no Secrets.
  */
-function serverModeClusters(config: Config, home: () => KubeClients): ClusterSet<ServerModeCluster> {
+function serverModeClusters(config: Config, home: () => KubeClients, kubectlPath: string): ClusterSet<ServerModeCluster> {
   const clusters = new ClusterSet<ServerModeCluster>(config.cluster.name);
-  void clusters.put(serverModeCluster(config, { name: config.cluster.name, source: 'home', clients: home, mappings: {} }));
+  void clusters.put(serverModeCluster(config, { name: config.cluster.name, source: 'home', clients: home, mappings: {}, kubectlPath }));
   for (const entry of config.clusters) {
     const clients = lazyClients({ kubeconfigPath: entry.kubeconfig, context: entry.context });
-    void clusters.put(serverModeCluster(config, { name: entry.name, source: 'config', clients, mappings: entry.impersonation.mappings }));
+    const mappings = entry.impersonation.mappings;
+    void clusters.put(serverModeCluster(config, { name: entry.name, source: 'config', clients, mappings, kubectlPath }));
   }
   return clusters;
 }
@@ -134,9 +140,10 @@ export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
     kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig,
     context: options.context ?? config.kubernetes.context,
   });
+  const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const executor = new ToolExecutor({
-    kubectlPath: findBinary('kubectl', config.tools.kubectl),
-    cluster: serverModeToolGateway(serverModeClusters(config, clients)),
+    kubectlPath,
+    cluster: serverModeToolGateway(serverModeClusters(config, clients, kubectlPath)),
     mode: config.mcp_server.allow_writes ? 'direct' : 'read',
     outputLimit: config.tools.output_limit,
     timeoutMs: config.tools.timeout,

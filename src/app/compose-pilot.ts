@@ -11,13 +11,11 @@ import type { Config } from '../config/schema.js';
 import type { HealthService } from '../http/health-service.js';
 import type { KubeClients } from '../kube/clients.js';
 import { llmUrlPolicy } from '../net/outbound-policies.js';
-import type { IdentityResolver } from '../rbac/identities.js';
 import { ApiKeyFile, SharedApiKey } from '../settings/api-key-file.js';
 import { LlmSettings } from '../settings/llm-settings.js';
 import { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import { UserSettings } from '../settings/user-settings.js';
 import { ChatStore } from '../store/chat-store.js';
-import type { Db } from '../store/database.js';
 import { SettingsStore } from '../store/settings-store.js';
 import { ApprovalsStore } from '../store/approvals-store.js';
 import { PostgresClient } from '../store/postgres.js';
@@ -30,14 +28,12 @@ import type { Metrics } from '../http/metrics.js';
 export interface PilotInputs {
   config: Config;
   logger: Logger;
-  database: Db;
   /** The shared store: settings (and the LLM key with `database.url`). */
   store: SqlClient;
   dataDir: string;
   kube: KubeClients;
   tools: ToolRegistry;
   audit: AuditLog;
-  identities: IdentityResolver;
   /** Opens a kubectl or bash call's policy proxy on the cluster it names (ADR 0035; the chat turn says which exist). */
   toolCluster: ToolClusterGateway;
   clock: Clock;
@@ -81,7 +77,6 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     safety,
     approvals,
     audit: inputs.audit,
-    identityOf: (principal) => inputs.identities.identityOf(principal),
     cluster: inputs.toolCluster,
     approvalTimeoutMs,
     llm,

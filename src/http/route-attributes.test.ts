@@ -26,6 +26,12 @@ describe('the request a route amounts to', () => {
     });
   });
 
+  it('makes a server-side apply route the PATCH kubectl apply --server-side sends, marked as an apply (decided as patch and create)', () => {
+    const target = { resource: 'configmaps', apiGroup: '', name: 'settings', namespace: 'prod' };
+    const attributes = routeAttributes({ method: 'POST', serverSideApply: true }, target);
+    expect(attributes).toEqual({ ...parseRequestInfo('PATCH', '/api/v1/namespaces/prod/configmaps/settings'), apply: true });
+  });
+
   it('makes a route that lists across all namespaces a list whatever its name parameter says', () => {
     const attributes = routeAttributes({ method: 'GET', listsAllNamespaces: true }, { resource: 'pods', apiGroup: '', name: 'node-1', namespace: 'x' });
     expect(attributes).toMatchObject({ verb: 'list', name: '', namespace: '' });

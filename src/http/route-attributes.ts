@@ -34,12 +34,17 @@ export function verbFor(method: HttpMethod, onObject: boolean): string {
  * built by the same function the policy proxy's reading of a URL goes through
  * (`resourceRequestAttributes`), so a route and the kubectl call it stands for are decided alike:
  * `DELETE /api/k8s/namespaces/x` is `delete namespaces x` in namespace x, as
- * `kubectl delete namespace x` is.
+ * `kubectl delete namespace x` is. A server-side apply route (`serverSideApply`) is the PATCH
+ * `kubectl apply --server-side` sends, decided as `patch` and `create` of the object (RequestAttributes.apply).
  */
-export function routeAttributes(spec: Pick<RouteSpec, 'method' | 'subresource' | 'listsAllNamespaces'>, target: RouteTarget): RequestAttributes {
+export function routeAttributes(
+  spec: Pick<RouteSpec, 'method' | 'subresource' | 'listsAllNamespaces' | 'serverSideApply'>,
+  target: RouteTarget,
+): RequestAttributes {
   const name = spec.listsAllNamespaces ? '' : target.name;
   return resourceRequestAttributes({
-    verb: verbFor(spec.method, name !== ''),
+    verb: spec.serverSideApply ? 'patch' : verbFor(spec.method, name !== ''),
+    apply: spec.serverSideApply,
     apiGroup: target.apiGroup,
     apiVersion: target.apiVersion,
     resource: target.resource,

@@ -69,6 +69,8 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   cluster?: boolean;
   /** A list of `resourceKind` across all namespaces whatever `name` says (pods on a node). */
   listsAllNamespaces?: boolean;
+  /** The route is a server-side apply of the object it names: decided as `patch` and `create` of it (RequestAttributes.apply). */
+  serverSideApply?: boolean;
   /** Short description for the OpenAPI document. */
   summary: string;
   /** Path parameters (zod object); validated before the handler runs. */

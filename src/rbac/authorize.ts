@@ -17,7 +17,7 @@ export function refusal(decision: PolicyDecision, attributes?: RequestAttributes
   const details: Record<string, unknown> = { reason: decision.code };
   if (decision.permission) details.permission = decision.permission;
   if (attributes?.isResourceRequest) {
-    details.verb = attributes.verb;
+    details.verb = decision.verb ?? attributes.verb;
     details.resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
     if (attributes.namespace) details.namespace = attributes.namespace;
   }

@@ -98,6 +98,35 @@ describe('the one policy decision', () => {
     expect(verdict(who, method, url, mode, { names })).toBe(expected);
   });
 
+  it('decides a server-side apply as patch and as create of its object: a deny of either refuses it', () => {
+    const role = (name: string, verbs: string[], effect: 'allow' | 'deny') =>
+      resourceRoleSchema.parse({ name, resources: ['configmaps'], namespaces: ['a'], verbs, effect });
+    const definitions = [role('no-create', ['create'], 'deny'), role('no-patch', ['patch'], 'deny'), role('no-update', ['update'], 'deny')];
+    const apply = { ...parseRequestInfo('PATCH', '/api/v1/namespaces/a/configmaps/c'), apply: true };
+    const applied = (roles: string[], mode: PolicyMode = 'direct') =>
+      decide(principal('admin', roles), apply, mode, facts({ definitions, names: ['configmaps', 'configmap', 'cm'] }));
+    expect(applied([])).toMatchObject({ allowed: true });
+    expect(applied(['no-update'])).toMatchObject({ allowed: true });
+    expect(applied(['no-create'])).toMatchObject({
+      allowed: false,
+      code: 'resource_role',
+      reason: 'a resource-level role denies create configmaps c in namespace a (a server-side apply creates the object when it does not exist)',
+    });
+    expect(applied(['no-create'], 'approved')).toMatchObject({ allowed: false, code: 'resource_role' });
+    expect(applied(['no-patch'])).toMatchObject({
+      allowed: false,
+      code: 'resource_role',
+      reason: 'a resource-level role denies patch configmaps c in namespace a',
+    });
+    // A server-side dry run of an apply persists nothing either way: a read, as before.
+    const dryApply = { ...parseRequestInfo('PATCH', '/api/v1/namespaces/a/configmaps/c?dryRun=All'), apply: true };
+    expect(decide(principal('user'), dryApply, 'read', facts({ definitions: [], names: ['configmaps'] }))).toMatchObject({ allowed: true });
+    // The same PATCH without the apply mark is a patch only (a create deny does not touch a JSON or merge patch).
+    expect(decide(principal('admin', ['no-create']), { ...apply, apply: false }, 'direct', facts({ definitions, names: ['configmaps'] }))).toMatchObject({
+      allowed: true,
+    });
+  });
+
   it('fails closed when the names cannot be resolved and resource-level roles apply', () => {
     expect(verdict(principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/dev/secrets', 'direct', { names: undefined })).toBe('discovery_failed');
     expect(verdict(user, 'GET', '/api/v1/namespaces/dev/secrets', 'direct', { names: undefined })).toBe('allow');

@@ -33,6 +33,8 @@ export interface PolicyDecision {
    * not see. Callers that can filter (HTTP lists) leave them out; callers that cannot refuse.
    */
   hiddenNamespaces?: ReadonlySet<string>;
+  /** The verb a refusal is about when it is not the request's own (a server-side apply refused as `create`). */
+  verb?: string;
 }
 
 /** What the decision needs to know besides the request (resolved by the PolicyEngine). */
@@ -202,6 +204,24 @@ function isSelfReview(attributes: RequestAttributes): boolean {
  * helm and reports all call it with the request's attributes.
  */
 export function decide(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode, facts: PolicyFacts): PolicyDecision {
+  if (attributes.apply) return applyDecision(principal, attributes, mode, facts);
+  return requestDecision(principal, attributes, mode, facts);
+}
+
+/**
+ * A server-side apply (`attributes.apply`: a PATCH with `application/apply-patch+…` through the policy proxy, or the
+ * apply route) creates the object when it does not exist, which kube-apiserver authorizes as `create` of that name:
+ * it is decided as `patch` and as `create` of the object, and passes only when both do, on every path.
+ */
+function applyDecision(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode, facts: PolicyFacts): PolicyDecision {
+  const asPatch = requestDecision(principal, { ...attributes, verb: 'patch', apply: false }, mode, facts);
+  if (!asPatch.allowed) return asPatch;
+  const asCreate = requestDecision(principal, { ...attributes, verb: 'create', apply: false }, mode, facts);
+  if (asCreate.allowed) return asPatch;
+  return { ...asCreate, verb: 'create', reason: `${asCreate.reason} (a server-side apply creates the object when it does not exist)` };
+}
+
+function requestDecision(principal: Principal | undefined, attributes: RequestAttributes, mode: PolicyMode, facts: PolicyFacts): PolicyDecision {
   if (!principal) return deny('unauthenticated', 'authentication required');
   if (attributes.invalid) return deny('invalid_request', `${attributes.verb.toUpperCase()} ${attributes.path} is refused: ${attributes.invalid}`);
   if (mode !== 'direct' && principal.role === 'viewer') return deny('role', 'role viewer may not run tools');

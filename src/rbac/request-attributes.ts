@@ -29,6 +29,11 @@ export interface RequestAttributes {
    */
   dryRun: boolean;
   /**
+   * A server-side apply (a PATCH with `application/apply-patch+…`, or the apply route): it creates the object when
+   * it does not exist, so the policy decides it as both `patch` and `create` of that name (`verb` says `patch`).
+   */
+  apply?: boolean;
+  /**
    * Why the path cannot be decided (an empty, `.` or `..` segment): the API server would read it
    * differently, or not serve it. The policy refuses such a request.
    */

@@ -19,6 +19,8 @@ export interface ResourceRequest {
   /** '' for collections. */
   name: string;
   dryRun?: boolean;
+  /** A server-side apply (decided as `patch` and `create`: RequestAttributes.apply). */
+  apply?: boolean;
 }
 
 /** A name, namespace or resource that would not stay one path segment is no Kubernetes name: refused (400). */
@@ -46,5 +48,6 @@ export function apiPathOf(request: ResourceRequest): string {
  */
 export function resourceRequestAttributes(request: ResourceRequest): RequestAttributes {
   const parsed = parseRequestInfo('GET', apiPathOf(request));
-  return { ...parsed, verb: request.verb, subresource: request.subresource ?? '', dryRun: request.dryRun ?? false };
+  const attributes = { ...parsed, verb: request.verb, subresource: request.subresource ?? '', dryRun: request.dryRun ?? false };
+  return request.apply ? { ...attributes, apply: true } : attributes;
 }

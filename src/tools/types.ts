@@ -70,7 +70,30 @@ export interface ToolClusterSession {
   socket: { path: string; port: number };
   /** The requests the proxy refused so far (first ones, capped). */
   refusals(): readonly ToolClusterRefusal[];
+  /**
+   * kubectl's warm discovery cache of this session's cluster, owned by that cluster's gateway (never another
+   * cluster's); absent: kubectl starts with an empty cache.
+   */
+  discovery?: SessionDiscovery;
   close(): Promise<void>;
+}
+
+/** The part of a session a discovery cache is built through and linked for: its kubeconfig and proxy port. */
+export type DiscoverySessionTarget = Pick<ToolClusterSession, 'kubeconfigPath' | 'socket'>;
+
+/** The warm discovery cache as one session uses it (src/tools/builtin/kubectl-discovery-cache.ts). */
+export interface SessionDiscovery {
+  /** Before kubectl runs: points the session's kubectl cache folder `cacheDir` at its cluster's warm copy. */
+  prepare(cacheDir: string): Promise<void>;
+  /** After kubectl ran, before the session closes: a rebuild through this session has finished. */
+  settle(): Promise<void>;
+}
+
+/** One cluster's warm discovery cache, built with its cluster's gateway and closed with it. */
+export interface ClusterDiscoveryCache {
+  prepare(session: DiscoverySessionTarget, cacheDir: string): Promise<void>;
+  settle(): Promise<void>;
+  close(): void;
 }
 
 /** Opens per-call proxy sessions (src/tools/policy-proxy); tools never see the service's credentials. */
@@ -87,8 +110,6 @@ export interface ToolContext {
   principal: Principal;
   /** Chat session id, used for per-session sandboxes. */
   sessionId?: string;
-  /** Cluster identity to impersonate (kubectl `--as`), when impersonation is on. */
-  impersonate?: string;
   /** `read` unless a human approved this call. */
   mode?: ToolMode;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */

@@ -100,7 +100,6 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     safety,
     approvals,
     audit,
-    identityOf: () => undefined,
     cluster: options.gateway,
     approvalTimeoutMs,
     llm: { provider: () => provider },

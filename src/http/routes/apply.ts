@@ -85,6 +85,8 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       cluster: true,
       resourceKind: ':resource',
       defaultNamespace: applyDefaultNamespace,
+      // Creates the object when it does not exist: decided as patch and create of it, as through the AI's proxy.
+      serverSideApply: true,
       summary:
         'Server-side apply (field manager pilothouse) of one object sent as JSON or YAML (application/yaml); dryRun=true changes nothing; conflicts answer 409 with details.conflicts [{field, manager}]',
       params: typeParams,

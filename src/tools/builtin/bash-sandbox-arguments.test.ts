@@ -128,15 +128,15 @@ describe('bubblewrap arguments', () => {
     ).toBe(true);
   });
 
-  it('clears the environment and sets exactly PATH, HOME, LANG, TERM and KUBECONFIG', () => {
+  it('clears the environment and sets exactly PATH, HOME, LANG, TERM, KUBECONFIG and KUBECACHEDIR (in the call’s own /tmp)', () => {
     expect(args).toContain('--clearenv');
     const set: Record<string, string> = {};
     args.forEach((arg, index) => {
       if (arg === '--setenv') set[args[index + 1] ?? ''] = args[index + 2] ?? '';
     });
     expect(set).toEqual(sandboxEnvironment(plan));
-    expect(Object.keys(set).sort()).toEqual(['HOME', 'KUBECONFIG', 'LANG', 'PATH', 'TERM']);
-    expect(set).toMatchObject({ HOME: sandboxHome, KUBECONFIG: plan.proxy?.kubeconfigPath });
+    expect(Object.keys(set).sort()).toEqual(['HOME', 'KUBECACHEDIR', 'KUBECONFIG', 'LANG', 'PATH', 'TERM']);
+    expect(set).toMatchObject({ HOME: sandboxHome, KUBECONFIG: plan.proxy?.kubeconfigPath, KUBECACHEDIR: '/tmp/kube-cache' });
     expect(set.PATH?.split(':')).not.toContain(sandboxLibexec);
     expect(set.PATH?.split(':')[0]).toBe(sandboxBinaries);
     expect(args.indexOf('--clearenv')).toBeLessThan(args.indexOf('--setenv'));

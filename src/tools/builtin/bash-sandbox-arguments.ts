@@ -50,9 +50,15 @@ export interface SandboxPlan {
  */
 export type ProcMount = 'fresh' | 'empty';
 
+/** kubectl's cache inside the call's own fresh `/tmp` (see sandboxEnvironment). */
+export const sandboxKubeCache = '/tmp/kube-cache';
+
 /**
  * The only environment the shell (and bubblewrap itself, whose `/proc/1/environ` the shell can read)
- * gets: PATH, HOME, LANG, TERM and KUBECONFIG when a proxy kubeconfig is given. Nothing of the service's.
+ * gets: PATH, HOME, LANG, TERM, and KUBECONFIG and KUBECACHEDIR when a proxy kubeconfig is given. Nothing of
+ * the service's. kubectl's cache is in the call's fresh `/tmp`, not in HOME (kept across the session's calls):
+ * its discovery folder is named by the proxy's loopback port, which a later call on another cluster may get
+ * again, so a cache kept in HOME could resolve that call's kinds with another cluster's discovery.
  */
 export function sandboxEnvironment(plan: Pick<SandboxPlan, 'proxy'>): Record<string, string> {
   const environment: Record<string, string> = {
@@ -61,7 +67,7 @@ export function sandboxEnvironment(plan: Pick<SandboxPlan, 'proxy'>): Record<str
     LANG: 'C.UTF-8',
     TERM: 'dumb',
   };
-  if (plan.proxy) environment.KUBECONFIG = plan.proxy.kubeconfigPath;
+  if (plan.proxy) Object.assign(environment, { KUBECONFIG: plan.proxy.kubeconfigPath, KUBECACHEDIR: sandboxKubeCache });
   return environment;
 }
 

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolClusterSession } from '../types.js';
+import type { DiscoverySessionTarget } from '../types.js';
 import { runProcess } from './process-runner.js';
 
 /**
@@ -34,7 +34,7 @@ export interface SharedDiscoveryOptions {
   folderParent?: string;
 }
 
-/** Every file read-only, every folder read+search only (kubectl then cannot write into a shared copy). */
+/** Every file read-only, every folder read+search only (kubectl, unless root, then cannot write into the copy). */
 async function freeze(folder: string): Promise<void> {
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const entryPath = path.join(folder, entry.name);
@@ -69,17 +69,21 @@ function removeAtExit(cache: SharedDiscoveryCache): void {
 }
 
 /**
- * kubectl's discovery cache, warmed once and shared by every kubectl tool call of this service.
+ * kubectl's discovery cache of ONE cluster, warmed once and shared by the kubectl tool calls on that cluster.
  *
  * A fresh policy proxy per call means a new `127.0.0.1:<port>` per call, so kubectl's own disk cache
  * would start empty every time: two discovery requests and some 75 files written per call. Instead, one
  * call in a while runs `kubectl api-resources` through its own proxy session into a service-private folder
- * (never the session's), which is then made read-only; every call links its session's discovery folder
- * for its proxy's port to that copy. Discovery (`/api`, `/apis`) is public to every caller in the policy
- * and the same for every identity, so sharing it shows nobody anything new. Nothing the AI runs can write
- * there: the kubectl tool's own writes are confined to the user's folder, the bash sandbox does not see
- * it, and kubectl's own refresh (an unknown kind, e.g. a new CRD) reads from the server and fails to write
- * the read-only copy. The copy is rebuilt every two minutes of use (far below kubectl's 6 h TTL).
+ * (never the session's); every call links its session's discovery folder for its proxy's port to that copy.
+ * Discovery (`/api`, `/apis`) is public to every caller in the policy and the same for every identity of
+ * one cluster, so sharing it among that cluster's callers shows nobody anything new.
+ *
+ * One instance belongs to one cluster scope (its policy proxy gateway builds sessions of that cluster only, and
+ * closes the cache with it): the copies live in a folder of their own that no session of another cluster is
+ * ever linked to, so kinds, short names and paths on cluster A are never resolved with cluster B's discovery
+ * (security review four, finding 1). The copy is made read-only, but nothing relies on that (root ignores mode
+ * bits): whatever kubectl may write there is fetched through a proxy of the same cluster. The copy is rebuilt
+ * every two minutes of use (far below kubectl's 6 h TTL).
  */
 export class SharedDiscoveryCache {
   private current: Generation | undefined;
@@ -95,7 +99,7 @@ export class SharedDiscoveryCache {
    * first through this session; when it is old, it is rebuilt through this session while the call runs
    * (`settle` waits for that). Best effort: on any failure kubectl just starts cold.
    */
-  async prepare(session: ToolClusterSession, cacheDir: string): Promise<void> {
+  async prepare(session: DiscoverySessionTarget, cacheDir: string): Promise<void> {
     const port = session.socket.port;
     if (port <= 0) return;
     const generation = this.current ?? (await this.rebuild(session));
@@ -130,14 +134,14 @@ export class SharedDiscoveryCache {
   }
 
   /** One rebuild at a time; never rejects (undefined or the old copy when it fails). */
-  private rebuild(session: ToolClusterSession): Promise<Generation | undefined> {
+  private rebuild(session: DiscoverySessionTarget): Promise<Generation | undefined> {
     this.warming ??= this.build(session)
       .catch(() => this.current)
       .finally(() => (this.warming = undefined));
     return this.warming;
   }
 
-  private async build(session: ToolClusterSession): Promise<Generation | undefined> {
+  private async build(session: DiscoverySessionTarget): Promise<Generation | undefined> {
     this.parent ??= mkdtemp(path.join(this.options.folderParent ?? tmpdir(), 'pilothouse-discovery-'));
     this.parentPath = await this.parent;
     removeAtExit(this);

@@ -16,6 +16,7 @@ const session = (): ToolClusterSession => ({ kubeconfigPath, socket: { path: '',
 const context = (): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, cluster: session() });
 let server: Server;
 const seenHeaders: IncomingHttpHeaders[] = [];
+const seenPaths: string[] = [];
 
 function kubeconfig(port: number): string {
   const cluster = (name: string, url: string) => `- name: ${name}\n  cluster:\n    server: ${url}\n`;
@@ -37,6 +38,7 @@ function kubeconfig(port: number): string {
 beforeAll(async () => {
   server = createServer((request, response) => {
     seenHeaders.push(request.headers);
+    seenPaths.push(request.url ?? '');
     if (request.url?.startsWith('/hang')) return; // never answers
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
   });
@@ -85,9 +87,9 @@ describe('kubectl tool', () => {
     expect(await run('version --client', { cluster: undefined })).toMatchObject({ isError: true, output: expect.stringMatching(/no cluster session/) });
   });
 
-  it('never impersonates by itself (the proxy does): no Impersonate-User header, even when the context names an identity', async () => {
+  it('never impersonates by itself (the proxy does): no Impersonate-User header', async () => {
     seenHeaders.length = 0;
-    await run('get pods --request-timeout=5s', { impersonate: 'system:serviceaccount:pilothouse:viewer' });
+    await run('get pods --request-timeout=5s');
     expect(seenHeaders.length).toBeGreaterThan(0);
     expect(seenHeaders.some((headers) => headers['impersonate-user'] !== undefined)).toBe(false);
   });
@@ -97,6 +99,28 @@ describe('kubectl tool', () => {
     expect(result).toMatchObject({ isError: true, exitCode: 1 });
     expect(result.output).toMatch(/\[stderr\]\n.*could not find the requested resource/s);
     expect(result.output).toMatch(/\[exit code 1\]$/);
+  });
+
+  it.each(['/apis//v1/namespaces/x/secrets/y', '/api/v1/namespaces/x/configmaps/../../y/secrets', '/api/./v1', '/api/%2e%2e/v1'])(
+    'refuses a --raw path kubectl would not send as written (the card and audit would show another), before kubectl runs: %s',
+    async (rawPath) => {
+      seenPaths.length = 0;
+      for (const command of [`get --raw ${rawPath}`, `delete --raw=${rawPath}`]) {
+        expect(await run(command)).toEqual({
+          isError: true,
+          output: expect.stringMatching(
+            /^kubectl tool: refused: --raw \S+: the path has (an empty segment \("\/\/"\)|a "\.\.?" segment), which kubectl would not send as written/,
+          ),
+        });
+      }
+      expect(seenPaths).toEqual([]);
+    },
+  );
+
+  it('sends a --raw path with a trailing slash as written', async () => {
+    seenPaths.length = 0;
+    expect(await run('get --raw /api/v1/')).toMatchObject({ isError: true, exitCode: 1 });
+    expect(seenPaths).toContain('/api/v1/');
   });
 
   it('cannot run kubectl plugins (the fixed flags come first)', async () => {

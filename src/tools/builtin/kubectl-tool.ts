@@ -4,7 +4,6 @@ import { checkKubectlArguments } from '../safety/index.js';
 import type { Tool, ToolClusterSession, ToolContext, ToolResult } from '../types.js';
 import { splitArguments } from './command-arguments.js';
 import { confinedReadPath, confinedWritePath } from './confined-path.js';
-import { SharedDiscoveryCache } from './kubectl-discovery-cache.js';
 import { runProcess } from './process-runner.js';
 import { clusterArgument, errorResult, inputSchemaOf, parseInput } from './tool-input.js';
 import { ensureUserFolder } from './user-files.js';
@@ -63,7 +62,7 @@ function sessionCacheDir(cluster: ToolClusterSession): string {
 
 /**
  * A small environment: no service secrets; the session's kubeconfig only; HOME and the cache in the
- * session's private folder (its discovery part linked to the shared warm copy); editors fail at once (`kubectl edit`).
+ * session's private folder (its discovery part linked to its cluster's warm copy); editors fail at once (`kubectl edit`).
  */
 function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
   return {
@@ -83,10 +82,10 @@ function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
  * never through a shell. Its only cluster is the call's policy proxy (`context.cluster`): the
  * kubeconfig holds the proxy's URL and one-time token, no service credential; without a session it
  * refuses to run. The model's arguments pass kubectl's own grammar and the flag allowlist first.
- * kubectl's discovery cache is one warm read-only copy shared by every call (kubectl-discovery-cache.ts).
+ * kubectl's discovery cache is the warm copy of the session's own cluster (`context.cluster.discovery`, built and
+ * closed with that cluster's gateway: kubectl-discovery-cache.ts), never one built through another cluster.
  */
 export function createKubectlTool(options: KubectlToolOptions): Tool {
-  const discovery = new SharedDiscoveryCache({ kubectlPath: options.kubectlPath });
   return {
     definition: {
       name: 'kubectl',
@@ -111,8 +110,7 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const refused = await argumentRefusal(argv, root);
       if (refused) return errorResult(`kubectl tool: refused: ${refused}`);
       if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
-      const cacheDir = sessionCacheDir(context.cluster);
-      await discovery.prepare(context.cluster, cacheDir);
+      await context.cluster.discovery?.prepare(sessionCacheDir(context.cluster));
       const result = await runProcess({
         file: options.kubectlPath,
         cwd: root,
@@ -124,7 +122,7 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
         // kubectl starts no helpers that outlive it: the service's own session and scheduler group.
         ownSession: false,
       });
-      await discovery.settle();
+      await context.cluster.discovery?.settle();
       return result;
     },
   };

@@ -39,6 +39,16 @@ async function decisionFor(authorize: Authorize, attributes: RequestAttributes):
 }
 
 /**
+ * A PATCH whose body is a server-side apply (`Content-Type: application/apply-patch+yaml`, or any other
+ * `apply-patch` type, however spelled or listed: fail closed) is marked `apply`, so the policy decides it as
+ * `patch` and `create` of the object, as kube-apiserver authorizes an apply that creates it.
+ */
+function withApply(attributes: RequestAttributes, request: IncomingMessage): RequestAttributes {
+  const type = String(request.headers['content-type'] ?? '').toLowerCase();
+  return attributes.verb === 'patch' && type.includes('apply-patch') ? { ...attributes, apply: true } : attributes;
+}
+
+/**
  * Admits one request: the one-time token (constant time), a canonical target, and the policy.
  * Refusals are logged for the tool result and answered as the API server would.
  */
@@ -49,8 +59,9 @@ export async function admit(request: IncomingMessage, context: AdmissionContext)
     if (target.attributes) context.refusals.add(target.attributes, target.message);
     return refused(target.code, target.code === 400 ? 'BadRequest' : 'Forbidden', target.message);
   }
-  const decision = await decisionFor(context.authorize, target.attributes);
+  const attributes = withApply(target.attributes, request);
+  const decision = await decisionFor(context.authorize, attributes);
   if (decision.allowed) return { admitted: true, target };
-  context.refusals.add(target.attributes, decision.reason, decision);
+  context.refusals.add(attributes, decision.reason, decision);
   return refused(403, 'Forbidden', decision.reason);
 }

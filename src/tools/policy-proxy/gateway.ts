@@ -5,7 +5,7 @@ import type { Principal } from '../../rbac/principal.js';
 import type { PolicyDecision, PolicyMode } from '../../rbac/policy.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
-import type { ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
+import type { ClusterDiscoveryCache, DiscoverySessionTarget, SessionDiscovery, ToolClusterGateway, ToolClusterSession, ToolMode } from '../types.js';
 import { loopbackCertificate, type LoopbackCertificate } from './loopback-certificate.js';
 import { startPolicyProxy } from './policy-proxy.js';
 import { upstreamOf } from './upstream.js';
@@ -21,6 +21,11 @@ export interface PolicyProxyGatewayDeps {
   folderParent?: string;
   /** Sees each request the policy refused (the service's metrics). */
   onDenied?: () => void;
+  /**
+   * kubectl's warm discovery cache of THIS cluster (src/tools/builtin/kubectl-discovery-cache.ts): handed to
+   * this gateway's sessions only, closed with the gateway. Absent: kubectl starts cold on every call.
+   */
+  discovery?: ClusterDiscoveryCache;
 }
 
 /**
@@ -55,6 +60,7 @@ export class PolicyProxyGateway implements ToolClusterGateway {
       kubeconfigPath: proxy.kubeconfigPath,
       socket: proxy.socket,
       refusals: () => proxy.refusals(),
+      discovery: this.sessionDiscovery(proxy),
       close: async () => {
         request.signal?.removeEventListener('abort', onAbort);
         await proxy.close();
@@ -73,8 +79,16 @@ export class PolicyProxyGateway implements ToolClusterGateway {
     return this.served.certificate;
   }
 
-  /** Closes the pooled upstream connections (at shutdown). */
+  /** The cluster's discovery cache, bound to one session of this gateway. */
+  private sessionDiscovery(target: DiscoverySessionTarget): SessionDiscovery | undefined {
+    const cache = this.deps.discovery;
+    if (!cache) return undefined;
+    return { prepare: (cacheDir) => cache.prepare(target, cacheDir), settle: () => cache.settle() };
+  }
+
+  /** Closes the pooled upstream connections and removes the cluster's discovery copies (the cluster goes). */
   close(): void {
     this.agent.destroy();
+    this.deps.discovery?.close();
   }
 }

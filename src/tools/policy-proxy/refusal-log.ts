@@ -21,14 +21,14 @@ export class RefusalLog {
   constructor(private readonly limit = 20) {}
 
   /** Records a refusal; `decision` (the policy's, when it decided) tells whether an access request would help. */
-  add(attributes: RequestAttributes, reason: string, decision?: Pick<PolicyDecision, 'code' | 'permission'>): void {
+  add(attributes: RequestAttributes, reason: string, decision?: Pick<PolicyDecision, 'code' | 'permission' | 'verb'>): void {
     if (this.entries.length >= this.limit) return;
     const resource = attributes.isResourceRequest
       ? [attributes.apiGroup ? `${attributes.resource}.${attributes.apiGroup}` : attributes.resource, attributes.subresource].filter(Boolean).join('/')
       : attributes.path;
     const accessNeeded = decision ? accessNeededOf(attributes, decision) : undefined;
     this.entries.push({
-      verb: attributes.verb,
+      verb: decision?.verb ?? attributes.verb,
       resource,
       namespace: attributes.namespace,
       name: attributes.name,

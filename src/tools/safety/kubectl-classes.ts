@@ -1,6 +1,6 @@
 import { kubectlChildren, parseKubectl, type FlagUse, type KubectlCommandLine } from './kubectl-grammar.js';
 import { kubectlPatternTexts } from './kubectl-pattern-texts.js';
-import { rawPatternTexts, rawRequestOf, rawVerdict } from './kubectl-raw.js';
+import { rawPathRefusal, rawPatternTexts, rawRequestOf, rawVerdict } from './kubectl-raw.js';
 import { commandRules, flagRule } from './kubectl-rules.js';
 import { checkFlagValue, checkPositionals, localPathsOf, type ValueCheck } from './kubectl-values.js';
 import type { PathContext } from './local-paths.js';
@@ -102,6 +102,10 @@ function restore(value: string, dynamic: DynamicWords): string {
 }
 
 function flagVerdicts(line: KubectlCommandLine, context: PathContext, dynamic: DynamicWords): Verdict[] {
+  const raw = rawRequestOf(line);
+  // A path computed at run time is classified as unknown (dynamicVerdicts); a written one must be sent as written.
+  const rawRefused = raw && !dynamic.words.has(raw.path) ? rawPathRefusal(raw.path) : undefined;
+  if (rawRefused) return [refusal(rawRefused)];
   const found: Verdict[] = [];
   for (const flag of line.flags) {
     if (dynamic.words.has(flag.value)) continue;

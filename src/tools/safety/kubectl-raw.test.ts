@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from './analyzer.js';
+import { rawPathRefusal } from './kubectl-raw.js';
 
 // kubectl sends `--raw` requests as written and ignores --dry-run with them (issue 23, findings 1 and 9).
 const analyzer = new SafetyAnalyzer(safetyOptionsFromConfig(configSchema.parse({}).authorization.tool_approval, '/srv/pilothouse-files'));
@@ -54,5 +55,40 @@ describe('blocked patterns see the path of a raw request', () => {
   it('does not block reads or other namespaces', async () => {
     expect(await judge('kubectl', 'get --raw /api/v1/namespaces/kube-system')).toEqual({ type: 'read', blocked: false });
     expect(await judge('kubectl', 'delete --raw /api/v1/namespaces/team')).toEqual({ type: 'dangerous', blocked: false });
+  });
+});
+
+describe('a --raw path is sent as written, or refused (security review four, finding 13)', () => {
+  it.each([
+    ['/apis//v1/namespaces/x/secrets/y', 'an empty segment ("//")'],
+    ['//api/v1', 'an empty segment ("//")'],
+    ['/api/v1//', 'an empty segment ("//")'],
+    ['/api/./v1', 'a "." segment'],
+    ['/api/v1/namespaces/x/configmaps/../../y/secrets', 'a ".." segment'],
+    ['/api/v1/..', 'a ".." segment'],
+    ['/api/%2e%2E/v1', 'a ".." segment'],
+    ['/api/%2e', 'a "." segment'],
+  ])('refuses %s: it has %s', (path, what) => {
+    expect(rawPathRefusal(path)).toBe(`--raw ${path}: the path has ${what}, which kubectl would not send as written; write the path without it`);
+  });
+
+  it('refuses a path that does not start with /', () => {
+    expect(rawPathRefusal('api/v1')).toBe('--raw api/v1: the path must start with "/"');
+  });
+
+  it.each(['/', '/api', '/api/v1/', '/apis/apps/v1/namespaces/x/deployments/web', '/api/v1/pods?labelSelector=a/../b', '/api/v1/x..y', '/healthz/etcd'])(
+    'sends %s as written',
+    (path) => {
+      expect(rawPathRefusal(path)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['kubectl', 'get --raw /apis//v1/namespaces/x/secrets/y'],
+    ['kubectl', 'delete --raw=/api/v1/namespaces/x/pods/../../y/pods/p'],
+    ['bash', 'kubectl get --raw /apis//v1/namespaces/x/secrets/y'],
+  ] as const)('the analysis refuses %s %s (no approval card shows a path kubectl would change)', async (tool, command) => {
+    const report = await analyzer.analyze(tool, command);
+    expect(report.refusal).toMatch(/the path has .* which kubectl would not send as written/);
   });
 });

@@ -24,6 +24,35 @@ export function rawRequestOf(line: Pick<KubectlCommandLine, 'path' | 'flags'>): 
   return path === undefined ? undefined : { command, method, path };
 }
 
+/** A segment as the API server reads it (escapes decoded; a malformed escape kept as written). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Why a `--raw` path may not be sent: an empty segment (`//`) or a `.`/`..` segment (also escaped, `%2e`) is one
+ * kubectl may collapse, clean or decode before it sends the request, so what reaches the cluster would differ
+ * from the line the approval card and the audit row show. A trailing `/` (as in `/` or `/api/`) is sent as
+ * written. Undefined: the path is sent as written.
+ */
+export function rawPathRefusal(path: string): string | undefined {
+  const written = path.split(/[?#]/, 1)[0] ?? '';
+  if (!written.startsWith('/')) return `--raw ${path}: the path must start with "/"`;
+  const segments = written.slice(1).split('/');
+  const inner = segments.slice(0, -1);
+  const last = segments.at(-1) ?? '';
+  const odd = [...inner.map((segment) => decodedSegment(segment)), decodedSegment(last)].find(
+    (segment, index) => segment === '.' || segment === '..' || (segment === '' && index < inner.length),
+  );
+  if (odd === undefined) return undefined;
+  const what = odd === '' ? 'an empty segment ("//")' : `a "${odd}" segment`;
+  return `--raw ${path}: the path has ${what}, which kubectl would not send as written; write the path without it`;
+}
+
 /** The class of a raw request by its HTTP method: GET reads, POST and PUT write, DELETE is dangerous; never a dry run. */
 export function rawVerdict(raw: RawRequest): Verdict {
   const what = `sends ${raw.method} ${raw.path} as written (--raw: kubectl ignores --dry-run)`;
