@@ -2643,6 +2643,8 @@ export interface components {
             [key: string]: unknown;
         };
         ToolRequestEvent: {
+            /** @description For a call that waits for approval: the seconds left before it is rejected as timed out (authorization.tool_approval.timeout) */
+            approvalTimeoutSeconds?: number;
             blocked?: boolean;
             /** @description The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster */
             cluster?: string;

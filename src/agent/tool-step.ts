@@ -175,7 +175,18 @@ export class ToolStep {
     });
     turn.emit({
       event: 'tool_request',
-      data: { tool: call.name, command, id: call.id, type: report.type, requiresApproval, blocked: report.blocked, warnings: report.warnings, ...cluster },
+      data: {
+        tool: call.name,
+        command,
+        id: call.id,
+        type: report.type,
+        requiresApproval,
+        blocked: report.blocked,
+        warnings: report.warnings,
+        ...cluster,
+        // How long the call waits for a decision before it is rejected (clients count it down).
+        ...(requiresApproval && !report.blocked ? { approvalTimeoutSeconds: Math.round(this.deps.approvalTimeoutMs / 1000) } : {}),
+      },
     });
   }
 

@@ -82,6 +82,9 @@ export const chatEvents = {
       cluster: z.string().optional().meta({
         description: "The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster",
       }),
+      approvalTimeoutSeconds: z.number().int().positive().optional().meta({
+        description: 'For a call that waits for approval: the seconds left before it is rejected as timed out (authorization.tool_approval.timeout)',
+      }),
     })
     .catchall(z.unknown())
     .meta({ id: 'ToolRequestEvent' }),

@@ -62,13 +62,32 @@ describe.skipIf(missing.length > 0)('web: the pilot’s answers', () => {
   beforeAll(async () => {
     wire = await startLlmWireServer();
     const llm = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-web-markdown', max_retries: 0 };
-    service = await startTestService({ web: true, config: { llm: llm as never } });
+    // A short approval timeout, so the card's countdown reaches its end within the test.
+    const authorization = { tool_approval: { timeout: '4s' } };
+    service = await startTestService({ web: true, config: { llm: llm as never, authorization: authorization as never } });
     browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs, headless: true });
   });
 
   afterAll(async () => {
     await browser?.close();
     await Promise.all([service?.close(), wire?.close()]);
+  });
+
+  it('counts a waiting approval down and says when it timed out, instead of failing silently', { timeout: 120_000 }, async () => {
+    const page = await signInAt(browser, `${service.url}/`, { username: 'admin', password: testAdminPassword }, pageErrors);
+    wire.script([
+      { toolCalls: [{ name: 'kubectl', arguments: { command: 'create configmap countdown -n default --from-literal=a=b' } }] },
+      { text: ['It timed out.'] },
+    ]);
+    const input = page.getByLabel('Message to the AI pilot');
+    await input.fill('create a configmap');
+    await input.press('Enter');
+    const timer = page.locator('.tool-card').last().getByRole('timer');
+    await timer.getByText(/Waiting for your approval: [1-4] s left/).waitFor();
+    await timer.getByText('Timed out: the call was not run').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.tool-card').last().getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
   });
 
   it('draws the assistant’s Markdown (bold, lists, code) and never as markup or raw markers', { timeout: 120_000 }, async () => {

@@ -5,6 +5,8 @@ export interface ToolEntry extends ToolCallFields {
   kind: 'tool';
   /** When the request arrived (ms since the epoch): the approval countdown starts here. */
   requestedAt: number;
+  /** How long it waits for a decision, as the service said on its request (else the pane's default). */
+  timeoutMs?: number;
   /** The access request filed for it from the pane (accessNeeded is the scope the policy asked for). */
   accessRequest?: { id: string; phase: string };
   /** The cluster the call targets, when the tool event names one (ADR 0035); the approval prompt shows it. */
@@ -35,6 +37,7 @@ function toolEntry(data: ToolRequestData | ToolCallView, requestedAt: number): T
     warnings: data.warnings ?? [],
     requestedAt,
     ...clusterOf(data),
+    ...('approvalTimeoutSeconds' in data && typeof data.approvalTimeoutSeconds === 'number' ? { timeoutMs: data.approvalTimeoutSeconds * 1000 } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AccessNeeded } from '@pilothouse/wire/types';
 import { useT, type MessageKey } from '../../i18n';
 import { RequestAccess } from '../access/RequestAccess';
@@ -37,17 +37,32 @@ function ToolHead({ entry }: { entry: ToolEntry }): ReactNode {
   );
 }
 
-/** Approve / Reject while the call waits for the user. */
+/** Seconds until `expiresAt`, ticking once a second while above zero. */
+function useSecondsLeft(expiresAt: number | undefined): number | undefined {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (expiresAt === undefined) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [expiresAt]);
+  return expiresAt === undefined ? undefined : Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}
+
+/** Approve / Reject while the call waits for the user, with the seconds left before it times out. */
 function ToolDecision({ entry, onDecide }: Omit<ToolCardProps, 'streaming'>): ReactNode {
   const t = useT();
+  const secondsLeft = useSecondsLeft(entry.expiresAt);
+  const expired = secondsLeft === 0;
   return (
     <div className="tool-actions">
-      <span className="muted small">{t('tool.waiting')}</span>
+      <span className="muted small" role="timer" aria-live="off">
+        {expired ? t('tool.timedOut') : secondsLeft === undefined ? t('tool.waiting') : t('tool.waitingFor', { seconds: secondsLeft })}
+      </span>
       {entry.cluster && <ToolCluster cluster={entry.cluster} />}
-      <button type="button" className="primary" disabled={entry.deciding} onClick={() => onDecide(entry.id, true)}>
+      <button type="button" className="primary" disabled={entry.deciding || expired} onClick={() => onDecide(entry.id, true)}>
         {t('tool.approve')}
       </button>
-      <button type="button" disabled={entry.deciding} onClick={() => onDecide(entry.id, false)}>
+      <button type="button" disabled={entry.deciding || expired} onClick={() => onDecide(entry.id, false)}>
         {t('tool.reject')}
       </button>
     </div>

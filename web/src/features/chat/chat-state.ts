@@ -10,6 +10,8 @@ export interface ToolEntry extends ToolCallFields {
   key: string;
   /** Set while the approve/reject request runs. */
   deciding?: boolean;
+  /** When a waiting call is rejected as timed out (ms since the epoch, this browser's clock). */
+  expiresAt?: number;
   decisionError?: string;
 }
 
@@ -73,6 +75,7 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
     // The cluster a kubectl or bash call runs on (ADR 0035): shown in bold on the card and the approval.
     ...(text(data.cluster) ? { cluster: text(data.cluster) } : {}),
+    ...(typeof data.approvalTimeoutSeconds === 'number' ? { expiresAt: Date.now() + data.approvalTimeoutSeconds * 1000 } : {}),
   };
   if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id))
     return updateTool(state, entry.id, (existing) => ({ ...existing, ...entry }));
