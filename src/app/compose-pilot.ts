@@ -25,6 +25,7 @@ import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
+import type { LivenessSource } from '../auth/session-streams.js';
 
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
@@ -44,6 +45,8 @@ export interface PilotInputs {
   health: HealthService;
   /** Counts LLM requests and tool-call approvals. */
   metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
+  /** Whether a chat turn's principal still holds when one of its calls is about to run (role changes, revocations). */
+  sessions?: Pick<LivenessSource, 'liveness'>;
 }
 
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
@@ -83,6 +86,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     audit: inputs.audit,
     identityOf: (principal) => inputs.identities.identityOf(principal),
     cluster: inputs.toolCluster,
+    sessions: inputs.sessions,
     approvalTimeoutMs,
     llm,
     maxSteps: config.authorization.max_steps,
