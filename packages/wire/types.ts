@@ -2117,7 +2117,7 @@ export interface components {
         };
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
-        /** @description The last event: details.reason is slow_client or cache_stopped; open the live list again */
+        /** @description The last event: UNAVAILABLE with details.reason slow_client or cache_stopped (open the live list again); FORBIDDEN when the cluster no longer lets the caller list; UNAUTHORIZED when the session ended or the role changed (details.reason role_changed) */
         LiveListError: {
             code: string;
             details: {

@@ -1,6 +1,7 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import { isAppError } from '../errors.js';
 import type { Principal } from '../rbac/principal.js';
+import type { LivenessSource } from '../auth/session-streams.js';
 import type { LlmToolCall } from '../llm/types.js';
 import { accessNeededFor, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
@@ -40,6 +41,11 @@ export interface ToolStepDeps {
   approvalTimeoutMs: number;
   /** Opens the per-call policy proxy of kubectl and bash calls on the cluster they name (without it they get no cluster). */
   cluster?: ToolClusterGateway;
+  /**
+   * Whether the turn's principal still speaks for its user (session held, same role and roles: src/auth/sessions.ts),
+   * asked before each call runs, so a call approved after a role change (also on another replica) never runs with the old one.
+   */
+  sessions?: Pick<LivenessSource, 'liveness'>;
 }
 
 /** One turn as tool handling sees it. */
@@ -212,6 +218,7 @@ export class ToolStep {
   }
 
   private async execute(turn: ToolTurn, call: HandledCall, tool: Tool, mode: ToolMode): Promise<void> {
+    await this.requireCurrentPrincipal(turn, call);
     const context: ToolContext = {
       principal: turn.principal,
       sessionId: turn.history.sessionId,
@@ -245,6 +252,28 @@ export class ToolStep {
     } finally {
       await session.close();
     }
+  }
+
+  /**
+   * A principal that no longer holds (role changed, session ended since the turn began) runs nothing: the call is
+   * recorded as not run (audited as a refusal) and the turn ends.
+   */
+  private async requireCurrentPrincipal(turn: ToolTurn, call: HandledCall): Promise<void> {
+    const liveness = await this.deps.sessions?.liveness(turn.principal);
+    if (!liveness || !('ended' in liveness)) return;
+    const { reason } = liveness.ended;
+    this.deps.audit.record({
+      ...turn.auditFields,
+      action: 'reject',
+      resource: `tool/${call.name}`,
+      details: { id: call.id, command: call.analyzed.command, reason },
+      ...clusterField(call),
+      decision: 'deny',
+      outcome: `refused: ${reason}`,
+    });
+    const result = `Cancelled: ${liveness.ended.message} (${reason}) since this chat turn began; the command was not run.`;
+    await this.finish(turn, call, { status: 'rejected', result });
+    throw new TurnCancelledError();
   }
 
   private auditExecute(turn: ToolTurn, call: HandledCall, outcome: Outcome): void {

@@ -54,7 +54,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
   const name = cluster.name;
   const kube = new KubeClients(cluster.kubeConfig, cluster.connection, metrics.clusterCallObserver(name), { answerTimeoutMs: config.cluster.timeout });
   const own = kube.forIdentity(undefined);
-  const caches = new CacheManager(logger.child({ cluster: name }), () => kube.forIdentity(undefined));
+  const caches = new CacheManager(logger.child({ cluster: name }), () => kube.forIdentity(undefined), { clock });
   const discovery = new Discovery(own.rest);
   const identities = new RoleIdentityResolver(config, kube, inputs.kubectlPath, cluster.mappings);
   const grantCheck = inputs.grantCheckFor(name);

@@ -23,6 +23,7 @@ import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
+import type { LivenessSource } from '../auth/session-streams.js';
 
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
@@ -40,6 +41,8 @@ export interface PilotInputs {
   health: HealthService;
   /** Counts LLM requests and tool-call approvals. */
   metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
+  /** Whether a chat turn's principal still holds when one of its calls is about to run (role changes, revocations). */
+  sessions?: Pick<LivenessSource, 'liveness'>;
 }
 
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
@@ -78,6 +81,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     approvals,
     audit: inputs.audit,
     cluster: inputs.toolCluster,
+    sessions: inputs.sessions,
     approvalTimeoutMs,
     llm,
     maxSteps: config.authorization.max_steps,

@@ -207,7 +207,10 @@ export function composeServices(options: ComposeOptions): Services {
   const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
-  const { safety, pilot } = composePilot({ config, logger, store, dataDir, kube, tools, audit, toolCluster, clock, health, metrics });
+  const { safety, pilot } = composePilot({
+    ...{ config, logger, store, dataDir, kube, tools, audit, toolCluster, clock, health, metrics },
+    sessions: security.sessions,
+  });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
   const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });

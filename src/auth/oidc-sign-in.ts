@@ -30,7 +30,10 @@ export class OidcAccounts {
   /** The account for the claims, refused when unmapped, locked, disabled or a local name. */
   async account(claims: Record<string, unknown>, origin: SignInOrigin): Promise<OidcIdentity> {
     const identity = this.identity(claims, origin);
+    const before = await this.deps.users.find(identity.username);
     const user = await this.deps.users.upsertExternal({ username: identity.username, role: identity.role, email: identity.email }, 'oidc');
+    // The identity provider now maps another role: streams opened under the old one end (src/auth/session-streams.ts).
+    if (user && before?.source === 'oidc' && before.role !== user.role) this.deps.sessions.roleChanged(identity.username);
     if (!user)
       this.refuse(origin, identity.username, unauthorized('this user name belongs to an account that is not an SSO account', { reason: 'name_taken' }));
     const refusal = accountRefusal(user!);

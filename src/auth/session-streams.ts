@@ -3,7 +3,8 @@ import type { Principal } from '../rbac/principal.js';
 
 /** Why a stream's session no longer speaks for its caller (the same reasons a request's 401 gives). */
 export interface StreamEnd {
-  reason: 'revoked' | 'expired' | 'locked' | 'disabled' | 'unknown_user' | 'unknown_session';
+  /** `role_changed`: an admin (or the identity provider, at a sign-in) changed the user's role or roles since the stream opened. */
+  reason: 'revoked' | 'expired' | 'locked' | 'disabled' | 'unknown_user' | 'unknown_session' | 'role_changed';
   message: string;
 }
 
@@ -13,7 +14,7 @@ export type Liveness = { ended: StreamEnd } | { endsAt?: number };
 /** Answers whether a principal's session still holds (src/auth/sessions.ts). */
 export interface LivenessSource {
   liveness(principal: Principal): Promise<Liveness>;
-  /** Calls `listener` with a user name whenever sessions of that user are revoked here. */
+  /** Calls `listener` with a user name whenever sessions of that user are revoked here, or the user's role changes here. */
   onSessionsEnded(listener: (username: string) => void): void;
 }
 
@@ -31,10 +32,11 @@ const maxTimerMs = 2_147_483_647;
 
 /**
  * Every long-lived stream (SSE, chunked logs, WebSockets) registers here with the principal that
- * opened it, and ends when that principal's session ends: at once when a session is revoked on this
- * replica (logout, lock, disable, delete, password change, admin revocation), at the session's expiry
+ * opened it, and ends when that principal's session ends or no longer speaks for its user: at once when a
+ * session is revoked on this replica (logout, lock, disable, delete, password change, admin revocation) or the
+ * user's role or roles change here (an admin's change, an SSO sign-in mapping another role), at the session's expiry
  * (looked at again then: a refreshed session keeps its streams), and at the next sweep for anything
- * else (revocations on other replicas). One instance per service (ADR 0027).
+ * else (revocations and role changes on other replicas). One instance per service (ADR 0027).
  */
 export class SessionStreams {
   private readonly open = new Set<OpenStream>();

@@ -34,6 +34,16 @@ export function accountRefusal(user: UserRecord): 'locked' | 'disabled' | undefi
   return undefined;
 }
 
+/** Whether the stored account's role or resource-level roles differ from what the principal was given. */
+function roleChanged(principal: Principal, user: UserRecord): boolean {
+  if (principal.role !== user.role) return true;
+  const given = [...principal.roles].sort();
+  const stored = [...user.roles].sort();
+  return given.length !== stored.length || given.some((name, index) => name !== stored[index]);
+}
+
+const roleChangedEnd: Liveness = { ended: { reason: 'role_changed', message: 'your role changed; open this again' } };
+
 /**
  * Sessions behind the JWTs: a token is valid only while its signature, expiry, session
  * (not revoked) and user (exists, enabled, not locked) all are.
@@ -130,7 +140,15 @@ export class SessionManager implements LivenessSource {
     return revoked;
   }
 
-  /** Streams hear of revocations here (src/auth/session-streams.ts). */
+  /**
+   * The user's role or roles changed (an admin's change, an SSO sign-in): their open streams are looked at
+   * again at once on this replica and end (`role_changed`); other replicas' streams end at their next sweep.
+   */
+  roleChanged(username: string): void {
+    this.announceEnded(username);
+  }
+
+  /** Streams hear of revocations and role changes here (src/auth/session-streams.ts). */
   onSessionsEnded(listener: (username: string) => void): void {
     this.endedListeners.push(listener);
   }
@@ -138,24 +156,31 @@ export class SessionManager implements LivenessSource {
   /**
    * Whether the session behind a principal still holds, for its open streams: ended (revoked, user
    * gone, locked or disabled, expired) or until when (the session's current expiry, which a refresh
-   * extends). Principals without a session (token mode, SSO bearer tokens) hold until their token's
-   * expiry while their user, if recorded, is neither locked nor disabled; without auth, always.
+   * extends). A principal whose role or roles are no longer the account's has ended too (`role_changed`):
+   * what it opened keeps no authority of the old role. Principals without a session (token mode, SSO bearer
+   * tokens) hold until their token's expiry while their user, if recorded, is neither locked nor disabled
+   * (nor, for SSO users, given another role); without auth, always.
    */
   async liveness(principal: Principal): Promise<Liveness> {
     const user = await this.users.find(principal.username);
-    if (principal.sessionId === undefined) {
-      const refusal = user ? accountRefusal(user) : undefined;
-      if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
-      return this.untilExpiry(principal.tokenExpiresAt);
-    }
+    if (principal.sessionId === undefined) return this.sessionlessLiveness(principal, user);
     // The account's state first: a lock or disable also revokes, and the stream should say which.
     if (!user) return { ended: { reason: 'unknown_user', message: 'account removed' } };
     const refusal = accountRefusal(user);
     if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
+    if (roleChanged(principal, user)) return roleChangedEnd;
     const session = await this.sessions.find(principal.sessionId);
     if (!session) return { ended: { reason: 'unknown_session', message: 'session ended' } };
     if (session.revokedAt) return { ended: { reason: 'revoked', message: 'session ended' } };
     return this.untilExpiry(Date.parse(session.expiresAt));
+  }
+
+  /** Token mode's roles come from its mapping, not the account: only an SSO user's role is compared. */
+  private sessionlessLiveness(principal: Principal, user: UserRecord | undefined): Liveness {
+    const refusal = user ? accountRefusal(user) : undefined;
+    if (refusal) return { ended: { reason: refusal, message: `account ${refusal}` } };
+    if (user && principal.identitySource === 'oidc' && roleChanged(principal, user)) return roleChangedEnd;
+    return this.untilExpiry(principal.tokenExpiresAt);
   }
 
   private untilExpiry(expiresAt: number | undefined): Liveness {

@@ -88,8 +88,17 @@ export class UserAdmin {
     if (changes.password !== undefined) stored.passwordHash = await hashPassword(changes.password);
     const updated = await this.users.update(username, stored);
     this.recordChange(actor, username, `user update ${username} ${changeFlags(changes)}`);
-    if (changes.password !== undefined || changes.enabled === false) await this.endSessions(username, actor);
+    await this.afterUpdate(user, updated, changes, actor);
     return publicUser(updated ?? user);
+  }
+
+  /**
+   * A new password or a disable ends the user's sessions; a new role or roles ends what they opened with the old
+   * ones (live lists, terminals, chats waiting for an approval), on every replica (src/auth/session-streams.ts).
+   */
+  private async afterUpdate(user: UserRecord, updated: UserRecord | undefined, changes: UpdateUserInput, actor: Actor): Promise<void> {
+    if (changes.password !== undefined || changes.enabled === false) await this.endSessions(user.username, actor);
+    else if (updated && roleSetChanged(user, updated)) this.sessions.roleChanged(user.username);
   }
 
   async delete(username: string, actor: Actor): Promise<void> {
@@ -205,6 +214,10 @@ export class UserAdmin {
     }
     return revoked;
   }
+}
+
+function roleSetChanged(before: UserRecord, after: UserRecord): boolean {
+  return before.role !== after.role || [...before.roles].sort().join('\u0000') !== [...after.roles].sort().join('\u0000');
 }
 
 /** The changed fields as flags; a new password shows only as `--password [redacted]`. */

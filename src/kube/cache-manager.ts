@@ -4,6 +4,7 @@ import { ListAccessSets, ListRefused, type ListAccess } from './list-access.js';
 import type { ResourceType } from './discovery.js';
 import type { KubeIdentityClient } from './clients.js';
 import { TableCache } from './table-cache.js';
+import type { Clock } from '../clock.js';
 
 /** Limits of the cache manager. */
 export interface CacheLimits {
@@ -11,6 +12,17 @@ export interface CacheLimits {
   idleMs?: number;
   /** At most this many caches (watches) at once; the least recently used one is stopped first (default 256). */
   maxCaches?: number;
+  /** Injected time: how old a kept access answer may be (src/kube/list-access.ts). */
+  clock?: Clock;
+}
+
+const everything: ListAccess = { all: true };
+
+/** A cache listed and watched as a caller (the service may not list it), with that caller: checked again on every RBAC change. */
+interface CallerCache {
+  client: KubeIdentityClient;
+  type: ResourceType;
+  scope: string | undefined;
 }
 
 /** One caller's view of a shared cache: the cache and the namespaces of it the cluster lets the caller list. */
@@ -29,10 +41,13 @@ export function inView(access: ListAccess, namespace: string | undefined): boole
  * identity, shared by every caller, started on first use and stopped after `idleMs` without use. A
  * namespace list is served from a synced all-namespaces cache when one exists. Each caller sees the
  * namespaces of it the cluster lets them list (src/kube/list-access.ts); when that cannot be computed,
- * their list is made as them, into a cache of their own.
+ * their list is made as them, into a cache of their own, served only while the cluster says (an answer at most
+ * 30 s old, dropped on RBAC changes) they may make that list. A caller's cache whose caller is refused stops
+ * and drops its rows (its live lists end with the 403). Caches are keyed by the caller's whole identity.
  */
 export class CacheManager {
   private readonly caches = new Map<string, TableCache>();
+  private readonly callerCaches = new Map<string, CallerCache>();
   /** Kinds and scopes the service's own identity was refused, until when (their lists are made as each caller). */
   private readonly refusedToService = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
@@ -49,7 +64,8 @@ export class CacheManager {
   ) {
     this.idleMs = limits.idleMs ?? 10 * 60_000;
     this.maxCaches = limits.maxCaches ?? 256;
-    this.access = new ListAccessSets(() => own().rest, logger);
+    this.access = new ListAccessSets(() => own().rest, logger, limits.clock);
+    this.access.onChange(() => this.recheckCallers());
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -61,21 +77,75 @@ export class CacheManager {
    */
   async view(client: KubeIdentityClient, type: ResourceType, namespace?: string): Promise<CacheView> {
     const scope = type.namespaced ? namespace : undefined;
-    const shared = (): Promise<TableCache> => this.cacheFor(this.own(), type, scope);
-    if (client.identity === undefined) return { cache: await shared(), access: { all: true } };
+    if (client.identity === undefined) return { cache: await this.cacheFor(this.own(), type, scope), access: everything };
     const refusedKey = this.key(this.own(), type, scope);
-    if ((this.refusedToService.get(refusedKey) ?? 0) > Date.now()) return { cache: await this.cacheFor(client, type, scope), access: { all: true } };
-    let view: CacheView;
+    if ((this.refusedToService.get(refusedKey) ?? 0) <= Date.now()) {
+      const view = await this.sharedView(client, type, scope, refusedKey);
+      if (view) return view;
+    }
+    return this.callerView(client, type, scope);
+  }
+
+  /** The shared cache, cut by the caller's access; undefined when the service may not list it (or the review failed). */
+  private async sharedView(client: KubeIdentityClient, type: ResourceType, scope: string | undefined, refusedKey: string): Promise<CacheView | undefined> {
+    const shared = (): Promise<TableCache> => this.cacheFor(this.own(), type, scope);
     try {
       const access = await this.access.of(client, type, scope, async () => (await shared()).namespaces());
       if (!access.all && access.namespaces.size === 0) throw new ListRefused(client, type, scope);
-      view = { cache: await shared(), access };
+      return { cache: await shared(), access };
     } catch (error) {
       if (error instanceof ListRefused) throw error;
       this.notShared(refusedKey, type, error);
-      view = { cache: await this.cacheFor(client, type, scope), access: { all: true } };
+      return undefined;
     }
-    return view;
+  }
+
+  /**
+   * The caller's own cache (listed and watched as them), after the cluster said they may make this list. A refusal
+   * stops their caches of it; when the review itself fails, only a list the API server authorizes now is served
+   * (their cache is made again).
+   */
+  private async callerView(client: KubeIdentityClient, type: ResourceType, scope: string | undefined): Promise<CacheView> {
+    const allowed = await this.access.mayList(client, type, scope).catch(() => undefined);
+    if (allowed === false) {
+      const refusal = new ListRefused(client, type, scope);
+      this.stopCallerCaches(client, type, scope, refusal);
+      throw refusal;
+    }
+    if (allowed === undefined) this.stopCallerCaches(client, type, scope);
+    const cache = await this.cacheFor(client, type, scope);
+    this.callerCaches.set(this.key(client, type, cache.namespace), { client, type, scope: cache.namespace });
+    return { cache, access: everything };
+  }
+
+  /** Stops the caller's caches that would answer a list in `scope` (the scope's, and the all-namespaces one). */
+  private stopCallerCaches(client: KubeIdentityClient, type: ResourceType, scope: string | undefined, refusal?: AppError): void {
+    this.stopCache(this.key(client, type, scope), refusal);
+    if (scope !== undefined) this.stopCache(this.key(client, type, undefined), refusal);
+  }
+
+  private stopCache(key: string, refusal?: AppError): void {
+    const cache = this.caches.get(key);
+    this.callerCaches.delete(key);
+    if (!cache) return;
+    this.caches.delete(key);
+    cache.stop(refusal);
+  }
+
+  /** After an RBAC change (and every 30 s): each cache listed as a caller stops once that caller may no longer list it. */
+  private recheckCallers(): void {
+    for (const [key, entry] of this.callerCaches) {
+      if (!this.caches.has(key)) {
+        this.callerCaches.delete(key);
+        continue;
+      }
+      this.access.mayList(entry.client, entry.type, entry.scope).then(
+        (allowed) => {
+          if (!allowed) this.stopCache(key, new ListRefused(entry.client, entry.type, entry.scope));
+        },
+        () => undefined,
+      );
+    }
   }
 
   /**
@@ -94,24 +164,16 @@ export class CacheManager {
 
   /** A synced cache listed and watched by `client`; the first call for a key waits for the initial list. */
   private async cacheFor(client: KubeIdentityClient, type: ResourceType, scope: string | undefined): Promise<TableCache> {
-    if (scope) {
-      // An all-namespaces cache of the same identity answers namespace lists too, even while its first list is loading.
-      const wide = this.caches.get(this.key(client, type, undefined));
-      if (
-        wide &&
-        (wide.isSynced ||
-          (await wide.synced.then(
-            () => true,
-            () => false,
-          )))
-      )
-        return wide;
-    }
+    // An all-namespaces cache of the same identity answers namespace lists too, even while its first list is loading.
+    const wide = scope ? await this.syncedWide(client, type) : undefined;
+    if (wide) return wide;
     const key = this.key(client, type, scope);
     let cache = this.caches.get(key);
-    if (!cache) {
+    // A cache whose relist the cluster refused stopped itself: a new one lists again (and meets the refusal itself).
+    if (!cache || cache.isStopped) {
       // A closed manager (its cluster removed, the service stopping) starts no watch that nothing would stop.
       if (this.closed) throw new AppError('UNAVAILABLE', 'the cluster is being removed or the service is stopping');
+      this.caches.delete(key);
       this.evictLeastRecentlyUsed();
       cache = new TableCache(client.rest, type, scope, this.logger);
       this.caches.set(key, cache);
@@ -120,10 +182,23 @@ export class CacheManager {
       await cache.synced;
     } catch (error) {
       cache.stop();
-      this.caches.delete(key);
+      if (this.caches.get(key) === cache) this.caches.delete(key);
       throw error;
     }
     return cache;
+  }
+
+  /** The identity's all-namespaces cache of the kind, once synced (undefined: none, stopped, or its list failed). */
+  private async syncedWide(client: KubeIdentityClient, type: ResourceType): Promise<TableCache | undefined> {
+    const wide = this.caches.get(this.key(client, type, undefined));
+    if (!wide || wide.isStopped) return undefined;
+    const synced =
+      wide.isSynced ||
+      (await wide.synced.then(
+        () => true,
+        () => false,
+      ));
+    return synced && !wide.isStopped ? wide : undefined;
   }
 
   /** Cached object counts per resource type (for /metrics). */
@@ -141,10 +216,13 @@ export class CacheManager {
     this.access.close();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();
+    this.callerCaches.clear();
   }
 
+  /** The caller's whole identity (user and groups: the same user name in other groups is another caller), the kind and scope. */
   private key(client: KubeIdentityClient, type: ResourceType, namespace: string | undefined): string {
-    return [client.identity ?? '', type.group, type.plural, namespace ?? '*'].join('|');
+    const identity = client.identity === undefined ? '' : JSON.stringify([client.identity, ...[...(client.groups ?? [])].sort()]);
+    return [identity, type.group, type.plural, namespace ?? '*'].join('|');
   }
 
   /** Keeps the number of watches bounded whatever callers ask for (e.g. many made-up namespaces). */

@@ -11,6 +11,8 @@ export interface KubeConnectionOptions {
 export interface KubeIdentityClient {
   /** The impersonated user name, or undefined for the service's own identity. */
   readonly identity: string | undefined;
+  /** The impersonated groups (with `identity`, the caller's whole identity). */
+  readonly groups?: readonly string[];
   readonly kubeConfig: KubeConfig;
   readonly rest: RestClient;
 }
@@ -51,7 +53,7 @@ export class KubeClients {
     let client = this.clients.get(key);
     if (!client) {
       const kubeConfig = target ? impersonating(this.base, target) : this.base;
-      client = { identity: target?.user, kubeConfig, rest: new RestClient(kubeConfig, this.observe, this.restOptions) };
+      client = { identity: target?.user, groups: target?.groups, kubeConfig, rest: new RestClient(kubeConfig, this.observe, this.restOptions) };
       this.clients.set(key, client);
     }
     return client;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isAppError, type AppError } from '../errors.js';
 import { collectionPath, type ResourceType } from './discovery.js';
 import type { RestClient } from './rest-client.js';
 import { tableAccept, type Table, type TableColumn, type TableRow } from './table.js';
@@ -17,9 +18,11 @@ function rowKey(row: TableRow): string {
 
 class ExpiredError extends Error {}
 
-/** One change of the cached rows: a row added, modified or deleted, or the whole list replaced (relist). */
-/** A row change, `resync` after a relist, `stopped` once the cache is stopped (its cluster removed, evicted). */
-export type RowChange = { type: 'added' | 'modified' | 'deleted'; row: TableRow } | { type: 'resync' } | { type: 'stopped' };
+/**
+ * A row change, `resync` after a relist, `stopped` once the cache is stopped (its cluster removed, evicted, or
+ * its list refused: then `refusal` is the API server's 403 and the rows are gone).
+ */
+export type RowChange = { type: 'added' | 'modified' | 'deleted'; row: TableRow } | { type: 'resync' } | { type: 'stopped'; refusal?: AppError };
 
 function watchError(event: WatchEvent): Error {
   if (event.object.code === 410) return new ExpiredError('resource version expired');
@@ -94,6 +97,8 @@ export class TableCache {
   lastUsed = Date.now();
   /** True once the first list has been loaded. */
   isSynced = false;
+  /** How long each watch request lasts (seconds) before it is made again; default 5 to 10 minutes (tests shorten it). */
+  watchTimeoutSeconds: number | undefined;
 
   constructor(
     private readonly rest: RestClient,
@@ -137,12 +142,25 @@ export class TableCache {
     return this.resourceVersion;
   }
 
-  stop(): void {
+  /** True once stopped: it follows the cluster no more (a new cache must be made). */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Stops the watch. With `refusal` (the cluster refused its list: RBAC revoked) the rows are dropped too, so
+   * nothing listed before the refusal is served after it, and live lists end with that 403.
+   */
+  stop(refusal?: AppError): void {
     if (this.stopped) return;
     this.stopped = true;
     this.abort.abort();
+    if (refusal) {
+      this.rows = new Map();
+      this.namespaceCounts = new Map();
+    }
     // Live lists on this cache end instead of going quiet (src/kube/watch-feeds.ts).
-    this.emit({ type: 'stopped' });
+    this.emit(refusal ? { type: 'stopped', refusal } : { type: 'stopped' });
   }
 
   private path(): string {
@@ -186,8 +204,17 @@ export class TableCache {
           this.logger.debug({ resource: this.type.plural, err: String(error) }, 'watch failed, relisting');
           await delay(Math.min(30_000, 250 * 2 ** failures));
         }
-        await this.list().catch(() => undefined);
+        await this.relist();
       }
+    }
+  }
+
+  /** Lists again after a watch failure; a list the cluster now refuses empties and stops the cache. */
+  private async relist(): Promise<void> {
+    try {
+      await this.list();
+    } catch (error) {
+      if (isAppError(error) && error.code === 'FORBIDDEN' && !this.stopped) this.stop(error);
     }
   }
 
@@ -199,7 +226,7 @@ export class TableCache {
         resourceVersion: this.resourceVersion,
         allowWatchBookmarks: true,
         includeObject: 'Metadata',
-        timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+        timeoutSeconds: this.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300),
       },
       signal: this.abort.signal,
       target: this.type.plural,

@@ -1,3 +1,4 @@
+import type { AppError } from '../errors.js';
 import type { LabelSelector } from './label-selector.js';
 import { ordinal } from './names.js';
 import { rowToItem, type ResourceItem, type TableRow } from './table.js';
@@ -59,6 +60,11 @@ export const stoppedFrame = frame('error', {
   details: { reason: 'cache_stopped' },
 });
 
+/** The last event of a live list whose cache the cluster refused (RBAC revoked): the 403 a new list would get. */
+function refusedFrame(refusal: AppError): string {
+  return frame('error', { error: refusal.message, code: refusal.code, details: refusal.details });
+}
+
 /** The event for a client that fell behind: the error body the contract uses, then the stream ends. */
 export const droppedFrame = frame('error', {
   error: 'this live list fell too far behind the cluster and was closed; open it again',
@@ -94,7 +100,7 @@ class WatchFeed {
   ) {
     for (const row of cache.snapshot()) if (this.wanted(row)) this.selected.add(keyOf(row));
     this.unsubscribe = cache.onChange((change) => {
-      if (change.type === 'stopped') this.end(stoppedFrame);
+      if (change.type === 'stopped') this.end(change.refusal ? refusedFrame(change.refusal) : stoppedFrame);
       else if (change.type === 'resync') this.resync();
       else this.change(change.type, change.row);
     });

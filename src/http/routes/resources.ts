@@ -42,10 +42,12 @@ const watchEvents = {
   added: z.object({ item: resourceItem, revision: z.string() }),
   modified: z.object({ item: resourceItem, revision: z.string() }),
   deleted: z.object({ item: resourceItem, revision: z.string() }),
-  /** The last event when the stream ends from the service's side: the client fell behind, or its cluster was removed. */
-  error: z
-    .object({ error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()) })
-    .meta({ id: 'LiveListError', description: 'The last event: details.reason is slow_client or cache_stopped; open the live list again' }),
+  /** The last event when the stream ends from the service's side: the client fell behind, its cluster was removed, or the cluster refused the caller's list. */
+  error: z.object({ error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()) }).meta({
+    id: 'LiveListError',
+    description:
+      'The last event: UNAVAILABLE with details.reason slow_client or cache_stopped (open the live list again); FORBIDDEN when the cluster no longer lets the caller list; UNAUTHORIZED when the session ended or the role changed (details.reason role_changed)',
+  }),
 };
 /** Keep-alive comments on live lists, so proxies keep an idle stream open. */
 const keepAliveMs = 15_000;
