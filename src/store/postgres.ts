@@ -34,7 +34,8 @@ export function asUnavailable(error: unknown): unknown {
 /** `?` placeholders (the stores' SQL, shared with SQLite) as PostgreSQL's `$1, $2, …`. */
 export function numberedPlaceholders(sql: string): string {
   let index = 0;
-  return sql.replace(/\?/g, () => `$${(index += 1)}`);
+  // A '?' inside a quoted string or identifier ('a?b', "x?") is text, not a parameter; '' and "" escape their quote.
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${(index += 1)}` : token));
 }
 
 /** Runs statements on a pool or one checked-out client. */
