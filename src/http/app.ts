@@ -52,7 +52,9 @@ const securityHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   // Styles may be inline: the editor (CodeMirror) and the terminal (xterm.js) inject <style> elements at run time
   // (ADR 0024). Scripts stay 'self' only.
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+  // img-src data: lets the editor draw its lint markers (data: SVG images; no script runs from an image).
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };

@@ -39,6 +39,47 @@ describe.skipIf(missing.length > 0)('web: the second hour', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('keeps the YAML editor readable in dark mode and lets its lint markers load under the page policy', { timeout: 120_000 }, async () => {
+    const created = await service.api('POST', '/api/k8s/configmaps/apply', {
+      token: service.adminToken,
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dark-editor', namespace: 'default' }, data: { color: 'blue' } },
+    });
+    expect(created.status).toBe(200);
+    const policy = (await fetch(`${service.url}/`)).headers.get('Content-Security-Policy') ?? '';
+    expect(policy).toMatch(/img-src 'self' data:/);
+    const admin = { username: 'admin', password: testAdminPassword };
+    const page = await signInAt(browser, `${service.url}/overview`, admin, pageErrors);
+    await page.evaluate(() => window.localStorage.setItem('pilothouse.theme', 'dark'));
+    await page.goto(`${service.url}/resources/configmaps/default/dark-editor`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('textbox', { name: 'YAML editor' }).filter({ hasText: 'color: blue' });
+    await editor.waitFor();
+    // The contrast of the key `color` and of the gutter against the editor's background (WCAG AA asks 4.5:1).
+    const contrasts = await page.evaluate(() => {
+      const channels = (colour: string): number[] => (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const luminance = (colour: string): number => {
+        const [r = 0, g = 0, b = 0] = channels(colour).map((value) => {
+          const scaled = value / 255;
+          return scaled <= 0.03928 ? scaled / 12.92 : ((scaled + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (left: string, right: string): number => {
+        const [light, dark] = [luminance(left), luminance(right)].sort((a, b) => b - a);
+        return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+      };
+      const editorElement = document.querySelector('.yaml-editor .cm-editor') as HTMLElement;
+      const background = getComputedStyle(editorElement).backgroundColor;
+      const key = [...document.querySelectorAll('.yaml-editor .cm-line span')].find((span) => span.textContent === 'color') as HTMLElement;
+      const gutter = document.querySelector('.yaml-editor .cm-gutters') as HTMLElement;
+      return { key: ratio(getComputedStyle(key).color, background), gutter: ratio(getComputedStyle(gutter).color, getComputedStyle(gutter).backgroundColor) };
+    });
+    expect(contrasts.key).toBeGreaterThanOrEqual(4.5);
+    expect(contrasts.gutter).toBeGreaterThanOrEqual(4.5);
+    await page.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('validates a Helm repository name in the browser before anything is sent', { timeout: 120_000 }, async () => {
     const admin = { username: 'admin', password: testAdminPassword };
     const page = await signInAt(browser, `${service.url}/helm/repositories`, admin, pageErrors);
