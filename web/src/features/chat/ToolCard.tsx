@@ -32,7 +32,9 @@ function ToolHead({ entry }: { entry: ToolEntry }): ReactNode {
       {entry.cluster && <ToolCluster cluster={entry.cluster} />}
       {entry.blocked && <span className="badge badge-dangerous">{t('tool.blocked')}</span>}
       {entry.decision && <span className="muted small">{t(`tool.decision.${entry.decision}` as MessageKey)}</span>}
-      {entry.status && entry.status !== 'executed' && entry.status !== entry.decision && <span className="muted small">{entry.status}</span>}
+      {entry.status && entry.status !== 'executed' && entry.status !== entry.decision && (
+        <span className="muted small">{entry.status === 'timeout' ? t('tool.timedOut') : entry.status}</span>
+      )}
     </header>
   );
 }

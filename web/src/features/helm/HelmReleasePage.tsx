@@ -66,11 +66,14 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
   const release = useApiQuery<ReleaseDetails>(path, { query: { namespace } });
   const [tab, setTab] = useState<ReleaseTab>('values');
   const [confirming, setConfirming] = useState(false);
+  // A rollback replaces what runs: it waits for a confirmation that names the revision.
+  const [rollingBack, setRollingBack] = useState<number | undefined>(undefined);
   const refresh = (): void => void queries.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(path) });
   const action = useAction(refresh);
   const rollback = (revision: number): Promise<void> =>
     action.act(async () => {
       await client.json('POST', `${path}/rollback`, { body: { namespace, revision } });
+      setRollingBack(undefined);
       return t('helm.rolledBack', { revision });
     });
   const uninstall = (): Promise<void> =>
@@ -104,10 +107,22 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
           release={release.data}
           canWrite={canWrite}
           busy={action.busy}
-          onRollback={(revision) => void rollback(revision)}
+          onRollback={setRollingBack}
           onChanged={refresh}
         />
       </div>
+      {rollingBack !== undefined && (
+        <ConfirmDialog
+          title={t('helm.rollbackTitle', { name, revision: rollingBack })}
+          confirmLabel={t('helm.rollback')}
+          cancelLabel={t('helm.cancel')}
+          busy={action.busy}
+          onConfirm={() => void rollback(rollingBack)}
+          onCancel={() => setRollingBack(undefined)}
+        >
+          <p>{t('helm.rollbackText', { name, namespace, revision: rollingBack, current: release.data?.revision ?? 0 })}</p>
+        </ConfirmDialog>
+      )}
       {confirming && (
         <ConfirmDialog
           title={t('helm.uninstallTitle', { name })}

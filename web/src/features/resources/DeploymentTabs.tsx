@@ -8,6 +8,7 @@ import { formatTime } from '../../shared/time';
 import { useLoad } from '../../shared/use-load';
 import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
 import { useAction } from '../../shared/use-action';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 
 interface DeploymentObject {
   spec?: { replicas?: number };
@@ -40,9 +41,11 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
       return t('deploy.scaled', { before: result.before?.replicas ?? '?', after: result.after?.replicas ?? replicas });
     });
   };
+  const [confirmingRestart, setConfirmingRestart] = useState(false);
   const restart = (): void =>
     void act(async () => {
       await client.json('POST', '/api/deployment/restart', { body });
+      setConfirmingRestart(false);
       return t('deploy.restarted');
     });
 
@@ -68,10 +71,22 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
         </button>
       </form>
       <p>
-        <button type="button" onClick={restart} disabled={busy}>
+        <button type="button" onClick={() => setConfirmingRestart(true)} disabled={busy}>
           {t('deploy.restart')}
         </button>
       </p>
+      {confirmingRestart && (
+        <ConfirmDialog
+          title={t('deploy.restartTitle', { name: target.name })}
+          confirmLabel={t('deploy.restart')}
+          cancelLabel={t('deploy.cancel')}
+          busy={busy}
+          onConfirm={restart}
+          onCancel={() => setConfirmingRestart(false)}
+        >
+          <p>{t('deploy.restartText', { name: target.name, namespace: body.namespace, count: current ?? 0 })}</p>
+        </ConfirmDialog>
+      )}
       {message && (
         <p className="notice notice-ok" role="status">
           {message}
@@ -82,9 +97,9 @@ export function DeploymentScaleTab({ target }: { target: ResourceTarget }): Reac
   );
 }
 
-/** The revision history's columns. */
-function historyColumns(t: Translate): Column<RevisionItem>[] {
-  return [
+/** The revision history's columns; `rollback` renders the last cell (absent for callers who may not write). */
+function historyColumns(t: Translate, rollback?: (item: RevisionItem) => ReactNode): Column<RevisionItem>[] {
+  const columns: Column<RevisionItem>[] = [
     {
       key: 'revision',
       header: t('deploy.revision'),
@@ -104,9 +119,53 @@ function historyColumns(t: Translate): Column<RevisionItem>[] {
     },
     { key: 'cause', header: t('deploy.cause'), cell: (item) => item.changeCause ?? '' },
   ];
+  return rollback ? [...columns, { key: 'actions', header: t('deploy.actions'), cell: rollback }] : columns;
 }
 
-/** Revision history of a deployment. */
+/** The confirmation of a rollback: it names the revision and its images. */
+function RollbackDialog(props: { target: ResourceTarget; item: RevisionItem; busy: boolean; onConfirm: () => void; onCancel: () => void }): ReactNode {
+  const t = useT();
+  const { target, item } = props;
+  return (
+    <ConfirmDialog
+      title={t('deploy.rollbackTitle', { name: target.name, revision: item.revision })}
+      confirmLabel={t('deploy.rollback')}
+      cancelLabel={t('deploy.cancel')}
+      busy={props.busy}
+      onConfirm={props.onConfirm}
+      onCancel={props.onCancel}
+    >
+      <p>
+        {t('deploy.rollbackText', { name: target.name, namespace: target.namespace ?? 'default', revision: item.revision, images: item.images.join(', ') })}
+      </p>
+    </ConfirmDialog>
+  );
+}
+
+/** What an action said: its success line and its error. */
+function ActionNotices({ message, error }: { message: string | undefined; error: unknown }): ReactNode {
+  return (
+    <>
+      {message && (
+        <p className="notice notice-ok" role="status">
+          {message}
+        </p>
+      )}
+      <ErrorNotice error={error} />
+    </>
+  );
+}
+
+/** The history table, or what stands in for it while it loads or when there is none. */
+function HistoryTable(props: { history: { data?: { items: RevisionItem[] }; loading: boolean }; rollback?: (item: RevisionItem) => ReactNode }): ReactNode {
+  const t = useT();
+  const items = props.history.data?.items ?? [];
+  if (props.history.loading) return <p className="muted">{t('tab.loading')}</p>;
+  if (props.history.data && items.length === 0) return <p className="muted">{t('deploy.noHistory')}</p>;
+  return items.length > 0 ? <DataTable columns={historyColumns(t, props.rollback)} rows={items} rowKey={(item) => String(item.revision)} compact /> : null;
+}
+
+/** Revision history of a deployment, with Roll back on every revision but the current one (after a confirmation naming it). */
 export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
@@ -116,13 +175,26 @@ export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): Re
     [client, target],
   );
   const history = useLoad(`${targetKey(target)}/history`, load);
-  const items = history.data?.items ?? [];
+  const [chosen, setChosen] = useState<RevisionItem | undefined>(undefined);
+  const { busy, error, message, act } = useAction(() => history.reload());
+  const rollback = (item: RevisionItem): void =>
+    void act(async () => {
+      await client.json('POST', '/api/deployment/rollback', { body: { namespace: target.namespace ?? 'default', name: target.name, revision: item.revision } });
+      setChosen(undefined);
+      return t('deploy.rolledBack', { revision: item.revision });
+    });
+  const rollbackCell = (item: RevisionItem): ReactNode =>
+    item.current ? null : (
+      <button type="button" className="small-button" disabled={busy} onClick={() => setChosen(item)}>
+        {t('deploy.rollback')}
+      </button>
+    );
   return (
     <div>
       <ErrorNotice error={history.error} />
-      {history.loading && <p className="muted">{t('tab.loading')}</p>}
-      {history.data && items.length === 0 && <p className="muted">{t('deploy.noHistory')}</p>}
-      {items.length > 0 && <DataTable columns={historyColumns(t)} rows={items} rowKey={(item) => String(item.revision)} compact />}
+      <HistoryTable history={history} rollback={client.current?.role === 'viewer' ? undefined : rollbackCell} />
+      <ActionNotices message={message} error={error} />
+      {chosen && <RollbackDialog target={target} item={chosen} busy={busy} onConfirm={() => rollback(chosen)} onCancel={() => setChosen(undefined)} />}
     </div>
   );
 }
