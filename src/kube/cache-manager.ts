@@ -126,13 +126,18 @@ export class CacheManager {
     return cache;
   }
 
-  /** Cached object counts per resource type (for /metrics). */
-  sizes(): { resource: string; namespace: string; size: number }[] {
-    return [...this.caches.values()].map((cache) => ({
-      resource: cache.type.plural,
-      namespace: cache.namespace ?? '*',
-      size: cache.size,
-    }));
+  /**
+   * Cached objects per resource type, summed over every cache of the type (for /metrics, which the chart may
+   * publish): no namespace and no caller, so the answer says neither which namespaces hold how many objects nor
+   * who listed what (per-caller caches count into their type's sum).
+   */
+  sizes(): { resource: string; size: number }[] {
+    const totals = new Map<string, number>();
+    for (const cache of this.caches.values()) {
+      const resource = cache.type.group ? `${cache.type.plural}.${cache.type.group}` : cache.type.plural;
+      totals.set(resource, (totals.get(resource) ?? 0) + cache.size);
+    }
+    return [...totals].map(([resource, size]) => ({ resource, size }));
   }
 
   close(): void {
