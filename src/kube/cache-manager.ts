@@ -140,6 +140,11 @@ export class CacheManager {
     return [...totals].map(([resource, size]) => ({ resource, size }));
   }
 
+  /** How many caches (watches) of the resource type (plural) are open, shared and per caller. */
+  cacheCount(resource: string): number {
+    return [...this.caches.values()].filter((cache) => cache.type.plural === resource).length;
+  }
+
   close(): void {
     this.closed = true;
     clearInterval(this.sweeper);
