@@ -120,8 +120,8 @@ export class OidcFlows {
   }
 
   /**
-   * Finishes a browser sign-in from the callback's query; the state is used up whatever the outcome.
-   * `cookie` is the browser's sign-in cookie: a callback from another browser (login CSRF: an attacker's
+   * Finishes a browser sign-in from the callback's query. Once the state and the cookie pass, the state is
+   * used up (across replicas) before the code is redeemed, whatever the provider answers then. `cookie` is the browser's sign-in cookie: a callback from another browser (login CSRF: an attacker's
    * own code and state sent to a victim), without the cookie, or with an altered or expired one is
    * refused before the code is redeemed.
    */
