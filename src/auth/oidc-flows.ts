@@ -5,6 +5,7 @@ import { AppError, isAppError, unauthorized } from '../errors.js';
 import type { LoginResult } from './login.js';
 import { jwtVerify } from 'jose';
 import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
+import { clientNetwork } from './address-prefix.js';
 import { providerRefusal } from './oidc-errors.js';
 import { signInsPerBrowser, type PendingSignIn, type SignInSeal } from './oidc-sign-in-seal.js';
 import type { OidcAccounts, SignInOrigin } from './oidc-sign-in.js';
@@ -18,9 +19,9 @@ export interface BrowserStart {
   cookie: string;
 }
 
-/** The store kind counting the device sign-ins under way of the caller's address (a hash: no address is stored). */
+/** The store kind counting the device sign-ins under way of the caller's address (IPv6: its /64), as a hash: no address is stored. */
 function deviceSourceKind(origin: SignInOrigin): SealedTokenKind {
-  return `oidc-device-from:${digest(origin.source ?? '').toString('base64url')}`;
+  return `oidc-device-from:${digest(clientNetwork(origin.source ?? '')).toString('base64url')}`;
 }
 
 /** A device sign-in's state in the shared store (under its handle): any replica answers the client's polls. */

@@ -167,5 +167,9 @@ describe.skipIf(missing.length > 0)('SSO sign-in state', () => {
     const other = await device('198.51.100.8');
     expect(other.status).toBe(200);
     expect(other.body.userCode).toBeTruthy();
+    // IPv6 clients count by their /64: new addresses of one network are still one client.
+    for (let index = 1; index <= 10; index += 1) expect((await device(`2001:db8:1:2::${index.toString(16)}`)).status).toBe(200);
+    expect((await device('2001:db8:1:2:ffff::1')).status).toBe(429);
+    expect((await device('2001:db8:1:3::1')).status).toBe(200);
   });
 });
