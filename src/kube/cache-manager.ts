@@ -133,10 +133,8 @@ export class CacheManager {
    */
   sizes(): { resource: string; size: number }[] {
     const totals = new Map<string, number>();
-    for (const cache of this.caches.values()) {
-      const resource = cache.type.group ? `${cache.type.plural}.${cache.type.group}` : cache.type.plural;
-      totals.set(resource, (totals.get(resource) ?? 0) + cache.size);
-    }
+    // By plural, as before: kinds of one plural in two groups (events, events.k8s.io) add up, as the objects they hold do.
+    for (const cache of this.caches.values()) totals.set(cache.type.plural, (totals.get(cache.type.plural) ?? 0) + cache.size);
     return [...totals].map(([resource, size]) => ({ resource, size }));
   }
 
