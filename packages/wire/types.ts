@@ -502,7 +502,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, refusedSecrets?}]}; access is the caller's on that cluster; refusedSecrets (admins): cluster Secrets naming it that it refused
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiClusters"];
@@ -1919,6 +1919,7 @@ export interface components {
             error?: string;
             name: string;
             reachable: boolean;
+            refusedSecrets?: components["schemas"]["RefusedClusterSecret"][];
             /** @enum {string} */
             source: "home" | "config" | "secret";
             version?: string;
@@ -2387,6 +2388,10 @@ export interface components {
         RefreshedToken: {
             expires_at: string;
             token: string;
+        };
+        RefusedClusterSecret: {
+            reason: string;
+            secret: string;
         };
         ReportCreateBody: {
             /** @enum {string} */
@@ -2926,6 +2931,7 @@ export type PortForwardStopped = components['schemas']['PortForwardStopped'];
 export type Probe = components['schemas']['Probe'];
 export type Readiness = components['schemas']['Readiness'];
 export type RefreshedToken = components['schemas']['RefreshedToken'];
+export type RefusedClusterSecret = components['schemas']['RefusedClusterSecret'];
 export type ReportCreateBody = components['schemas']['ReportCreateBody'];
 export type ReportDeleted = components['schemas']['ReportDeleted'];
 export type ReportDocument = components['schemas']['ReportDocument'];

@@ -157,6 +157,6 @@ export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClus
 }
 
 /** Every cluster's cache sizes (the `pilothouse_cache_objects` gauge). */
-export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; namespace: string; size: number; cluster: string }[] {
+export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; size: number; cluster: string }[] {
   return clusters.list().flatMap((scope) => scope.caches.sizes().map((entry) => ({ ...entry, cluster: scope.name })));
 }

@@ -44,7 +44,8 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const jwt = config.authorization.jwt;
   const users = new UsersStore(store, () => new Date(clock()).toISOString());
   const sessionsStore = new SessionsStore(store);
-  const signer = new TokenSigner(loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger), jwt.token_duration, clock);
+  const signingKey = loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger);
+  const signer = new TokenSigner(signingKey, jwt.token_duration, clock);
   const sessions = new SessionManager(users, sessionsStore, signer, {
     durationMs: jwt.token_duration,
     refreshWindowMs: jwt.refresh_window,
@@ -58,7 +59,7 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const login = new LoginService(sessions, audit, { counter: loginWindows, limit: config.limits.login_attempts_per_minute, verifier });
   const roleNames = new Set(config.authorization.roles.map((role) => role.name));
   const userAdmin = new UserAdmin(users, sessionsStore, sessions, { audit, roleNames, lockableSource: lockableSource(mode) });
-  const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock, tokens: new SealedTokensStore(store) });
+  const oidc = new OidcService({ settings: config.oidc, users, sessions, audit, clock, tokens: new SealedTokensStore(store), signingKey });
   return { mode, clock, users, sessionsStore, sessions, login, userAdmin, rateWindows, loginWindows, oidc };
 }
 

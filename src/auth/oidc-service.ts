@@ -8,6 +8,7 @@ import type { SessionManager } from './sessions.js';
 import { OidcBearerAuthenticator } from './oidc-bearer.js';
 import { discoverProvider, type OidcProvider } from './oidc-client.js';
 import { OidcFlows } from './oidc-flows.js';
+import { SignInSeal } from './oidc-sign-in-seal.js';
 import type { OidcSettings } from './oidc-identity.js';
 import { OidcAccounts } from './oidc-sign-in.js';
 
@@ -17,8 +18,10 @@ export interface OidcServiceDeps {
   sessions: SessionManager;
   audit: AuditRecorder;
   clock: Clock;
-  /** Sign-ins under way, shared by replicas. */
+  /** Device sign-ins under way and used browser sign-in states, shared by replicas. */
   tokens: SealedTokensStore;
+  /** The JWT signing key: the browser sign-in cookie's keys are derived from it (replicas share it). */
+  signingKey: Uint8Array;
 }
 
 /** What the login page needs to know about SSO (public). */
@@ -44,7 +47,10 @@ export class OidcService {
   /** Discovers the provider; a failure stops the start with one line naming the key. */
   async start(): Promise<void> {
     this.provider = await discoverProvider(this.deps.settings);
-    this.flowsReady = new OidcFlows(this.provider, this.accounts, this.deps.clock, this.deps.tokens);
+    this.flowsReady = new OidcFlows(this.provider, this.accounts, this.deps.clock, {
+      store: this.deps.tokens,
+      seal: new SignInSeal(this.deps.signingKey),
+    });
   }
 
   get enabled(): boolean {

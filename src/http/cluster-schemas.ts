@@ -32,6 +32,8 @@ export const clusterSummary = z
     /** When reachability was last checked (RFC 3339). */
     checkedAt: z.string().optional(),
     access: clusterAccess,
+    /** Admins only: labelled cluster Secrets that name this cluster but do not register it, and why (its holder keeps it). */
+    refusedSecrets: z.array(z.object({ secret: z.string(), reason: z.string() }).meta({ id: 'RefusedClusterSecret' })).optional(),
   })
   .meta({ id: 'ClusterSummary' });
 

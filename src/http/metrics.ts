@@ -18,7 +18,7 @@ export class Metrics implements ControllerObserver {
   readonly registry = new Registry();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly clusterCallDuration: Histogram<'verb' | 'cluster'>;
-  readonly cacheObjects: Gauge<'resource' | 'namespace' | 'cluster'>;
+  readonly cacheObjects: Gauge<'resource' | 'cluster'>;
   /** 1 while a cluster's last reachability probe succeeded, else 0 (ADR 0035). */
   readonly clusterUp: Gauge<'cluster'>;
   readonly toolRuns: Counter<'tool' | 'status'>;
@@ -34,7 +34,7 @@ export class Metrics implements ControllerObserver {
   readonly rateLimited: Counter<'route'>;
   readonly policyDenials: Counter<'path'>;
 
-  constructor(cacheSizes: () => { resource: string; namespace: string; size: number; cluster: string }[] = () => []) {
+  constructor(cacheSizes: () => { resource: string; size: number; cluster: string }[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
     // prom-client names these gauges with a `_total` suffix, which Prometheus reserves for
     // counters (promtool check metrics fails on them); the process metrics cover them.
@@ -57,12 +57,13 @@ export class Metrics implements ControllerObserver {
     });
     this.cacheObjects = new Gauge({
       name: 'pilothouse_cache_objects',
-      help: 'Objects held in watch-fed caches by cluster, resource and namespace scope',
-      labelNames: ['resource', 'namespace', 'cluster'],
+      // No namespace and nothing of the caller: /metrics may be public (security review four, finding 7).
+      help: 'Objects held in watch-fed caches by cluster and resource, summed over every cache of the resource',
+      labelNames: ['resource', 'cluster'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const entry of cacheSizes()) this.set({ resource: entry.resource, namespace: entry.namespace, cluster: entry.cluster }, entry.size);
+        for (const entry of cacheSizes()) this.set({ resource: entry.resource, cluster: entry.cluster }, entry.size);
       },
     });
     this.clusterUp = new Gauge({

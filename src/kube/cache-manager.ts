@@ -201,13 +201,21 @@ export class CacheManager {
     return synced && !wide.isStopped ? wide : undefined;
   }
 
-  /** Cached object counts per resource type (for /metrics). */
-  sizes(): { resource: string; namespace: string; size: number }[] {
-    return [...this.caches.values()].map((cache) => ({
-      resource: cache.type.plural,
-      namespace: cache.namespace ?? '*',
-      size: cache.size,
-    }));
+  /**
+   * Cached objects per resource type, summed over every cache of the type (for /metrics, which the chart may
+   * publish): no namespace and no caller, so the answer says neither which namespaces hold how many objects nor
+   * who listed what (per-caller caches count into their type's sum).
+   */
+  sizes(): { resource: string; size: number }[] {
+    const totals = new Map<string, number>();
+    // By plural, as before: kinds of one plural in two groups (events, events.k8s.io) add up, as the objects they hold do.
+    for (const cache of this.caches.values()) totals.set(cache.type.plural, (totals.get(cache.type.plural) ?? 0) + cache.size);
+    return [...totals].map(([resource, size]) => ({ resource, size }));
+  }
+
+  /** How many caches (watches) of the resource type (plural) are open, shared and per caller. */
+  cacheCount(resource: string): number {
+    return [...this.caches.values()].filter((cache) => cache.type.plural === resource).length;
   }
 
   close(): void {

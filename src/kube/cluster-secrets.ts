@@ -45,8 +45,16 @@ export function clusterSetTarget<T extends ClusterMember>(
   };
 }
 
+/** A labelled Secret that registers no cluster, and why (GET /api/clusters shows it on the cluster it names, to admins). */
+export interface ClusterSecretRefusal {
+  secret: string;
+  /** The cluster name the Secret asked for. */
+  cluster: string;
+  reason: string;
+}
+
 interface SecretObject {
-  metadata: { name: string; resourceVersion?: string; annotations?: Record<string, string> };
+  metadata: { name: string; resourceVersion?: string; creationTimestamp?: string; annotations?: Record<string, string> };
   data?: Record<string, string>;
 }
 
@@ -59,11 +67,18 @@ interface WatchEvent {
 interface Registration {
   cluster: string;
   version?: string;
+  /** When the Secret was created (RFC 3339): of two Secrets naming one cluster, the older holds it when neither does yet. */
+  created?: string;
   digest: string;
   source: ClusterSecretSource;
 }
 
 class WatchEnded extends Error {}
+
+/** The cluster name a Secret asks for: its annotation, or the Secret's name. */
+function requestedCluster(secret: SecretObject): string {
+  return secret.metadata.annotations?.[clusterNameAnnotation] ?? secret.metadata.name;
+}
 
 function decode(value: string | undefined): string | undefined {
   return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
@@ -75,7 +90,10 @@ function decode(value: string | undefined): string | undefined {
  * every list (at start, and after each watch ends, fails or expires with 410) is compared with what was reported,
  * so a Secret deleted while the watch was down is removed all the same. A Secret that cannot register a cluster
  * (bad name, no kubeconfig, a kubeconfig with plugins or file references, a reserved name) is skipped with a
- * warning naming the Secret and the reason, once per version of it, never its content.
+ * warning naming the Secret and the reason, once per version of it, never its content. Of two Secrets naming one
+ * cluster, the one that holds it keeps it (a later Secret never takes a cluster over live; security review four,
+ * finding 8); when neither holds it yet, the older one, then the first by name. Refusals are kept for
+ * GET /api/clusters ({@link refusals}).
  */
 export class ClusterSecretWatch {
   /** Valid registrations by Secret name. */
@@ -84,6 +102,10 @@ export class ClusterSecretWatch {
   private readonly reported = new Map<string, { digest: string; secret: string }>();
   /** The refusal last logged for each Secret (`resourceVersion reason`): each is logged once per version. */
   private readonly warned = new Map<string, string>();
+  /** Every labelled Secret that registers no cluster now, by Secret name. */
+  private readonly refused = new Map<string, ClusterSecretRefusal>();
+  /** The Secrets that cannot register any cluster (bad name, no kubeconfig, reserved name...), by Secret name. */
+  private readonly invalid = new Map<string, ClusterSecretRefusal>();
   private abort = new AbortController();
   private running?: Promise<void>;
   private markSynced: () => void = () => undefined;
@@ -97,6 +119,11 @@ export class ClusterSecretWatch {
     private readonly logger: Logger,
   ) {
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
+  }
+
+  /** The labelled Secrets that register no cluster now, and why (by Secret name). */
+  refusals(): readonly ClusterSecretRefusal[] {
+    return [...this.refused.values()].sort((a, b) => a.secret.localeCompare(b.secret));
   }
 
   start(): void {
@@ -140,6 +167,7 @@ export class ClusterSecretWatch {
       target: 'secrets',
     });
     this.registrations.clear();
+    this.invalid.clear();
     const names = new Set(list.items.map((secret) => secret.metadata.name));
     for (const name of this.warned.keys()) if (!names.has(name)) this.warned.delete(name);
     for (const secret of list.items) this.accept(secret);
@@ -175,21 +203,24 @@ export class ClusterSecretWatch {
   private accept(secret: SecretObject): void {
     const name = secret.metadata.name;
     this.registrations.delete(name);
+    this.invalid.delete(name);
     try {
       this.registrations.set(name, this.registration(secret));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       this.warnOnce(secret.metadata, error.message);
+      this.invalid.set(name, { secret: name, cluster: requestedCluster(secret), reason: error.message });
     }
   }
 
   private forget(name: string): void {
     this.registrations.delete(name);
+    this.invalid.delete(name);
     this.warned.delete(name);
   }
 
   private registration(secret: SecretObject): Registration {
-    const cluster = secret.metadata.annotations?.[clusterNameAnnotation] ?? secret.metadata.name;
+    const cluster = requestedCluster(secret);
     if (!clusterNameSchema.safeParse(cluster).success) throw new AppError('VALIDATION_ERROR', `cluster name "${cluster}" is not a DNS-1123 label`);
     if (this.target.reserved(cluster))
       throw new AppError('VALIDATION_ERROR', `cluster "${cluster}" is a cluster of the configuration (the configuration wins)`);
@@ -198,7 +229,8 @@ export class ClusterSecretWatch {
     const context = decode(secret.data?.context) || undefined;
     const checked = parseClusterKubeconfig(text, { context, inlineOnly: true });
     const digest = createHash('sha256').update(text).update('\u0000').update(checked.context).digest('hex');
-    return { cluster, version: secret.metadata.resourceVersion, digest, source: { ...checked, secret: secret.metadata.name } };
+    const { resourceVersion: version, creationTimestamp: created } = secret.metadata;
+    return { cluster, version, created, digest, source: { ...checked, secret: secret.metadata.name } };
   }
 
   private warnOnce(secret: { name: string; resourceVersion?: string }, reason: string): void {
@@ -208,19 +240,33 @@ export class ClusterSecretWatch {
     this.logger.warn({ namespace: this.namespace, secret: secret.name, reason }, 'cluster Secret refused');
   }
 
-  /** The cluster each name should be: the first Secret (by name) that registers it; later ones are refused. */
+  /**
+   * The cluster each name should be: the Secret that holds it now keeps it; otherwise the oldest Secret naming it
+   * (then the first by name). The others are refused, logged once per version and kept for {@link refusals}.
+   */
   private desired(): Map<string, Registration> {
     const desired = new Map<string, Registration>();
-    for (const [secret, registration] of [...this.registrations].sort(([a], [b]) => a.localeCompare(b))) {
+    this.refused.clear();
+    for (const [name, refusal] of this.invalid) this.refused.set(name, refusal);
+    for (const registration of [...this.registrations.values()].sort((a, b) => this.precedence(a, b))) {
       const holder = desired.get(registration.cluster);
-      if (!holder) desired.set(registration.cluster, registration);
-      else
-        this.warnOnce(
-          { name: secret, resourceVersion: registration.version },
-          `cluster "${registration.cluster}" is registered by Secret "${holder.source.secret}"`,
-        );
+      if (!holder) {
+        desired.set(registration.cluster, registration);
+        continue;
+      }
+      const secret = registration.source.secret;
+      const reason = `cluster "${registration.cluster}" is registered by Secret "${holder.source.secret}"`;
+      this.warnOnce({ name: secret, resourceVersion: registration.version }, reason);
+      this.refused.set(secret, { secret, cluster: registration.cluster, reason });
     }
     return desired;
+  }
+
+  /** Which of two registrations comes first for a cluster name: its holder now, then the older Secret, then by name. */
+  private precedence(a: Registration, b: Registration): number {
+    const holds = (registration: Registration): number => (this.reported.get(registration.cluster)?.secret === registration.source.secret ? 0 : 1);
+    const byAge = (a.created ?? '').localeCompare(b.created ?? '');
+    return holds(a) - holds(b) || byAge || a.source.secret.localeCompare(b.source.secret);
   }
 
   /** Tells the target the difference between the valid registrations and what it was told. */

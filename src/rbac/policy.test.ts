@@ -86,6 +86,10 @@ describe('the one policy decision', () => {
     [user, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'read', 'own_namespace'],
     [viewer, 'GET', '/api/v1/namespaces/pilothouse/pods/ph-0/log', 'direct', 'own_namespace'],
     [admin, 'GET', '/api/v1/namespaces/pilothouse/secrets/jwt', 'approved', 'allow'],
+    // every kind that carries secret values is closed there (src/rbac/secret-kinds.ts), MCPServers included
+    [user, 'GET', '/apis/pilothouse.dev/v1alpha1/namespaces/pilothouse/mcpservers/github', 'read', 'own_namespace'],
+    [user, 'GET', '/apis/pilothouse.dev/v1alpha1/namespaces/pilothouse/mcpservers', 'direct', 'own_namespace'],
+    [admin, 'GET', '/apis/pilothouse.dev/v1alpha1/namespaces/pilothouse/mcpservers/github', 'read', 'allow'],
     // resource-level roles: deny overrides, in every mode
     [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'read', 'resource_role'],
     [principal('user', ['no-prod-secrets']), 'GET', '/api/v1/namespaces/prod/secrets/db', 'direct', 'resource_role'],
@@ -157,6 +161,8 @@ describe('the one policy decision', () => {
     const decision = decide(principal('user', ['no-prod-secrets']), parseRequestInfo('GET', '/api/v1/secrets'), 'direct', facts());
     expect(decision.allowed).toBe(true);
     expect([...(decision.hiddenNamespaces ?? [])].sort()).toEqual(['pilothouse', 'prod']);
+    const servers = decide(user, parseRequestInfo('GET', '/apis/pilothouse.dev/v1alpha1/mcpservers'), 'read', facts());
+    expect([...(servers.hiddenNamespaces ?? [])]).toEqual(['pilothouse']);
     expect(decide(admin, parseRequestInfo('GET', '/api/v1/secrets'), 'direct', facts()).hiddenNamespaces).toBeUndefined();
   });
 

@@ -4,6 +4,7 @@ import { honoursDryRun } from './dry-run-table.js';
 import { permissionMatrix, type Permission } from './permissions.js';
 import type { RequestAttributes } from './request-attributes.js';
 import { deniedNamespaces, effectiveRoles, evaluateRoles, type ResourceVerb } from './resource-roles.js';
+import { secretResources } from './secret-kinds.js';
 
 /**
  * Who is asking, and how far a human stands behind the request:
@@ -63,8 +64,11 @@ const selfReviews = new Set([
 ]);
 /** Non-resource paths anyone signed in may read: discovery, version, OpenAPI, health. */
 const publicPaths = [/^\/api(\/[^/]+)?\/?$/, /^\/apis(\/[^/]+){0,2}\/?$/, /^\/version\/?$/, /^\/openapi(\/.*)?$/, /^\/(healthz|livez|readyz)(\/.*)?$/];
-/** Resources of Pilothouse's own namespace that only admins may touch at all. */
-const closedInOwnNamespace = new Set(['secrets', 'configmaps', 'leases', 'serviceaccounts']);
+/**
+ * Resources of Pilothouse's own namespace that only admins may touch at all: every kind that carries
+ * secret values (src/rbac/secret-kinds.ts: Secrets, MCPServers), and its config, Lease and service accounts.
+ */
+const closedInOwnNamespace: ReadonlySet<string> = new Set([...secretResources, 'configmaps', 'leases', 'serviceaccounts']);
 
 const allow = (permission?: Permission): PolicyDecision => ({ allowed: true, reason: 'allowed', code: 'allowed', permission });
 const deny = (code: PolicyCode, reason: string, permission?: Permission): PolicyDecision => ({ allowed: false, reason, code, permission });

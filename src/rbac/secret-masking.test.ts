@@ -1,9 +1,11 @@
 import * as yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { maskDescribe, maskManifest, maskObject } from './secret-masking.js';
+import { secretVisibility } from './secret-visibility.js';
 
-const viewer = { values: false, lastApplied: false };
-const user = { values: true, lastApplied: false };
+const viewer = secretVisibility({ username: 'v', role: 'viewer', roles: [] });
+const user = secretVisibility({ username: 'u', role: 'user', roles: [] });
+const admin = secretVisibility({ username: 'a', role: 'admin', roles: [] });
 const maskManifestSecrets = (text: string): string => maskManifest(text, viewer);
 
 const manifest = `---
@@ -58,12 +60,14 @@ describe('secret masking', () => {
     const forUser = maskObject(secret, user);
     expect(forUser.data).toEqual({ token: 'c2VjcmV0' });
     expect(JSON.stringify(forUser)).not.toContain('hunter2');
-    expect(maskObject(secret, { values: true, lastApplied: true })).toBe(secret);
+    expect(maskObject(secret, admin)).toBe(secret);
   });
 
-  it('masks MCPServer env and leaves other kinds alone', () => {
+  it('masks MCPServer env for every role but admin and leaves other kinds alone', () => {
     const server = { apiVersion: 'pilothouse.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'm' }, spec: { command: 'npx', env: { API_TOKEN: 'tok' } } };
     expect(maskObject(server, viewer).spec).toEqual({ command: 'npx', env: { API_TOKEN: '******' } });
+    expect(maskObject(server, user).spec).toEqual({ command: 'npx', env: { API_TOKEN: '******' } });
+    expect(maskObject(server, admin)).toBe(server);
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } };
     expect(maskObject(configMap, viewer)).toBe(configMap);
   });
@@ -75,6 +79,7 @@ describe('secret masking', () => {
     expect(masked).not.toMatch(/tok-1|line one|line two/);
     expect(masked).toContain('    API_TOKEN:  ******');
     expect(masked).toContain('  Enabled:  true');
-    expect(maskDescribe(text, 'MCPServer', user)).toBe(text);
+    expect(maskDescribe(text, 'MCPServer', user)).not.toContain('tok-1');
+    expect(maskDescribe(text, 'MCPServer', admin)).toBe(text);
   });
 });

@@ -1,20 +1,13 @@
 import * as yaml from 'js-yaml';
-import type { SecretVisibility } from './secret-visibility.js';
+import { secretKindOf, secretKinds } from './secret-kinds.js';
+import { seesEverything, type SecretVisibility } from './secret-visibility.js';
 import type { KubeObject } from '../kube/resources.js';
+
+export { secretKindOf } from './secret-kinds.js';
 
 /** What a masked value reads as. */
 export const maskedValue = '******';
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
-
-type SecretKind = 'Secret' | 'MCPServer';
-
-/** The kinds whose objects carry secret values: core Secrets and our MCPServer (`spec.env`). */
-export function secretKindOf(object: { apiVersion?: unknown; kind?: unknown }): SecretKind | undefined {
-  const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
-  if (object.kind === 'Secret' && (apiVersion === 'v1' || apiVersion === '')) return 'Secret';
-  if (object.kind === 'MCPServer' && (apiVersion.startsWith('pilothouse.dev/') || apiVersion === '')) return 'MCPServer';
-  return undefined;
-}
 
 function maskValues(values: unknown): unknown {
   if (!values || typeof values !== 'object') return values;
@@ -31,14 +24,14 @@ function withoutLastApplied(metadata: KubeObject['metadata']): KubeObject['metad
 
 /**
  * An object as a caller may see it: for Secrets `data`/`stringData` values and for MCPServers
- * `spec.env` values masked unless `visibility.values`; their last-applied annotation dropped unless
+ * `spec.env` values masked unless `visibility.values` shows that kind; their last-applied annotation dropped unless
  * `visibility.lastApplied`. Other kinds unchanged.
  */
 export function maskObject(object: KubeObject, visibility: SecretVisibility): KubeObject {
   const kind = secretKindOf(object);
   if (!kind) return object;
   let shown: KubeObject = visibility.lastApplied ? object : { ...object, metadata: withoutLastApplied(object.metadata) };
-  if (visibility.values) return shown;
+  if (visibility.values[kind]) return shown;
   if (kind === 'Secret')
     shown = { ...shown, data: maskValues(shown.data) as KubeObject['data'], stringData: maskValues(shown.stringData) as KubeObject['stringData'] };
   else if (shown.spec && typeof shown.spec === 'object')
@@ -46,9 +39,12 @@ export function maskObject(object: KubeObject, visibility: SecretVisibility): Ku
   return shown;
 }
 
+/** A manifest document's `kind:` line naming a secret-carrying kind. */
+const secretKindLine = new RegExp(`^kind:\\s*["']?(${secretKinds.map((entry) => entry.kind).join('|')})["']?\\s*$`, 'm');
+
 /** Masks one manifest document when it is a secret-carrying kind (its `# Source:` comments kept). */
 function maskDocument(document: string, visibility: SecretVisibility): string {
-  if (!/^kind:\s*["']?(Secret|MCPServer)["']?\s*$/m.test(document)) return document;
+  if (!secretKindLine.test(document)) return document;
   let parsed: unknown;
   try {
     parsed = yaml.load(document);
@@ -67,7 +63,7 @@ function maskDocument(document: string, visibility: SecretVisibility): string {
 
 /** A multi-document YAML text (a helm release manifest) with every secret-carrying document masked. */
 export function maskManifest(manifest: string, visibility: SecretVisibility): string {
-  if (visibility.values && visibility.lastApplied) return manifest;
+  if (seesEverything(visibility)) return manifest;
   return manifest
     .split(/^---[ \t]*$/m)
     .map((document) => maskDocument(document, visibility))
@@ -77,10 +73,10 @@ export function maskManifest(manifest: string, visibility: SecretVisibility): st
 /**
  * `kubectl describe` text as a caller may see it. kubectl prints Secret values as sizes and never
  * prints the last-applied annotation; it prints an MCPServer's `Env:` block in full, so its values
- * are masked here unless `visibility.values`.
+ * are masked here unless `visibility.values` shows MCPServers.
  */
 export function maskDescribe(text: string, kind: string, visibility: SecretVisibility): string {
-  if (visibility.values || kind !== 'MCPServer') return text;
+  if (visibility.values.MCPServer || kind !== 'MCPServer') return text;
   let envIndent = -1;
   let entryIndent = -1;
   return text

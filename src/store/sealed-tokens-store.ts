@@ -1,8 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { SqlClient } from './sql-client.js';
 
-/** What a sealed token stands for: terminal tickets, browser sign-ins (by `state`), device sign-ins (by handle). */
-export type SealedTokenKind = 'terminal' | 'oidc-login' | 'oidc-device';
+/**
+ * What a sealed token stands for: terminal tickets, used browser sign-in states (by `state`), device
+ * sign-ins (by handle), and the device sign-ins under way of one client address (`oidc-device-from:<hash>`).
+ */
+export type SealedTokenKind = 'terminal' | 'oidc-login' | 'oidc-device' | `oidc-device-from:${string}`;
 
 interface TokenRow {
   payload: string;
@@ -42,6 +45,20 @@ export class SealedTokensStore {
        ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, expires_at = excluded.expires_at`,
       [hash('id', kind, value).toString('base64url'), kind, seal(kind, value, payload), expiresAt],
     );
+  }
+
+  /**
+   * Records `value` as used until `expiresAt`, once across replicas (one conditional INSERT): true for the
+   * first caller, false when it was recorded already.
+   */
+  async claim(kind: SealedTokenKind, value: string, expiresAt: number): Promise<boolean> {
+    const changed = await this.database.run('INSERT INTO sealed_tokens (id, kind, payload, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING', [
+      hash('id', kind, value).toString('base64url'),
+      kind,
+      seal(kind, value, { claimed: true }),
+      expiresAt,
+    ]);
+    return changed === 1;
   }
 
   /** Redeems `value` once: its payload, or undefined when unknown, already taken or expired at `now`. */

@@ -172,6 +172,16 @@ describe.each([
     expect(await tokens.count('oidc-login', 0)).toBe(0);
   });
 
+  it('sealed tokens: a value is claimed once, by the first of two replicas', async () => {
+    const tokens = new SealedTokensStore(client);
+    const other = new SealedTokensStore(engine.client());
+    const claims = await Promise.all([tokens.claim('oidc-login', 'state-1', 10_000), other.claim('oidc-login', 'state-1', 10_000)]);
+    expect(claims.sort()).toEqual([false, true]);
+    expect(await tokens.claim('oidc-login', 'state-1', 10_000)).toBe(false);
+    expect(await tokens.claim('oidc-login', 'state-2', 10_000)).toBe(true);
+    expect(await other.peek('oidc-login', 'state-1', 1_000)).toEqual({ claimed: true });
+  });
+
   it('drain jobs: progress written in place, heartbeats, abandoned only when stale and open, never written after the end, pruned', async () => {
     const jobs = new DrainJobsStore(client);
     await jobs.insert({ id: 'd1', node: 'n1', requester: 'ada', cluster: 'b', heartbeatAt: 1_000 });

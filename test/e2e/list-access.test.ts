@@ -135,7 +135,7 @@ describe('what a caller sees of the shared cache is what the API server lets the
     expect(await ourAnswer(as(user.member, [team]))).toEqual([`${b.name}/kube-root-ca.crt`, `${b.name}/one`, `${b.name}/two`]);
     expect(await ourAnswer(as(user.nobody))).toBe('refused');
     // One shared cache served all of them.
-    expect(service.deps.caches.sizes().filter((size) => size.resource === 'configmaps')).toHaveLength(1);
+    expect(service.deps.caches.cacheCount('configmaps')).toBe(1);
   });
 
   it('follows a RoleBinding added and removed', async () => {

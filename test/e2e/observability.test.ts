@@ -30,7 +30,7 @@ describe('/metrics', () => {
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(response.text).toMatch(/pilothouse_http_request_duration_seconds_count\{method="GET",route="\/api\/k8s\/:resource",status="200"\} [1-9]/);
     expect(response.text).toMatch(/pilothouse_kube_request_duration_seconds_count\{verb="get",cluster="home"\} [1-9]/);
-    expect(response.text).toMatch(/pilothouse_cache_objects\{resource="namespaces",namespace="\*",cluster="home"\} [1-9]/);
+    expect(response.text).toMatch(/pilothouse_cache_objects\{resource="namespaces",cluster="home"\} [1-9]/);
     // The home cluster's reachability probe runs on its own timer from the start.
     await expect
       .poll(async () => (await service.api('GET', '/metrics', { token: service.adminToken })).text)

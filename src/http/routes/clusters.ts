@@ -5,14 +5,28 @@ import { clusterList, type ClusterSummaryView } from '../cluster-schemas.js';
 import { principalOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Principal } from '../../rbac/principal.js';
+import type { ClusterSecretRefusal } from '../../kube/cluster-secrets.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ClustersRouteDeps {
   clusters: ClusterScopes;
   config: Config;
+  /** The watch of cluster Secrets (absent with `cluster.secrets: false`): the Secrets it refused. */
+  clusterSecrets?: { refusals(): readonly ClusterSecretRefusal[] };
 }
 
-function summary(scope: ClusterScope, principal: Principal, config: Config): ClusterSummaryView {
+/** Admins see which labelled Secrets name a cluster without registering it (Secret names of Pilothouse's own namespace). */
+function refusedSecrets(deps: ClustersRouteDeps, principal: Principal, cluster: string): Pick<ClusterSummaryView, 'refusedSecrets'> {
+  if (principal.role !== 'admin' || !deps.clusterSecrets) return {};
+  const refused = deps.clusterSecrets
+    .refusals()
+    .filter((refusal) => refusal.cluster === cluster)
+    .map((refusal) => ({ secret: refusal.secret, reason: refusal.reason }));
+  return refused.length > 0 ? { refusedSecrets: refused } : {};
+}
+
+function summary(scope: ClusterScope, principal: Principal, deps: ClustersRouteDeps): ClusterSummaryView {
+  const config = deps.config;
   const state = scope.health.current;
   return {
     name: scope.name,
@@ -22,6 +36,7 @@ function summary(scope: ClusterScope, principal: Principal, config: Config): Clu
     ...(state.error ? { error: state.error } : {}),
     ...(state.checkedAt !== undefined ? { checkedAt: new Date(state.checkedAt).toISOString() } : {}),
     access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
+    ...refusedSecrets(deps, principal, scope.name),
   };
 }
 
@@ -33,11 +48,11 @@ export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
       path: '/api/clusters',
       permission: 'view',
       summary:
-        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster",
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, refusedSecrets?}]}; access is the caller's on that cluster; refusedSecrets (admins): cluster Secrets naming it that it refused",
       response: clusterList,
       handler: async (context) => {
         const principal = principalOf(context);
-        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps.config)) };
+        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps)) };
       },
     }),
   ];

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { isAppError, type AppError } from '../../errors.js';
-import { newBrowserBinding } from '../../auth/oidc-flows.js';
 import type { OidcService } from '../../auth/oidc-service.js';
 import type { SignInOrigin } from '../../auth/oidc-sign-in.js';
 import type { AuthModeName } from '../../auth/security-services.js';
@@ -54,9 +53,10 @@ function refusalPage(context: AppContext, error: AppError): void {
 }
 
 /**
- * The cookie that binds a browser sign-in to the browser that started it (login CSRF, ADR 0020): HttpOnly,
- * SameSite=Lax (sent on the provider's top-level redirect back), Secure with the `__Host-` prefix when the
- * callback is HTTPS (no sibling subdomain can plant it). Ten minutes, like the sign-in state.
+ * The cookie that carries a browser's sign-ins under way, sealed (src/auth/oidc-sign-in-seal.ts), and so binds
+ * each to the browser that started it (login CSRF, ADR 0020): HttpOnly, SameSite=Lax (sent on the provider's
+ * top-level redirect back), Secure with the `__Host-` prefix when the callback is HTTPS (no sibling subdomain
+ * can plant it). Ten minutes, like the sign-in state.
  */
 function bindingCookie(context: AppContext, oidc: OidcService): { name: string; attributes: string } {
   return context.secure || oidc.httpsCallback
@@ -64,10 +64,19 @@ function bindingCookie(context: AppContext, oidc: OidcService): { name: string; 
     : { name: 'pilothouse-sso', attributes: 'Path=/api/auth/oidc/; Max-Age=600; HttpOnly; SameSite=Lax' };
 }
 
-/** The browser's binding value, when its cookie holds a well-formed one. */
-function browserBinding(context: AppContext, oidc: OidcService): string | undefined {
+/** A compact JWE (five base64url parts), of a size a sign-in cookie can have. */
+const sealedCookie = /^[A-Za-z0-9_-]{1,512}\.[A-Za-z0-9_-]{0,512}\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{1,3500}\.[A-Za-z0-9_-]{1,64}$/;
+
+/** The browser's sign-in cookie, as sent (opened and checked by the flow: an ill-formed one is refused there, never ignored). */
+function signInCookie(context: AppContext, oidc: OidcService): string | undefined {
   const value = context.cookies.get(bindingCookie(context, oidc).name);
-  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+  return value === undefined || value === '' ? undefined : value.slice(0, 4096);
+}
+
+/** The sign-in cookie when it is well formed, to keep its sign-ins at a new start (an ill-formed one is replaced). */
+function keptCookie(context: AppContext, oidc: OidcService): string | undefined {
+  const value = signInCookie(context, oidc);
+  return value && sealedCookie.test(value) ? value : undefined;
 }
 
 /** Single sign-on with OpenID Connect (README "Single sign-on"): browser and device flows, and what the login page shows. */
@@ -100,13 +109,12 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       status: 302,
       errors: [404],
       handler: async (context) => {
-        // A browser with a sign-in already under way keeps its value, so two tabs can both finish.
-        const binding = browserBinding(context, oidc) ?? newBrowserBinding();
-        const url = await oidc.flows.authorizationUrl(binding);
+        // A browser with sign-ins already under way keeps them in its new cookie, so two tabs can both finish.
+        const started = await oidc.flows.authorizationUrl(keptCookie(context, oidc));
         const cookie = bindingCookie(context, oidc);
-        context.append('Set-Cookie', `${cookie.name}=${binding}; ${cookie.attributes}`);
+        context.append('Set-Cookie', `${cookie.name}=${started.cookie}; ${cookie.attributes}`);
         context.set('Cache-Control', 'no-store');
-        context.redirect(url);
+        context.redirect(started.url);
       },
     }),
     route({
@@ -121,7 +129,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
       handler: async (context) => {
         const flows = oidc.flows;
         try {
-          const result = await flows.callback(new URLSearchParams(context.querystring), origin(context, 'browser'), browserBinding(context, oidc));
+          const result = await flows.callback(new URLSearchParams(context.querystring), origin(context, 'browser'), signInCookie(context, oidc));
           const fragment = new URLSearchParams({ token: result.token, expires_at: result.expires_at, username: result.username, role: result.role });
           context.set('Cache-Control', 'no-store');
           context.redirect(`/login/sso#${fragment.toString()}`);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequestInfo } from '../../rbac/request-info.js';
+import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { maskDocument, maskedRequestHeaders, secretMaskFor } from './secret-responses.js';
 
-const viewer = { values: false, lastApplied: false };
-const user = { values: true, lastApplied: false };
-const admin = { values: true, lastApplied: true };
+const viewer = secretVisibility({ username: 'v', role: 'viewer', roles: [] });
+const user = secretVisibility({ username: 'u', role: 'user', roles: [] });
+const admin = secretVisibility({ username: 'a', role: 'admin', roles: [] });
 const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
 const secret = { metadata: { name: 'db', annotations: { [lastApplied]: '{"stringData":{"p":"hunter2"}}', keep: 'x' } }, data: { p: 'aHVudGVyMg==' } };
 
@@ -14,6 +15,10 @@ describe('secret answers of the policy proxy', () => {
     expect(secretMaskFor(parseRequestInfo('GET', '/api/v1/secrets?watch=true'), user)).toMatchObject({ kind: 'Secret', watch: true });
     expect(secretMaskFor(parseRequestInfo('GET', '/apis/pilothouse.dev/v1alpha1/namespaces/p/mcpservers'), viewer)).toMatchObject({ kind: 'MCPServer' });
     expect(secretMaskFor(parseRequestInfo('GET', '/api/v1/namespaces/a/secrets/db'), admin)).toBeUndefined();
+    expect(secretMaskFor(parseRequestInfo('GET', '/apis/pilothouse.dev/v1alpha1/mcpservers?watch=true'), user)).toMatchObject({
+      kind: 'MCPServer',
+      watch: true,
+    });
     expect(secretMaskFor(parseRequestInfo('GET', '/api/v1/namespaces/a/configmaps/db'), viewer)).toBeUndefined();
   });
 
@@ -35,6 +40,9 @@ describe('secret answers of the policy proxy', () => {
     const forUser = maskDocument({ kind: 'Secret', apiVersion: 'v1', ...secret }, { ...mask, visibility: user });
     expect(forUser).toMatchObject({ data: { p: 'aHVudGVyMg==' }, metadata: { annotations: { keep: 'x' } } });
     expect(JSON.stringify(forUser)).not.toContain('hunter2');
+    const server = { metadata: { name: 'm' }, spec: { command: 'npx', env: { API_TOKEN: 'tok' } } };
+    const serverMask = { kind: 'MCPServer' as const, visibility: user, watch: false };
+    expect(maskDocument({ kind: 'MCPServerList', items: [server] }, serverMask)).toMatchObject({ items: [{ spec: { env: { API_TOKEN: '******' } } }] });
   });
 
   it('asks for JSON only, uncompressed', () => {

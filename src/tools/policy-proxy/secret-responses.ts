@@ -1,11 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { maskObject } from '../../rbac/secret-masking.js';
-import type { SecretVisibility } from '../../rbac/secret-visibility.js';
+import { secretKindApiVersion, secretKindOfResource, type SecretKind } from '../../rbac/secret-kinds.js';
+import { seesEverything, type SecretVisibility } from '../../rbac/secret-visibility.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
 import type { KubeObject } from '../../kube/resources.js';
 import { statusJson } from './status.js';
-
-type SecretKind = 'Secret' | 'MCPServer';
 
 /** How the answers of one request are masked: the kind its objects are, and what the caller may see of them. */
 export interface SecretMask {
@@ -24,11 +23,9 @@ const bufferLimit = 64 * 1024 * 1024;
  * when the answer passes unchanged.
  */
 export function secretMaskFor(attributes: RequestAttributes, visibility: SecretVisibility): SecretMask | undefined {
-  if ((visibility.values && visibility.lastApplied) || !attributes.isResourceRequest || attributes.subresource !== '') return undefined;
-  const watch = attributes.verb === 'watch';
-  if (attributes.apiGroup === '' && attributes.resource === 'secrets') return { kind: 'Secret', visibility, watch };
-  if (attributes.apiGroup === 'pilothouse.dev' && attributes.resource === 'mcpservers') return { kind: 'MCPServer', visibility, watch };
-  return undefined;
+  if (seesEverything(visibility) || !attributes.isResourceRequest || attributes.subresource !== '') return undefined;
+  const kind = secretKindOfResource(attributes.apiGroup, attributes.resource);
+  return kind ? { kind, visibility, watch: attributes.verb === 'watch' } : undefined;
 }
 
 /** Request headers of a masked request: JSON only (no protobuf; tables stay JSON tables) and no compression. */
@@ -43,7 +40,7 @@ function maskItem(item: unknown, mask: SecretMask): unknown {
   if (!item || typeof item !== 'object') return item;
   const original = item as KubeObject;
   // List items and table rows carry no kind of their own: the request's resource says what they are.
-  const typed = { ...original, kind: mask.kind, apiVersion: mask.kind === 'Secret' ? 'v1' : 'pilothouse.dev/v1' };
+  const typed = { ...original, kind: mask.kind, apiVersion: secretKindApiVersion(mask.kind) };
   return { ...maskObject(typed, mask.visibility), kind: original.kind, apiVersion: original.apiVersion };
 }
 
