@@ -81,6 +81,12 @@ const authorizationSchema = z
         // Absolute session lifetime: refreshing never extends a session past login + max_session.
         max_session: durationSchema.default(43_200_000).refine((value) => value > 0, 'must be longer than 0'),
         signing_key: z.string().optional(),
+        /** A file holding the key (e.g. a mounted Secret), so it is in neither the config file nor the environment. */
+        signing_key_file: z.string().min(1).optional(),
+      })
+      .refine((jwt) => !(jwt.signing_key && jwt.signing_key_file), {
+        message: 'set signing_key or signing_key_file, not both',
+        path: ['signing_key_file'],
       })
       .prefault({}),
     roles: z.array(resourceRoleSchema).default([]),
