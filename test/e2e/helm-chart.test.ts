@@ -111,7 +111,10 @@ describe('helm chart charts/pilothouse', () => {
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).toEqual(expect.arrayContaining(['PersistentVolumeClaim', 'PodDisruptionBudget']));
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('PrometheusRule');
 
-    const options = ['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.grafanaDashboard.enabled=true', '--set', 'networkPolicy.enabled=true'];
+    const options = [
+      ...['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.grafanaDashboard.enabled=true'],
+      ...['--set', 'networkPolicy.enabled=true', '--set', 'networkPolicy.apiServer.cidrs={10.0.0.1/32}'],
+    ];
     const optional = yaml.loadAll(
       await helm('template', 'pilothouse', chart, ...options, '--set', 'ingress.enabled=true', '--set', 'ingress.host=ph.example'),
     ) as Record<string, any>[];
@@ -197,10 +200,11 @@ describe('helm chart charts/pilothouse', () => {
     await runKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`]);
 
     const configFile = await kubectl('get', 'configmap', 'pilothouse', '-o', 'jsonpath={.data.config\\.yaml}');
-    const jwtSecret = Buffer.from(await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}'), 'base64').toString();
-    const config = parseConfig(yaml.load(configFile), { JWT_SECRET: jwtSecret });
+    const config = parseConfig(yaml.load(configFile), {});
     expect(config.kubernetes.namespace).toBe(namespace.name);
-    expect(config.authorization.jwt.signing_key).toHaveLength(48);
+    // The signing key is the mounted Secret's file, never in the config or the environment.
+    expect(config.authorization.jwt.signing_key).toBeUndefined();
+    expect(config.authorization.jwt.signing_key_file).toBe('/var/run/secrets/pilothouse/jwt-secret');
     expect(config.authorization.impersonation).toEqual({
       enabled: true,
       mode: 'role',
@@ -447,8 +451,8 @@ describe('helm chart charts/pilothouse', () => {
     // existingSecret: no Secret of the chart's, the pod reads the one named.
     const external = yaml.loadAll(await helm('template', 'pilothouse', chart, '--set', 'existingSecret=my-keys')) as Record<string, any>[];
     expect(external.map((document) => document?.kind)).not.toContain('Secret');
-    const environment = external.find((document) => document?.kind === 'Deployment')?.spec.template.spec.containers[0].env;
-    expect(environment.filter((variable: any) => variable.valueFrom?.secretKeyRef?.name === 'my-keys')).toHaveLength(2);
+    const volumes = external.find((document) => document?.kind === 'Deployment')?.spec.template.spec.volumes;
+    expect(volumes.find((volume: any) => volume.name === 'keys')?.secret.secretName).toBe('my-keys');
     await cluster('uninstall', 'pilothouse', '--wait');
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`])).code).not.toBe(0);
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrolebinding', `${namespace.name}-pilothouse-admin`])).code).not.toBe(0);
