@@ -146,7 +146,7 @@ export class BubblewrapSandbox implements BashSandbox {
   private readonly base: Omit<SandboxPlan, 'home' | 'proxy' | 'disableUserNamespaces' | 'proc'>;
   private probed?: Promise<{ status: SandboxStatus; variant: SandboxVariant }>;
   /** The seccomp filter every run hands bubblewrap (descriptor 3); built by the probe. */
-  private filter = Buffer.alloc(0);
+  private filter: Buffer = Buffer.alloc(0);
 
   constructor(private readonly options: BubblewrapOptions) {
     this.bwrapPath = options.bwrapPath ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
