@@ -374,8 +374,11 @@ describe('helm chart charts/pilothouse', () => {
     try {
       const user = await service.createUser('user');
       // An AccessRequest applied with kubectl is reconciled (conditions, Events) by the leader under the ServiceAccount.
+      // Filed for another user, so applied as the ServiceAccount: anyone else must name themselves (the requester policy).
       const manifest = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: as-service-account}\nspec: {requester: ${user.username}, permission: execute_write, ttl: 1h, reason: chart}\n`;
-      await runKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
+      const forged = await tryKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
+      expect(forged.stderr).toMatch(/spec.requester must be the creating user/);
+      await runKubectl(kubeconfigPath, ['apply', '-n', namespace.name, '-f', '-'], manifest);
       await kubectl('wait', '--for=condition=Approved=Unknown', 'accessrequest/as-service-account', '--timeout=60s');
       const waited = kubectl('wait', '--for=condition=Approved', 'accessrequest/as-service-account', '--timeout=60s');
       expect((await service.api('POST', '/api/access-requests/as-service-account/approve', { token: service.adminToken, body: {} })).status).toBe(200);
