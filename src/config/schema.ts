@@ -322,6 +322,8 @@ export const configSchema = z
           .string()
           .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
           .optional(),
+        /** A file holding the URL (a mounted Secret: the chart's way); read into `url` when the config is loaded. */
+        url_file: z.string().min(1).optional(),
         pool_size: z.number().int().min(1).max(100).default(10),
         /** How long a request waits for PostgreSQL (connecting or one statement) before it answers 503 `UNAVAILABLE`. */
         timeout: durationSchema.default(5_000),

@@ -89,10 +89,14 @@ describe('helm chart charts/pilothouse', () => {
     const deployment = documents.find((document) => document?.kind === 'Deployment');
     expect(deployment?.spec.replicas).toBe(3);
     expect(deployment?.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
-    expect(deployment?.spec.template.spec.containers[0].env).toContainEqual({
-      name: 'PILOTHOUSE_DATABASE_URL',
-      valueFrom: { secretKeyRef: { name: 'pg-app', key: 'uri' } },
+    // The URL is a file of the Secret (database.url_file), not an environment variable.
+    expect(JSON.stringify(deployment?.spec.template.spec.containers[0].env)).not.toContain('PILOTHOUSE_DATABASE_URL');
+    expect(deployment?.spec.template.spec.volumes).toContainEqual({
+      name: 'database',
+      secret: { secretName: 'pg-app', defaultMode: 0o440, items: [{ key: 'uri', path: 'url' }] },
     });
+    const configFile = documents.find((document) => document?.kind === 'ConfigMap' && document.data?.['config.yaml'])?.data['config.yaml'];
+    expect((yaml.load(configFile) as any).database).toEqual({ url_file: '/var/run/secrets/pilothouse-database/url' });
     expect(deployment?.spec.template.spec.topologySpreadConstraints[0]).toMatchObject({ topologyKey: 'kubernetes.io/hostname', maxSkew: 1 });
     expect(documents.map((document) => document?.kind)).toEqual(expect.arrayContaining(['PodDisruptionBudget']));
     expect(documents.map((document) => document?.kind)).not.toContain('PersistentVolumeClaim');

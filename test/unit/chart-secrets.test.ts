@@ -56,7 +56,7 @@ describe('the chart keeps the admin password and the JWT signing key out of argu
       expect(argv, container.name).not.toMatch(/--admin-password(?!-file)|ADMIN_PASSWORD|JWT_SECRET/);
       expect(argv, container.name).not.toContain(password);
       for (const variable of container.env ?? []) {
-        expect(variable.name, container.name).not.toMatch(/PASSWORD|JWT|SECRET/);
+        expect(variable.name, container.name).not.toMatch(/PASSWORD|JWT|SECRET|DATABASE_URL/);
         expect(['jwt-secret', 'admin-password'], `${container.name} ${variable.name}`).not.toContain(variable.valueFrom?.secretKeyRef?.key);
         expect(variable.value ?? '', container.name).not.toContain(password);
       }

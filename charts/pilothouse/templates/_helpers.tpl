@@ -98,6 +98,12 @@ Your keys win, except kubernetes.namespace (the release namespace), authorizatio
 {{- $_ := set $tools "bash" $bash }}
 {{- $_ := set $config "tools" $tools }}
 {{- end }}
+{{- if .Values.database.existingSecret }}
+{{- $database := get $config "database" | default dict }}
+{{- $_ := unset $database "url" }}
+{{- $_ := set $database "url_file" "/var/run/secrets/pilothouse-database/url" }}
+{{- $_ := set $config "database" $database }}
+{{- end }}
 {{- $metrics := get $config "metrics" | default dict }}
 {{- $_ := set $metrics "public" .Values.metrics.public }}
 {{- $_ := set $config "metrics" $metrics }}
