@@ -104,7 +104,7 @@ export async function ensureReportAdmission(rest: RestClient, namespace: string,
     ] as const) {
       await rest.json('PATCH', `${path}/${name}`, { body, contentType: 'application/apply-patch+yaml', query: { fieldManager: 'pilothouse', force: true } });
     }
-    logger.info({ policy: name }, 'report requester admission policy installed');
+    logger.info({ policy: name }, 'requester admission policy installed (Reports and AccessRequests)');
     return true;
   } catch (error) {
     // FORBIDDEN: the chart installs it; NOT_FOUND: the API server has no ValidatingAdmissionPolicy (before 1.30).
@@ -116,7 +116,7 @@ export async function ensureReportAdmission(rest: RestClient, namespace: string,
   } catch {
     logger.warn(
       { policy: name },
-      'Pilothouse may not install the admission policy that ties spec.requester of a Report to its creator; install the Helm chart (or apply it as a cluster admin). Until then Reports created with kubectl are not checked.',
+      'Pilothouse may not install the admission policy that ties spec.requester of a Report or an AccessRequest to its creator; install the Helm chart (or apply it as a cluster admin). Until then Reports and AccessRequests created with kubectl are not checked.',
     );
     return false;
   }
