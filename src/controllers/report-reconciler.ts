@@ -127,9 +127,10 @@ export class ReportReconciler implements Reconciler {
   private async generate(report: Report): Promise<void> {
     const now = (): string => new Date(this.deps.clock()).toISOString();
     const builder = new StatusBuilder(report.status?.conditions ?? [], now).reset();
-    const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, status);
+    // Every write carries status.cluster (the Cluster column), so a write the API server pruned is made good by the next.
+    const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, { ...status, cluster: this.clusterOf(report) });
     const stopped = this.abort.signal;
-    await write(builder.status({ phase: 'generating', progress: 0, message: 'starting', cluster: this.clusterOf(report) }));
+    await write(builder.status({ phase: 'generating', progress: 0, message: 'starting' }));
     await this.announce(report, { type: 'Normal', reason: 'Generating', note: `generating the ${report.spec.type} report (${report.spec.format})` });
     try {
       const status = await this.run(report, builder, write, stopped);
