@@ -101,6 +101,7 @@ export function composeReports(input: ReportsComposeInput): ReportsArea {
     logger,
     retentionMs: config.reports.retention,
     events: new KubeEventRecorder(ownClient.rest, logger, clock),
+    homeCluster: clusters.homeName,
   });
   const controller = new Controller(reportObjects, reconciler, logger, { concurrency: 1, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 });
   input.controllers.register(controller);

@@ -44,7 +44,7 @@ export function buildSecurityServices(inputs: SecurityInputs): SecurityServices 
   const jwt = config.authorization.jwt;
   const users = new UsersStore(store, () => new Date(clock()).toISOString());
   const sessionsStore = new SessionsStore(store);
-  const signingKey = loadSigningKey(jwt.signing_key, inputs.dataDir, inputs.logger);
+  const signingKey = loadSigningKey(jwt, inputs.dataDir, inputs.logger);
   const signer = new TokenSigner(signingKey, jwt.token_duration, clock);
   const sessions = new SessionManager(users, sessionsStore, signer, {
     durationMs: jwt.token_duration,

@@ -230,7 +230,9 @@ export function composeServices(options: ComposeOptions): Services {
   };
   const forwarder = new PortForwardReconciler(portForwards, forwardTarget, { bindAddress: config.portforward.bind_address, logger, events });
   controllers.register(new Controller(portForwards, forwarder, logger));
-  controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
+  controllers.register(
+    new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events, clusters.homeName), logger),
+  );
   health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
   return {

@@ -4,7 +4,7 @@ import { adminUsername } from './login.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 export interface AdminBootstrapOptions {
-  /** `--admin-password`: sets the admin's password at start, creating `admin` if missing. */
+  /** `--admin-password`, `--admin-password-file` or `PILOTHOUSE_ADMIN_PASSWORD`: sets the admin's password at start, creating `admin` if missing. */
   adminPassword?: string;
   logger: Logger;
   /** Where a generated password is shown, once (stderr by default). Never the logs. */
@@ -21,7 +21,7 @@ export async function ensureAdmin(users: UsersStore, options: AdminBootstrapOpti
     const passwordHash = await hashPassword(options.adminPassword);
     if (await users.find(adminUsername)) await users.update(adminUsername, { passwordHash });
     else await users.insert({ username: adminUsername, passwordHash, role: 'admin', email: null, roles: [], enabled: true });
-    options.logger.info({ username: adminUsername }, 'admin password set from --admin-password');
+    options.logger.info({ username: adminUsername }, 'admin password set at start (--admin-password, --admin-password-file or PILOTHOUSE_ADMIN_PASSWORD)');
     return;
   }
   if ((await users.find(adminUsername)) || (await users.countActiveAdmins()) > 0) return;

@@ -25,17 +25,35 @@ function readOrCreateKeyFile(path: string, logger: Logger): Uint8Array {
   return key;
 }
 
+/** The key in `authorization.jwt.signing_key_file`: the file's text without surrounding line breaks. */
+function readConfiguredKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/^[\r\n]+|[\r\n]+$/g, '');
+  } catch (error) {
+    throw new SigningKeyError(`authorization.jwt.signing_key_file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** The two config keys of the signing key (at most one is set: the config schema refuses both). */
+export interface SigningKeySource {
+  signing_key?: string;
+  signing_key_file?: string;
+}
+
 /**
- * The HS256 key: `authorization.jwt.signing_key` when set (at least 32 characters), otherwise a random
- * key created once in `<dataDir>/jwt-signing-key` (mode 0600), so tokens survive a restart.
+ * The HS256 key: `authorization.jwt.signing_key` or the content of `signing_key_file` when set (at
+ * least 32 characters), otherwise a random key created once in `<dataDir>/jwt-signing-key` (mode
+ * 0600), so tokens survive a restart.
  */
-export function loadSigningKey(configured: string | undefined, dataDir: string, logger: Logger): Uint8Array {
+export function loadSigningKey(source: SigningKeySource, dataDir: string, logger: Logger): Uint8Array {
+  const fromFile = source.signing_key_file !== undefined;
+  const configured = fromFile ? readConfiguredKeyFile(source.signing_key_file ?? '') : source.signing_key;
+  const key = fromFile ? 'authorization.jwt.signing_key_file' : 'authorization.jwt.signing_key';
   if (configured !== undefined && configured !== '') {
-    if (configured.length < minimumKeyLength) {
-      throw new SigningKeyError(`authorization.jwt.signing_key must be at least ${minimumKeyLength} characters`);
-    }
+    if (configured.length < minimumKeyLength) throw new SigningKeyError(`${key} must be at least ${minimumKeyLength} characters`);
     return new TextEncoder().encode(configured);
   }
+  if (fromFile) throw new SigningKeyError(`${key}: ${source.signing_key_file ?? ''} is empty`);
   if (configured === '') logger.warn('authorization.jwt.signing_key is empty (unset environment variable?); using the key file');
   return readOrCreateKeyFile(join(dataDir, signingKeyFileName), logger);
 }

@@ -34,6 +34,8 @@ export interface Flags {
   dataDir: string;
   authMode?: AuthMode;
   adminPassword?: string;
+  /** `--admin-password-file PATH` (resolved with the environment variable by resolveAdminPassword, src/cli/admin-password.ts). */
+  adminPasswordFile?: string;
   noAuth: boolean;
   /** `--no-auth-allow-remote`: with authentication off, allow a non-loopback `--host`. */
   noAuthAllowRemote: boolean;
@@ -58,6 +60,7 @@ const options = {
   'data-dir': { type: 'string' },
   'auth-mode': { type: 'string' },
   'admin-password': { type: 'string' },
+  'admin-password-file': { type: 'string' },
   'no-auth': { type: 'boolean' },
   'no-auth-allow-remote': { type: 'boolean' },
   'log-level': { type: 'string' },
@@ -118,6 +121,7 @@ export function parseFlags(argv: string[], environment: NodeJS.ProcessEnv = proc
     dataDir: values['data-dir'] ?? paths.data,
     authMode: oneOf('--auth-mode', values['auth-mode'], ['local', 'token', 'ldap', 'oidc'] as const),
     adminPassword: values['admin-password'],
+    adminPasswordFile: values['admin-password-file'],
     logLevel: oneOf('--log-level', values['log-level'], ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const) ?? 'info',
     url: values.url ?? 'http://127.0.0.1:8080',
     tui: tuiFlags(values),
@@ -179,9 +183,14 @@ Flags:
   --context NAME           kubeconfig context
   --data-dir DIR           SQLite store and state (default ~/.local/share/pilothouse)
   --auth-mode MODE         local | token | ldap | oidc
-  --admin-password P       set the admin password at start
+  --admin-password P       set the admin password at start (visible to ps: prefer the file or the variable)
+  --admin-password-file PATH
+                           set the admin password at start from the file's content (e.g. a mounted Secret)
   --no-auth                development only: every request acts as admin "anonymous" (loopback only)
   --no-auth-allow-remote   with --no-auth or auth.mode none, allow a non-loopback --host
   --log-level LEVEL        trace | debug | info | warn | error
   --mcp                    MCP server mode over stdio
+
+Environment:
+  PILOTHOUSE_ADMIN_PASSWORD  the admin password when neither flag is given (the file is preferred)
 `;

@@ -60,7 +60,35 @@ export function readRawConfig(path: string): Record<string, unknown> {
   return document as Record<string, unknown>;
 }
 
-/** `PILOTHOUSE_DATABASE_URL` sets `database.url` (a Secret's value in the chart) over the file's. */
+/** The URL in the file of `database.url_file` (surrounding white space dropped). */
+function readDatabaseUrl(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`database.url_file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** The document's `database` mapping, or an empty one. */
+function databaseOf(fields: Record<string, unknown>): Record<string, unknown> {
+  return fields.database && typeof fields.database === 'object' ? (fields.database as Record<string, unknown>) : {};
+}
+
+/**
+ * `database.url_file`: the URL read from that file (a mounted Secret, so the password is in neither the
+ * config file nor the environment) into `database.url`; refused together with `database.url`.
+ */
+export function withDatabaseUrlFile(document: unknown): unknown {
+  if (!document || typeof document !== 'object' || Array.isArray(document)) return document;
+  const fields = document as Record<string, unknown>;
+  const database = databaseOf(fields);
+  const path = database.url_file;
+  if (typeof path !== 'string' || path === '') return document;
+  if (database.url !== undefined) throw new ConfigError('database.url_file: set database.url or database.url_file, not both');
+  return { ...fields, database: { ...database, url: readDatabaseUrl(path) } };
+}
+
+/** `PILOTHOUSE_DATABASE_URL` sets `database.url` over the file's. */
 function withEnvironmentOverrides(document: unknown, environment: NodeJS.ProcessEnv): unknown {
   const url = environment.PILOTHOUSE_DATABASE_URL;
   if (!url || !document || typeof document !== 'object' || Array.isArray(document)) return document;
@@ -71,7 +99,7 @@ function withEnvironmentOverrides(document: unknown, environment: NodeJS.Process
 
 /** Parses and validates a raw document into a frozen typed Config. */
 export function parseConfig(raw: unknown, environment: NodeJS.ProcessEnv, source = 'config'): Config {
-  const result = configSchema.safeParse(withEnvironmentOverrides(resolveEnvReferences(raw, environment), environment));
+  const result = configSchema.safeParse(withEnvironmentOverrides(withDatabaseUrlFile(resolveEnvReferences(raw, environment)), environment));
   if (!result.success) throw new ConfigError(`${source}: ${describeIssue(result.error)}`);
   return deepFreeze(result.data);
 }

@@ -81,6 +81,12 @@ const authorizationSchema = z
         // Absolute session lifetime: refreshing never extends a session past login + max_session.
         max_session: durationSchema.default(43_200_000).refine((value) => value > 0, 'must be longer than 0'),
         signing_key: z.string().optional(),
+        /** A file holding the key (e.g. a mounted Secret), so it is in neither the config file nor the environment. */
+        signing_key_file: z.string().min(1).optional(),
+      })
+      .refine((jwt) => !(jwt.signing_key && jwt.signing_key_file), {
+        message: 'set signing_key or signing_key_file, not both',
+        path: ['signing_key_file'],
       })
       .prefault({}),
     roles: z.array(resourceRoleSchema).default([]),
@@ -316,6 +322,8 @@ export const configSchema = z
           .string()
           .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
           .optional(),
+        /** A file holding the URL (a mounted Secret: the chart's way); read into `url` when the config is loaded. */
+        url_file: z.string().min(1).optional(),
         pool_size: z.number().int().min(1).max(100).default(10),
         /** How long a request waits for PostgreSQL (connecting or one statement) before it answers 503 `UNAVAILABLE`. */
         timeout: durationSchema.default(5_000),

@@ -32,12 +32,21 @@ function approvedFrom(status: NonNullable<AccessRequest['status']>, invalid: boo
 }
 
 /**
+ * The status fields `kubectl get accessrequests` shows in its Cluster and Namespaces columns: the
+ * cluster the grant holds on (`spec.cluster`, else the home cluster's name) and the namespaces
+ * comma-separated (`*`: all), where the spec's own array would print as JSON.
+ */
+export function shownColumns(spec: AccessRequest['spec'], homeCluster: string): { cluster: string; namespaces: string } {
+  return { cluster: spec.cluster ?? homeCluster, namespaces: spec.namespaces.length === 0 ? '*' : spec.namespaces.join(',') };
+}
+
+/**
  * Level-based AccessRequest reconciler: a new request (no status) becomes `Pending`; a request that
  * can never be approved (TTL zero, above 24h, or permission `delete`) becomes `Denied` with a message
  * (terminal); an approval gets `expiresAt = reviewedAt + ttl` and a requeue at that moment, when it
  * becomes `Expired`. Decisions themselves are written by the API (reviewer ≠ requester). Every pass
  * also keeps `status.conditions` (type `Approved`) in step with the phase and records an Event for
- * each transition, whoever wrote the phase.
+ * each transition, whoever wrote the phase, and the shown columns (shownColumns).
  */
 export class AccessRequestReconciler implements Reconciler {
   readonly name = 'accessrequest';
@@ -46,15 +55,26 @@ export class AccessRequestReconciler implements Reconciler {
     private readonly store: AccessRequestStore,
     private readonly clock: Clock,
     private readonly events: EventRecorder = noEvents,
+    /** The home cluster's name (`cluster.name`): the Cluster column of requests without `spec.cluster`. */
+    private readonly homeCluster = 'home',
   ) {}
 
   async reconcile(key: string): Promise<Result> {
     const object = await this.store.get(key);
     if (!object || object.metadata.deletionTimestamp) return {};
-    const plan = this.plan(object);
+    const plan = this.withShownColumns(object, this.plan(object));
     await this.write(object, plan);
     if (plan.problem) throw new TerminalError(plan.problem);
     return plan.result;
+  }
+
+  /** The plan, plus the shown columns where the status does not have them yet (or has them for another spec). */
+  private withShownColumns(object: AccessRequest, plan: Plan): Plan {
+    const shown = shownColumns(object.spec, this.homeCluster);
+    const patch = { ...plan.patch };
+    if (object.status?.cluster !== shown.cluster) patch.cluster = shown.cluster;
+    if (object.status?.namespaces !== shown.namespaces) patch.namespaces = shown.namespaces;
+    return { ...plan, patch };
   }
 
   private plan(object: AccessRequest): Plan {

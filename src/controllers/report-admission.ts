@@ -17,9 +17,10 @@ function literal(text: string): string {
 
 /**
  * A ValidatingAdmissionPolicy and its binding (docs/adr/0021): in the Pilothouse namespace, a
- * Report created by anyone but Pilothouse itself (`serviceUser`) must name its creator as
- * `spec.requester` and may not carry the requester-role annotations Pilothouse records; an
- * update may not change those annotations. (The CRD keeps `spec` immutable.)
+ * Report or an AccessRequest created by anyone but Pilothouse itself (`serviceUser`, which sets it
+ * for the users it acts for) must name its creator as `spec.requester` and may not carry the
+ * requester-role annotations Pilothouse records; an update may change neither `spec.requester`
+ * nor those annotations. (The Report CRD keeps its whole `spec` immutable.)
  */
 export function reportAdmissionManifests(namespace: string, serviceUser: string): [Record<string, unknown>, Record<string, unknown>] {
   const name = reportAdmissionName(namespace);
@@ -32,7 +33,7 @@ export function reportAdmissionManifests(namespace: string, serviceUser: string)
       failurePolicy: 'Fail',
       matchConstraints: {
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports'] }],
+        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'accessrequests'] }],
       },
       matchConditions: [{ name: 'not-pilothouse', expression: `request.userInfo.username != ${literal(serviceUser)}` }],
       variables: [
@@ -51,6 +52,11 @@ export function reportAdmissionManifests(namespace: string, serviceUser: string)
         {
           expression: "request.operation != 'CREATE' || (has(object.spec.requester) && object.spec.requester == request.userInfo.username)",
           messageExpression: "'spec.requester must be the creating user (' + request.userInfo.username + ')'",
+          reason: 'Forbidden',
+        },
+        {
+          expression: "request.operation != 'UPDATE' || object.spec.requester == oldObject.spec.requester",
+          message: 'spec.requester cannot be changed',
           reason: 'Forbidden',
         },
         {
@@ -98,7 +104,7 @@ export async function ensureReportAdmission(rest: RestClient, namespace: string,
     ] as const) {
       await rest.json('PATCH', `${path}/${name}`, { body, contentType: 'application/apply-patch+yaml', query: { fieldManager: 'pilothouse', force: true } });
     }
-    logger.info({ policy: name }, 'report requester admission policy installed');
+    logger.info({ policy: name }, 'requester admission policy installed (Reports and AccessRequests)');
     return true;
   } catch (error) {
     // FORBIDDEN: the chart installs it; NOT_FOUND: the API server has no ValidatingAdmissionPolicy (before 1.30).
@@ -110,7 +116,7 @@ export async function ensureReportAdmission(rest: RestClient, namespace: string,
   } catch {
     logger.warn(
       { policy: name },
-      'Pilothouse may not install the admission policy that ties spec.requester of a Report to its creator; install the Helm chart (or apply it as a cluster admin). Until then Reports created with kubectl are not checked.',
+      'Pilothouse may not install the admission policy that ties spec.requester of a Report or an AccessRequest to its creator; install the Helm chart (or apply it as a cluster admin). Until then Reports and AccessRequests created with kubectl are not checked.',
     );
     return false;
   }

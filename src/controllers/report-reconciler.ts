@@ -29,6 +29,8 @@ export interface ReportReconcilerDeps {
   timeoutMs?: number;
   /** Kubernetes Events for each transition (Generating, Completed, <Step>Failed, Expired). */
   events?: EventRecorder;
+  /** The home cluster's name (`cluster.name`): `status.cluster` (the Cluster column) of reports without `spec.cluster`. */
+  homeCluster?: string;
 }
 
 /** A step that failed: the step and the words of the failure. */
@@ -111,6 +113,11 @@ export class ReportReconciler implements Reconciler {
     return { requeueAfter: Math.min(remaining, 24 * 3_600_000) };
   }
 
+  /** `status.cluster` (the Cluster column): `spec.cluster`, else the home cluster's name. */
+  private clusterOf(report: Report): string {
+    return report.spec.cluster ?? this.deps.homeCluster ?? 'home';
+  }
+
   private retentionLeft(report: Report): number {
     const created = Date.parse(report.metadata.creationTimestamp ?? '');
     if (Number.isNaN(created)) return this.deps.retentionMs;
@@ -120,7 +127,8 @@ export class ReportReconciler implements Reconciler {
   private async generate(report: Report): Promise<void> {
     const now = (): string => new Date(this.deps.clock()).toISOString();
     const builder = new StatusBuilder(report.status?.conditions ?? [], now).reset();
-    const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, status);
+    // Every write carries status.cluster (the Cluster column), so a write the API server pruned is made good by the next.
+    const write = (status: ReportStatus): Promise<void> => this.deps.reports.patchStatus(report.metadata.name, { ...status, cluster: this.clusterOf(report) });
     const stopped = this.abort.signal;
     await write(builder.status({ phase: 'generating', progress: 0, message: 'starting' }));
     await this.announce(report, { type: 'Normal', reason: 'Generating', note: `generating the ${report.spec.type} report (${report.spec.format})` });

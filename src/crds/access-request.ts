@@ -20,6 +20,10 @@ export const accessRequestStatusSchema = z.object({
   reviewedAt: z.string().optional(),
   expiresAt: z.string().optional(),
   message: z.string().optional(),
+  /** The cluster the grant holds on, as `kubectl get` shows it (`spec.cluster`, else the home cluster's name); written by the controller. */
+  cluster: z.string().optional(),
+  /** `spec.namespaces` as `kubectl get` shows it: comma-separated, or `*` for all; written by the controller. */
+  namespaces: z.string().optional(),
   conditions: z.array(conditionSchema).optional(),
 });
 

@@ -37,6 +37,8 @@ export const reportStatusSchema = z.object({
   completedAt: z.string().optional(),
   size: z.number().int().optional(),
   fileName: z.string().optional(),
+  /** The cluster the report is generated from, as `kubectl get` shows it (`spec.cluster`, else the home cluster's name). */
+  cluster: z.string().optional(),
   conditions: z.array(reportConditionSchema).optional(),
 });
 export type ReportStatus = z.infer<typeof reportStatusSchema>;

@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { Flags } from '../cli/flags.js';
+import { resolveAdminPassword } from '../cli/admin-password.js';
 import { authDisabled, listenHost, noAuthBanner } from '../cli/listen-address.js';
 import type { Config } from '../config/schema.js';
 import { startService } from '../app/service.js';
 
 /** Runs the HTTP API (and web UI with -web) until SIGINT/SIGTERM. Returns the exit code. */
 export async function runServe(flags: Flags, config: Config, logger: Logger): Promise<number> {
+  // Read first: a bad --admin-password-file is a usage error before anything starts.
+  const adminPassword = resolveAdminPassword(flags, process.env);
   const noAuth = authDisabled(flags, config);
   const host = listenHost(flags, config);
   if (noAuth) {
@@ -27,7 +30,7 @@ export async function runServe(flags: Flags, config: Config, logger: Logger): Pr
     port: flags.port ?? config.server.port,
     noAuth,
     web: flags.web,
-    adminPassword: flags.adminPassword,
+    adminPassword,
     authMode: flags.authMode,
     configPath: flags.configPath,
   });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,13 +23,14 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
 
 interface Serving {
   url: string;
+  pid: number;
   stderr: () => string;
   /** SIGTERM, then the exit code (or the signal that ended it). */
   stop(): Promise<number | string | null>;
 }
 
 /** Starts `pilothouse` with `args` and the config file text; resolves once it prints where it listens. */
-async function serve(args: string[], configText: string): Promise<Serving> {
+async function serve(args: string[], configText: string, environment: NodeJS.ProcessEnv = {}): Promise<Serving> {
   const directory = mkdtempSync(join(tmpdir(), 'ph-cli-'));
   writeFileSync(join(directory, 'config.yaml'), configText);
   const child = spawn(
@@ -36,7 +38,7 @@ async function serve(args: string[], configText: string): Promise<Serving> {
     [program, ...args, '--port', '0', '--config', join(directory, 'config.yaml'), '--data-dir', join(directory, 'data'), '--log-level', 'warn'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HOME: directory },
+      env: { ...process.env, HOME: directory, ...environment },
     },
   );
   let stderr = '';
@@ -53,7 +55,7 @@ async function serve(args: string[], configText: string): Promise<Serving> {
     child.kill('SIGTERM');
     return exited;
   };
-  return { url, stderr: () => stderr, stop };
+  return { url, pid: child.pid ?? 0, stderr: () => stderr, stop };
 }
 
 /** A kubeconfig whose API server never answers: for start-up checks that must not touch the shared cluster. */
@@ -160,6 +162,55 @@ describe('the pilothouse command', () => {
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await running.stop(), running.stderr()).toBe(0);
     }
+  });
+
+  it('takes the admin password from --admin-password-file and the signing key from signing_key_file, neither in its arguments or environment', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'ph-keys-'));
+    const passwordFile = join(directory, 'admin-password');
+    const keyFile = join(directory, 'jwt-secret');
+    writeFileSync(passwordFile, 'file-admin-pass-7\n', { mode: 0o600 });
+    writeFileSync(keyFile, 'k'.repeat(20) + 'key-from-a-mounted-secret', { mode: 0o600 });
+    const running = await serve(
+      ['--kubeconfig', unreachableKubeconfig(), '--admin-password-file', passwordFile],
+      `authorization:\n  jwt:\n    signing_key_file: ${keyFile}\n`,
+    );
+    try {
+      const login = async (password: string): Promise<Response> =>
+        fetch(`${running.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+      expect((await login('wrong')).status).toBe(401);
+      const answer = await login('file-admin-pass-7');
+      expect(answer.status).toBe(200);
+      const { token } = (await answer.json()) as { token: string };
+      // The token is signed with the file's key (HS256 over header.payload).
+      const [header, payload, signature] = token.split('.');
+      expect(createHmac('sha256', readFileSync(keyFile, 'utf8')).update(`${header}.${payload}`).digest('base64url')).toBe(signature);
+      for (const file of ['cmdline', 'environ']) {
+        const text = readFileSync(`/proc/${running.pid}/${file}`, 'utf8');
+        expect(text, file).not.toContain('file-admin-pass-7');
+        expect(text, file).not.toContain('key-from-a-mounted-secret');
+      }
+    } finally {
+      expect(await running.stop(), running.stderr()).toBe(0);
+    }
+    const fromEnvironment = await serve(['--kubeconfig', unreachableKubeconfig()], '', { PILOTHOUSE_ADMIN_PASSWORD: 'env-admin-pass-8' });
+    try {
+      const answer = await fetch(`${fromEnvironment.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'env-admin-pass-8' }),
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      expect(await fromEnvironment.stop(), fromEnvironment.stderr()).toBe(0);
+    }
+    const missing = run(['--admin-password-file', join(directory, 'missing')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim()).toMatch(/^pilothouse: --admin-password-file: cannot read .*missing \(ENOENT\)$/);
+    expect(run(['--help']).stdout).toMatch(/--admin-password-file PATH[\s\S]*PILOTHOUSE_ADMIN_PASSWORD/);
   });
 
   it('is as loud about auth.mode none in the config file as about --no-auth, and stays on loopback', async () => {

@@ -89,10 +89,14 @@ describe('helm chart charts/pilothouse', () => {
     const deployment = documents.find((document) => document?.kind === 'Deployment');
     expect(deployment?.spec.replicas).toBe(3);
     expect(deployment?.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
-    expect(deployment?.spec.template.spec.containers[0].env).toContainEqual({
-      name: 'PILOTHOUSE_DATABASE_URL',
-      valueFrom: { secretKeyRef: { name: 'pg-app', key: 'uri' } },
+    // The URL is a file of the Secret (database.url_file), not an environment variable.
+    expect(JSON.stringify(deployment?.spec.template.spec.containers[0].env)).not.toContain('PILOTHOUSE_DATABASE_URL');
+    expect(deployment?.spec.template.spec.volumes).toContainEqual({
+      name: 'database',
+      secret: { secretName: 'pg-app', defaultMode: 0o440, items: [{ key: 'uri', path: 'url' }] },
     });
+    const configFile = documents.find((document) => document?.kind === 'ConfigMap' && document.data?.['config.yaml'])?.data['config.yaml'];
+    expect((yaml.load(configFile) as any).database).toEqual({ url_file: '/var/run/secrets/pilothouse-database/url' });
     expect(deployment?.spec.template.spec.topologySpreadConstraints[0]).toMatchObject({ topologyKey: 'kubernetes.io/hostname', maxSkew: 1 });
     expect(documents.map((document) => document?.kind)).toEqual(expect.arrayContaining(['PodDisruptionBudget']));
     expect(documents.map((document) => document?.kind)).not.toContain('PersistentVolumeClaim');
@@ -111,7 +115,10 @@ describe('helm chart charts/pilothouse', () => {
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).toEqual(expect.arrayContaining(['PersistentVolumeClaim', 'PodDisruptionBudget']));
     expect(renderedKinds(await helm('template', 'pilothouse', chart))).not.toContain('PrometheusRule');
 
-    const options = ['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.grafanaDashboard.enabled=true', '--set', 'networkPolicy.enabled=true'];
+    const options = [
+      ...['--set', 'metrics.prometheusRule.enabled=true', '--set', 'metrics.grafanaDashboard.enabled=true'],
+      ...['--set', 'networkPolicy.enabled=true', '--set', 'networkPolicy.apiServer.cidrs={10.0.0.1/32}'],
+    ];
     const optional = yaml.loadAll(
       await helm('template', 'pilothouse', chart, ...options, '--set', 'ingress.enabled=true', '--set', 'ingress.host=ph.example'),
     ) as Record<string, any>[];
@@ -197,10 +204,11 @@ describe('helm chart charts/pilothouse', () => {
     await runKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`]);
 
     const configFile = await kubectl('get', 'configmap', 'pilothouse', '-o', 'jsonpath={.data.config\\.yaml}');
-    const jwtSecret = Buffer.from(await kubectl('get', 'secret', 'pilothouse', '-o', 'jsonpath={.data.jwt-secret}'), 'base64').toString();
-    const config = parseConfig(yaml.load(configFile), { JWT_SECRET: jwtSecret });
+    const config = parseConfig(yaml.load(configFile), {});
     expect(config.kubernetes.namespace).toBe(namespace.name);
-    expect(config.authorization.jwt.signing_key).toHaveLength(48);
+    // The signing key is the mounted Secret's file, never in the config or the environment.
+    expect(config.authorization.jwt.signing_key).toBeUndefined();
+    expect(config.authorization.jwt.signing_key_file).toBe('/var/run/secrets/pilothouse/jwt-secret');
     expect(config.authorization.impersonation).toEqual({
       enabled: true,
       mode: 'role',
@@ -370,8 +378,11 @@ describe('helm chart charts/pilothouse', () => {
     try {
       const user = await service.createUser('user');
       // An AccessRequest applied with kubectl is reconciled (conditions, Events) by the leader under the ServiceAccount.
+      // Filed for another user, so applied as the ServiceAccount: anyone else must name themselves (the requester policy).
       const manifest = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: as-service-account}\nspec: {requester: ${user.username}, permission: execute_write, ttl: 1h, reason: chart}\n`;
-      await runKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
+      const forged = await tryKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
+      expect(forged.stderr).toMatch(/spec.requester must be the creating user/);
+      await runKubectl(kubeconfigPath, ['apply', '-n', namespace.name, '-f', '-'], manifest);
       await kubectl('wait', '--for=condition=Approved=Unknown', 'accessrequest/as-service-account', '--timeout=60s');
       const waited = kubectl('wait', '--for=condition=Approved', 'accessrequest/as-service-account', '--timeout=60s');
       expect((await service.api('POST', '/api/access-requests/as-service-account/approve', { token: service.adminToken, body: {} })).status).toBe(200);
@@ -447,8 +458,8 @@ describe('helm chart charts/pilothouse', () => {
     // existingSecret: no Secret of the chart's, the pod reads the one named.
     const external = yaml.loadAll(await helm('template', 'pilothouse', chart, '--set', 'existingSecret=my-keys')) as Record<string, any>[];
     expect(external.map((document) => document?.kind)).not.toContain('Secret');
-    const environment = external.find((document) => document?.kind === 'Deployment')?.spec.template.spec.containers[0].env;
-    expect(environment.filter((variable: any) => variable.valueFrom?.secretKeyRef?.name === 'my-keys')).toHaveLength(2);
+    const volumes = external.find((document) => document?.kind === 'Deployment')?.spec.template.spec.volumes;
+    expect(volumes.find((volume: any) => volume.name === 'keys')?.secret.secretName).toBe('my-keys');
     await cluster('uninstall', 'pilothouse', '--wait');
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrole', `${namespace.name}-pilothouse`])).code).not.toBe(0);
     expect((await tryKubectl(clusterKubeconfig(), ['get', 'clusterrolebinding', `${namespace.name}-pilothouse-admin`])).code).not.toBe(0);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uniqueName, waitFor } from '../helpers/cluster.js';
-import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
+import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { rootDirectory, toolPath } from '../helpers/paths.js';
 import { startLlmFront, type LlmFront } from './llm-front.js';
@@ -273,7 +273,8 @@ describe('the chart on the real node', () => {
       });
       const service = [process.env.${variable}_SERVICE_HOST, Number(process.env.${variable}_SERVICE_PORT)];
       const local = await call('127.0.0.1', 8080, '/api/readyz');
-      const login = await call(...service, '/api/auth/login', 'POST', JSON.stringify({ username: 'admin', password: process.env.ADMIN_PASSWORD }));
+      const password = (await import('node:fs')).readFileSync('/var/run/secrets/pilothouse/admin-password', 'utf8');
+      const login = await call(...service, '/api/auth/login', 'POST', JSON.stringify({ username: 'admin', password }));
       console.log(JSON.stringify({ service, local: [local.status, JSON.parse(local.text)], login: login.status }));`;
     const out = JSON.parse(await nodeInPod(script)) as { service: [string, number]; local: [number, unknown]; login: number };
     const clusterIp = (await runKubectl(kubeconfig, ['get', 'service', fullname, '-n', namespace, '-o', 'jsonpath={.spec.clusterIP}'])).trim();
@@ -292,7 +293,8 @@ describe('the chart on the real node', () => {
     expect(created.status).toBe(201);
     const name = 'from-kubectl';
     const object = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: ${name}}\nspec: {requester: ${requester}, permission: execute_write, ttl: 2h, reason: node}\n`;
-    await applyYaml(kubeconfig, object, namespace);
+    // Filed for another user: as Pilothouse's ServiceAccount (anyone else must name themselves, the requester policy).
+    await runKubectl(kubeconfig, ['--as', `system:serviceaccount:${namespace}:${fullname}`, 'apply', '-n', namespace, '-f', '-'], object);
     const kubectl = (args: string[]): Promise<string> => runKubectl(kubeconfig, [...args, '-n', namespace]);
     await kubectl(['wait', '--for=condition=Approved=Unknown', `accessrequest/${name}`, '--timeout=60s']);
     const waited = kubectl(['wait', '--for=condition=Approved', `accessrequest/${name}`, '--timeout=90s']);

@@ -58,8 +58,8 @@ app.kubernetes.io/part-of: pilothouse
 {{/*
 The config file: the `config` values, completed with the keys the chart owns. Written with
 hasKey/set rather than merge, which would turn a `false` of the values into the default's `true`.
-Your keys win, except kubernetes.namespace (the release namespace), authorization.jwt.signing_key
-(the chart's Secret) and metrics.public (the `metrics.public` value).
+Your keys win, except kubernetes.namespace (the release namespace), authorization.jwt.signing_key_file
+(the chart's Secret, mounted; signing_key is removed) and metrics.public (the `metrics.public` value).
 */}}
 {{- define "pilothouse.config" -}}
 {{- $config := deepCopy (.Values.config | default dict) }}
@@ -68,7 +68,9 @@ Your keys win, except kubernetes.namespace (the release namespace), authorizatio
 {{- $_ := set $config "kubernetes" $kubernetes }}
 {{- $authorization := get $config "authorization" | default dict }}
 {{- $jwt := get $authorization "jwt" | default dict }}
-{{- $_ := set $jwt "signing_key" "${JWT_SECRET}" }}
+{{- /* The key is the mounted Secret's file (templates/deployment.yaml), never an environment variable. */}}
+{{- $_ := unset $jwt "signing_key" }}
+{{- $_ := set $jwt "signing_key_file" "/var/run/secrets/pilothouse/jwt-secret" }}
 {{- $_ := set $authorization "jwt" $jwt }}
 {{- $impersonation := get $authorization "impersonation" | default dict }}
 {{- if not (hasKey $impersonation "enabled") }}
@@ -95,6 +97,12 @@ Your keys win, except kubernetes.namespace (the release namespace), authorizatio
 {{- $_ := set $bash "enabled" true }}
 {{- $_ := set $tools "bash" $bash }}
 {{- $_ := set $config "tools" $tools }}
+{{- end }}
+{{- if .Values.database.existingSecret }}
+{{- $database := get $config "database" | default dict }}
+{{- $_ := unset $database "url" }}
+{{- $_ := set $database "url_file" "/var/run/secrets/pilothouse-database/url" }}
+{{- $_ := set $config "database" $database }}
 {{- end }}
 {{- $metrics := get $config "metrics" | default dict }}
 {{- $_ := set $metrics "public" .Values.metrics.public }}

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { etcAllowlist, type SystemEntry } from './sandbox-layout.js';
+import { seccompDescriptor } from './sandbox-seccomp.js';
 
 /** HOME and working folder inside the sandbox (the host's session folder is bound here). */
 export const sandboxHome = '/home/pilothouse';
@@ -79,7 +80,10 @@ export function sandboxEnvironment(plan: Pick<SandboxPlan, 'proxy'>): Record<str
 function isolationArguments(plan: SandboxPlan): string[] {
   const namespaces = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
   if (plan.disableUserNamespaces) namespaces.push('--disable-userns');
-  return [...namespaces, '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'pilothouse-sandbox', '--tmpfs', '/'];
+  // The seccomp filter (sandbox-seccomp.ts, handed over on descriptor 3): RuntimeDefault's refusals inside,
+  // where the pod itself runs Unconfined so that bubblewrap can make its namespaces.
+  const seccomp = ['--seccomp', String(seccompDescriptor)];
+  return [...namespaces, ...seccomp, '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'pilothouse-sandbox', '--tmpfs', '/'];
 }
 
 /** Read-only `/usr`, the system roots as on the host, and the allowlisted pieces of `/etc`. */
@@ -129,7 +133,8 @@ function environmentArguments(plan: SandboxPlan): string[] {
 }
 
 /**
- * The bubblewrap argv (after the `bwrap` program) that runs `bash -c command` in an empty root with
+ * The bubblewrap argv (after the `bwrap` program) that runs `bash -c command` under the seccomp filter
+ * read from descriptor 3 (sandboxSeccompFilter, which the caller must hand over there) in an empty root with
  * only the system's programs, the session folder and the proxy kubeconfig folder in view: no data
  * dir, no config, no service environment, no service-account token, no other session. No network
  * either: the only way out is the proxy's Unix socket, through the forwarder on the sandbox's loopback.

@@ -9,6 +9,7 @@ import { chooseSandboxVariant, type ProbeAttempt, type SandboxVariant } from './
 import { createBashSandbox } from './bash-sandbox-setup.js';
 import { runProcess } from './process-runner.js';
 import { readSystemLayout } from './sandbox-layout.js';
+import { sandboxSeccompFilter } from './sandbox-seccomp.js';
 
 // The start probe's choice of /proc. This host can mount a fresh proc in the sandbox; a pod under runc
 // without `procMount: Unmasked` cannot (bubblewrap's message below, as seen on the real node with
@@ -40,6 +41,7 @@ const runIn = (variant: SandboxVariant, command: string) => {
     file: 'bwrap',
     args: bubblewrapArguments(plan, command),
     environment: sandboxEnvironment(plan),
+    inputs: [sandboxSeccompFilter()],
     timeoutMs: 20_000,
     outputLimit: 64 * 1024,
   });

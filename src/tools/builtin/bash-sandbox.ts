@@ -15,6 +15,7 @@ import {
 } from './bash-sandbox-arguments.js';
 import { runProcess } from './process-runner.js';
 import { readSystemLayout } from './sandbox-layout.js';
+import { sandboxSeccompFilter } from './sandbox-seccomp.js';
 import { errorResult } from './tool-input.js';
 
 /** Whether the sandbox can run here and with which /proc; when not, why (shown in `GET /api/health` and in the tool's error). */
@@ -144,6 +145,8 @@ export class BubblewrapSandbox implements BashSandbox {
   private readonly bwrapPath: string;
   private readonly base: Omit<SandboxPlan, 'home' | 'proxy' | 'disableUserNamespaces' | 'proc'>;
   private probed?: Promise<{ status: SandboxStatus; variant: SandboxVariant }>;
+  /** The seccomp filter every run hands bubblewrap (descriptor 3); built by the probe. */
+  private filter: Buffer = Buffer.alloc(0);
 
   constructor(private readonly options: BubblewrapOptions) {
     this.bwrapPath = options.bwrapPath ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
@@ -166,6 +169,7 @@ export class BubblewrapSandbox implements BashSandbox {
       args: bubblewrapArguments(plan, request.command),
       // bubblewrap's own environment is readable inside as /proc/1/environ: it gets the sandbox's, nothing more.
       environment: sandboxEnvironment(plan),
+      inputs: [this.filter],
       timeoutMs: request.timeoutMs,
       outputLimit: request.outputLimit,
       signal: request.signal,
@@ -187,6 +191,11 @@ export class BubblewrapSandbox implements BashSandbox {
    * tries; the first that runs is the one every call uses.
    */
   private async detect(): Promise<{ status: SandboxStatus; variant: SandboxVariant }> {
+    try {
+      this.filter = sandboxSeccompFilter();
+    } catch (error) {
+      return { status: { available: false, reason: (error as Error).message }, variant: { disableUserNamespaces: false, proc: 'fresh' } };
+    }
     const { root, home, proxy } = await probeFolders();
     try {
       const chosen = await chooseSandboxVariant(async (variant) => {
@@ -195,6 +204,7 @@ export class BubblewrapSandbox implements BashSandbox {
           file: this.bwrapPath,
           args: bubblewrapArguments(plan, 'true'),
           environment: sandboxEnvironment(plan),
+          inputs: [this.filter],
           timeoutMs: this.options.probeTimeoutMs ?? 10_000,
           outputLimit: probeOutputLimit,
         });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { BubblewrapSandbox } from './bash-sandbox.js';
 import { createBashSandbox } from './bash-sandbox-setup.js';
 import { createBashTool, type BashToolOptions } from './bash-tool.js';
 import { readSystemLayout } from './sandbox-layout.js';
+import { sandboxSeccompFilter } from './sandbox-seccomp.js';
 
 const principal = { username: 'tester', role: 'admin', roles: [] } as const;
 const kubectlPath = findOptionalBinary('kubectl') ?? '/usr/bin/kubectl';
@@ -249,14 +251,20 @@ describe('bash tool in the bubblewrap sandbox', () => {
       proc: 'fresh' as const,
       forwarder: { node: process.execPath, script: '/nowhere' },
     };
+    // The seccomp filter on descriptor 3, as the sandbox hands it over (from a file here: spawnSync has no extra pipes).
+    const filterFile = path.join(home, '.filter');
+    writeFileSync(filterFile, sandboxSeccompFilter());
+    const filter = openSync(filterFile, 'r');
     const result = spawnSync(
       'setpriv',
       ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...bubblewrapArguments(plan, 'id -u; echo mine > note; cat note')],
       {
         env: sandboxEnvironment({}),
         encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe', filter],
       },
     );
+    closeSync(filter);
     await rm(home, { recursive: true, force: true });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('65534\nmine\n');

@@ -18,6 +18,17 @@ export interface ProcessRequest {
    * measurably later on a busy machine (bench/proxy.bench.ts); only the child itself is killed then.
    */
   ownSession?: boolean;
+  /** Data for the child on file descriptors 3, 4, …: each a pipe closed after its data (bubblewrap's `--seccomp 3`). */
+  inputs?: readonly Buffer[];
+}
+
+/** Writes each input into its pipe and closes it; a child that exits before reading (EPIPE) is its own failure. */
+function feedInputs(streams: readonly unknown[], inputs: readonly Buffer[]): void {
+  inputs.forEach((data, index) => {
+    const stream = streams[index + 3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
+    stream.on('error', () => undefined);
+    stream.end(data);
+  });
 }
 
 /** Sends SIGKILL to a pid (or a process group: negative); false when there is no such process. */
@@ -59,9 +70,10 @@ export function runProcess(request: ProcessRequest): Promise<ToolResult> {
     const child = spawn(request.file, request.args, {
       cwd: request.cwd,
       env: request.environment,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(request.inputs ?? []).map(() => 'pipe' as const)],
       detached: group,
     });
+    feedInputs(child.stdio, request.inputs ?? []);
     const stop = (why: string): void => {
       reason ??= why;
       // Without a group, only a child that has not exited yet (its pid is not reused before then).
@@ -70,8 +82,8 @@ export function runProcess(request: ProcessRequest): Promise<ToolResult> {
     const timer = setTimeout(() => stop(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
     const onAbort = (): void => stop('cancelled');
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => stdout.append(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.append(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => stdout.append(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk));
     child.on('error', (error) => {
       reason ??= `could not start ${request.file}: ${error.message}`;
     });
