@@ -56,7 +56,7 @@ if [ ! -s "$CONFIG_FILE" ]; then
   fi
 fi
 
-node bin/pilothouse -web --auth-mode local --admin-password "$ADMIN_PASSWORD" \
+node bin/pilothouse -web --auth-mode local --admin-password-file "$PASSWORD_FILE" \
   --kubeconfig "$KUBECONFIG_PATH" --data-dir "$DATA_DIR" --config "$DATA_DIR/config.yaml" \
   --port "$PORT" &
 PILOTHOUSE_PID=$!
