@@ -168,8 +168,15 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     const row = adminPage.getByRole('row').filter({ hasText: user.username }).filter({ hasText: 'scale ui-web for the web test' });
     await row.getByText('Pending').waitFor();
     await row.getByRole('button', { name: 'Approve' }).click();
+    // The approval asks first, naming the requester and the scope, and carries a comment for them.
+    const dialog = adminPage.getByRole('dialog', { name: `Approve the request of ${user.username}?` });
+    await dialog.getByText(/execute_write · .* · deployments/).waitFor();
+    await dialog.getByLabel('Comment for the requester (optional)').fill('go ahead for the web test');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
     await row.getByText('Approved').waitFor();
     expect(await row.getByText(/^until /).count()).toBe(1);
+    const decided = await service.api('GET', '/api/access-requests', { token: service.adminToken });
+    expect(decided.body.items.find((item: { requester: string }) => item.requester === user.username)).toMatchObject({ message: 'go ahead for the web test' });
     await adminPage.context().close();
 
     // Now the user's Scale works.

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import type { AccessRequest } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
@@ -12,24 +13,67 @@ interface AccessActionsProps {
   action: ActionState;
 }
 
-/** Approve / Deny of a pending request; disabled on the admin's own request. */
+/** The scope a request asks for, in words: permission, namespaces, kinds, cluster and TTL. */
+function scopeText(request: AccessRequest): string {
+  const namespaces = request.namespaces.length ? request.namespaces.join(', ') : '*';
+  const resources = request.resources.length ? request.resources.join(', ') : '*';
+  return `${request.permission} · ${namespaces} · ${resources} · ${request.cluster} · ${request.ttl}`;
+}
+
+/** The confirmation of a decision: it names the requester and the scope, and takes a comment for them. */
+function DecideDialog(props: {
+  request: AccessRequest;
+  verb: 'approve' | 'deny';
+  busy: boolean;
+  onDecide: (comment: string) => void;
+  onCancel: () => void;
+}): ReactNode {
+  const t = useT();
+  const [comment, setComment] = useState('');
+  const { request, verb } = props;
+  return (
+    <ConfirmDialog
+      title={t(verb === 'approve' ? 'access.approveTitle' : 'access.denyTitle', { requester: request.requester })}
+      confirmLabel={t(verb === 'approve' ? 'access.approve' : 'access.deny')}
+      cancelLabel={t('access.cancel')}
+      danger={verb === 'deny'}
+      busy={props.busy}
+      onConfirm={() => props.onDecide(comment.trim())}
+      onCancel={props.onCancel}
+    >
+      <p>{scopeText(request)}</p>
+      {request.reason && <p className="muted">{request.reason}</p>}
+      <label className="field">
+        <span>{t('access.comment')}</span>
+        <textarea rows={2} maxLength={2000} value={comment} onChange={(event) => setComment(event.target.value)} />
+      </label>
+    </ConfirmDialog>
+  );
+}
+
+/** Approve / Deny of a pending request, each after its confirmation; disabled on the admin's own request. */
 function DecideButtons({ request, own, action }: { request: AccessRequest; own: boolean; action: ActionState }): ReactNode {
   const client = useApi();
   const t = useT();
+  const [verb, setVerb] = useState<'approve' | 'deny' | undefined>(undefined);
   const ownTitle = own ? t('access.ownRequest') : undefined;
-  const decide = (verb: 'approve' | 'deny'): void =>
+  const decide = (chosen: 'approve' | 'deny', comment: string): void =>
     void action.act(async () => {
-      await client.json('POST', `/api/access-requests/${encodeURIComponent(request.id)}/${verb}`, { body: {} });
-      return t(verb === 'approve' ? 'access.approved' : 'access.denied', { requester: request.requester });
+      await client.json('POST', `/api/access-requests/${encodeURIComponent(request.id)}/${chosen}`, { body: comment ? { comment } : {} });
+      setVerb(undefined);
+      return t(chosen === 'approve' ? 'access.approved' : 'access.denied', { requester: request.requester });
     });
   return (
     <span title={ownTitle}>
-      <button type="button" className="small-button primary" disabled={action.busy || own} title={ownTitle} onClick={() => decide('approve')}>
+      <button type="button" className="small-button primary" disabled={action.busy || own} title={ownTitle} onClick={() => setVerb('approve')}>
         {t('access.approve')}
       </button>{' '}
-      <button type="button" className="small-button danger" disabled={action.busy || own} title={ownTitle} onClick={() => decide('deny')}>
+      <button type="button" className="small-button danger" disabled={action.busy || own} title={ownTitle} onClick={() => setVerb('deny')}>
         {t('access.deny')}
       </button>{' '}
+      {verb && (
+        <DecideDialog request={request} verb={verb} busy={action.busy} onDecide={(comment) => decide(verb, comment)} onCancel={() => setVerb(undefined)} />
+      )}
     </span>
   );
 }
