@@ -52,6 +52,8 @@ import { composePilot } from './compose-pilot.js';
 import { composeReports } from './compose-reports.js';
 import type { ReportRequests } from '../reports/report-requests.js';
 import type { Report } from '../crds/report.js';
+import { composeInvestigations } from './compose-investigations.js';
+import type { InvestigationsArea } from '../investigations/investigations-area.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -136,6 +138,8 @@ export interface Services {
   reportRequests: ReportRequests;
   /** Report objects in the Pilothouse namespace (service identity); the progress stream follows them. */
   reportObjects: CustomClient<Report>;
+  /** Investigations by the AI pilot (issue 37): the Alertmanager receiver, the API's store, approvals of suggested actions. */
+  investigations: InvestigationsArea;
   version: string;
 }
 
@@ -230,6 +234,9 @@ export function composeServices(options: ComposeOptions): Services {
   controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
   health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
+  const investigations = composeInvestigations({
+    ...{ config, logger, namespace, kube, clusters, tools, safety, pilot, audit, identities, toolCluster, store, controllers, events, metrics, clock },
+  });
   return {
     config,
     logger,
@@ -266,5 +273,6 @@ export function composeServices(options: ComposeOptions): Services {
     helm,
     helmRepositories: new SharedHelmRepositories(new HelmRepositoriesStore(store)),
     ...reports,
+    investigations,
   };
 }

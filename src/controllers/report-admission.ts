@@ -17,7 +17,7 @@ function literal(text: string): string {
 
 /**
  * A ValidatingAdmissionPolicy and its binding (docs/adr/0021): in the Pilothouse namespace, a
- * Report created by anyone but Pilothouse itself (`serviceUser`) must name its creator as
+ * Report (or an Investigation, issue 37) created by anyone but Pilothouse itself (`serviceUser`) must name its creator as
  * `spec.requester` and may not carry the requester-role annotations Pilothouse records; an
  * update may not change those annotations. (The CRD keeps `spec` immutable.)
  */
@@ -32,7 +32,7 @@ export function reportAdmissionManifests(namespace: string, serviceUser: string)
       failurePolicy: 'Fail',
       matchConstraints: {
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports'] }],
+        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'investigations'] }],
       },
       matchConditions: [{ name: 'not-pilothouse', expression: `request.userInfo.username != ${literal(serviceUser)}` }],
       variables: [
