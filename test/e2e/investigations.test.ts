@@ -162,7 +162,7 @@ describe('an alert from Prometheus through Alertmanager', () => {
     const actor = `investigation/${concluded.metadata.name}`;
     const rows = await auditRows(`user=${encodeURIComponent(actor)}`);
     const executes = rows.filter((row) => row.action === 'execute');
-    expect(executes.map((row) => row.details.status).sort()).toEqual(['executed', 'forbidden']);
+    expect(executes.map((row) => `${row.details.tool}:${row.details.status}`).sort()).toEqual(['conclude:executed', 'kubectl:executed', 'kubectl:forbidden']);
     for (const row of executes)
       expect(row.details).toMatchObject({ investigation: concluded.metadata.name, trigger: 'alert', fingerprint: concluded.spec.alert.fingerprint });
     expect(rows.find((row) => row.action === 'query')).toMatchObject({ details: { phase: 'Concluded', trigger: 'alert' }, outcome: 'success' });
