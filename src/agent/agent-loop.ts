@@ -20,6 +20,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   logger: Logger;
   /** Tool call ids used when a provider's id is missing or taken. */
   newId?: () => string;
+  /** Standing instructions for what a chat is about (a namespace's `pilothouse-instructions` ConfigMap); joined to the system prompt. */
+  instructions?: (context: ChatContext) => Promise<readonly string[]>;
 }
 
 /** The caller's settings that shape a turn. */
@@ -141,7 +143,8 @@ export class AgentLoop {
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
     });
-    const prompt = [base, ...(turn.headless?.instructions ?? [])].join('\n\n');
+    const standing = (await this.deps.instructions?.(turn.context).catch(() => [])) ?? [];
+    const prompt = [base, ...standing, ...(turn.headless?.instructions ?? [])].join('\n\n');
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
     try {

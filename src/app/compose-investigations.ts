@@ -12,6 +12,7 @@ import { investigationKind, investigationSchema, triggerOf, type Investigation, 
 import type { ClusterScope } from '../http/cluster-scope.js';
 import type { Metrics } from '../http/metrics.js';
 import { ActionApproval } from '../investigations/action-approval.js';
+import { classifyAction } from '../investigations/action-class.js';
 import { AlertReceiver } from '../investigations/alertmanager-webhook.js';
 import { investigationNamespace } from '../investigations/investigation-prompt.js';
 import { investigationActor, runInvestigation, triggerDetails, type InvestigationRunDeps } from '../investigations/investigation-run.js';
@@ -19,7 +20,7 @@ import { InvestigationStore } from '../investigations/investigation-store.js';
 import type { InvestigationsArea } from '../investigations/investigations-area.js';
 import { InvestigationNotifier } from '../investigations/notifications.js';
 import { createRunbookTool } from '../investigations/runbook-tool.js';
-import { Runbooks } from '../investigations/runbooks.js';
+import type { Runbooks } from '../investigations/runbooks.js';
 import { readSecretKey } from '../investigations/secret-values.js';
 import { CustomClient } from '../kube/custom-client.js';
 import type { ClusterSet } from '../kube/cluster-set.js';
@@ -50,6 +51,8 @@ export interface InvestigationsComposeInput {
   events: EventRecorder;
   metrics: Pick<Metrics, 'investigations'>;
   clock: Clock;
+  /** Runbooks and per-namespace instructions. */
+  runbooks: Runbooks;
 }
 
 /** Whether `principal` may list pods in `namespace` (undefined: namespaces) on a cluster: the one policy decision. */
@@ -131,7 +134,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
   const settings = config.investigations;
   const ownRest = input.kube.forIdentity(undefined).rest;
   const objects = new CustomClient<Investigation>(ownRest, investigationKind, namespace, investigationSchema as never);
-  const runbooks = new Runbooks(ownRest, namespace, (cluster) => clusters.get(cluster ?? clusters.homeName)?.kube.forIdentity(undefined).rest);
+  const runbooks = input.runbooks;
   const runbookTool = createRunbookTool(runbooks);
   if (!input.tools.get(runbookTool.definition.name)) input.tools.register(runbookTool);
   const store = new InvestigationStore({
@@ -168,7 +171,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
     investigations: objects,
     run: (request) => runInvestigation(runDeps, request),
     instructions: (investigation) => runbooks.forInvestigation(investigation, investigationNamespace(investigation)),
-    safety: input.safety,
+    classify: (command) => classifyAction(input.safety, command),
     clock,
     logger,
     events: input.events,

@@ -53,6 +53,7 @@ import { composeReports } from './compose-reports.js';
 import type { ReportRequests } from '../reports/report-requests.js';
 import type { Report } from '../crds/report.js';
 import { composeInvestigations } from './compose-investigations.js';
+import { Runbooks } from '../investigations/runbooks.js';
 import type { InvestigationsArea } from '../investigations/investigations-area.js';
 
 export interface ComposeOptions {
@@ -211,7 +212,12 @@ export function composeServices(options: ComposeOptions): Services {
   const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
-  const { safety, pilot } = composePilot({ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
+  // Runbooks and per-namespace instructions (issue 37): read as the service, for chats and investigations.
+  const runbooks = new Runbooks(ownRest, namespace, (cluster) => clusters.get(cluster ?? clusters.homeName)?.kube.forIdentity(undefined).rest);
+  const { safety, pilot } = composePilot({
+    ...{ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics },
+    instructions: (context) => runbooks.chatInstructions(context.cluster, context.namespace),
+  });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
   const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });
@@ -235,7 +241,25 @@ export function composeServices(options: ComposeOptions): Services {
   health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
   const investigations = composeInvestigations({
-    ...{ config, logger, namespace, kube, clusters, tools, safety, pilot, audit, identities, toolCluster, store, controllers, events, metrics, clock },
+    ...{
+      config,
+      logger,
+      namespace,
+      kube,
+      clusters,
+      tools,
+      safety,
+      pilot,
+      audit,
+      identities,
+      toolCluster,
+      store,
+      controllers,
+      events,
+      metrics,
+      clock,
+      runbooks,
+    },
   });
   return {
     config,

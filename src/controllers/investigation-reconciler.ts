@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { triggerOf, type Investigation, type InvestigationPhase, type InvestigationStatus } from '../crds/investigation.js';
+import { investigationAnnotations, triggerOf, type Investigation, type InvestigationPhase, type InvestigationStatus } from '../crds/investigation.js';
 import type { CustomClient } from '../kube/custom-client.js';
 import type { WantedCondition } from './conditions.js';
 import { noEvents, type EventNote, type EventRecorder } from './events.js';
 import type { Reconciler, Result } from './reconciler.js';
 import type { InvestigationRunRequest, InvestigationRunResult } from '../investigations/investigation-run.js';
-import { failureReason, isFinished, suggestedActions, withConditions } from '../investigations/investigation-status.js';
-import type { SafetyAnalyzer } from '../tools/safety/index.js';
+import { failureReason, isFinished, withConditions } from './investigation-status.js';
+import { suggestedActions } from '../investigations/action-class.js';
 
 /** What the reconciler uses (src/app/compose-investigations.ts hands it exactly these). */
 export interface InvestigationReconcilerDeps {
@@ -16,7 +16,8 @@ export interface InvestigationReconcilerDeps {
   run(request: InvestigationRunRequest): Promise<InvestigationRunResult>;
   /** Runbooks and per-namespace instructions for an investigation. */
   instructions(investigation: Investigation): Promise<string[]>;
-  safety: Pick<SafetyAnalyzer, 'analyzeSync'>;
+  /** Pilothouse's own class of a suggested command (the kubectl safety classifier). */
+  classify(command: string): string;
   clock: Clock;
   logger: Logger;
   events?: EventRecorder;
@@ -58,6 +59,7 @@ export class InvestigationReconciler implements Reconciler {
       this.running.get(key)?.abort();
       return {};
     }
+    await this.syncAlertResolved(investigation);
     if (isFinished(investigation.status) || this.running.has(key)) return {};
     const skip = await this.skipReason();
     if (skip) {
@@ -70,6 +72,13 @@ export class InvestigationReconciler implements Reconciler {
     }
     this.launch(investigation);
     return {};
+  }
+
+  /** A resolved alert (the receiver's annotation) sets AlertResolved, whatever the phase. */
+  private async syncAlertResolved(investigation: Investigation): Promise<void> {
+    const at = investigation.metadata.annotations?.[investigationAnnotations.alertResolvedAt];
+    if (!at || investigation.status?.conditions?.some((condition) => condition.type === 'AlertResolved' && condition.status === 'True')) return;
+    await this.write(investigation, {}, [{ type: 'AlertResolved', status: 'True', reason: 'Resolved', message: `the alert resolved at ${at}` }]);
   }
 
   private now(): string {
@@ -122,7 +131,12 @@ export class InvestigationReconciler implements Reconciler {
       ]);
       return;
     }
-    const status = { ...common, summary: conclusion.summary, findings: conclusion.findings, suggestedActions: suggestedActions(this.deps.safety, conclusion) };
+    const status = {
+      ...common,
+      summary: conclusion.summary,
+      findings: conclusion.findings,
+      suggestedActions: suggestedActions(this.deps.classify, conclusion),
+    };
     const message = `${conclusion.findings.length} findings, ${conclusion.suggestedActions.length} suggested actions`;
     await this.finish(investigation, 'Concluded', status, [{ type: 'Concluded', status: 'True', reason: 'Concluded', message }]);
   }

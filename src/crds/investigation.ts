@@ -89,6 +89,12 @@ export const investigationLabels = {
   fingerprint: 'pilothouse.dev/alert-fingerprint',
 } as const;
 
+/** Annotations Pilothouse sets on Investigations. */
+export const investigationAnnotations = {
+  /** When the alert of the investigation resolved (the reconciler then sets the AlertResolved condition). */
+  alertResolvedAt: 'pilothouse.dev/alert-resolved-at',
+} as const;
+
 /** What started `investigation`: an alert, the API (Pilothouse's label), or kubectl. */
 export function triggerOf(investigation: Investigation): InvestigationTrigger {
   if (investigation.spec.alert) return 'alert';

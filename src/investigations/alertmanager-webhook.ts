@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { investigationLabels, type InvestigationAlert, type InvestigationSubject } from '../crds/investigation.js';
-import { setCondition } from '../controllers/conditions.js';
+import { investigationAnnotations, investigationLabels, type InvestigationAlert, type InvestigationSubject } from '../crds/investigation.js';
 import { fingerprintLabel, type InvestigationStore } from './investigation-store.js';
 
 /** One alert of Alertmanager's webhook payload (version 4). */
@@ -92,8 +91,8 @@ export interface AlertReceiverDeps {
 
 /**
  * Turns Alertmanager deliveries into Investigations: each firing alert starts one (requester `alertmanager`)
- * unless one of the same fingerprint is younger than `investigations.cooldown`; a resolved alert sets
- * `AlertResolved` on its newest Investigation.
+ * unless one of the same fingerprint is younger than `investigations.cooldown`; a resolved alert marks its
+ * newest Investigation (annotation `pilothouse.dev/alert-resolved-at`), on which the reconciler sets `AlertResolved`.
  */
 export class AlertReceiver {
   constructor(private readonly deps: AlertReceiverDeps) {}
@@ -120,13 +119,15 @@ export class AlertReceiver {
     delivery.created.push((await this.deps.store.create(spec, labels)).metadata.name);
   }
 
+  /** Marks the newest investigation of the alert resolved (an annotation; its reconciler sets the AlertResolved condition). */
   private async resolve(alert: AlertmanagerAlert, delivery: AlertDelivery): Promise<void> {
     const investigation = await this.deps.store.byFingerprint(alert.fingerprint);
     if (!investigation) return;
-    const now = new Date(this.deps.clock()).toISOString();
-    const message = `the alert resolved${alert.endsAt ? ` at ${alert.endsAt}` : ''}`;
-    const update = setCondition(investigation.status?.conditions, { type: 'AlertResolved', status: 'True', reason: 'Resolved', message }, undefined, now);
-    if (update.changed) await this.deps.store.client.patchStatus(investigation.metadata.name, { conditions: update.conditions });
+    const endsAt = Date.parse(alert.endsAt ?? '');
+    const at = new Date(Number.isNaN(endsAt) || endsAt <= 0 ? this.deps.clock() : endsAt).toISOString();
+    if (!investigation.metadata.annotations?.[investigationAnnotations.alertResolvedAt]) {
+      await this.deps.store.client.patch(investigation.metadata.name, { metadata: { annotations: { [investigationAnnotations.alertResolvedAt]: at } } });
+    }
     delivery.resolved.push(investigation.metadata.name);
   }
 }

@@ -96,6 +96,13 @@ export class Runbooks {
     }
   }
 
+  /** The instructions of the namespace a chat is about, as a system prompt line (none without a namespace). */
+  async chatInstructions(cluster: string | undefined, namespace: string | undefined): Promise<string[]> {
+    if (!namespace) return [];
+    const own = await this.namespaceInstructions(cluster, namespace);
+    return own ? [namespaceLine(namespace, own)] : [];
+  }
+
   /** What joins an investigation's instructions: matching runbooks and its namespace's instructions. */
   async forInvestigation(investigation: Investigation, namespace: string | undefined): Promise<string[]> {
     const runbooks = (await this.list()).filter((runbook) => runbookMatches(runbook, investigation));

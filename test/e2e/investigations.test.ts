@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlertmanager, startPrometheus, type RunningProcess } from '../helpers/alerting.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
+import { chat } from '../helpers/chat-stream.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -127,6 +128,24 @@ describe('an alert from Prometheus through Alertmanager', () => {
         ],
       },
     ]);
+    const runbook = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-runbook, namespace: ${service.namespace}, labels: {pilothouse.dev/runbook: "true"}}
+data:
+  runbook.md: |
+    ---
+    title: Web struggling
+    match: {alertname: ${alertname}, kinds: [Deployment]}
+    ---
+    First check the replicas of web (runbook step one).
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: pilothouse-instructions, namespace: ${target.name}}
+data:
+  instructions.md: The web team owns this namespace; page them before scaling.
+`;
+    await runKubectl(kubeconfig(), ['apply', '-f', '-'], runbook);
     alertmanager = await startAlertmanager({ webhookUrl: `${service.url}/api/alerts/alertmanager`, bearerToken: webhookToken });
     prometheus = await startPrometheus({
       alertmanagerUrl: alertmanager.url,
@@ -156,6 +175,10 @@ describe('an alert from Prometheus through Alertmanager', () => {
     expect(concluded.status.tokens).toBeGreaterThan(0);
     expect(concluded.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Concluded', status: 'True' })]));
     expect(await replicas()).toBe('1');
+    const system = JSON.stringify((wire.chatRequests()[0]?.body as { messages: unknown[] }).messages[0]);
+    expect(system).toContain('First check the replicas of web (runbook step one).');
+    expect(system).toContain('The web team owns this namespace; page them before scaling.');
+    expect(system).toContain('read-only');
     const toolResults = JSON.stringify(wire.chatRequests()[1]?.body);
     expect(toolResults).toContain('deployment.apps/web');
     expect(toolResults).toContain('this investigation is read-only');
@@ -195,8 +218,12 @@ describe('an alert from Prometheus through Alertmanager', () => {
     expect((await investigations()).filter((item) => item.spec.alert?.fingerprint === concluded.spec.alert.fingerprint)).toHaveLength(1);
     const resolved = await deliver(alertPayload('resolved', concluded.spec.alert.fingerprint, labels));
     expect(resolved.body.resolved).toEqual([concluded.metadata.name]);
+    await waitFor(async () => {
+      const after = (await service.api('GET', `/api/investigations/${concluded.metadata.name}`, { token: service.adminToken })).body;
+      return after.status.conditions.some((condition: any) => condition.type === 'AlertResolved' && condition.status === 'True');
+    });
     const after = (await service.api('GET', `/api/investigations/${concluded.metadata.name}`, { token: service.adminToken })).body;
-    expect(after.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'AlertResolved', status: 'True' })]));
+    expect(after.status).toMatchObject({ phase: 'Concluded', summary: concluded.status.summary });
   });
 
   it('refuses a bad webhook token with 401 and creates nothing', async () => {
@@ -243,6 +270,17 @@ describe('a suggested action', () => {
     const after = (await service.api('GET', `/api/investigations/${concluded.metadata.name}`, { token: service.adminToken })).body;
     expect(after.status.suggestedActions[0]).toMatchObject({ approvedBy: 'admin', outcome: 'success' });
   }, 60_000);
+});
+
+describe('runbooks and per-namespace instructions in chats', () => {
+  it('give a chat about the namespace its instructions, and the runbook tool lists and reads runbooks', async () => {
+    wire.script([{ toolCalls: [{ name: 'runbook', arguments: { action: 'read', name: 'web-runbook' } }] }, { text: ['Done.'] }]);
+    const run = await chat(service, { message: 'what about web?', context: { namespace: target.name } }, { token: service.adminToken });
+    expect(run.nth('tool_execution')).toMatchObject({ status: 'executed', result: expect.stringContaining('runbook step one') });
+    const requests = wire.chatRequests();
+    const system = JSON.stringify((requests.at(-2)?.body as { messages: unknown[] }).messages[0]);
+    expect(system).toContain('The web team owns this namespace; page them before scaling.');
+  });
 });
 
 describe('Investigations asked through the API and kubectl', () => {

@@ -162,6 +162,7 @@ export function investigationRoutes(deps: InvestigationsRouteDeps): RouteSpec[] 
       summary:
         "Approve and run suggested action INDEX of a concluded investigation once, as the caller (the chat's role rules, the policy proxy, audit); a second approval is 409",
       params: actionParams,
+      body: z.object({}).meta({ id: 'InvestigationApproveBody' }),
       response: actionRunSchema,
       errors: [404, 409],
       handler: async (context, { params }) => {

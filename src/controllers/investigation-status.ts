@@ -1,23 +1,6 @@
 import type { Condition } from '../crds/common.js';
-import type { InvestigationStatus, SuggestedAction } from '../crds/investigation.js';
-import type { SafetyAnalyzer } from '../tools/safety/index.js';
-import { setCondition, type WantedCondition } from '../controllers/conditions.js';
-import type { Conclusion } from './conclude-tool.js';
-
-/** Pilothouse's own class of a suggested command (never the model's): the kubectl safety classifier's, or `blocked`. */
-export function classifyAction(safety: Pick<SafetyAnalyzer, 'analyzeSync'>, command: string): string {
-  const report = safety.analyzeSync('kubectl', command.replace(/^\s*kubectl\s+/, ''));
-  return report.blocked ? 'blocked' : report.type;
-}
-
-/** The suggested actions of a conclusion, each classified by Pilothouse. */
-export function suggestedActions(safety: Pick<SafetyAnalyzer, 'analyzeSync'>, conclusion: Conclusion): SuggestedAction[] {
-  return conclusion.suggestedActions.map((action) => ({
-    command: action.command,
-    class: classifyAction(safety, action.command),
-    ...(action.rationale ? { rationale: action.rationale } : {}),
-  }));
-}
+import type { InvestigationStatus } from '../crds/investigation.js';
+import { setCondition, type WantedCondition } from './conditions.js';
 
 /** Merges wanted conditions into existing ones (Kubernetes semantics: lastTransitionTime moves on a status change). */
 export function withConditions(
