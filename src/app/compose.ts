@@ -54,6 +54,7 @@ import type { ReportRequests } from '../reports/report-requests.js';
 import type { Report } from '../crds/report.js';
 import { composeInvestigations } from './compose-investigations.js';
 import { Runbooks } from '../investigations/runbooks.js';
+import type { RestClient } from '../kube/rest-client.js';
 import type { InvestigationsArea } from '../investigations/investigations-area.js';
 
 export interface ComposeOptions {
@@ -213,7 +214,12 @@ export function composeServices(options: ComposeOptions): Services {
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
   // Runbooks and per-namespace instructions (issue 37): read as the service, for chats and investigations.
-  const runbooks = new Runbooks(ownRest, namespace, (cluster) => clusters.get(cluster ?? clusters.homeName)?.kube.forIdentity(undefined).rest);
+  // A cluster whose last probe failed is not asked (a frozen cluster would hold every model call).
+  const reachableRest = (cluster: string | undefined): RestClient | undefined => {
+    const scope = clusters.get(cluster ?? clusters.homeName);
+    return scope?.health.current.reachable ? scope.kube.forIdentity(undefined).rest : undefined;
+  };
+  const runbooks = new Runbooks(ownRest, namespace, reachableRest);
   const { safety, pilot } = composePilot({
     ...{ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics },
     instructions: (context) => runbooks.chatInstructions(context.cluster, context.namespace),

@@ -97,16 +97,17 @@ export interface AlertReceiverDeps {
 export class AlertReceiver {
   constructor(private readonly deps: AlertReceiverDeps) {}
 
-  async deliver(payload: AlertmanagerPayload): Promise<AlertDelivery> {
+  /** Handles every alert of a delivery; `onCreated` sees each new Investigation with its alert's name (the audit row). */
+  async deliver(payload: AlertmanagerPayload, onCreated?: (name: string, alertname: string) => void): Promise<AlertDelivery> {
     const delivery: AlertDelivery = { created: [], deduplicated: [], resolved: [] };
     for (const alert of payload.alerts) {
       if (alert.status === 'resolved') await this.resolve(alert, delivery);
-      else await this.fire(alert, delivery);
+      else await this.fire(alert, delivery, onCreated);
     }
     return delivery;
   }
 
-  private async fire(alert: AlertmanagerAlert, delivery: AlertDelivery): Promise<void> {
+  private async fire(alert: AlertmanagerAlert, delivery: AlertDelivery, onCreated?: (name: string, alertname: string) => void): Promise<void> {
     const existing = await this.deps.store.byFingerprint(alert.fingerprint);
     const created = Date.parse(existing?.metadata.creationTimestamp ?? '');
     if (existing && this.deps.clock() - created < this.deps.cooldownMs) {
@@ -116,7 +117,9 @@ export class AlertReceiver {
     const subject = alertSubject(alert.labels);
     const spec = { question: alertQuestion(alert), alert: alertOf(alert), requester: 'alertmanager', ...(subject ? { subject } : {}) };
     const labels = { [investigationLabels.trigger]: 'alert', [investigationLabels.fingerprint]: fingerprintLabel(alert.fingerprint) };
-    delivery.created.push((await this.deps.store.create(spec, labels)).metadata.name);
+    const name = (await this.deps.store.create(spec, labels)).metadata.name;
+    delivery.created.push(name);
+    onCreated?.(name, alert.labels.alertname ?? '');
   }
 
   /** Marks the newest investigation of the alert resolved (an annotation; its reconciler sets the AlertResolved condition). */

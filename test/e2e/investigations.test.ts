@@ -233,6 +233,9 @@ data:
     expect(refused.body).toMatchObject({ code: 'UNAUTHORIZED' });
     const missing = await service.api('POST', '/api/alerts/alertmanager', { body: alertPayload('firing', 'f00dfeedbeef0002', { alertname: 'Forged' }) });
     expect(missing.status).toBe(401);
+    // The token is checked before the body: a bad token with a malformed body is 401 too.
+    expect((await deliver({ version: '3' }, 'not-the-token')).status).toBe(401);
+    expect((await deliver({ version: '3' })).status).toBe(400);
     expect((await investigations()).length).toBe(before);
   });
 

@@ -79,22 +79,21 @@ export function investigationRoutes(deps: InvestigationsRouteDeps): RouteSpec[] 
       body: alertmanagerPayloadSchema,
       response: alertDeliverySchema,
       errors: [401],
+      authenticate: (context) => checkWebhookToken(deps, context),
       handler: async (context, { body }) => {
-        await checkWebhookToken(deps, context);
-        const delivery = await area.receiver.deliver(body);
-        for (const name of delivery.created) {
-          const alert = body.alerts.find((item) => item.status === 'firing');
+        const audit = (name: string, alertname: string): void => {
           deps.audit.record({
             ...requestAuditFields(context),
             user: 'alertmanager',
             action: 'execute',
             resource: `investigation/${name}`,
             cluster: area.homeCluster,
-            details: { command: `investigate alert ${alert?.labels.alertname ?? ''}`.trim(), trigger: 'alert' },
+            details: { command: `investigate alert ${alertname}`.trim(), trigger: 'alert', alertname },
             decision: 'allow',
             outcome: 'success',
           });
-        }
+        };
+        const delivery = await area.receiver.deliver(body, audit);
         context.body = delivery;
       },
     }),
