@@ -11,7 +11,7 @@ const layers: readonly (readonly string[])[] = [
   ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
   ['kube', 'store'],
   ['rbac'],
-  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'controllers'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'investigations', 'controllers'],
   ['http'],
   ['app', 'cli', 'tui'],
   ['modes'],
@@ -28,7 +28,8 @@ const sameLayer: Readonly<Record<string, readonly string[]>> = {
   mcp: ['tools', 'audit'],
   agent: ['tools', 'llm', 'settings', 'audit'],
   reports: ['auth', 'helm'],
-  controllers: ['access', 'mcp', 'reports'],
+  investigations: ['agent', 'tools', 'llm', 'audit'],
+  controllers: ['access', 'mcp', 'reports', 'investigations'],
   app: ['cli'],
 };
 

@@ -230,6 +230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/alertmanager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alertmanager's webhook receiver (payload version 4, Authorization: Bearer investigations.webhook_token): each firing alert starts an Investigation (deduplicated by fingerprint within investigations.cooldown); a resolved one sets AlertResolved
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiAlertsAlertmanager"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -956,6 +976,70 @@ export interface paths {
          * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
          */
         post: operations["postApiHelmUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The investigations the caller may see (own, and those about namespaces they may view; admin: all), newest first; ?cluster=NAME keeps one cluster's: {items, total}
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiInvestigations"];
+        put?: never;
+        /**
+         * Ask the pilot to investigate (read-only) a question, optionally about an object, on a cluster (default home): 201 the Investigation (requester: you)
+         * @description Permission: `execute_read` — allowed for user, admin.
+         */
+        post: operations["postApiInvestigations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One investigation: spec, phase, conditions, summary, findings and suggested actions (404 when not visible to the caller)
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiInvestigationsName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{name}/actions/{index}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve and run suggested action INDEX of a concluded investigation once, as the caller (the chat's role rules, the policy proxy, audit); a second approval is 409
+         * @description Permission: `execute_read` — allowed for user, admin.
+         */
+        post: operations["postApiInvestigationsNameActionsIndexApprove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1814,6 +1898,46 @@ export interface components {
         AccessRequestItems: {
             items: components["schemas"]["AccessRequest"][];
         };
+        AlertmanagerDelivery: {
+            created: string[];
+            deduplicated: string[];
+            resolved: string[];
+        };
+        AlertmanagerWebhookPayload: {
+            alerts: {
+                /** @default {} */
+                annotations?: {
+                    [key: string]: string;
+                };
+                endsAt?: string;
+                fingerprint: string;
+                generatorURL?: string;
+                /** @default {} */
+                labels?: {
+                    [key: string]: string;
+                };
+                startsAt?: string;
+                /** @enum {string} */
+                status: "firing" | "resolved";
+            }[];
+            commonAnnotations?: {
+                [key: string]: string;
+            };
+            commonLabels?: {
+                [key: string]: string;
+            };
+            externalURL?: string;
+            groupKey?: string;
+            groupLabels?: {
+                [key: string]: string;
+            };
+            receiver?: string;
+            /** @enum {string} */
+            status: "firing" | "resolved";
+            truncatedAlerts?: number;
+            /** @constant */
+            version: "4";
+        };
         ApplyResult: {
             created: boolean;
             dryRun: boolean;
@@ -2104,6 +2228,102 @@ export interface components {
         };
         HelmValues: {
             values: unknown;
+        };
+        Investigation: {
+            apiVersion?: string;
+            kind?: string;
+            metadata: {
+                annotations?: {
+                    [key: string]: string;
+                };
+                creationTimestamp?: string;
+                deletionTimestamp?: string;
+                finalizers?: string[];
+                generation?: number;
+                labels?: {
+                    [key: string]: string;
+                };
+                name: string;
+                namespace?: string;
+                resourceVersion?: string;
+                uid?: string;
+            };
+            spec: {
+                alert?: {
+                    /** @default {} */
+                    annotations?: {
+                        [key: string]: string;
+                    };
+                    fingerprint: string;
+                    generatorURL?: string;
+                    /** @default {} */
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    startsAt?: string;
+                };
+                cluster?: string;
+                question: string;
+                requester?: string;
+                subject?: components["schemas"]["InvestigationSubject"];
+            };
+            status?: {
+                conditions?: {
+                    lastTransitionTime?: string;
+                    message?: string;
+                    observedGeneration?: number;
+                    reason?: string;
+                    /** @enum {string} */
+                    status: "True" | "False" | "Unknown";
+                    type: string;
+                }[];
+                findings?: components["schemas"]["InvestigationFinding"][];
+                finishedAt?: string;
+                model?: string;
+                /** @enum {string} */
+                phase?: "Pending" | "Running" | "Concluded" | "Failed" | "Skipped";
+                session?: string;
+                startedAt?: string;
+                suggestedActions?: components["schemas"]["InvestigationSuggestedAction"][];
+                summary?: string;
+                tokens?: number;
+            };
+        };
+        InvestigationActionRun: {
+            approvedBy: string;
+            command: string;
+            index: number;
+            output: string;
+            /** @enum {string} */
+            status: "executed" | "error";
+        };
+        InvestigationApproveBody: Record<string, never>;
+        InvestigationCreateBody: {
+            cluster?: components["schemas"]["ClusterName"];
+            question: string;
+            subject?: components["schemas"]["InvestigationSubject"];
+        };
+        InvestigationFinding: {
+            detail?: string;
+            evidence?: string;
+            title: string;
+        };
+        InvestigationList: {
+            items: components["schemas"]["Investigation"][];
+            total: number;
+        };
+        InvestigationSubject: {
+            kind: string;
+            name: string;
+            namespace?: string;
+        };
+        InvestigationSuggestedAction: {
+            approvedAt?: string;
+            approvedBy?: string;
+            class: string;
+            command: string;
+            outcome?: string;
+            rationale?: string;
         };
         KindSchema: {
             root: string;
@@ -2846,6 +3066,8 @@ export type AccessRequest = components['schemas']['AccessRequest'];
 export type AccessRequestCreateBody = components['schemas']['AccessRequestCreateBody'];
 export type AccessRequestEnded = components['schemas']['AccessRequestEnded'];
 export type AccessRequestItems = components['schemas']['AccessRequestItems'];
+export type AlertmanagerDelivery = components['schemas']['AlertmanagerDelivery'];
+export type AlertmanagerWebhookPayload = components['schemas']['AlertmanagerWebhookPayload'];
 export type ApplyResult = components['schemas']['ApplyResult'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditEntryList = components['schemas']['AuditEntryList'];
@@ -2894,6 +3116,14 @@ export type HelmRollbackBody = components['schemas']['HelmRollbackBody'];
 export type HelmUninstalled = components['schemas']['HelmUninstalled'];
 export type HelmUpgradeBody = components['schemas']['HelmUpgradeBody'];
 export type HelmValues = components['schemas']['HelmValues'];
+export type Investigation = components['schemas']['Investigation'];
+export type InvestigationActionRun = components['schemas']['InvestigationActionRun'];
+export type InvestigationApproveBody = components['schemas']['InvestigationApproveBody'];
+export type InvestigationCreateBody = components['schemas']['InvestigationCreateBody'];
+export type InvestigationFinding = components['schemas']['InvestigationFinding'];
+export type InvestigationList = components['schemas']['InvestigationList'];
+export type InvestigationSubject = components['schemas']['InvestigationSubject'];
+export type InvestigationSuggestedAction = components['schemas']['InvestigationSuggestedAction'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];
@@ -3537,6 +3767,40 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiAlertsAlertmanager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertmanagerWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertmanagerDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
@@ -4938,6 +5202,147 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiInvestigations: {
+        parameters: {
+            query?: {
+                cluster?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiInvestigations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationCreateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiInvestigationsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiInvestigationsNameActionsIndexApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                index: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InvestigationApproveBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationActionRun"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

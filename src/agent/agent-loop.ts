@@ -20,6 +20,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   logger: Logger;
   /** Tool call ids used when a provider's id is missing or taken. */
   newId?: () => string;
+  /** Standing instructions for what a chat is about (a namespace's `pilothouse-instructions` ConfigMap); joined to the system prompt. */
+  instructions?: (context: ChatContext) => Promise<readonly string[]>;
 }
 
 /** The caller's settings that shape a turn. */
@@ -30,10 +32,18 @@ export interface TurnSettings {
 }
 
 /** One user message to answer. */
-export interface TurnRequest extends Pick<ToolTurn, 'principal' | 'history' | 'emit' | 'signal' | 'auditFields' | 'clusters'> {
+export interface TurnRequest extends Pick<ToolTurn, 'principal' | 'history' | 'emit' | 'signal' | 'auditFields' | 'clusters' | 'readOnly'> {
   message: string;
   context: ChatContext;
   settings: TurnSettings;
+  /** A headless turn (an investigation): more instructions for the system prompt, and a stop once `done()` holds (the model concluded). */
+  headless?: HeadlessTurn;
+}
+
+/** What a headless turn adds: instructions after the system prompt and its own stop condition. */
+export interface HeadlessTurn {
+  instructions: readonly string[];
+  done(): boolean;
 }
 
 /** How a turn ended; `states` lists the state machine's path (logs, tests). */
@@ -46,6 +56,7 @@ export interface TurnOutcome {
 interface AgentTurn extends ToolTurn {
   context: ChatContext;
   settings: TurnSettings;
+  headless?: HeadlessTurn;
 }
 
 const defaultNewId = (): string => `call_${randomBytes(12).toString('hex')}`;
@@ -109,6 +120,7 @@ export class AgentLoop {
       progress.cancelled = turn.signal.aborted;
       const stop = firstStop(this.stops, progress);
       if (stop === 'cancelled') throw new TurnCancelledError();
+      if (turn.headless?.done()) return this.end(turn, 'final_response', 'final_answer');
       if (stop === 'final_answer') return this.end(turn, 'final_response', 'final_answer');
       if (stop === 'step_cap') return await this.stepCap(turn);
       const calls = await this.askModel(turn);
@@ -122,7 +134,7 @@ export class AgentLoop {
   private async askModel(turn: AgentTurn): Promise<LlmToolCall[]> {
     const entries = await turn.history.entries();
     const definitions = this.deps.tools.list();
-    const prompt = buildSystemPrompt({
+    const base = buildSystemPrompt({
       username: turn.principal.username,
       role: turn.principal.role,
       context: turn.context,
@@ -131,6 +143,8 @@ export class AgentLoop {
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
     });
+    const standing = (await this.deps.instructions?.(turn.context).catch(() => [])) ?? [];
+    const prompt = [base, ...standing, ...(turn.headless?.instructions ?? [])].join('\n\n');
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
     try {

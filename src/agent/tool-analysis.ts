@@ -45,6 +45,8 @@ export function analyzeCall(safety: SafetyAnalyzer, tool: Tool | undefined, call
     const server = definition.server ?? 'unknown';
     return { command, report: safety.analyzeMcp(server, serverToolName(tool, server), call.arguments) };
   }
+  // Pilothouse's own read-only tools change nothing: classified as reads (blocked patterns still apply).
+  if (definition.type === 'pilothouse') return { command, report: safety.analyzeSync('read_file', command) };
   const argumentName = definition.type === 'read_file' || definition.type === 'write_file' ? 'path' : 'command';
   return { command, report: safety.analyzeSync(definition.type, stringArgument(call.arguments, argumentName)) };
 }

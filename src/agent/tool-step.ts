@@ -62,6 +62,21 @@ export interface ToolTurn {
   clusters?: ClusterDirectory;
   /** Audit fields of the chat request (user, source, request id). */
   auditFields: Pick<AuditInput, 'user' | 'source' | 'requestId'>;
+  /** Headless and read-only (an investigation): a call that would need approval is refused, never asked for, and `details` join every audit row. */
+  readOnly?: { details: Record<string, unknown> };
+}
+
+/** The refusal of a call a read-only turn may not make (it would need a person's approval). */
+const readOnlyRefusal: ToolPlan = {
+  action: 'refuse',
+  status: 'forbidden',
+  reason: 'Forbidden: this investigation is read-only; a change is never run. Suggest it in conclude instead; it was not run.',
+};
+
+/** A read-only turn asks nobody: a read that would wait for approval runs read-only, anything else is refused. */
+function readOnlyPlan(plan: ToolPlan, isReadOnly: boolean): ToolPlan {
+  if (plan.action !== 'ask') return plan;
+  return isReadOnly ? { action: 'run' } : readOnlyRefusal;
 }
 
 /** A call as handled: the model's call, its analysis and, for kubectl and bash, the cluster it targets. */
@@ -151,7 +166,8 @@ export class ToolStep {
       report: call.analyzed.report,
       autoApproveReadonly: turn.autoApproveReadonly,
     });
-    if (plan.action === 'refuse' || target === undefined || target.ok) return plan;
+    const planned = turn.readOnly ? readOnlyPlan(plan, call.analyzed.report.isReadOnly) : plan;
+    if (planned.action === 'refuse' || target === undefined || target.ok) return planned;
     return { action: 'refuse', status: 'error', reason: target.reason };
   }
 
@@ -283,6 +299,7 @@ export class ToolStep {
       action: 'execute',
       resource: `tool/${call.name}`,
       details: {
+        ...turn.readOnly?.details,
         command: call.analyzed.command,
         tool: call.name,
         id: call.id,

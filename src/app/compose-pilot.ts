@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AgentLoop } from '../agent/agent-loop.js';
+import { AgentLoop, type AgentLoopDeps } from '../agent/agent-loop.js';
 import { ApprovalRegistry, type Approvals } from '../agent/approvals.js';
 import { SharedApprovals } from '../agent/shared-approvals.js';
 import { ChatService } from '../agent/chat-service.js';
@@ -43,6 +43,8 @@ export interface PilotInputs {
   metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
   /** Whether a chat turn's principal still holds when one of its calls is about to run (role changes, revocations). */
   sessions?: Pick<LivenessSource, 'liveness'>;
+  /** Standing instructions of what a chat is about (per-namespace instructions, issue 37). */
+  instructions?: AgentLoopDeps['instructions'];
 }
 
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
@@ -86,6 +88,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     llm,
     maxSteps: config.authorization.max_steps,
     logger: inputs.logger,
+    instructions: inputs.instructions,
   });
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();

@@ -52,6 +52,10 @@ import { composePilot } from './compose-pilot.js';
 import { composeReports } from './compose-reports.js';
 import type { ReportRequests } from '../reports/report-requests.js';
 import type { Report } from '../crds/report.js';
+import { composeInvestigations } from './compose-investigations.js';
+import { Runbooks } from '../investigations/runbooks.js';
+import type { RestClient } from '../kube/rest-client.js';
+import type { InvestigationsArea } from '../investigations/investigations-area.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -136,6 +140,8 @@ export interface Services {
   reportRequests: ReportRequests;
   /** Report objects in the Pilothouse namespace (service identity); the progress stream follows them. */
   reportObjects: CustomClient<Report>;
+  /** Investigations by the AI pilot (issue 37): the Alertmanager receiver, the API's store, approvals of suggested actions. */
+  investigations: InvestigationsArea;
   version: string;
 }
 
@@ -207,9 +213,17 @@ export function composeServices(options: ComposeOptions): Services {
   const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
+  // Runbooks and per-namespace instructions (issue 37): read as the service, for chats and investigations.
+  // A cluster whose last probe failed is not asked (a frozen cluster would hold every model call).
+  const reachableRest = (cluster: string | undefined): RestClient | undefined => {
+    const scope = clusters.get(cluster ?? clusters.homeName);
+    return scope?.health.current.reachable ? scope.kube.forIdentity(undefined).rest : undefined;
+  };
+  const runbooks = new Runbooks(ownRest, namespace, reachableRest);
   const { safety, pilot } = composePilot({
     ...{ config, logger, store, dataDir, kube, tools, audit, toolCluster, clock, health, metrics },
     sessions: security.sessions,
+    instructions: (context) => runbooks.chatInstructions(context.cluster, context.namespace),
   });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
@@ -235,6 +249,27 @@ export function composeServices(options: ComposeOptions): Services {
   );
   health.helmCheck = () => helm.health();
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
+  const investigations = composeInvestigations({
+    ...{
+      config,
+      logger,
+      namespace,
+      kube,
+      clusters,
+      tools,
+      safety,
+      pilot,
+      audit,
+      identities,
+      toolCluster,
+      store,
+      controllers,
+      events,
+      metrics,
+      clock,
+      runbooks,
+    },
+  });
   return {
     config,
     logger,
@@ -271,5 +306,6 @@ export function composeServices(options: ComposeOptions): Services {
     helm,
     helmRepositories: new SharedHelmRepositories(new HelmRepositoriesStore(store)),
     ...reports,
+    investigations,
   };
 }

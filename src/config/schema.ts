@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { durationSchema } from './duration.js';
 import { oidcSchema, refuseBarePrefixes } from './oidc-schema.js';
 import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
+import { investigationsSchema } from './investigations-schema.js';
 
 /** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
@@ -340,6 +341,8 @@ export const configSchema = z
         directory: z.string().optional(),
       })
       .prefault({}),
+    /** Investigations by the AI pilot (issue 37; src/config/investigations-schema.ts). */
+    investigations: investigationsSchema,
   })
   .superRefine(refuseBarePrefixes)
   .superRefine(uniqueClusterNames)

@@ -5,6 +5,8 @@ import type { RestClient } from '../kube/rest-client.js';
 
 /** The object an Event is about (its `regarding`). */
 export interface EventSubject {
+  /** The object's apiVersion; absent: Pilothouse's own (pilothouse.dev/v1alpha1); '' when not known (an investigation's subject). */
+  apiVersion?: string;
   kind: string;
   metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string };
 }
@@ -61,7 +63,14 @@ export class KubeEventRecorder implements EventRecorder {
       reason: event.reason,
       note: event.note.slice(0, 1024),
       type: event.type,
-      regarding: { apiVersion, kind: subject.kind, name, namespace, uid, resourceVersion },
+      regarding: {
+        ...(subject.apiVersion === '' ? {} : { apiVersion: subject.apiVersion ?? apiVersion }),
+        kind: subject.kind,
+        name,
+        namespace,
+        uid,
+        resourceVersion,
+      },
     };
     try {
       await this.rest.json('POST', `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`, { body, target: `events/${name}` });

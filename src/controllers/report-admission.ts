@@ -17,7 +17,7 @@ function literal(text: string): string {
 
 /**
  * A ValidatingAdmissionPolicy and its binding (docs/adr/0021): in the Pilothouse namespace, a
- * Report or an AccessRequest created by anyone but Pilothouse itself (`serviceUser`, which sets it
+ * Report, an AccessRequest or an Investigation (issue 37) created by anyone but Pilothouse itself (`serviceUser`, which sets it
  * for the users it acts for) must name its creator as `spec.requester` and may not carry the
  * requester-role annotations Pilothouse records; an update may change neither `spec.requester`
  * nor those annotations. (The Report CRD keeps its whole `spec` immutable.)
@@ -33,7 +33,7 @@ export function reportAdmissionManifests(namespace: string, serviceUser: string)
       failurePolicy: 'Fail',
       matchConstraints: {
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'accessrequests'] }],
+        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'accessrequests', 'investigations'] }],
       },
       matchConditions: [{ name: 'not-pilothouse', expression: `request.userInfo.username != ${literal(serviceUser)}` }],
       variables: [

@@ -101,6 +101,7 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
     const principal = context.state.principal;
     // Who asks comes first: without credentials the answer is 401 whatever the request names (its cluster too).
     if (spec.permission !== 'public' && !principal) throw unauthorized('authentication required');
+    await spec.authenticate?.(context);
     const scope = scopeFor(deps.clusters, context, spec);
     context.state.scope = scope;
     context.state.cluster = () => scope.identities.clientFor(principal);

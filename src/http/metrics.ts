@@ -33,6 +33,8 @@ export class Metrics implements ControllerObserver {
   readonly loginFailures: Counter<'mode'>;
   readonly rateLimited: Counter<'route'>;
   readonly policyDenials: Counter<'path'>;
+  /** Investigations that reached a final phase (issue 37). */
+  readonly investigations: Counter<'cluster' | 'phase' | 'trigger'>;
 
   constructor(cacheSizes: () => { resource: string; size: number; cluster: string }[] = () => []) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
@@ -129,6 +131,12 @@ export class Metrics implements ControllerObserver {
       name: 'pilothouse_policy_denials_total',
       help: 'Requests the policy denied, by path (routes, proxy, mcp)',
       labelNames: ['path'],
+      registers,
+    });
+    this.investigations = new Counter({
+      name: 'pilothouse_investigations_total',
+      help: 'Investigations that concluded, failed or were skipped, by cluster, phase and trigger (alert, api, kubectl)',
+      labelNames: ['cluster', 'phase', 'trigger'],
       registers,
     });
     this.leader.set(0);

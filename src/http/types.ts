@@ -89,6 +89,8 @@ export interface RouteSpec<P extends ZodType = ZodType, Q extends ZodType = ZodT
   events?: Record<string, ZodType>;
   /** Error statuses this route answers besides the ones every route of its kind can. */
   errors?: ErrorStatus[];
+  /** A public route's own credential check (Alertmanager's bearer token): runs before the input is validated, so a bad credential is 401 whatever the body. */
+  authenticate?(context: AppContext): Promise<void>;
   /** Runs after authentication, authorization and validation. */
   handler(context: AppContext, input: RouteInput<P, Q, B>, next: Next): Promise<void>;
 }

@@ -76,6 +76,15 @@ export class CustomClient<T extends AnyObject> {
     });
   }
 
+  /** JSON merge patch of the status subresource, only if the object is still at `resourceVersion` (else a CONFLICT AppError). */
+  async patchStatusAt(name: string, resourceVersion: string, status: Record<string, unknown>): Promise<void> {
+    await this.rest.json<unknown>('PATCH', `${this.objectPath(name)}/status`, {
+      body: { metadata: { resourceVersion }, status },
+      contentType: 'application/merge-patch+json',
+      target: `${this.kind.plural}/${name}`,
+    });
+  }
+
   /** Deletes the object; false when it did not exist. */
   async delete(name: string): Promise<boolean> {
     try {

@@ -24,3 +24,13 @@ export function llmUrlPolicy(config: Config, apiServer: string | undefined): Out
     keys: { http: 'llm.allow_private_base_url', private: 'llm.allow_private_base_url' },
   };
 }
+
+/** Investigation notification URLs (from Secrets): https and public addresses, unless `investigations.allow_http` / `investigations.allow_private_urls`. */
+export function notificationUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+  return {
+    allowHttp: config.investigations.allow_http,
+    allowPrivate: config.investigations.allow_private_urls,
+    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    keys: { http: 'investigations.allow_http', private: 'investigations.allow_private_urls' },
+  };
+}

@@ -15,6 +15,11 @@ export interface IdentityResolver {
   kubectlFor(principal: Principal | undefined): KubectlInvocation;
 }
 
+/** The role whose mapping a caller is impersonated as: its `identityRole` (investigations), else its role; none: viewer. */
+function mappedRole(principal: Principal | undefined): Principal['role'] {
+  return principal?.identityRole ?? principal?.role ?? 'viewer';
+}
+
 /**
  * Role-based impersonation: with `authorization.impersonation.enabled`, a caller's cluster
  * calls are made as the identity mapped from their role, so the API server's RBAC decides too.
@@ -37,7 +42,7 @@ export class RoleIdentityResolver implements IdentityResolver {
     if (!impersonation.enabled) return undefined;
     // `mode: user`: an SSO user acts toward the cluster as themselves (prefixed name and groups), as in Headlamp.
     if (impersonation.mode === 'user' && principal?.identitySource === 'oidc') return { user: principal.username, groups: principal.groups ?? [] };
-    const role = principal?.role ?? 'viewer';
+    const role = mappedRole(principal);
     const mappings = this.mappings();
     // Fail closed: a role without a mapping gets the viewer identity, never the service's own.
     return { user: mappings[role] ?? mappings.viewer ?? 'system:anonymous', groups: [] };

@@ -16,6 +16,8 @@ export interface Principal {
   readonly sessionId?: string;
   /** Expiry of the presented token (ms since the epoch), when the request carries one. */
   readonly tokenExpiresAt?: number;
+  /** The role whose impersonation mapping this principal acts with toward clusters, when not `role` (investigations: `investigations.identity.mapping`). */
+  readonly identityRole?: RoleName;
   /** When the session of the JWT ends for good (login + `authorization.jwt.max_session`, ms); refresh never passes it. */
   readonly sessionEndsAt?: number;
 }

@@ -1,7 +1,8 @@
 import type { Principal } from '../rbac/principal.js';
 
 /** The contract's built-in tool types. */
-export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp';
+/** `pilothouse`: a read-only tool of Pilothouse's own (runbooks, an investigation's conclude) that reaches the cluster only as the service, never for the model. */
+export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp' | 'pilothouse';
 
 /** JSON schema of a tool's input (an object schema). */
 export interface JsonObjectSchema {

@@ -78,6 +78,30 @@ const portForward: RowAction = async (shell, target) => {
   if (started) shell.notice(shell.t('tui.notice.portForward', { address: started.address ?? `127.0.0.1:${started.localPort}`, object: objectName(target) }));
 };
 
+/** The Kubernetes kind of a resource (`deployments.apps` → `Deployment`), for an investigation's subject. */
+const subjectKind = (resource: string): string => {
+  const singular = kindOf(resource);
+  const known: Record<string, string> = {
+    statefulset: 'StatefulSet',
+    daemonset: 'DaemonSet',
+    replicaset: 'ReplicaSet',
+    cronjob: 'CronJob',
+    persistentvolumeclaim: 'PersistentVolumeClaim',
+    configmap: 'ConfigMap',
+    ingresse: 'Ingress',
+  };
+  return known[singular] ?? `${singular.charAt(0).toUpperCase()}${singular.slice(1)}`;
+};
+
+/** Asks the pilot to investigate the row's object (read-only); the Investigation runs on the server. */
+const investigate: RowAction = async (shell, target) => {
+  const question = await shell.ask(shell.t('tui.prompt.investigate', { object: objectName(target) }), `What is wrong with ${objectName(target)}?`);
+  if (!question?.trim()) return;
+  const subject = { kind: subjectKind(target.resource), name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) };
+  const name = await shell.api.investigate({ question: question.trim(), subject });
+  shell.notice(shell.t('tui.notice.investigate', { name, object: objectName(target) }));
+};
+
 const actions: Partial<Record<ActionName, RowAction>> = {
   describe: async (shell, target) => shell.push({ type: 'text', view: 'describe', title: objectName(target), load: () => shell.api.describe(target) }),
   yaml: async (shell, target) => shell.push({ type: 'text', view: 'yaml', title: objectName(target), load: () => shell.api.yaml(target) }),
@@ -85,6 +109,7 @@ const actions: Partial<Record<ActionName, RowAction>> = {
   edit: (shell, target) => editObject(shell, target),
   shell: (shell, target) => openShell(shell, target),
   portForward,
+  investigate,
   delete: remove,
   scale,
   restart: confirmed('restart'),

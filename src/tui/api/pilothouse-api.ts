@@ -57,6 +57,11 @@ export class PilothouseApi {
     return this.client.json('POST', path, { body });
   }
 
+  /** POST /api/investigations: asks the pilot to investigate (read-only); the new Investigation's name. */
+  async investigate(body: Body['InvestigationCreateBody']): Promise<string> {
+    return (await this.client.json<{ metadata: { name: string } }>('POST', '/api/investigations', { body })).metadata.name;
+  }
+
   async startDrain(node: string): Promise<string> {
     const body: Body['NodeDrainBody'] = { name: node, ignoreDaemonSets: true, deleteLocalData: true };
     const started = await this.client.json<{ id: string }>('POST', '/api/node/drain', { body });

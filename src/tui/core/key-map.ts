@@ -34,6 +34,7 @@ export type ActionName =
   | 'logs'
   | 'shell'
   | 'portForward'
+  | 'investigate'
   | 'delete'
   | 'scale'
   | 'restart'
@@ -93,6 +94,7 @@ const rows: KeyBinding[] = [
   { key: 'y', action: 'yaml' },
   { key: 'e', action: 'edit', write: true },
   { key: 'ctrl-d', action: 'delete', write: true },
+  { key: 'i', action: 'investigate' },
 ];
 const text: KeyBinding[] = [...navigation, { key: '/', action: 'search' }, { key: 'n', action: 'nextMatch' }];
 const global: KeyBinding[] = [

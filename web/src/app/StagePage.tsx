@@ -11,6 +11,7 @@ const HelmRepositoriesPage = lazy(() => import('../features/helm/HelmRepositorie
 const PortForwardsPage = lazy(() => import('../features/portforwards/PortForwardsPage').then((module) => ({ default: module.PortForwardsPage })));
 const McpServersPage = lazy(() => import('../features/mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
 const AllClustersPage = lazy(() => import('../features/clusters/AllClustersPage').then((module) => ({ default: module.AllClustersPage })));
+const InvestigationsPage = lazy(() => import('../features/investigations/InvestigationsPage').then((module) => ({ default: module.InvestigationsPage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
 
 function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
@@ -41,7 +42,7 @@ export function StagePage({ route, namespace }: { route: PageRoute; namespace: s
   const t = useT();
   return (
     <Suspense fallback={<p className="muted pad">{t('common.loading')}</p>}>
-      <PageOf route={route} namespace={namespace} />
+      {route.page === 'investigations' ? <InvestigationsPage namespace={namespace} /> : <PageOf route={route} namespace={namespace} />}
     </Suspense>
   );
 }

@@ -2,6 +2,16 @@ import type { ReactNode } from 'react';
 import { Link, type Route } from '../../shared/router';
 import { useT, type MessageKey } from '../../i18n';
 import { pagePath, type PageRoute } from '../../shared/page-routes';
+import type { ListResponse } from '../../api/list';
+import { useApiQuery } from '../../shared/use-api-query';
+import type { components } from '@pilothouse/wire/types';
+
+type Investigation = components['schemas']['Investigation'];
+
+/** Investigations not finished yet. */
+function openCount(items: readonly Investigation[]): number {
+  return items.filter((item) => ['Pending', 'Running', undefined].includes(item.status?.phase)).length;
+}
 
 const helmPages = ['helm', 'helm-release', 'helm-install', 'helm-repositories'];
 
@@ -16,6 +26,26 @@ function PageLink({ to, label, current }: { to: PageRoute; label: MessageKey; cu
   );
 }
 
+/** Investigations, with the count of those still pending or running. */
+function InvestigationsLink({ current }: { current: boolean }): ReactNode {
+  const t = useT();
+  const list = useApiQuery<ListResponse<Investigation>>('/api/investigations', { refetchInterval: 10_000 });
+  const count = openCount(list.data?.items ?? []);
+  return (
+    <li>
+      <Link to={pagePath({ page: 'investigations' })} current={current}>
+        {t('nav.investigations')}
+        {count > 0 && (
+          <span className="nav-count" aria-label={t('investigations.navCount', { count })}>
+            {' '}
+            {count}
+          </span>
+        )}
+      </Link>
+    </li>
+  );
+}
+
 /** The navigation's first block: Overview, Helm, Port forwards, Reports. */
 export function PageLinks({ route }: { route: Route }): ReactNode {
   return (
@@ -24,6 +54,7 @@ export function PageLinks({ route }: { route: Route }): ReactNode {
       <PageLink to={{ page: 'helm' }} label="nav.helm" current={helmPages.includes(route.page)} />
       <PageLink to={{ page: 'portforwards' }} label="nav.portforwards" current={route.page === 'portforwards'} />
       <PageLink to={{ page: 'reports' }} label="nav.reports" current={route.page === 'reports'} />
+      <InvestigationsLink current={route.page === 'investigations'} />
     </ul>
   );
 }
