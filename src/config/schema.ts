@@ -53,7 +53,7 @@ export const defaultBlockedPatterns = [
 ];
 
 /** The LLM provider kinds (README "Configuration reference", `llm`): one adapter each in src/llm. */
-export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
+export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock', 'anthropic'] as const;
 
 const llmSchema = z
   .object({

@@ -11,6 +11,7 @@ const loaders: Record<LlmConfig['provider'], () => Promise<Factory>> = {
   ollama: async () => (await import('./ollama.js')).createOllamaProvider,
   gemini: async () => (await import('./gemini.js')).createGeminiProvider,
   bedrock: async () => (await import('./bedrock.js')).createBedrockProvider,
+  anthropic: async () => (await import('./anthropic.js')).createAnthropicProvider,
 };
 
 /** A provider whose adapter is loaded on the first call, then used for every call. */

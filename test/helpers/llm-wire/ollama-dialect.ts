@@ -10,7 +10,8 @@ function ollamaFrames(turn: ScriptedTurn, model: string): WireFrame[] {
   const calls = turn.toolCalls?.length
     ? [line(model, { content: '', tool_calls: turn.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) })]
     : [];
-  const done = line(model, { content: '' }, { done: true, done_reason: 'stop', total_duration: 1, eval_count: 1 });
+  const counts = { prompt_eval_count: turn.usage?.input ?? 10, eval_count: turn.usage?.output ?? 5 };
+  const done = line(model, { content: '' }, { done: true, done_reason: 'stop', total_duration: 1, ...counts });
   return [...texts, ...calls, done];
 }
 

@@ -1,3 +1,4 @@
+import { anthropicDialect } from './anthropic-dialect.js';
 import { bedrockDialect } from './bedrock-dialect.js';
 import { geminiDialect } from './gemini-dialect.js';
 import { ollamaDialect } from './ollama-dialect.js';
@@ -16,6 +17,8 @@ export interface WireRoute {
 
 /** Every route the wire server answers; the first match wins. */
 export const wireRoutes: WireRoute[] = [
+  { provider: 'anthropic', kind: 'chat', method: 'POST', pattern: /^(?:\/v1)?\/messages$/, dialect: anthropicDialect, modelFrom: 'body' },
+  { provider: 'anthropic', kind: 'check', method: 'POST', pattern: /^(?:\/v1)?\/messages\/count_tokens$/, dialect: anthropicDialect, modelFrom: 'body' },
   { provider: 'azure', kind: 'chat', method: 'POST', pattern: /^\/openai\/deployments\/([^/]+)\/chat\/completions$/, dialect: azureDialect, modelFrom: 'path' },
   { provider: 'azure', kind: 'check', method: 'GET', pattern: /^\/openai\/models$/, dialect: azureDialect, modelFrom: 'body' },
   { provider: 'openai', kind: 'chat', method: 'POST', pattern: /^(?:\/v1)?\/chat\/completions$/, dialect: openAiDialect, modelFrom: 'body' },
