@@ -5,6 +5,7 @@ import type { LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
 import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
+import { addCallUsage, recordCallUsage, type TurnUsageTotals, type UsageMeter } from './call-usage.js';
 import { messagesFromHistory } from './llm-messages.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
@@ -20,6 +21,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   logger: Logger;
   /** Tool call ids used when a provider's id is missing or taken. */
   newId?: () => string;
+  /** Token and cost accounting with the daily budgets (absent: nothing is counted or capped). */
+  usage?: UsageMeter;
 }
 
 /** The caller's settings that shape a turn. */
@@ -46,6 +49,8 @@ export interface TurnOutcome {
 interface AgentTurn extends ToolTurn {
   context: ChatContext;
   settings: TurnSettings;
+  /** The tokens and cost of the turn's model calls so far. */
+  spent?: TurnUsageTotals;
 }
 
 const defaultNewId = (): string => `call_${randomBytes(12).toString('hex')}`;
@@ -99,7 +104,7 @@ export class AgentLoop {
       .catch((error: unknown) => this.deps.logger.warn({ err: error, session: request.history.sessionId }, 'turn end not stored'));
     machine.fire('turn_complete');
     const complete = ending.reason === 'final_answer' || ending.reason === 'step_cap';
-    request.emit({ event: 'stream_end', data: { complete, reason: ending.reason } });
+    request.emit({ event: 'stream_end', data: { complete, reason: ending.reason, ...(turn.spent ? { usage: turn.spent } : {}) } });
     return { complete, reason: ending.reason, states: machine.visited };
   }
 
@@ -133,18 +138,21 @@ export class AgentLoop {
     });
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
+    // Refused before the model is called: a budget used up by an earlier call of this turn ends it here.
+    await this.deps.usage?.checkBudget(turn.principal.username);
+    const provider = this.deps.llm.provider();
     try {
-      await streamModelCall(
-        { provider: this.deps.llm.provider(), messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText },
-        reply,
-      );
+      await streamModelCall({ provider, messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText }, reply);
     } catch (error) {
       if (reply.text) await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
       throw error;
     }
+    const origin = { user: turn.principal.username, cluster: turn.context.cluster ?? turn.clusters?.home, sessionId: turn.history.sessionId, provider };
+    const usage = await recordCallUsage(this.deps.usage, origin, reply.usage);
+    if (usage) turn.spent = addCallUsage(turn.spent, usage);
     const used = usedCallIds(entries);
     const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
-    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
+    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls, ...(usage ? { usage } : {}) });
     return calls;
   }
 
@@ -160,12 +168,27 @@ export class AgentLoop {
     return reason;
   }
 
+  /** A model call refused by a used-up budget, in the audit log. */
+  private auditRefusal(turn: AgentTurn, failure: AppError): void {
+    this.deps.audit.record({
+      ...turn.auditFields,
+      action: 'query',
+      resource: `chat/${turn.history.sessionId}`,
+      cluster: turn.context.cluster,
+      details: { budget: failure.details.budget, used: failure.details.used, resetsAt: failure.details.resetsAt },
+      decision: 'deny',
+      outcome: failure.message,
+    });
+  }
+
   private failed(turn: AgentTurn, error: unknown): { reason: TurnEndReason; error?: { code: string; message: string } } {
     turn.machine.fail();
     if (turn.signal.aborted || error instanceof TurnCancelledError) return { reason: 'cancelled' };
     if (!isAppError(error)) this.deps.logger.error({ err: error, session: turn.history.sessionId }, 'chat turn failed');
     const failure = isAppError(error) ? error : new AppError('INTERNAL', 'internal error while answering');
-    turn.emit({ event: 'error', data: { error: failure.message, code: failure.code } });
+    if (failure.code === 'BUDGET_EXCEEDED') this.auditRefusal(turn, failure);
+    const details = failure.code === 'BUDGET_EXCEEDED' ? { details: failure.details } : {};
+    turn.emit({ event: 'error', data: { error: failure.message, code: failure.code, ...details } });
     return { reason: 'error', error: { code: failure.code, message: failure.message } };
   }
 }

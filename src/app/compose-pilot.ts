@@ -25,6 +25,10 @@ import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
+import { UsageStore } from '../store/usage-store.js';
+import { BudgetGuard } from '../usage/budgets.js';
+import { ChatUsageMeter, usageMetrics } from '../usage/chat-usage.js';
+import { UsageRecorder } from '../usage/usage-recorder.js';
 
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
@@ -43,7 +47,7 @@ export interface PilotInputs {
   clock: Clock;
   health: HealthService;
   /** Counts LLM requests and tool-call approvals. */
-  metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
+  metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors' | 'llmTokens' | 'llmCost'>;
 }
 
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
@@ -76,6 +80,13 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     store instanceof PostgresClient
       ? new SharedApprovals(registry, new ApprovalsStore(store, inputs.clock), { connect: (name) => store.dedicated(name) })
       : registry;
+  const usage = new UsageRecorder({
+    store: new UsageStore(inputs.store),
+    prices: config.llm.prices,
+    clock: inputs.clock,
+    observer: inputs.metrics && usageMetrics(inputs.metrics),
+  });
+  const chatBudgets = new BudgetGuard({ recorder: usage, budgets: config.llm.budgets, clock: inputs.clock, source: 'chat' });
   const loop = new AgentLoop({
     tools: inputs.tools,
     safety,
@@ -87,9 +98,10 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     llm,
     maxSteps: config.authorization.max_steps,
     logger: inputs.logger,
+    usage: new ChatUsageMeter(usage, chatBudgets),
   });
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();
   const userSettings = new UserSettings(settings, config.settings);
-  return { safety, pilot: { llm, chat, approvals, userSettings, settings } };
+  return { safety, pilot: { llm, chat, approvals, userSettings, settings, usage, chatBudgets } };
 }

@@ -27,6 +27,10 @@ class LazyProvider implements LlmProvider {
     return this.config.provider;
   }
 
+  get model(): string {
+    return this.config.model;
+  }
+
   private provider(): Promise<LlmProvider> {
     this.loaded ??= loaders[this.config.provider]().then((factory) => factory(this.config, this.options));
     return this.loaded;

@@ -50,7 +50,7 @@ async function* streamOllamaChat(config: LlmConfig, request: LlmChatRequest, att
   let usage: LlmUsage | undefined;
   for await (const chunk of stream) {
     attempt.touch();
-    if (chunk.done) usage = usageOf(chunk.prompt_eval_count, chunk.eval_count);
+    if (chunk.done && (chunk.prompt_eval_count !== undefined || chunk.eval_count !== undefined)) usage = usageOf(chunk.prompt_eval_count, chunk.eval_count);
     if (chunk.message.content) yield { type: 'text', text: chunk.message.content };
     for (const event of toolCallEvents(chunk)) {
       sawToolCalls = true;

@@ -50,6 +50,8 @@ export interface LlmChatRequest {
 /** One model provider behind the common streaming interface. */
 export interface LlmProvider {
   readonly name: string;
+  /** The model it calls (usage rows, prices); set by createLlmProvider. */
+  readonly model?: string;
   /**
    * Streams one model turn. Every failure (HTTP error, timeout, broken stream,
    * abort) is thrown from the iterator as `AppError('LLM_ERROR')`.

@@ -25,6 +25,7 @@ import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requ
 import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
+import { usageRoutes, type UsageRouteDeps } from './usage.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -50,7 +51,8 @@ export type RouteDeps = HealthRouteDeps &
   SettingsRouteDeps &
   AccessRequestsRouteDeps &
   ReportsRouteDeps &
-  ClustersRouteDeps;
+  ClustersRouteDeps &
+  UsageRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -78,6 +80,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...toolRoutes(deps),
     ...settingsRoutes(deps),
     ...accessRequestRoutes(deps),
+    ...usageRoutes(deps),
     ...reportRoutes(deps),
     ...clusterRoutes(),
     ...clustersRoutes(deps),

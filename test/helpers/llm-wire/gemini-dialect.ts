@@ -9,15 +9,15 @@ const statusNames: Record<number, string> = {
   503: 'UNAVAILABLE',
 };
 
-function usageMetadata(turn: ScriptedTurn): Record<string, number> {
-  const input = turn.usage?.input ?? 10;
-  const output = turn.usage?.output ?? 5;
-  return { promptTokenCount: input, candidatesTokenCount: output, cachedContentTokenCount: turn.usage?.cached ?? 0, totalTokenCount: input + output };
+function usageMetadata(turn: ScriptedTurn): Record<string, Record<string, number>> {
+  if (!turn.usage) return {};
+  const { input, output, cached = 0 } = turn.usage;
+  return { usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, cachedContentTokenCount: cached, totalTokenCount: input + output } };
 }
 
 function event(model: string, parts: unknown[], finish?: { reason: string; turn: ScriptedTurn }): WireFrame {
   const candidate = { content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: finish.reason } : {}) };
-  const usage = finish ? { usageMetadata: usageMetadata(finish.turn) } : {};
+  const usage = finish ? usageMetadata(finish.turn) : {};
   return { data: `data: ${JSON.stringify({ candidates: [candidate], ...usage, modelVersion: model })}\r\n\r\n` };
 }
 

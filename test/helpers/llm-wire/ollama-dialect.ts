@@ -10,7 +10,7 @@ function ollamaFrames(turn: ScriptedTurn, model: string): WireFrame[] {
   const calls = turn.toolCalls?.length
     ? [line(model, { content: '', tool_calls: turn.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) })]
     : [];
-  const counts = { prompt_eval_count: turn.usage?.input ?? 10, eval_count: turn.usage?.output ?? 5 };
+  const counts = turn.usage ? { prompt_eval_count: turn.usage.input, eval_count: turn.usage.output } : {};
   const done = line(model, { content: '' }, { done: true, done_reason: 'stop', total_duration: 1, ...counts });
   return [...texts, ...calls, done];
 }
