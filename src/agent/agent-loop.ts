@@ -5,8 +5,13 @@ import type { LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
 import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
-import { addCallUsage, recordCallUsage, type TurnUsageTotals, type UsageMeter } from './call-usage.js';
+import { addCallUsage, recordCallUsage, type CallUsage, type TurnUsageTotals, type UsageMeter } from './call-usage.js';
 import { messagesFromHistory } from './llm-messages.js';
+import { answerCorrections, modelRequest, type ModelRequest } from './prompted-turn.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { readPromptedCalls } from './prompted-tools.js';
+import { resolveToolCalling } from './tool-calling.js';
+import type { ToolCallingMode } from '../config/schema.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -14,8 +19,8 @@ import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from '
 
 /** Everything the loop needs, built once in the composition root. */
 export interface AgentLoopDeps extends ToolStepDeps {
-  /** The configured model (it may change through PUT /api/settings/llm between turns). */
-  llm: { provider(): LlmProvider };
+  /** The configured model and its `tool_calling` mode (both may change through PUT /api/settings/llm between turns). */
+  llm: { provider(): LlmProvider; toolCalling?(): ToolCallingMode };
   /** `authorization.max_steps`: model calls per turn. */
   maxSteps: number;
   logger: Logger;
@@ -116,18 +121,37 @@ export class AgentLoop {
       if (stop === 'cancelled') throw new TurnCancelledError();
       if (stop === 'final_answer') return this.end(turn, 'final_response', 'final_answer');
       if (stop === 'step_cap') return await this.stepCap(turn);
-      const calls = await this.askModel(turn);
+      const { calls, corrected } = await this.askModel(turn);
       progress.steps += 1;
-      progress.lastToolCalls = calls.length;
+      // A corrected call (prompted mode) keeps the turn going: the model reads the correction and tries again.
+      progress.lastToolCalls = calls.length + corrected;
       for (const [index, call] of calls.entries()) await this.toolStep.handle(turn, call, index === 0);
     }
   }
 
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
-  private async askModel(turn: AgentTurn): Promise<LlmToolCall[]> {
+  private async askModel(turn: AgentTurn): Promise<{ calls: LlmToolCall[]; corrected: number }> {
     const entries = await turn.history.entries();
     const definitions = this.deps.tools.list();
-    const prompt = buildSystemPrompt({
+    // Refused before the model is called: a budget used up by an earlier call of this turn ends it here.
+    await this.deps.usage?.checkBudget(turn.principal.username);
+    const provider = this.deps.llm.provider();
+    const mode = await resolveToolCalling(this.deps.llm.toolCalling?.(), provider);
+    const request = modelRequest(mode, messagesFromHistory(this.systemPrompt(turn, definitions), entries), toolSpecs(definitions));
+    const reply = await this.callModel(turn, provider, request);
+    const usage = await this.recordUsage(turn, provider, reply);
+    const newId = this.deps.newId ?? defaultNewId;
+    const prompted = mode === 'prompted' ? readPromptedCalls(reply.text, request.names, newId) : undefined;
+    const used = usedCallIds(entries);
+    const calls = prompted?.calls ?? uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), newId);
+    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls, ...(usage ? { usage } : {}) });
+    if (!prompted) return { calls, corrected: 0 };
+    await answerCorrections(turn, calls, prompted.corrections);
+    return { calls: calls.filter((call) => !prompted.corrections.has(call.id)), corrected: prompted.corrections.size };
+  }
+
+  private systemPrompt(turn: AgentTurn, definitions: readonly ToolDefinition[]): string {
+    return buildSystemPrompt({
       username: turn.principal.username,
       role: turn.principal.role,
       context: turn.context,
@@ -136,24 +160,26 @@ export class AgentLoop {
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
     });
+  }
+
+  /** Streams the call to the user; a failure keeps the partial text in the history. */
+  private async callModel(turn: AgentTurn, provider: LlmProvider, request: ModelRequest): Promise<ModelReply> {
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
-    // Refused before the model is called: a budget used up by an earlier call of this turn ends it here.
-    await this.deps.usage?.checkBudget(turn.principal.username);
-    const provider = this.deps.llm.provider();
     try {
-      await streamModelCall({ provider, messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText }, reply);
+      await streamModelCall({ provider, messages: request.messages, tools: request.tools, signal: turn.signal, onText }, reply);
     } catch (error) {
       if (reply.text) await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
       throw error;
     }
+    return reply;
+  }
+
+  private async recordUsage(turn: AgentTurn, provider: LlmProvider, reply: ModelReply): Promise<CallUsage | undefined> {
     const origin = { user: turn.principal.username, cluster: turn.context.cluster ?? turn.clusters?.home, sessionId: turn.history.sessionId, provider };
     const usage = await recordCallUsage(this.deps.usage, origin, reply.usage);
     if (usage) turn.spent = addCallUsage(turn.spent, usage);
-    const used = usedCallIds(entries);
-    const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
-    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls, ...(usage ? { usage } : {}) });
-    return calls;
+    return usage;
   }
 
   private async stepCap(turn: AgentTurn): Promise<TurnEndReason> {

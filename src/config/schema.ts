@@ -57,6 +57,7 @@ export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock', '
 
 /** How the model calls tools (config and `PUT /api/settings/llm` `tool_calling`). */
 export const toolCallingModes = ['native', 'prompted', 'auto'] as const;
+export type ToolCallingMode = (typeof toolCallingModes)[number];
 
 /** A model's price in the currency of the operator's choice per million tokens; `cached_input` defaults to `input`. */
 export const llmPriceSchema = z.object({ input: z.number().min(0), output: z.number().min(0), cached_input: z.number().min(0).optional() }).strict();

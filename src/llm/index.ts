@@ -17,6 +17,7 @@ const loaders: Record<LlmConfig['provider'], () => Promise<Factory>> = {
 /** A provider whose adapter is loaded on the first call, then used for every call. */
 class LazyProvider implements LlmProvider {
   private loaded?: Promise<LlmProvider>;
+  private support?: Promise<'native' | 'none' | 'unknown'>;
 
   constructor(
     private readonly config: LlmConfig,
@@ -46,6 +47,12 @@ class LazyProvider implements LlmProvider {
     } finally {
       this.options.observe?.(this.config.provider, failed);
     }
+  }
+
+  /** Asked once per provider (the model's capabilities do not change under it). */
+  toolSupport(signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'> {
+    this.support ??= this.provider().then((provider) => provider.toolSupport?.(signal) ?? 'unknown');
+    return this.support;
   }
 
   async check(signal?: AbortSignal): Promise<'available' | 'unavailable'> {

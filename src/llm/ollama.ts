@@ -61,6 +61,18 @@ async function* streamOllamaChat(config: LlmConfig, request: LlmChatRequest, att
   yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls), ...usageField(usage) };
 }
 
+/** POST /api/show: 'native' when the model's capabilities list `tools`, 'none' when they do not, 'unknown' when it cannot say. */
+async function ollamaToolSupport(config: LlmConfig, timeoutMs: number, signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'> {
+  const limit = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
+  try {
+    const shown = await clientFor(config, limit).show({ model: config.model });
+    if (!Array.isArray(shown.capabilities)) return 'unknown';
+    return shown.capabilities.includes('tools') ? 'native' : 'none';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * Ollama (`base_url` is the host, default http://127.0.0.1:11434) through the `ollama`
  * package: POST /api/chat, NDJSON. `api_key`, when set, is sent as a Bearer token.
@@ -72,5 +84,6 @@ export function createOllamaProvider(config: LlmConfig, options: LlmProviderOpti
     streamChat: (request) => runProviderStream(runtime, (attempt) => streamOllamaChat(config, request, attempt), request.signal),
     check: (signal) =>
       runProviderCheck((probeSignal) => clientFor(config, probeSignal).version(), describeOllamaError, checkTimeoutOf(config, options), signal),
+    toolSupport: (signal) => ollamaToolSupport(config, checkTimeoutOf(config, options), signal),
   };
 }

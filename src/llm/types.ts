@@ -57,6 +57,8 @@ export interface LlmProvider {
    * abort) is thrown from the iterator as `AppError('LLM_ERROR')`.
    */
   streamChat(request: LlmChatRequest): AsyncIterable<LlmStreamEvent>;
+  /** Whether the model can call tools, where the provider says so (Ollama's model capabilities); absent: not known. */
+  toolSupport?(signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'>;
   /** Cheap reachability check for /api/health: 'available' | 'unavailable' */
   check(signal?: AbortSignal): Promise<'available' | 'unavailable'>;
 }

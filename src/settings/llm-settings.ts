@@ -128,6 +128,11 @@ export class LlmSettings {
     return this.view();
   }
 
+  /** `tool_calling` in use (PUT /api/settings/llm, else config). */
+  toolCalling(): LlmConfig['tool_calling'] {
+    return this.config().tool_calling;
+  }
+
   /** The effective provider configuration, key included (internal use only). */
   config(): LlmConfig {
     const stored = this.stored();

@@ -22,3 +22,10 @@ export const ollamaDialect: WireDialect = {
   error: (_status, message) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: message }) }),
   checkBody: () => JSON.stringify({ version: '0.12.0' }),
 };
+
+/** POST /api/show: a model named `*-text` has no `tools` capability (a text-only model), any other has. */
+export const ollamaShowDialect: WireDialect = {
+  ...ollamaDialect,
+  checkBody: (model) =>
+    JSON.stringify({ modelfile: '', parameters: '', template: '', capabilities: model.endsWith('-text') ? ['completion'] : ['completion', 'tools'] }),
+};

@@ -1,7 +1,7 @@
 import { anthropicDialect } from './anthropic-dialect.js';
 import { bedrockDialect } from './bedrock-dialect.js';
 import { geminiDialect } from './gemini-dialect.js';
-import { ollamaDialect } from './ollama-dialect.js';
+import { ollamaDialect, ollamaShowDialect } from './ollama-dialect.js';
 import { azureDialect, openAiDialect } from './openai-dialect.js';
 import type { WireDialect, WireProvider } from './script.js';
 
@@ -25,6 +25,7 @@ export const wireRoutes: WireRoute[] = [
   { provider: 'openai', kind: 'check', method: 'GET', pattern: /^(?:\/v1)?\/models$/, dialect: openAiDialect, modelFrom: 'body' },
   { provider: 'ollama', kind: 'chat', method: 'POST', pattern: /^\/api\/chat$/, dialect: ollamaDialect, modelFrom: 'body' },
   { provider: 'ollama', kind: 'check', method: 'GET', pattern: /^\/api\/version$/, dialect: ollamaDialect, modelFrom: 'body' },
+  { provider: 'ollama', kind: 'check', method: 'POST', pattern: /^\/api\/show$/, dialect: ollamaShowDialect, modelFrom: 'body' },
   {
     provider: 'gemini',
     kind: 'chat',
