@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, isAppError } from '../errors.js';
-import type { LlmProvider, LlmToolCall } from '../llm/types.js';
+import type { LlmMessage, LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
 import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
 import { addCallUsage, recordCallUsage, type CallUsage, type TurnUsageTotals, type UsageMeter } from './call-usage.js';
 import { messagesFromHistory } from './llm-messages.js';
+import { fitConversation, type ContextFit } from './context-fit.js';
 import { answerCorrections, modelRequest, type ModelRequest } from './prompted-turn.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { readPromptedCalls } from './prompted-tools.js';
@@ -20,7 +21,7 @@ import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from '
 /** Everything the loop needs, built once in the composition root. */
 export interface AgentLoopDeps extends ToolStepDeps {
   /** The configured model and its `tool_calling` mode (both may change through PUT /api/settings/llm between turns). */
-  llm: { provider(): LlmProvider; toolCalling?(): ToolCallingMode };
+  llm: { provider(): LlmProvider; toolCalling?(): ToolCallingMode; contextFit?(): ContextFit };
   /** `authorization.max_steps`: model calls per turn. */
   maxSteps: number;
   logger: Logger;
@@ -137,7 +138,7 @@ export class AgentLoop {
     await this.deps.usage?.checkBudget(turn.principal.username);
     const provider = this.deps.llm.provider();
     const mode = await resolveToolCalling(this.deps.llm.toolCalling?.(), provider);
-    const request = modelRequest(mode, messagesFromHistory(this.systemPrompt(turn, definitions), entries), toolSpecs(definitions));
+    const request = modelRequest(mode, this.conversation(turn, entries, definitions), toolSpecs(definitions));
     const reply = await this.callModel(turn, provider, request);
     const usage = await this.recordUsage(turn, provider, reply);
     const newId = this.deps.newId ?? defaultNewId;
@@ -148,6 +149,13 @@ export class AgentLoop {
     if (!prompted) return { calls, corrected: 0 };
     await answerCorrections(turn, calls, prompted.corrections);
     return { calls: calls.filter((call) => !prompted.corrections.has(call.id)), corrected: prompted.corrections.size };
+  }
+
+  /** The history as the model reads it, fitted to its context (long tool results cut, old turns shortened). */
+  private conversation(turn: AgentTurn, entries: readonly StoredHistoryEntry[], definitions: readonly ToolDefinition[]): LlmMessage[] {
+    const conversation = messagesFromHistory(this.systemPrompt(turn, definitions), entries);
+    const fit = this.deps.llm.contextFit?.();
+    return fit ? fitConversation(conversation, fit) : conversation;
   }
 
   private systemPrompt(turn: AgentTurn, definitions: readonly ToolDefinition[]): string {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { durationSchema } from '../config/duration.js';
 import { llmProviders, toolCallingModes } from '../config/schema.js';
+import type { ContextFit } from '../agent/context-fit.js';
+import { contextTokensOf } from '../llm/context-window.js';
 import { createLlmProvider } from '../llm/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.js';
@@ -126,6 +128,12 @@ export class LlmSettings {
     await this.options.store.set(settingsKey, changed(this.current(), fields));
     this.cached = undefined;
     return this.view();
+  }
+
+  /** The context window of the model in use (`llm.context_tokens`, else the known models' table) and a tool result's share of it. */
+  contextFit(): ContextFit {
+    const config = this.config();
+    return { contextTokens: contextTokensOf(config.model, config.context_tokens), toolOutputShare: config.tool_output_share };
   }
 
   /** `tool_calling` in use (PUT /api/settings/llm, else config). */

@@ -13,6 +13,7 @@ import type { Tool, ToolClusterGateway } from '../../src/tools/types.js';
 import { configSchema, type RoleName, type ToolCallingMode } from '../../src/config/schema.js';
 import type { LlmConfig } from '../../src/llm/types.js';
 import { createLlmProvider } from '../../src/llm/index.js';
+import { contextTokensOf } from '../../src/llm/context-window.js';
 import { createLogger } from '../../src/log.js';
 import { ChatStore } from '../../src/store/chat-store.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
@@ -113,7 +114,14 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     identityOf: () => undefined,
     cluster: options.gateway,
     approvalTimeoutMs,
-    llm: { provider: () => provider, toolCalling: () => options.toolCalling ?? 'native' },
+    llm: {
+      provider: () => provider,
+      toolCalling: () => options.toolCalling ?? 'native',
+      contextFit: () => ({
+        contextTokens: contextTokensOf(options.model ?? 'wire-model', options.llm?.context_tokens),
+        toolOutputShare: options.llm?.tool_output_share ?? config.llm.tool_output_share,
+      }),
+    },
     maxSteps: options.maxSteps ?? 20,
     logger: createLogger('silent'),
   });
