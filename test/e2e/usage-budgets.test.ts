@@ -164,3 +164,30 @@ describe('daily budgets', () => {
     expect(wire.chatRequests()).toHaveLength(1);
   });
 });
+
+describe('PUT /api/settings/llm', () => {
+  it('switches to another Anthropic model in prompted mode, used from the next turn', async () => {
+    const changed = await service.api('PUT', '/api/settings/llm', {
+      token: service.adminToken,
+      body: { provider: 'anthropic', model: 'claude-other', tool_calling: 'prompted' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ provider: 'anthropic', model: 'claude-other', tool_calling: 'prompted', apiKeySet: true });
+    expect(changed.body).not.toHaveProperty('prices');
+    const refused = await service.api('PUT', '/api/settings/llm', {
+      token: service.adminToken,
+      body: { provider: 'anthropic', model: 'claude-other', tool_calling: 'sometimes' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('VALIDATION_ERROR');
+    const user = await service.createUser('user');
+    wire.script([{ text: ['Plain answer.'], usage: { input: 10, output: 2 } }]);
+    const run = await chat(service, { message: 'hi', context: {} }, { token: user.token });
+    expect(run.nth('stream_end').complete).toBe(true);
+    const [request] = wire.chatRequests();
+    expect(request?.path).toBe('/v1/messages');
+    expect(request?.body).toMatchObject({ model: 'claude-other' });
+    expect(request?.body).not.toHaveProperty('tools');
+    expect(JSON.stringify((request?.body as { system: unknown }).system)).toContain('```tool_call');
+  });
+});
