@@ -8,7 +8,8 @@ export type PageRoute =
   | { page: 'portforwards' }
   | { page: 'mcp' }
   | { page: 'reports' }
-  | { page: 'clusters' };
+  | { page: 'clusters' }
+  | { page: 'usage' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -28,33 +29,29 @@ export function parsePageRoute(parts: string[]): PageRoute {
   if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
   if (parts[0] === 'reports') return { page: 'reports' };
   if (parts[0] === 'clusters') return { page: 'clusters' };
+  if (parts[0] === 'usage') return { page: 'usage' };
   return { page: 'overview' };
 }
 
+/** The paths of the pages without parameters. */
+const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
+  overview: '/overview',
+  helm: '/helm',
+  'helm-install': '/helm/install',
+  'helm-repositories': '/helm/repositories',
+  portforwards: '/port-forwards',
+  mcp: '/admin/mcp',
+  reports: '/reports',
+  clusters: '/clusters',
+  usage: '/usage',
+};
+
 export function pagePath(route: PageRoute): string {
-  switch (route.page) {
-    case 'overview':
-      return '/overview';
-    case 'helm':
-      return '/helm';
-    case 'helm-release':
-      return `/helm/releases/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
-    case 'helm-install':
-      return '/helm/install';
-    case 'helm-repositories':
-      return '/helm/repositories';
-    case 'portforwards':
-      return '/port-forwards';
-    case 'mcp':
-      return '/admin/mcp';
-    case 'reports':
-      return '/reports';
-    case 'clusters':
-      return '/clusters';
-  }
+  if (route.page === 'helm-release') return `/helm/releases/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
+  return fixedPaths[route.page];
 }
 
 /** True for the routes of this module. */
 export function isPageRoute(route: { page: string }): route is PageRoute {
-  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters'].includes(route.page);
+  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters', 'usage'].includes(route.page);
 }
