@@ -11,6 +11,7 @@ export const errorCodes = [
   'K8S_ERROR',
   'LLM_ERROR',
   'RATE_LIMITED',
+  'BUDGET_EXCEEDED',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',
   'INTERNAL',

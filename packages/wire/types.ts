@@ -1822,6 +1822,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens and cost of model calls by UTC day, user, cluster, provider and model, with totals; filters from, to, user, cluster, model, source (others than admins: their own only)
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1967,6 +1987,15 @@ export interface components {
             items: components["schemas"]["AuditEntry"][];
             total: number;
         };
+        CallUsage: {
+            cachedInputTokens: number;
+            cost: number;
+            /** @description The whole prompt, the cached part included */
+            inputTokens: number;
+            model: string;
+            outputTokens: number;
+            provider: string;
+        };
         ChangeReport: {
             after: {
                 [key: string]: unknown;
@@ -2002,6 +2031,9 @@ export interface components {
         };
         ChatErrorEvent: {
             code: string;
+            details?: {
+                [key: string]: unknown;
+            };
             error: string;
         } & {
             [key: string]: unknown;
@@ -2106,7 +2138,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "BUDGET_EXCEEDED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
             details: Record<string, never>;
             error: string;
         };
@@ -2355,12 +2387,16 @@ export interface components {
             azure_deployment?: string;
             azure_endpoint?: string;
             base_url?: string;
+            context_tokens?: number;
             max_retries: number;
             model: string;
             /** @enum {string} */
-            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock" | "anthropic";
             region?: string;
             timeout: number;
+            /** @enum {string} */
+            tool_calling?: "native" | "prompted" | "auto";
+            tool_output_share?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2373,9 +2409,10 @@ export interface components {
             max_retries?: number | null;
             model: string;
             /** @enum {string} */
-            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock" | "anthropic";
             region?: string | null;
             timeout?: (string | number) | null;
+            tool_calling?: ("native" | "prompted" | "auto") | null;
         };
         LlmTestResult: {
             answer?: string;
@@ -2487,6 +2524,7 @@ export interface components {
             /** @constant */
             role: "assistant";
             toolCalls: components["schemas"]["ToolCallView"][];
+            usage?: components["schemas"]["CallUsage"];
         } | {
             createdAt: string;
             error?: {
@@ -2811,6 +2849,7 @@ export interface components {
         StreamEndEvent: {
             complete: boolean;
             reason?: components["schemas"]["TurnEndReason"];
+            usage?: components["schemas"]["TurnUsage"];
         } & {
             [key: string]: unknown;
         };
@@ -2886,6 +2925,42 @@ export interface components {
         ToolStatus: "executed" | "rejected" | "timeout" | "blocked" | "forbidden" | "error";
         /** @enum {string} */
         TurnEndReason: "final_answer" | "step_cap" | "error" | "cancelled";
+        TurnUsage: {
+            cachedInputTokens: number;
+            cost: number;
+            inputTokens: number;
+            outputTokens: number;
+        };
+        UsageGroup: {
+            cachedInputTokens: number;
+            calls: number;
+            cluster: string | null;
+            /** @description From config llm.prices (per million tokens); 0 for a model without a price */
+            cost: number;
+            /** @description UTC day, YYYY-MM-DD */
+            day: string;
+            /** @description Prompt tokens, the cached part included */
+            inputTokens: number;
+            model: string;
+            outputTokens: number;
+            provider: string;
+            username: string;
+        };
+        /** @description Model calls summed by UTC day, user, cluster, provider and model (newest day first), and the totals */
+        UsageReport: {
+            items: components["schemas"]["UsageGroup"][];
+            total: number;
+            totals: components["schemas"]["UsageTotals"];
+        };
+        UsageTotals: {
+            cachedInputTokens: number;
+            calls: number;
+            /** @description From config llm.prices (per million tokens); 0 for a model without a price */
+            cost: number;
+            /** @description Prompt tokens, the cached part included */
+            inputTokens: number;
+            outputTokens: number;
+        };
         User: {
             createdAt: string;
             email: string | null;
@@ -2998,7 +3073,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+        /** @description RATE_LIMITED: see the X-RateLimit-* headers; BUDGET_EXCEEDED: a daily LLM budget is used up (details: budget, used, resetsAt) */
         RateLimited: {
             headers: {
                 [name: string]: unknown;
@@ -3071,6 +3146,7 @@ export type AlertmanagerWebhookPayload = components['schemas']['AlertmanagerWebh
 export type ApplyResult = components['schemas']['ApplyResult'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditEntryList = components['schemas']['AuditEntryList'];
+export type CallUsage = components['schemas']['CallUsage'];
 export type ChangeReport = components['schemas']['ChangeReport'];
 export type ChartHit = components['schemas']['ChartHit'];
 export type ChartHitItems = components['schemas']['ChartHitItems'];
@@ -3192,6 +3268,10 @@ export type ToolExecutionEvent = components['schemas']['ToolExecutionEvent'];
 export type ToolRequestEvent = components['schemas']['ToolRequestEvent'];
 export type ToolStatus = components['schemas']['ToolStatus'];
 export type TurnEndReason = components['schemas']['TurnEndReason'];
+export type TurnUsage = components['schemas']['TurnUsage'];
+export type UsageGroup = components['schemas']['UsageGroup'];
+export type UsageReport = components['schemas']['UsageReport'];
+export type UsageTotals = components['schemas']['UsageTotals'];
 export type User = components['schemas']['User'];
 export type UserCreateBody = components['schemas']['UserCreateBody'];
 export type UserList = components['schemas']['UserList'];
@@ -7047,6 +7127,43 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiUsage: {
+        parameters: {
+            query?: {
+                cluster?: string;
+                from?: string;
+                model?: string;
+                source?: "chat" | "investigation";
+                to?: string;
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];

@@ -1,5 +1,6 @@
 import type { CommandClass } from '../tools/safety/index.js';
 import type { AccessNeeded } from '../tools/types.js';
+import type { TurnUsageTotals } from './call-usage.js';
 import type { ToolStatus, TurnEndReason } from './history-entries.js';
 
 /**
@@ -24,8 +25,8 @@ export type AgentEvent =
       };
     }
   | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus; accessNeeded?: AccessNeeded } }
-  | { event: 'error'; data: { error: string; code: string } }
-  | { event: 'stream_end'; data: { complete: boolean; reason: TurnEndReason } };
+  | { event: 'error'; data: { error: string; code: string; details?: Record<string, unknown> } }
+  | { event: 'stream_end'; data: { complete: boolean; reason: TurnEndReason; usage?: TurnUsageTotals } };
 
 /** Where the loop sends its events (the SSE stream); must not throw. */
 export type EmitEvent = (event: AgentEvent) => void;

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, isAppError } from '../errors.js';
-import type { LlmProvider, LlmToolCall } from '../llm/types.js';
+import type { LlmMessage, LlmProvider, LlmToolCall } from '../llm/types.js';
 import { AgentStateMachine } from './agent-state.js';
 import type { ClusterListing } from './cluster-directory.js';
 import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-entries.js';
+import { addCallUsage, recordCallUsage, type CallUsage, type TurnUsageTotals, type UsageMeter } from './call-usage.js';
 import { messagesFromHistory } from './llm-messages.js';
+import { fitConversation, type ContextFit } from './context-fit.js';
+import { answerCorrections, modelRequest, type ModelRequest } from './prompted-turn.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { readPromptedCalls } from './prompted-tools.js';
+import { resolveToolCalling } from './tool-calling.js';
+import type { ToolCallingMode } from '../config/schema.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -13,8 +20,8 @@ import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from '
 
 /** Everything the loop needs, built once in the composition root. */
 export interface AgentLoopDeps extends ToolStepDeps {
-  /** The configured model (it may change through PUT /api/settings/llm between turns). */
-  llm: { provider(): LlmProvider };
+  /** The configured model and its `tool_calling` mode (both may change through PUT /api/settings/llm between turns). */
+  llm: { provider(): LlmProvider; toolCalling?(): ToolCallingMode; contextFit?(): ContextFit };
   /** `authorization.max_steps`: model calls per turn. */
   maxSteps: number;
   logger: Logger;
@@ -22,6 +29,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   newId?: () => string;
   /** Standing instructions for what a chat is about (a namespace's `pilothouse-instructions` ConfigMap); joined to the system prompt. */
   instructions?: (context: ChatContext) => Promise<readonly string[]>;
+  /** Token and cost accounting with the daily budgets (absent: nothing is counted or capped). */
+  usage?: UsageMeter;
 }
 
 /** The caller's settings that shape a turn. */
@@ -57,6 +66,8 @@ interface AgentTurn extends ToolTurn {
   context: ChatContext;
   settings: TurnSettings;
   headless?: HeadlessTurn;
+  /** The tokens and cost of the turn's model calls so far. */
+  spent?: TurnUsageTotals;
 }
 
 const defaultNewId = (): string => `call_${randomBytes(12).toString('hex')}`;
@@ -110,7 +121,7 @@ export class AgentLoop {
       .catch((error: unknown) => this.deps.logger.warn({ err: error, session: request.history.sessionId }, 'turn end not stored'));
     machine.fire('turn_complete');
     const complete = ending.reason === 'final_answer' || ending.reason === 'step_cap';
-    request.emit({ event: 'stream_end', data: { complete, reason: ending.reason } });
+    request.emit({ event: 'stream_end', data: { complete, reason: ending.reason, ...(turn.spent ? { usage: turn.spent } : {}) } });
     return { complete, reason: ending.reason, states: machine.visited };
   }
 
@@ -123,17 +134,44 @@ export class AgentLoop {
       if (turn.headless?.done()) return this.end(turn, 'final_response', 'final_answer');
       if (stop === 'final_answer') return this.end(turn, 'final_response', 'final_answer');
       if (stop === 'step_cap') return await this.stepCap(turn);
-      const calls = await this.askModel(turn);
+      const { calls, corrected } = await this.askModel(turn);
       progress.steps += 1;
-      progress.lastToolCalls = calls.length;
+      // A corrected call (prompted mode) keeps the turn going: the model reads the correction and tries again.
+      progress.lastToolCalls = calls.length + corrected;
       for (const [index, call] of calls.entries()) await this.toolStep.handle(turn, call, index === 0);
     }
   }
 
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
-  private async askModel(turn: AgentTurn): Promise<LlmToolCall[]> {
+  private async askModel(turn: AgentTurn): Promise<{ calls: LlmToolCall[]; corrected: number }> {
     const entries = await turn.history.entries();
     const definitions = this.deps.tools.list();
+    // Refused before the model is called: a budget used up by an earlier call of this turn ends it here.
+    await this.deps.usage?.checkBudget(turn.principal.username);
+    const provider = this.deps.llm.provider();
+    const mode = await resolveToolCalling(this.deps.llm.toolCalling?.(), provider);
+    const request = modelRequest(mode, await this.conversation(turn, entries, definitions), toolSpecs(definitions));
+    const reply = await this.callModel(turn, provider, request);
+    const usage = await this.recordUsage(turn, provider, reply);
+    const newId = this.deps.newId ?? defaultNewId;
+    const prompted = mode === 'prompted' ? readPromptedCalls(reply.text, request.names, newId) : undefined;
+    const used = usedCallIds(entries);
+    const calls = prompted?.calls ?? uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), newId);
+    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls, ...(usage ? { usage } : {}) });
+    if (!prompted) return { calls, corrected: 0 };
+    await answerCorrections(turn, calls, prompted.corrections);
+    return { calls: calls.filter((call) => !prompted.corrections.has(call.id)), corrected: prompted.corrections.size };
+  }
+
+  /** The history as the model reads it, fitted to its context (long tool results cut, old turns shortened). */
+  private async conversation(turn: AgentTurn, entries: readonly StoredHistoryEntry[], definitions: readonly ToolDefinition[]): Promise<LlmMessage[]> {
+    const conversation = messagesFromHistory(await this.systemPrompt(turn, definitions), entries);
+    const fit = this.deps.llm.contextFit?.();
+    return fit ? fitConversation(conversation, fit) : conversation;
+  }
+
+  /** The system prompt, the standing instructions of what the chat is about, and a headless run's own instructions. */
+  private async systemPrompt(turn: AgentTurn, definitions: readonly ToolDefinition[]): Promise<string> {
     const base = buildSystemPrompt({
       username: turn.principal.username,
       role: turn.principal.role,
@@ -145,21 +183,27 @@ export class AgentLoop {
     });
     const standing = (await this.deps.instructions?.(turn.context).catch(() => [])) ?? [];
     const prompt = [base, ...standing, ...(turn.headless?.instructions ?? [])].join('\n\n');
+    return prompt;
+  }
+
+  /** Streams the call to the user; a failure keeps the partial text in the history. */
+  private async callModel(turn: AgentTurn, provider: LlmProvider, request: ModelRequest): Promise<ModelReply> {
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });
     try {
-      await streamModelCall(
-        { provider: this.deps.llm.provider(), messages: messagesFromHistory(prompt, entries), tools: toolSpecs(definitions), signal: turn.signal, onText },
-        reply,
-      );
+      await streamModelCall({ provider, messages: request.messages, tools: request.tools, signal: turn.signal, onText }, reply);
     } catch (error) {
       if (reply.text) await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: [] });
       throw error;
     }
-    const used = usedCallIds(entries);
-    const calls = uniqueCallIds(reply.toolCalls, (id) => used.has(id) || this.deps.approvals.knows(id), this.deps.newId ?? defaultNewId);
-    await turn.history.append({ kind: 'assistant', content: reply.text, toolCalls: calls });
-    return calls;
+    return reply;
+  }
+
+  private async recordUsage(turn: AgentTurn, provider: LlmProvider, reply: ModelReply): Promise<CallUsage | undefined> {
+    const origin = { user: turn.principal.username, cluster: turn.context.cluster ?? turn.clusters?.home, sessionId: turn.history.sessionId, provider };
+    const usage = await recordCallUsage(this.deps.usage, origin, reply.usage);
+    if (usage) turn.spent = addCallUsage(turn.spent, usage);
+    return usage;
   }
 
   private async stepCap(turn: AgentTurn): Promise<TurnEndReason> {
@@ -174,12 +218,27 @@ export class AgentLoop {
     return reason;
   }
 
+  /** A model call refused by a used-up budget, in the audit log. */
+  private auditRefusal(turn: AgentTurn, failure: AppError): void {
+    this.deps.audit.record({
+      ...turn.auditFields,
+      action: 'query',
+      resource: `chat/${turn.history.sessionId}`,
+      cluster: turn.context.cluster,
+      details: { budget: failure.details.budget, used: failure.details.used, resetsAt: failure.details.resetsAt },
+      decision: 'deny',
+      outcome: failure.message,
+    });
+  }
+
   private failed(turn: AgentTurn, error: unknown): { reason: TurnEndReason; error?: { code: string; message: string } } {
     turn.machine.fail();
     if (turn.signal.aborted || error instanceof TurnCancelledError) return { reason: 'cancelled' };
     if (!isAppError(error)) this.deps.logger.error({ err: error, session: turn.history.sessionId }, 'chat turn failed');
     const failure = isAppError(error) ? error : new AppError('INTERNAL', 'internal error while answering');
-    turn.emit({ event: 'error', data: { error: failure.message, code: failure.code } });
+    if (failure.code === 'BUDGET_EXCEEDED') this.auditRefusal(turn, failure);
+    const details = failure.code === 'BUDGET_EXCEEDED' ? { details: failure.details } : {};
+    turn.emit({ event: 'error', data: { error: failure.message, code: failure.code, ...details } });
     return { reason: 'error', error: { code: failure.code, message: failure.message } };
   }
 }

@@ -1,4 +1,5 @@
 import type { LlmToolCall } from '../llm/types.js';
+import type { CallUsage } from './call-usage.js';
 import type { ChatStore } from '../store/chat-store.js';
 import type { CommandClass } from '../tools/safety/index.js';
 import type { AccessNeeded } from '../tools/types.js';
@@ -28,7 +29,13 @@ export type TurnEndReason = 'final_answer' | 'step_cap' | 'error' | 'cancelled';
  */
 export type HistoryEntry =
   | { kind: 'user'; content: string; context: ChatContext }
-  | { kind: 'assistant'; content: string; toolCalls: LlmToolCall[] }
+  | {
+      kind: 'assistant';
+      content: string;
+      toolCalls: LlmToolCall[];
+      /** The model call's tokens and cost (absent when the provider reported none, and in older sessions). */
+      usage?: CallUsage;
+    }
   | {
       kind: 'tool_request';
       id: string;

@@ -1,5 +1,6 @@
 import type { ChatContext, StoredHistoryEntry, ToolStatus, TurnEndReason, ApprovalOutcome } from './history-entries.js';
 import type { CommandClass } from '../tools/safety/index.js';
+import type { CallUsage } from './call-usage.js';
 import type { AccessNeeded } from '../tools/types.js';
 
 /** A tool call as `GET /api/chat/history` shows it: request, decision and result together. */
@@ -25,7 +26,7 @@ export interface ToolCallView {
 /** One message of a session's history view. */
 export type MessageView =
   | { role: 'user'; content: string; context: ChatContext; createdAt: string }
-  | { role: 'assistant'; content: string; toolCalls: ToolCallView[]; createdAt: string }
+  | { role: 'assistant'; content: string; toolCalls: ToolCallView[]; usage?: CallUsage; createdAt: string }
   | { role: 'turn_end'; reason: TurnEndReason; error?: { code: string; message: string }; createdAt: string };
 
 function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
@@ -51,7 +52,7 @@ function messageOf(entry: StoredHistoryEntry, calls: Map<string, ToolCallView>):
   if (entry.kind !== 'assistant') return undefined;
   const toolCalls = entry.toolCalls.map((call) => ({ id: call.id, tool: call.name, arguments: call.arguments }));
   for (const call of toolCalls) calls.set(call.id, call);
-  return { role: 'assistant', content: entry.content, toolCalls: toolCalls, createdAt: entry.createdAt };
+  return { role: 'assistant', content: entry.content, toolCalls: toolCalls, ...(entry.usage ? { usage: entry.usage } : {}), createdAt: entry.createdAt };
 }
 
 /** The history entries folded into messages, each assistant message carrying its tool calls' outcomes. */

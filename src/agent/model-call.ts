@@ -1,4 +1,4 @@
-import type { LlmMessage, LlmProvider, LlmToolCall, LlmToolSpec } from '../llm/types.js';
+import type { LlmMessage, LlmProvider, LlmToolCall, LlmToolSpec, LlmUsage } from '../llm/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 
 /** What one model call produced so far; filled while streaming, so a failure keeps the partial text. */
@@ -6,6 +6,8 @@ export interface ModelReply {
   text: string;
   toolCalls: LlmToolCall[];
   finishReason?: string;
+  /** The call's tokens, when the provider reported them. */
+  usage?: LlmUsage;
 }
 
 /** The registry's definitions as the model sees them. */
@@ -33,6 +35,7 @@ export async function streamModelCall(call: ModelCall, reply: ModelReply): Promi
       reply.toolCalls.push(event.call);
     } else {
       reply.finishReason = event.finishReason;
+      reply.usage = event.usage;
     }
   }
 }

@@ -1,6 +1,8 @@
 import type { LlmSettings } from '../settings/llm-settings.js';
 import type { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import type { UserSettings } from '../settings/user-settings.js';
+import type { BudgetGuard } from '../usage/budgets.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Approvals } from './approvals.js';
 import type { ChatService } from './chat-service.js';
 
@@ -16,4 +18,8 @@ export interface Pilot {
   userSettings: UserSettings;
   /** The settings behind both, loaded before the service serves (and polled with `database.url`). */
   settings: SettingsSnapshot;
+  /** Tokens and cost of every model call (GET /api/usage; investigations record theirs here too). */
+  usage: UsageRecorder;
+  /** The chat's daily budgets (config `llm.budgets`), checked before a turn starts and before each model call. */
+  chatBudgets: BudgetGuard;
 }

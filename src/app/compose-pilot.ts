@@ -24,6 +24,10 @@ import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.j
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
 import type { LivenessSource } from '../auth/session-streams.js';
+import { UsageStore } from '../store/usage-store.js';
+import { BudgetGuard } from '../usage/budgets.js';
+import { ChatUsageMeter, usageMetrics } from '../usage/chat-usage.js';
+import { UsageRecorder } from '../usage/usage-recorder.js';
 
 /** What the pilot is built from (part of the composition root). */
 export interface PilotInputs {
@@ -40,7 +44,7 @@ export interface PilotInputs {
   clock: Clock;
   health: HealthService;
   /** Counts LLM requests and tool-call approvals. */
-  metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors'>;
+  metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors' | 'llmTokens' | 'llmCost'>;
   /** Whether a chat turn's principal still holds when one of its calls is about to run (role changes, revocations). */
   sessions?: Pick<LivenessSource, 'liveness'>;
   /** Standing instructions of what a chat is about (per-namespace instructions, issue 37). */
@@ -77,6 +81,13 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     store instanceof PostgresClient
       ? new SharedApprovals(registry, new ApprovalsStore(store, inputs.clock), { connect: (name) => store.dedicated(name) })
       : registry;
+  const usage = new UsageRecorder({
+    store: new UsageStore(inputs.store),
+    prices: config.llm.prices,
+    clock: inputs.clock,
+    observer: inputs.metrics && usageMetrics(inputs.metrics),
+  });
+  const chatBudgets = new BudgetGuard({ recorder: usage, budgets: config.llm.budgets, clock: inputs.clock, source: 'chat' });
   const loop = new AgentLoop({
     tools: inputs.tools,
     safety,
@@ -89,9 +100,10 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     maxSteps: config.authorization.max_steps,
     logger: inputs.logger,
     instructions: inputs.instructions,
+    usage: new ChatUsageMeter(usage, chatBudgets),
   });
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();
   const userSettings = new UserSettings(settings, config.settings);
-  return { safety, pilot: { llm, chat, approvals, userSettings, settings } };
+  return { safety, pilot: { llm, chat, approvals, userSettings, settings, usage, chatBudgets } };
 }

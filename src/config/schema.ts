@@ -54,7 +54,26 @@ export const defaultBlockedPatterns = [
 ];
 
 /** The LLM provider kinds (README "Configuration reference", `llm`): one adapter each in src/llm. */
-export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
+export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock', 'anthropic'] as const;
+
+/** How the model calls tools (config and `PUT /api/settings/llm` `tool_calling`). */
+export const toolCallingModes = ['native', 'prompted', 'auto'] as const;
+export type ToolCallingMode = (typeof toolCallingModes)[number];
+
+/** A model's price in the currency of the operator's choice per million tokens; `cached_input` defaults to `input`. */
+export const llmPriceSchema = z.object({ input: z.number().min(0), output: z.number().min(0), cached_input: z.number().min(0).optional() }).strict();
+export type LlmPrice = z.infer<typeof llmPriceSchema>;
+
+const llmBudgetsSchema = z
+  .object({
+    per_user_daily_tokens: z.number().int().positive().optional(),
+    per_user_daily_cost: z.number().positive().optional(),
+    total_daily_tokens: z.number().int().positive().optional(),
+    total_daily_cost: z.number().positive().optional(),
+  })
+  .strict()
+  .default({});
+export type LlmBudgets = z.infer<typeof llmBudgetsSchema>;
 
 const llmSchema = z
   .object({
@@ -70,8 +89,28 @@ const llmSchema = z
     max_retries: z.number().int().min(0).max(10).default(2),
     /** A base URL set through the API may be http and on loopback/link-local addresses (a local Ollama). */
     allow_private_base_url: z.boolean().default(false),
+    /** How the model calls tools: the provider's own tool calling, JSON blocks described in the prompt, or prompted when the model has no tools. */
+    tool_calling: z.enum(toolCallingModes).default('native'),
+    /** Prices per million tokens by model name (docs/operator-manual/models-and-budgets.md); a model without one costs 0. */
+    prices: z.record(z.string(), llmPriceSchema).default({}),
+    /** Daily (UTC) caps of the chat's tokens and cost, per user and for everyone together. */
+    budgets: llmBudgetsSchema,
+    /** The model's context window in tokens; absent: a table of known models (src/usage/context-window.ts). */
+    context_tokens: z.number().int().positive().optional(),
+    /** The share of the context one tool result may fill before it reaches the model cut. */
+    tool_output_share: z.number().gt(0).max(1).default(0.15),
   })
-  .default({ provider: 'openai', model: 'gpt-4o-mini', timeout: 60_000, max_retries: 2, allow_private_base_url: false });
+  .default({
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    timeout: 60_000,
+    max_retries: 2,
+    allow_private_base_url: false,
+    tool_calling: 'native',
+    prices: {},
+    budgets: {},
+    tool_output_share: 0.15,
+  });
 
 const authorizationSchema = z
   .object({

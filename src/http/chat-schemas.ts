@@ -42,6 +42,23 @@ export const toolCallView = z
   })
   .meta({ id: 'ToolCallView' });
 
+/** The tokens and cost of one model call (config `llm.prices`; 0 for a model without a price). */
+export const callUsage = z
+  .object({
+    provider: z.string(),
+    model: z.string(),
+    inputTokens: z.number().int().meta({ description: 'The whole prompt, the cached part included' }),
+    outputTokens: z.number().int(),
+    cachedInputTokens: z.number().int(),
+    cost: z.number(),
+  })
+  .meta({ id: 'CallUsage' });
+
+/** The tokens and cost of a whole turn (every model call of it). */
+export const turnUsage = z
+  .object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedInputTokens: z.number().int(), cost: z.number() })
+  .meta({ id: 'TurnUsage' });
+
 export const messageView = z
   .discriminatedUnion('role', [
     z.object({
@@ -54,7 +71,7 @@ export const messageView = z
       }),
       createdAt: z.string(),
     }),
-    z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallView), createdAt: z.string() }),
+    z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallView), usage: callUsage.optional(), createdAt: z.string() }),
     z.object({
       role: z.literal('turn_end'),
       reason: turnEndReason,
@@ -92,6 +109,12 @@ export const chatEvents = {
     .object({ id: z.string(), result: z.string(), status: toolStatus.optional(), accessNeeded: accessNeeded.optional() })
     .catchall(z.unknown())
     .meta({ id: 'ToolExecutionEvent' }),
-  error: z.object({ error: z.string(), code: z.string() }).catchall(z.unknown()).meta({ id: 'ChatErrorEvent' }),
-  stream_end: z.object({ complete: z.boolean(), reason: turnEndReason.optional() }).catchall(z.unknown()).meta({ id: 'StreamEndEvent' }),
+  error: z
+    .object({ error: z.string(), code: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+    .catchall(z.unknown())
+    .meta({ id: 'ChatErrorEvent' }),
+  stream_end: z
+    .object({ complete: z.boolean(), reason: turnEndReason.optional(), usage: turnUsage.optional() })
+    .catchall(z.unknown())
+    .meta({ id: 'StreamEndEvent' }),
 };

@@ -12,6 +12,7 @@ const statusByCode: Record<ErrorCode, number> = {
   K8S_ERROR: 500,
   LLM_ERROR: 500,
   RATE_LIMITED: 429,
+  BUDGET_EXCEEDED: 429,
   PAYLOAD_TOO_LARGE: 413,
   UNAVAILABLE: 503,
   INTERNAL: 500,

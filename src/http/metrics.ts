@@ -29,6 +29,10 @@ export class Metrics implements ControllerObserver {
   readonly approvals: Counter<'outcome'>;
   readonly llmRequests: Counter<'provider'>;
   readonly llmErrors: Counter<'provider'>;
+  /** Tokens of model calls by kind: input (cached part included), output, cached_input. */
+  readonly llmTokens: Counter<'provider' | 'model' | 'kind'>;
+  /** Cost of model calls from config `llm.prices`. */
+  readonly llmCost: Counter<'provider' | 'model'>;
   readonly logins: Counter<'mode'>;
   readonly loginFailures: Counter<'mode'>;
   readonly rateLimited: Counter<'route'>;
@@ -117,6 +121,18 @@ export class Metrics implements ControllerObserver {
       name: 'pilothouse_llm_errors_total',
       help: 'Failed requests to the LLM provider by provider',
       labelNames: ['provider'],
+      registers,
+    });
+    this.llmTokens = new Counter({
+      name: 'pilothouse_llm_tokens_total',
+      help: 'Tokens of LLM calls by provider, model and kind (input includes cached_input; output)',
+      labelNames: ['provider', 'model', 'kind'],
+      registers,
+    });
+    this.llmCost = new Counter({
+      name: 'pilothouse_llm_cost_total',
+      help: 'Cost of LLM calls by provider and model, priced by config llm.prices (per million tokens)',
+      labelNames: ['provider', 'model'],
       registers,
     });
     this.logins = new Counter({ name: 'pilothouse_logins_total', help: 'Successful logins by auth mode', labelNames: ['mode'], registers });

@@ -24,7 +24,7 @@ const errorMeanings: Record<number, string> = {
   404: 'NOT_FOUND',
   409: "CONFLICT: not possible in the object's current state (a report still generating; every 409 of the API server: an object that exists already or changed since it was read, an apply whose fields other managers own: details.conflicts [{field, manager, message}])",
   413: 'PAYLOAD_TOO_LARGE: the body passes server.body_limit',
-  429: 'RATE_LIMITED: see the X-RateLimit-* headers',
+  429: 'RATE_LIMITED: see the X-RateLimit-* headers; BUDGET_EXCEEDED: a daily LLM budget is used up (details: budget, used, resetsAt)',
   431: "PAYLOAD_TOO_LARGE: the request line (a long query string) and headers pass the HTTP server's header limit (details.part 'headers'); answered before routing",
   500: 'K8S_ERROR, LLM_ERROR or INTERNAL',
   503: 'UNAVAILABLE: a dependency (cluster, metrics API, controller) does not answer',

@@ -1,6 +1,7 @@
 import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import { parseToolArguments } from './tool-calls.js';
-import type { LlmStreamEvent } from './types.js';
+import type { LlmStreamEvent, LlmUsage } from './types.js';
+import { usageOf } from './usage.js';
 
 interface PendingToolUse {
   id: string;
@@ -12,6 +13,8 @@ interface PendingToolUse {
 export class BedrockStreamReader {
   stopReason: string | undefined;
   sawToolCalls = false;
+  /** From the closing metadata event; Bedrock's `inputTokens` leaves out the cache reads and writes. */
+  usage: LlmUsage | undefined;
   private readonly pending = new Map<number, PendingToolUse>();
 
   read(event: ConverseStreamOutput): LlmStreamEvent | undefined {
@@ -19,7 +22,13 @@ export class BedrockStreamReader {
     if (event.contentBlockDelta) return this.readDelta(event.contentBlockDelta);
     if (event.contentBlockStop) return this.finishToolUse(event.contentBlockStop.contentBlockIndex ?? 0);
     if (event.messageStop) this.stopReason = event.messageStop.stopReason;
+    if (event.metadata?.usage) this.readUsage(event.metadata.usage);
     return undefined;
+  }
+
+  private readUsage(usage: NonNullable<NonNullable<ConverseStreamOutput['metadata']>['usage']>): void {
+    const cached = usage.cacheReadInputTokens ?? 0;
+    this.usage = usageOf((usage.inputTokens ?? 0) + cached + (usage.cacheWriteInputTokens ?? 0), usage.outputTokens, cached);
   }
 
   private startBlock(start: NonNullable<ConverseStreamOutput['contentBlockStart']>): void {

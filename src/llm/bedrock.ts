@@ -6,6 +6,7 @@ import { normalizeFinishReason } from './finish-reason.js';
 import { runProviderCheck } from './provider-check.js';
 import { runProviderStream, type AttemptContext } from './provider-stream.js';
 import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
+import { usageField } from './usage.js';
 import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
 
 /** Reads `$metadata.httpStatusCode` and the message of an AWS SDK service exception. */
@@ -57,7 +58,7 @@ async function* streamBedrockChat(
     const converted = reader.read(event);
     if (converted) yield converted;
   }
-  yield { type: 'done', finishReason: normalizeFinishReason(reader.stopReason, reader.sawToolCalls) };
+  yield { type: 'done', finishReason: normalizeFinishReason(reader.stopReason, reader.sawToolCalls), ...usageField(reader.usage) };
 }
 
 /**

@@ -7,7 +7,8 @@ import { runProviderCheck } from './provider-check.js';
 import { runProviderStream, type AttemptContext } from './provider-stream.js';
 import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
 import { newToolCallId, toArgumentsObject } from './tool-calls.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from './types.js';
+import { usageField, usageOf } from './usage.js';
 
 /** The SDK's ApiError message is the JSON error body; keep only its `error.message`. */
 export function describeGeminiError(error: unknown): ProviderFailure {
@@ -38,6 +39,14 @@ function chunkEvents(chunk: GenerateContentResponse, memory: GeminiCallMemory): 
   return parts.map((part) => partEvent(part, memory)).filter((event) => event !== undefined);
 }
 
+/** usageMetadata: the prompt (cached part included), the answer and its thoughts. */
+function geminiUsage(chunk: GenerateContentResponse): LlmUsage | undefined {
+  const metadata = chunk.usageMetadata;
+  if (!metadata) return undefined;
+  const output = (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0);
+  return usageOf(metadata.promptTokenCount, output, metadata.cachedContentTokenCount);
+}
+
 async function* streamGeminiChat(
   client: GoogleGenAI,
   context: { model: string; memory: GeminiCallMemory },
@@ -58,15 +67,17 @@ async function* streamGeminiChat(
   });
   let sawToolCalls = false;
   let finishReason: string | undefined;
+  let usage: LlmUsage | undefined;
   for await (const chunk of stream) {
     attempt.touch();
+    usage = geminiUsage(chunk) ?? usage;
     for (const event of chunkEvents(chunk, context.memory)) {
       sawToolCalls ||= event.type === 'tool_call';
       yield event;
     }
     finishReason = chunk.candidates?.[0]?.finishReason ?? finishReason;
   }
-  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls) };
+  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls), ...usageField(usage) };
 }
 
 /**

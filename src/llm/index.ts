@@ -11,11 +11,13 @@ const loaders: Record<LlmConfig['provider'], () => Promise<Factory>> = {
   ollama: async () => (await import('./ollama.js')).createOllamaProvider,
   gemini: async () => (await import('./gemini.js')).createGeminiProvider,
   bedrock: async () => (await import('./bedrock.js')).createBedrockProvider,
+  anthropic: async () => (await import('./anthropic.js')).createAnthropicProvider,
 };
 
 /** A provider whose adapter is loaded on the first call, then used for every call. */
 class LazyProvider implements LlmProvider {
   private loaded?: Promise<LlmProvider>;
+  private support?: Promise<'native' | 'none' | 'unknown'>;
 
   constructor(
     private readonly config: LlmConfig,
@@ -24,6 +26,10 @@ class LazyProvider implements LlmProvider {
 
   get name(): string {
     return this.config.provider;
+  }
+
+  get model(): string {
+    return this.config.model;
   }
 
   private provider(): Promise<LlmProvider> {
@@ -41,6 +47,12 @@ class LazyProvider implements LlmProvider {
     } finally {
       this.options.observe?.(this.config.provider, failed);
     }
+  }
+
+  /** Asked once per provider (the model's capabilities do not change under it). */
+  toolSupport(signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'> {
+    this.support ??= this.provider().then((provider) => provider.toolSupport?.(signal) ?? 'unknown');
+    return this.support;
   }
 
   async check(signal?: AbortSignal): Promise<'available' | 'unavailable'> {

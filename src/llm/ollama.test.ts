@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { describeProviderConformance, kubectlGet, wireApiKey } from '../../test/helpers/llm-wire/conformance.js';
 
 describeProviderConformance({
+  reportsCachedTokens: false,
   provider: 'ollama',
   config: (url) => ({ base_url: url }),
   toolsSent: (body) =>

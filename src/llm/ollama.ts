@@ -6,7 +6,8 @@ import { runProviderCheck } from './provider-check.js';
 import { runProviderStream, type AttemptContext } from './provider-stream.js';
 import { buildRuntime, checkTimeoutOf } from './runtime.js';
 import { newToolCallId, toArgumentsObject } from './tool-calls.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from './types.js';
+import { usageField, usageOf } from './usage.js';
 
 /** Reads the `ollama` package's ResponseError (not exported, so by shape). */
 export function describeOllamaError(error: unknown): ProviderFailure {
@@ -46,8 +47,10 @@ async function* streamOllamaChat(config: LlmConfig, request: LlmChatRequest, att
   });
   let sawToolCalls = false;
   let finishReason: string | undefined;
+  let usage: LlmUsage | undefined;
   for await (const chunk of stream) {
     attempt.touch();
+    if (chunk.done && (chunk.prompt_eval_count !== undefined || chunk.eval_count !== undefined)) usage = usageOf(chunk.prompt_eval_count, chunk.eval_count);
     if (chunk.message.content) yield { type: 'text', text: chunk.message.content };
     for (const event of toolCallEvents(chunk)) {
       sawToolCalls = true;
@@ -55,7 +58,19 @@ async function* streamOllamaChat(config: LlmConfig, request: LlmChatRequest, att
     }
     if (chunk.done) finishReason = chunk.done_reason;
   }
-  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls) };
+  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, sawToolCalls), ...usageField(usage) };
+}
+
+/** POST /api/show: 'native' when the model's capabilities list `tools`, 'none' when they do not, 'unknown' when it cannot say. */
+async function ollamaToolSupport(config: LlmConfig, timeoutMs: number, signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'> {
+  const limit = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
+  try {
+    const shown = await clientFor(config, limit).show({ model: config.model });
+    if (!Array.isArray(shown.capabilities)) return 'unknown';
+    return shown.capabilities.includes('tools') ? 'native' : 'none';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**
@@ -69,5 +84,6 @@ export function createOllamaProvider(config: LlmConfig, options: LlmProviderOpti
     streamChat: (request) => runProviderStream(runtime, (attempt) => streamOllamaChat(config, request, attempt), request.signal),
     check: (signal) =>
       runProviderCheck((probeSignal) => clientFor(config, probeSignal).version(), describeOllamaError, checkTimeoutOf(config, options), signal),
+    toolSupport: (signal) => ollamaToolSupport(config, checkTimeoutOf(config, options), signal),
   };
 }

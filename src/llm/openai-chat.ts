@@ -3,7 +3,8 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionToo
 import { normalizeFinishReason } from './finish-reason.js';
 import type { AttemptContext } from './provider-stream.js';
 import { parseToolArguments } from './tool-calls.js';
-import type { LlmChatRequest, LlmMessage, LlmStreamEvent, LlmToolSpec } from './types.js';
+import { usageField, usageOf } from './usage.js';
+import type { LlmChatRequest, LlmMessage, LlmStreamEvent, LlmToolSpec, LlmUsage } from './types.js';
 
 /** Shared by the OpenAI and Azure adapters: same SDK, same wire format. */
 
@@ -67,13 +68,22 @@ export class ToolCallAccumulator {
 export async function* streamOpenAiChat(client: OpenAI, model: string, request: LlmChatRequest, attempt: AttemptContext): AsyncGenerator<LlmStreamEvent> {
   const tools = toOpenAiTools(request.tools);
   const stream = await client.chat.completions.create(
-    { model, stream: true, messages: toOpenAiMessages(request.messages), ...(tools.length ? { tools } : {}) },
+    {
+      model,
+      stream: true,
+      // The last chunk then carries the call's usage (OpenAI-compatible servers that ignore it send none).
+      stream_options: { include_usage: true },
+      messages: toOpenAiMessages(request.messages),
+      ...(tools.length ? { tools } : {}),
+    },
     { signal: attempt.signal },
   );
   const accumulator = new ToolCallAccumulator();
   let finishReason: string | null = null;
+  let usage: LlmUsage | undefined;
   for await (const chunk of stream) {
     attempt.touch();
+    if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens, chunk.usage.prompt_tokens_details?.cached_tokens);
     const choice = chunk.choices[0];
     if (!choice) continue;
     if (choice.delta.content) yield { type: 'text', text: choice.delta.content };
@@ -82,5 +92,5 @@ export async function* streamOpenAiChat(client: OpenAI, model: string, request: 
   }
   const calls = accumulator.drain();
   yield* calls;
-  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, calls.length > 0) };
+  yield { type: 'done', finishReason: normalizeFinishReason(finishReason, calls.length > 0), ...usageField(usage) };
 }

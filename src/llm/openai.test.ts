@@ -9,6 +9,7 @@ const target: ProviderTarget = {
     expect(body).toMatchObject({
       model: 'wire-model',
       stream: true,
+      stream_options: { include_usage: true },
       messages: [{ role: 'system' }, { role: 'user', content: 'Which pods run in default?' }],
       tools: [{ type: 'function', function: { name: 'kubectl_get', description: kubectlGet.description, parameters: kubectlGet.inputSchema } }],
     }),

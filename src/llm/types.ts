@@ -24,8 +24,22 @@ export interface LlmToolSpec {
   inputSchema: Record<string, unknown>;
 }
 
-/** What a streaming chat yields, in order: text and tool calls, then one `done`. */
-export type LlmStreamEvent = { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'done'; finishReason: string };
+/**
+ * Tokens of one model call, from the provider's usage fields. `inputTokens` counts the whole prompt,
+ * cached part included; `cachedInputTokens` is the part read from the provider's prompt cache.
+ */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+/**
+ * What a streaming chat yields, in order: text and tool calls, then one `done` (with the call's
+ * usage when the provider reported it).
+ */
+export type LlmStreamEvent =
+  { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'done'; finishReason: string; usage?: LlmUsage };
 
 export interface LlmChatRequest {
   messages: LlmMessage[];
@@ -36,11 +50,15 @@ export interface LlmChatRequest {
 /** One model provider behind the common streaming interface. */
 export interface LlmProvider {
   readonly name: string;
+  /** The model it calls (usage rows, prices); set by createLlmProvider. */
+  readonly model?: string;
   /**
    * Streams one model turn. Every failure (HTTP error, timeout, broken stream,
    * abort) is thrown from the iterator as `AppError('LLM_ERROR')`.
    */
   streamChat(request: LlmChatRequest): AsyncIterable<LlmStreamEvent>;
+  /** Whether the model can call tools, where the provider says so (Ollama's model capabilities); absent: not known. */
+  toolSupport?(signal?: AbortSignal): Promise<'native' | 'none' | 'unknown'>;
   /** Cheap reachability check for /api/health: 'available' | 'unavailable' */
   check(signal?: AbortSignal): Promise<'available' | 'unavailable'>;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { durationSchema } from '../config/duration.js';
-import { llmProviders } from '../config/schema.js';
+import { llmProviders, toolCallingModes } from '../config/schema.js';
+import type { ContextFit } from '../agent/context-fit.js';
+import { contextTokensOf } from '../llm/context-window.js';
 import { createLlmProvider } from '../llm/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.js';
@@ -27,6 +29,8 @@ export const llmSettingsBodySchema = z
     region: optionalText,
     timeout: durationSchema.nullable().optional(),
     max_retries: z.number().int().min(0).max(10).nullable().optional(),
+    /** native, prompted (tools described in the prompt, calls read from a fenced JSON block) or auto; null: back to config. */
+    tool_calling: z.enum(toolCallingModes).nullable().optional(),
   })
   .strict();
 export type LlmSettingsBody = z.infer<typeof llmSettingsBodySchema>;
@@ -45,7 +49,7 @@ type StoredLlmSettings = { [Field in Exclude<keyof LlmSettingsBody, 'api_key'>]?
 export type ApiKeySource = 'file' | 'config' | 'none';
 
 /** `GET /api/settings/llm`: the configuration without the key. */
-export type LlmSettingsView = Omit<LlmConfig, 'api_key'> & { apiKeySet: boolean; apiKeySource: ApiKeySource };
+export type LlmSettingsView = Omit<LlmConfig, 'api_key' | 'prices' | 'budgets'> & { apiKeySet: boolean; apiKeySource: ApiKeySource };
 
 const settingsKey = 'llm';
 
@@ -107,7 +111,8 @@ export class LlmSettings {
 
   view(): LlmSettingsView {
     const { api_key: apiKey, ...config } = this.config();
-    delete (config as { allow_private_base_url?: boolean }).allow_private_base_url;
+    // Prices and budgets are config-only (and not every signed-in user's business).
+    for (const field of ['allow_private_base_url', 'prices', 'budgets']) delete (config as Record<string, unknown>)[field];
     return { ...config, apiKeySet: Boolean(apiKey), apiKeySource: apiKey ? this.keySource() : 'none' };
   }
 
@@ -125,6 +130,17 @@ export class LlmSettings {
     return this.view();
   }
 
+  /** The context window of the model in use (`llm.context_tokens`, else the known models' table) and a tool result's share of it. */
+  contextFit(): ContextFit {
+    const config = this.config();
+    return { contextTokens: contextTokensOf(config.model, config.context_tokens), toolOutputShare: config.tool_output_share };
+  }
+
+  /** `tool_calling` in use (PUT /api/settings/llm, else config). */
+  toolCalling(): LlmConfig['tool_calling'] {
+    return this.config().tool_calling;
+  }
+
   /** The effective provider configuration, key included (internal use only). */
   config(): LlmConfig {
     const stored = this.stored();
@@ -132,7 +148,9 @@ export class LlmSettings {
     if (!stored) return base;
     const fields: Partial<StoredLlmSettings> = { ...stored };
     delete fields.api_key_env;
-    return { timeout: base.timeout, max_retries: base.max_retries, ...fields, api_key: this.storedKey(stored) } as LlmConfig;
+    const { timeout, max_retries, tool_calling, prices, budgets, context_tokens, tool_output_share } = base;
+    const fromConfig = { timeout, max_retries, tool_calling, prices, budgets, context_tokens, tool_output_share };
+    return { ...fromConfig, ...fields, api_key: this.storedKey(stored) } as LlmConfig;
   }
 
   /** The settings a change starts from: the stored ones, else config `llm` (without its key). */

@@ -109,4 +109,21 @@ export const migrations: readonly string[] = [
    CREATE INDEX audit_cluster ON audit (cluster, timestamp);`,
   // 12: the cluster of a drain's node (ADR 0035; NULL for drains recorded before: the home cluster's)
   `ALTER TABLE drain_jobs ADD COLUMN cluster TEXT;`,
+  // 13: tokens and cost of each model call (src/store/usage-store.ts): GET /api/usage and the daily budgets
+  `CREATE TABLE llm_usage (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     day TEXT NOT NULL,
+     username TEXT NOT NULL,
+     cluster TEXT,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     source TEXT NOT NULL,
+     session_id TEXT,
+     input_tokens INTEGER NOT NULL,
+     output_tokens INTEGER NOT NULL,
+     cached_input_tokens INTEGER NOT NULL,
+     cost REAL NOT NULL
+   );
+   CREATE INDEX llm_usage_day ON llm_usage (day, source, username);`,
 ];

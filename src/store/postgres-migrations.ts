@@ -119,4 +119,21 @@ export const postgresMigrations: readonly string[] = [
   // 11: the cluster of a tool call waiting for approval (ADR 0035; NULL for tools that reach no cluster and calls
   // stored before), so a decision made on any replica audits the cluster the call goes to
   `ALTER TABLE approvals ADD COLUMN cluster TEXT;`,
+  // 12: tokens and cost of each model call, every replica's (src/store/usage-store.ts): GET /api/usage and the daily budgets
+  `CREATE TABLE llm_usage (
+     id BIGSERIAL PRIMARY KEY,
+     at TEXT NOT NULL,
+     day TEXT NOT NULL,
+     username TEXT NOT NULL,
+     cluster TEXT,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     source TEXT NOT NULL,
+     session_id TEXT,
+     input_tokens BIGINT NOT NULL,
+     output_tokens BIGINT NOT NULL,
+     cached_input_tokens BIGINT NOT NULL,
+     cost DOUBLE PRECISION NOT NULL
+   );
+   CREATE INDEX llm_usage_day ON llm_usage (day, source, username);`,
 ];

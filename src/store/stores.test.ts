@@ -18,6 +18,7 @@ import { SealedTokensStore } from './sealed-tokens-store.js';
 import { SessionsStore } from './sessions-store.js';
 import { SettingsStore } from './settings-store.js';
 import { SqliteClient, type SqlClient } from './sql-client.js';
+import { UsageStore, type UsageRow } from './usage-store.js';
 import { UsersStore } from './users-store.js';
 
 // One suite, both engines (ADR 0032): the data dir's SQLite and a throw-away PostgreSQL from
@@ -221,6 +222,59 @@ describe.each([
     expect(await repositories.delete('alpha')).toBe(true);
     expect(await repositories.delete('alpha')).toBe(false);
     expect((await repositories.list()).map((repository) => repository.name)).toEqual(['zeta']);
+  });
+
+  it('llm usage: rows summed by day, user, cluster and model; filters narrow the totals; big counts stay numbers', async () => {
+    const usage = new UsageStore(client);
+    const row = (changes: Partial<UsageRow>): UsageRow => ({
+      at: '2026-03-01T10:00:00.000Z',
+      day: '2026-03-01',
+      username: 'ann',
+      cluster: 'home',
+      provider: 'anthropic',
+      model: 'claude-x',
+      source: 'chat',
+      sessionId: 's1',
+      inputTokens: 1_000,
+      outputTokens: 100,
+      cachedInputTokens: 400,
+      cost: 0.5,
+      ...changes,
+    });
+    await usage.insert(row({}));
+    await usage.insert(row({ inputTokens: 3_000_000_000, cost: 1.25 }));
+    await usage.insert(row({ username: 'bob', cluster: null, model: 'gpt-x', provider: 'openai' }));
+    await usage.insert(row({ day: '2026-03-02', at: '2026-03-02T01:00:00.000Z', source: 'investigation' }));
+    const groups = await usage.groups({ from: '2026-03-01', to: '2026-03-01' });
+    expect(groups).toEqual([
+      {
+        day: '2026-03-01',
+        username: 'ann',
+        cluster: 'home',
+        provider: 'anthropic',
+        model: 'claude-x',
+        calls: 2,
+        inputTokens: 3_000_001_000,
+        outputTokens: 200,
+        cachedInputTokens: 800,
+        cost: 1.75,
+      },
+      {
+        day: '2026-03-01',
+        username: 'bob',
+        cluster: null,
+        provider: 'openai',
+        model: 'gpt-x',
+        calls: 1,
+        inputTokens: 1_000,
+        outputTokens: 100,
+        cachedInputTokens: 400,
+        cost: 0.5,
+      },
+    ]);
+    expect(await usage.totals({ username: 'ann' })).toMatchObject({ calls: 3, outputTokens: 300 });
+    expect(await usage.totals({ username: 'ann', source: 'chat', from: '2026-03-02' })).toMatchObject({ calls: 0, inputTokens: 0, cost: 0 });
+    expect((await usage.groups({ cluster: 'home', model: 'claude-x' })).map((group) => group.day)).toEqual(['2026-03-02', '2026-03-01']);
   });
 
   it('a transaction commits together or not at all', async () => {

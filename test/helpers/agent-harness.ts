@@ -10,8 +10,10 @@ import { AuditLog } from '../../src/audit/audit-log.js';
 import type { ClusterDirectory } from '../../src/agent/cluster-directory.js';
 import type { Principal } from '../../src/rbac/principal.js';
 import type { Tool, ToolClusterGateway } from '../../src/tools/types.js';
-import { configSchema, type RoleName } from '../../src/config/schema.js';
+import { configSchema, type RoleName, type ToolCallingMode } from '../../src/config/schema.js';
+import type { LlmConfig } from '../../src/llm/types.js';
 import { createLlmProvider } from '../../src/llm/index.js';
+import { contextTokensOf } from '../../src/llm/context-window.js';
 import { createLogger } from '../../src/log.js';
 import { ChatStore } from '../../src/store/chat-store.js';
 import { openDatabase, type Db } from '../../src/store/database.js';
@@ -32,6 +34,13 @@ export interface AgentHarnessOptions {
   gateway?: ToolClusterGateway;
   /** More tools to register next to bash (e.g. a kubectl tool with a gateway). */
   extraTools?: Tool[];
+  /** The provider and model the loop talks to over the wire server (default: openai, wire-model). */
+  provider?: 'openai' | 'ollama' | 'anthropic';
+  model?: string;
+  /** `llm.tool_calling` (default native). */
+  toolCalling?: ToolCallingMode;
+  /** Shortens long tool results for the model (src/agent/context-fit.ts); default: config defaults. */
+  llm?: Partial<Pick<LlmConfig, 'context_tokens' | 'tool_output_share'>>;
 }
 
 export interface TurnOptions {
@@ -86,11 +95,13 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 30_000;
   const approvals = new ApprovalRegistry(scheduler, approvalTimeoutMs);
   const audit = new AuditLog(database);
+  const providerName = options.provider ?? 'openai';
   const provider = createLlmProvider({
     ...config.llm,
-    provider: 'openai',
-    model: 'wire-model',
-    base_url: `${wire.url}/v1`,
+    ...options.llm,
+    provider: providerName,
+    model: options.model ?? 'wire-model',
+    base_url: providerName === 'openai' ? `${wire.url}/v1` : wire.url,
     api_key: 'sk-test',
     timeout: 5_000,
     max_retries: 0,
@@ -102,7 +113,14 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     audit,
     cluster: options.gateway,
     approvalTimeoutMs,
-    llm: { provider: () => provider },
+    llm: {
+      provider: () => provider,
+      toolCalling: () => options.toolCalling ?? 'native',
+      contextFit: () => ({
+        contextTokens: contextTokensOf(options.model ?? 'wire-model', options.llm?.context_tokens),
+        toolOutputShare: options.llm?.tool_output_share ?? config.llm.tool_output_share,
+      }),
+    },
     maxSteps: options.maxSteps ?? 20,
     logger: createLogger('silent'),
   });

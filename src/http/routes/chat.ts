@@ -13,6 +13,8 @@ import type { Pilot } from '../../agent/pilot.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
+import { isAppError } from '../../errors.js';
+import type { Principal } from '../../rbac/principal.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ChatRouteDeps {
@@ -74,6 +76,33 @@ function askedCluster(query: z.infer<typeof chatQuery>, body: z.infer<typeof cha
 const sessionQuery = z.object({ session_id: z.string().min(1).max(128).optional() });
 const requiredSessionQuery = z.object({ session_id: z.string().min(1).max(128) });
 
+interface TurnStart {
+  principal: Principal;
+  auditFields: ReturnType<typeof requestAuditFields>;
+  cluster: string | undefined;
+  sessionId: string | undefined;
+}
+
+/** Throws the chat budget's BUDGET_EXCEEDED, audited as a denied query. */
+async function refuseOverBudget(deps: ChatRouteDeps, start: TurnStart): Promise<void> {
+  try {
+    await deps.pilot.chatBudgets.check(start.principal.username);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'BUDGET_EXCEEDED') throw error;
+    const { budget, used, resetsAt } = error.details;
+    deps.audit.record({
+      ...start.auditFields,
+      action: 'query',
+      resource: `chat/${start.sessionId ?? 'new'}`,
+      cluster: start.cluster,
+      details: { budget, used, resetsAt },
+      decision: 'deny',
+      outcome: error.message,
+    });
+    throw error;
+  }
+}
+
 /** Heartbeat comments (config `server.sse_heartbeat`) keep proxies from closing a stream idle while a tool waits for approval. */
 function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
   const timer = setInterval(() => stream.write(': ping\n\n'), intervalMs);
@@ -103,8 +132,10 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
         const principal = principalOf(context);
         // An unknown cluster is a 404 before a session is opened or anything is streamed.
         const cluster = chatCluster(clusters, askedCluster(query, body));
-        const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
+        // A used-up daily budget is a 429 BUDGET_EXCEEDED before a session is opened or the model is called.
+        await refuseOverBudget(deps, { principal, auditFields, cluster, sessionId: body.session_id });
+        const session = await chat.openSession(principal, body.session_id, body.message);
         const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
         deps.audit.record({
           ...auditFields,

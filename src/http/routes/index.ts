@@ -26,6 +26,7 @@ import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
 import { investigationRoutes, type InvestigationsRouteDeps } from './investigations.js';
+import { usageRoutes, type UsageRouteDeps } from './usage.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -52,7 +53,8 @@ export type RouteDeps = HealthRouteDeps &
   AccessRequestsRouteDeps &
   ReportsRouteDeps &
   ClustersRouteDeps &
-  InvestigationsRouteDeps;
+  InvestigationsRouteDeps &
+  UsageRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -80,6 +82,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...toolRoutes(deps),
     ...settingsRoutes(deps),
     ...accessRequestRoutes(deps),
+    ...usageRoutes(deps),
     ...reportRoutes(deps),
     ...clusterRoutes(),
     ...clustersRoutes(deps),

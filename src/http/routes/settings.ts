@@ -6,7 +6,7 @@ import { audited, type AuditContextDeps } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
 import { userSettings as settingsSchema } from '../api-schemas.js';
-import { llmProviders } from '../../config/schema.js';
+import { llmProviders, toolCallingModes } from '../../config/schema.js';
 import type { Pilot } from '../../agent/pilot.js';
 
 /** Request bodies, named in the OpenAPI document (components/schemas). */
@@ -30,6 +30,9 @@ const llmSettingsView = z
     region: z.string().optional(),
     timeout: z.number().int(),
     max_retries: z.number().int(),
+    tool_calling: z.enum(toolCallingModes).optional(),
+    context_tokens: z.number().int().optional(),
+    tool_output_share: z.number().optional(),
     allow_private_base_url: z.boolean().optional(),
     apiKeySet: z.boolean(),
     apiKeySource: z.enum(['file', 'config', 'none']),

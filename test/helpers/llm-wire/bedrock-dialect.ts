@@ -37,8 +37,15 @@ function bedrockFrames(turn: ScriptedTurn): WireFrame[] {
     ...textFrames(turn),
     ...toolFrames(turn),
     frame('messageStop', { stopReason }),
-    frame('metadata', { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, metrics: { latencyMs: 1 } }),
+    frame('metadata', { ...bedrockUsage(turn), metrics: { latencyMs: 1 } }),
   ];
+}
+
+/** Bedrock's `inputTokens` leaves out the tokens read from (and written to) the prompt cache. */
+function bedrockUsage(turn: ScriptedTurn): Record<string, Record<string, number>> {
+  if (!turn.usage) return {};
+  const { input, output, cached = 0 } = turn.usage;
+  return { usage: { inputTokens: input - cached, outputTokens: output, cacheReadInputTokens: cached, cacheWriteInputTokens: 0, totalTokens: input + output } };
 }
 
 /** Bedrock ConverseStream: binary `application/vnd.amazon.eventstream` frames. */

@@ -18,6 +18,8 @@ export interface ProviderTarget {
   toolResultSent(body: unknown, call: LlmToolCall): void;
   /** Extra assertions on the recorded chat request (headers, query). */
   requestShape?(request: LlmWireServer['requests'][number]): void;
+  /** False for providers whose usage has no cached part (Ollama). */
+  reportsCachedTokens?: boolean;
 }
 
 export const kubectlGet: LlmToolSpec = {
@@ -76,11 +78,19 @@ export function describeProviderConformance(target: ProviderTarget): void {
       const { events, error } = await chat(harness.provider());
       expect(error).toBeUndefined();
       expect(textsOf(events)).toEqual(['Three ', 'pods ', 'run.']);
-      expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
+      expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
       const [request] = harness.server.chatRequests();
       expect(request?.provider).toBe(target.provider);
       if (request) target.toolsSent(request.body);
       if (request && target.requestShape) target.requestShape(request);
+    });
+
+    it("reports the call's input, output and cached tokens from the provider's usage fields", async () => {
+      harness.server.script([{ text: ['Fine.'], usage: { input: 1_200, output: 34, cached: 1_000 } }]);
+      const { events, error } = await chat(harness.provider());
+      expect(error).toBeUndefined();
+      const cachedInputTokens = target.reportsCachedTokens === false ? 0 : 1_000;
+      expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop', usage: { inputTokens: 1_200, outputTokens: 34, cachedInputTokens } });
     });
 
     it('parses the arguments of a tool call', async () => {

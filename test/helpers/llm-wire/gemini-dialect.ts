@@ -9,9 +9,15 @@ const statusNames: Record<number, string> = {
   503: 'UNAVAILABLE',
 };
 
-function event(model: string, parts: unknown[], finishReason?: string): WireFrame {
-  const candidate = { content: { parts, role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) };
-  const usage = finishReason ? { usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } } : {};
+function usageMetadata(turn: ScriptedTurn): Record<string, Record<string, number>> {
+  if (!turn.usage) return {};
+  const { input, output, cached = 0 } = turn.usage;
+  return { usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, cachedContentTokenCount: cached, totalTokenCount: input + output } };
+}
+
+function event(model: string, parts: unknown[], finish?: { reason: string; turn: ScriptedTurn }): WireFrame {
+  const candidate = { content: { parts, role: 'model' }, index: 0, ...(finish ? { finishReason: finish.reason } : {}) };
+  const usage = finish ? usageMetadata(finish.turn) : {};
   return { data: `data: ${JSON.stringify({ candidates: [candidate], ...usage, modelVersion: model })}\r\n\r\n` };
 }
 
@@ -25,7 +31,7 @@ function geminiFrames(turn: ScriptedTurn, model: string): WireFrame[] {
         ),
       ]
     : [];
-  return [...texts, ...calls, event(model, [{ text: '' }], 'STOP')];
+  return [...texts, ...calls, event(model, [{ text: '' }], { reason: 'STOP', turn })];
 }
 
 /** Gemini streamGenerateContent?alt=sse: `data: {GenerateContentResponse}` frames; calls arrive whole. */

@@ -10,7 +10,8 @@ function ollamaFrames(turn: ScriptedTurn, model: string): WireFrame[] {
   const calls = turn.toolCalls?.length
     ? [line(model, { content: '', tool_calls: turn.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) })]
     : [];
-  const done = line(model, { content: '' }, { done: true, done_reason: 'stop', total_duration: 1, eval_count: 1 });
+  const counts = turn.usage ? { prompt_eval_count: turn.usage.input, eval_count: turn.usage.output } : {};
+  const done = line(model, { content: '' }, { done: true, done_reason: 'stop', total_duration: 1, ...counts });
   return [...texts, ...calls, done];
 }
 
@@ -20,4 +21,11 @@ export const ollamaDialect: WireDialect = {
   frames: ollamaFrames,
   error: (_status, message) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: message }) }),
   checkBody: () => JSON.stringify({ version: '0.12.0' }),
+};
+
+/** POST /api/show: a model named `*-text` has no `tools` capability (a text-only model), any other has. */
+export const ollamaShowDialect: WireDialect = {
+  ...ollamaDialect,
+  checkBody: (model) =>
+    JSON.stringify({ modelfile: '', parameters: '', template: '', capabilities: model.endsWith('-text') ? ['completion'] : ['completion', 'tools'] }),
 };

@@ -37,7 +37,21 @@ function openAiFrames(turn: ScriptedTurn, model: string, preamble: WireFrame[]):
     text: true,
   }));
   const finish = turn.toolCalls?.length ? 'tool_calls' : 'stop';
-  return [...preamble, ...texts, ...toolCallFrames(turn, model), sse(model, {}, finish), { data: 'data: [DONE]\n\n' }];
+  return [...preamble, ...texts, ...toolCallFrames(turn, model), sse(model, {}, finish), ...usageFrame(turn, model), { data: 'data: [DONE]\n\n' }];
+}
+
+/** The last chunk of a stream asked with `stream_options: {include_usage: true}`: no choices, the call's usage. */
+function usageFrame(turn: ScriptedTurn, model: string): WireFrame[] {
+  if (!turn.usage) return [];
+  const { input, output } = turn.usage;
+  const usage = {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: turn.usage?.cached ?? 0 },
+  };
+  const chunk = { id: 'chatcmpl-wire', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage };
+  return [{ data: `data: ${JSON.stringify(chunk)}\n\n` }];
 }
 
 const openAiError = (status: number, message: string): ReturnType<WireDialect['error']> => ({

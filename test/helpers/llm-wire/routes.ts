@@ -1,6 +1,7 @@
+import { anthropicDialect } from './anthropic-dialect.js';
 import { bedrockDialect } from './bedrock-dialect.js';
 import { geminiDialect } from './gemini-dialect.js';
-import { ollamaDialect } from './ollama-dialect.js';
+import { ollamaDialect, ollamaShowDialect } from './ollama-dialect.js';
 import { azureDialect, openAiDialect } from './openai-dialect.js';
 import type { WireDialect, WireProvider } from './script.js';
 
@@ -16,12 +17,15 @@ export interface WireRoute {
 
 /** Every route the wire server answers; the first match wins. */
 export const wireRoutes: WireRoute[] = [
+  { provider: 'anthropic', kind: 'chat', method: 'POST', pattern: /^(?:\/v1)?\/messages$/, dialect: anthropicDialect, modelFrom: 'body' },
+  { provider: 'anthropic', kind: 'check', method: 'POST', pattern: /^(?:\/v1)?\/messages\/count_tokens$/, dialect: anthropicDialect, modelFrom: 'body' },
   { provider: 'azure', kind: 'chat', method: 'POST', pattern: /^\/openai\/deployments\/([^/]+)\/chat\/completions$/, dialect: azureDialect, modelFrom: 'path' },
   { provider: 'azure', kind: 'check', method: 'GET', pattern: /^\/openai\/models$/, dialect: azureDialect, modelFrom: 'body' },
   { provider: 'openai', kind: 'chat', method: 'POST', pattern: /^(?:\/v1)?\/chat\/completions$/, dialect: openAiDialect, modelFrom: 'body' },
   { provider: 'openai', kind: 'check', method: 'GET', pattern: /^(?:\/v1)?\/models$/, dialect: openAiDialect, modelFrom: 'body' },
   { provider: 'ollama', kind: 'chat', method: 'POST', pattern: /^\/api\/chat$/, dialect: ollamaDialect, modelFrom: 'body' },
   { provider: 'ollama', kind: 'check', method: 'GET', pattern: /^\/api\/version$/, dialect: ollamaDialect, modelFrom: 'body' },
+  { provider: 'ollama', kind: 'check', method: 'POST', pattern: /^\/api\/show$/, dialect: ollamaShowDialect, modelFrom: 'body' },
   {
     provider: 'gemini',
     kind: 'chat',

@@ -20,9 +20,13 @@ export interface ScriptedTurn {
   stallAfterChunks?: number;
   /** Wait this long before the response headers and between frames. */
   delayMs?: number;
+  /** Tokens the provider reports for this call (absent: none, except Anthropic's message_start defaults); `input` counts the cached part too. */
+  usage?: { input: number; output: number; cached?: number };
+  /** Anthropic: an `error` event right after message_start instead of the answer (e.g. overloaded_error). */
+  streamError?: { type: string; message: string };
 }
 
-export type WireProvider = 'openai' | 'azure' | 'ollama' | 'gemini' | 'bedrock';
+export type WireProvider = 'openai' | 'azure' | 'ollama' | 'gemini' | 'bedrock' | 'anthropic';
 
 /** A request as the server received it. */
 export interface RecordedRequest {

@@ -4,7 +4,7 @@ import { toWireReply, type WireReply, type WireRequest } from './reply.js';
 import { matchRoute, type MatchedRoute } from './routes.js';
 import type { RecordedRequest, ScriptedTurn, WireDialect } from './script.js';
 
-/** A local HTTP server that answers like OpenAI, Azure OpenAI, Ollama, Gemini and Bedrock. */
+/** A local HTTP server that answers like OpenAI, Azure OpenAI, Ollama, Gemini, Bedrock and Anthropic. */
 export interface LlmWireServer {
   /** http://127.0.0.1:PORT, no trailing slash. */
   url: string;

@@ -12,7 +12,16 @@ const PortForwardsPage = lazy(() => import('../features/portforwards/PortForward
 const McpServersPage = lazy(() => import('../features/mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
 const AllClustersPage = lazy(() => import('../features/clusters/AllClustersPage').then((module) => ({ default: module.AllClustersPage })));
 const InvestigationsPage = lazy(() => import('../features/investigations/InvestigationsPage').then((module) => ({ default: module.InvestigationsPage })));
+const UsagePage = lazy(() => import('../features/usage/UsagePage').then((module) => ({ default: module.UsagePage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
+
+/** The pages that take no namespace. */
+function GlobalPageOf({ route }: { route: PageRoute }): ReactNode {
+  if (route.page === 'usage') return <UsagePage />;
+  if (route.page === 'clusters') return <AllClustersPage />;
+  if (route.page === 'mcp') return <McpServersPage />;
+  return <HelmRepositoriesPage />;
+}
 
 function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): ReactNode {
   switch (route.page) {
@@ -24,16 +33,12 @@ function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): 
       return <HelmReleasePage namespace={route.namespace} name={route.name} />;
     case 'helm-install':
       return <HelmInstallPage namespace={namespace} />;
-    case 'helm-repositories':
-      return <HelmRepositoriesPage />;
     case 'portforwards':
       return <PortForwardsPage namespace={namespace} />;
-    case 'mcp':
-      return <McpServersPage />;
     case 'reports':
       return <ReportsPage namespace={namespace} />;
-    case 'clusters':
-      return <AllClustersPage />;
+    default:
+      return <GlobalPageOf route={route} />;
   }
 }
 

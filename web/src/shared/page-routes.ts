@@ -9,7 +9,8 @@ export type PageRoute =
   | { page: 'mcp' }
   | { page: 'reports' }
   | { page: 'clusters' }
-  | { page: 'investigations' };
+  | { page: 'investigations' }
+  | { page: 'usage' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -30,6 +31,7 @@ export function parsePageRoute(parts: string[]): PageRoute {
   if (parts[0] === 'reports') return { page: 'reports' };
   if (parts[0] === 'clusters') return { page: 'clusters' };
   if (parts[0] === 'investigations') return { page: 'investigations' };
+  if (parts[0] === 'usage') return { page: 'usage' };
   return { page: 'overview' };
 }
 
@@ -44,6 +46,7 @@ const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
   reports: '/reports',
   clusters: '/clusters',
   investigations: '/investigations',
+  usage: '/usage',
 };
 
 export function pagePath(route: PageRoute): string {
@@ -53,7 +56,7 @@ export function pagePath(route: PageRoute): string {
 
 /** True for the routes of this module. */
 export function isPageRoute(route: { page: string }): route is PageRoute {
-  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters', 'investigations'].includes(
+  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters', 'investigations', 'usage'].includes(
     route.page,
   );
 }

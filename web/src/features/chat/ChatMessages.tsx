@@ -39,6 +39,17 @@ export function ChatMessages({ state, onDecide }: { state: ChatState; onDecide: 
                 <span className="notice-code">{entry.code}</span> {entry.error}
               </div>
             );
+          case 'usage':
+            return (
+              <p key={entry.key} className="muted small chat-usage">
+                {t('chat.usage', {
+                  input: entry.usage.inputTokens.toLocaleString(),
+                  cached: entry.usage.cachedInputTokens.toLocaleString(),
+                  output: entry.usage.outputTokens.toLocaleString(),
+                  cost: entry.usage.cost.toFixed(4),
+                })}
+              </p>
+            );
           case 'end':
             return (
               <p key={entry.key} className="muted small">

@@ -132,4 +132,32 @@ describe('chatReducer', () => {
     });
     expect(loaded.entries[0]).toMatchObject({ cluster: 'staging' });
   });
+
+  it('shows the tokens and cost of an answer: from stream_end live, summed over its model calls when a session loads', () => {
+    const usage = { inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000, cost: 0.0021 };
+    const live = run([
+      { type: 'send', message: 'hi', context: {} },
+      event('chunk', { content: 'Hello' }),
+      event('stream_end', { complete: true, reason: 'final_answer', usage }),
+    ]);
+    expect(live.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'usage']);
+    expect(live.entries[2]).toMatchObject({ usage });
+    const call = (inputTokens: number, cost: number) => ({ provider: 'anthropic', model: 'claude', inputTokens, outputTokens: 10, cachedInputTokens: 0, cost });
+    const loaded = run([
+      {
+        type: 'load',
+        history: {
+          session: { id: 's1', title: 'hi', createdAt: '', updatedAt: '' },
+          messages: [
+            { role: 'user', content: 'hi', context: {}, createdAt: '' },
+            { role: 'assistant', content: '', toolCalls: [], usage: call(100, 0.5), createdAt: '' },
+            { role: 'assistant', content: 'done', toolCalls: [], usage: call(200, 0.25), createdAt: '' },
+            { role: 'turn_end', reason: 'final_answer', createdAt: '' },
+          ],
+        },
+      },
+    ]);
+    expect(loaded.entries.map((entry) => entry.kind)).toEqual(['user', 'assistant', 'usage']);
+    expect(loaded.entries[2]).toMatchObject({ usage: { inputTokens: 300, outputTokens: 20, cachedInputTokens: 0, cost: 0.75 } });
+  });
 });

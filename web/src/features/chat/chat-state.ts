@@ -1,4 +1,4 @@
-import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason } from '@pilothouse/wire/types';
+import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason, TurnUsage } from '@pilothouse/wire/types';
 
 /** A tool call's wire fields (the one ToolCallView schema) once its request arrived: the request's own fields are then set. */
 type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
@@ -20,13 +20,17 @@ export type ChatEntry =
   | { kind: 'assistant'; key: string; content: string }
   | ToolEntry
   | { kind: 'error'; key: string; error: string; code: string }
-  | { kind: 'end'; key: string; reason: TurnEndReason };
+  | { kind: 'end'; key: string; reason: TurnEndReason }
+  /** The tokens and cost of one answer (every model call of its turn). */
+  | { kind: 'usage'; key: string; usage: TurnUsage };
 
 export interface ChatState {
   sessionId?: string;
   entries: ChatEntry[];
   streaming: boolean;
   nextKey: number;
+  /** While a stored session loads: the usage of the turn read so far. */
+  loadingUsage?: TurnUsage;
 }
 
 export type ChatAction =
@@ -96,7 +100,30 @@ function toolExecution(entry: ToolEntry, data: Payload): ToolEntry {
   return { ...entry, result: text(data.result), status: (text(data.status) || 'executed') as ToolStatus, ...(accessNeeded ? { accessNeeded } : {}) };
 }
 
+/** A well-formed usage of an event or message, or undefined. */
+function usageOf(value: unknown): TurnUsage | undefined {
+  const usage = value as Partial<TurnUsage> | undefined;
+  const fields = [usage?.inputTokens, usage?.outputTokens, usage?.cachedInputTokens, usage?.cost];
+  if (!fields.every((field) => typeof field === 'number')) return undefined;
+  return usage as TurnUsage;
+}
+
+/** `total` plus one call's usage. */
+export function addUsage(total: TurnUsage | undefined, call: TurnUsage): TurnUsage {
+  return {
+    inputTokens: (total?.inputTokens ?? 0) + call.inputTokens,
+    outputTokens: (total?.outputTokens ?? 0) + call.outputTokens,
+    cachedInputTokens: (total?.cachedInputTokens ?? 0) + call.cachedInputTokens,
+    cost: (total?.cost ?? 0) + call.cost,
+  };
+}
+
 function streamEnd(state: ChatState, data: Payload): ChatState {
+  const usage = usageOf(data.usage);
+  return endTurn(usage ? push(state, { kind: 'usage', usage }) : state, data);
+}
+
+function endTurn(state: ChatState, data: Payload): ChatState {
   const reason = text(data.reason) as TurnEndReason;
   const ended = { ...state, streaming: false };
   const lastIsError = state.entries[state.entries.length - 1]?.kind === 'error';
@@ -145,9 +172,16 @@ function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
 function addMessage(state: ChatState, message: MessageView): ChatState {
   if (message.role === 'user') return push(state, { kind: 'user', content: message.content, context: message.context });
   if (message.role === 'assistant') {
-    const withText = message.content ? push(state, { kind: 'assistant', content: message.content }) : state;
+    const usage = usageOf(message.usage);
+    const counted = usage ? { ...state, loadingUsage: addUsage(state.loadingUsage, usage) } : state;
+    const withText = message.content ? push(counted, { kind: 'assistant', content: message.content }) : counted;
     return message.toolCalls.reduce((next, call) => push(next, toolFromView(call)), withText);
   }
+  return turnEndMessage(state, message);
+}
+
+function turnEndMessage(loaded: ChatState, message: Extract<MessageView, { role: 'turn_end' }>): ChatState {
+  const state = loaded.loadingUsage ? push({ ...loaded, loadingUsage: undefined }, { kind: 'usage', usage: loaded.loadingUsage }) : loaded;
   if (message.error) return push(state, { kind: 'error', error: message.error.message, code: message.error.code });
   return message.reason === 'final_answer' ? state : push(state, { kind: 'end', reason: message.reason });
 }

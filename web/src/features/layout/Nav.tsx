@@ -80,6 +80,11 @@ export function Nav({ route, role }: { route: Route; role: Role }): ReactNode {
           </li>
         )}
         <li>
+          <Link to={routePath({ page: 'usage' })} current={route.page === 'usage'}>
+            {t('nav.usage')}
+          </Link>
+        </li>
+        <li>
           <Link to={routePath({ page: 'settings' })} current={route.page === 'settings'}>
             {t('nav.settings')}
           </Link>

@@ -9,7 +9,7 @@ export type LlmTestResult = components['schemas']['LlmTestResult'];
 /** `PUT /api/settings/llm`: the body the form sends. */
 export type LlmSettingsBody = components['schemas']['LlmSettingsBody'];
 
-export const providers = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const satisfies readonly LlmSettingsBody['provider'][];
+export const providers = ['openai', 'azure', 'ollama', 'gemini', 'bedrock', 'anthropic'] as const satisfies readonly LlmSettingsBody['provider'][];
 
 /** What the form edits; the key field starts empty (write-only). */
 export interface LlmDraft {
