@@ -26,7 +26,6 @@ import { CustomClient } from '../kube/custom-client.js';
 import type { ClusterSet } from '../kube/cluster-set.js';
 import type { KubeClients } from '../kube/clients.js';
 import { notificationUrlPolicy } from '../net/outbound-policies.js';
-import type { IdentityResolver } from '../rbac/identities.js';
 import type { Principal } from '../rbac/principal.js';
 import { ChatStore } from '../store/chat-store.js';
 import type { SqlClient } from '../store/sql-client.js';
@@ -42,9 +41,8 @@ export interface InvestigationsComposeInput {
   clusters: ClusterSet<ClusterScope>;
   tools: ToolRegistry;
   safety: SafetyAnalyzer;
-  pilot: Pick<Pilot, 'llm' | 'approvals'>;
+  pilot: Pick<Pilot, 'llm' | 'approvals' | 'usage'>;
   audit: AuditRecorder;
-  identities: IdentityResolver;
   toolCluster: ToolClusterGateway;
   store: SqlClient;
   controllers: ControllerManager;
@@ -147,7 +145,6 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
       safety: input.safety,
       approvals: input.pilot.approvals,
       audit: input.audit,
-      identityOf: (principal) => input.identities.identityOf(principal),
       cluster: input.toolCluster,
       approvalTimeoutMs: config.authorization.tool_approval.timeout,
       logger,
@@ -159,6 +156,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
     clusters: clusterDirectoryOf(clusters),
     maxSteps: settings.max_steps,
     identity: settings.identity,
+    usage: input.pilot.usage,
   };
   const notifier = new InvestigationNotifier({
     targets: settings.notifications,
@@ -186,7 +184,6 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
     safety: input.safety,
     gateway: input.toolCluster,
     audit: input.audit,
-    identityOf: (principal) => input.identities.identityOf(principal),
     clock,
   });
   return {

@@ -260,7 +260,6 @@ export function composeServices(options: ComposeOptions): Services {
       safety,
       pilot,
       audit,
-      identities,
       toolCluster,
       store,
       controllers,

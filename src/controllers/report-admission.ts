@@ -33,7 +33,9 @@ export function reportAdmissionManifests(namespace: string, serviceUser: string)
       failurePolicy: 'Fail',
       matchConstraints: {
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
-        resourceRules: [{ apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'accessrequests', 'investigations'] }],
+        resourceRules: [
+          { apiGroups: ['pilothouse.dev'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['reports', 'accessrequests', 'investigations'] },
+        ],
       },
       matchConditions: [{ name: 'not-pilothouse', expression: `request.userInfo.username != ${literal(serviceUser)}` }],
       variables: [

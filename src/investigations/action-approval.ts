@@ -15,8 +15,6 @@ export interface ActionApprovalDeps {
   safety: Pick<SafetyAnalyzer, 'analyzeSync'>;
   gateway: ToolClusterGateway;
   audit: AuditRecorder;
-  /** The impersonated cluster identity of a caller (as for chat calls). */
-  identityOf(principal: Principal): string | undefined;
   clock: () => number;
 }
 
@@ -134,7 +132,7 @@ export class ActionApproval {
     if (!tool) return { result: { output: 'the kubectl tool is not available', isError: true }, refusals: [] };
     const session = await this.deps.gateway.open({ principal, mode: 'approved', clusterName: args.cluster });
     try {
-      const result = await tool.run(args, { principal, mode: 'approved', impersonate: this.deps.identityOf(principal), cluster: session });
+      const result = await tool.run(args, { principal, mode: 'approved', cluster: session });
       const refusals = session.refusals();
       return { result: withRefusals(result, refusals), refusals };
     } finally {

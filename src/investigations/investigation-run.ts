@@ -13,6 +13,7 @@ import { createConcludeTool, type Conclusion, type ConclusionSink } from './conc
 import { investigationMessage, investigationNamespace, investigationRules } from './investigation-prompt.js';
 import { InvestigationTools } from './investigation-tools.js';
 import { TokenMeter } from './token-meter.js';
+import { InvestigationUsageMeter, type UsageSink } from './investigation-usage.js';
 
 /** What a run is built from (src/app/compose-investigations.ts). */
 export interface InvestigationRunDeps {
@@ -28,6 +29,8 @@ export interface InvestigationRunDeps {
   maxSteps: number;
   /** `investigations.identity`. */
   identity: { mapping: RoleName; roles: readonly string[] };
+  /** Where the run's model calls are recorded (GET /api/usage, /metrics), as source `investigation`. */
+  usage?: UsageSink;
 }
 
 /** One run to make. */
@@ -72,7 +75,8 @@ export async function runInvestigation(deps: InvestigationRunDeps, request: Inve
   const sink: ConclusionSink = {};
   const meter = new TokenMeter();
   const tools = new InvestigationTools(deps.registry, deps.toolNames, [...(deps.extraTools ?? []), createConcludeTool(sink)]);
-  const loop = new AgentLoop({ ...deps.loop, tools, llm: { provider: () => meter.wrap(deps.llm.provider()) }, maxSteps: deps.maxSteps });
+  const usage = deps.usage ? { usage: new InvestigationUsageMeter(deps.usage) } : {};
+  const loop = new AgentLoop({ ...deps.loop, ...usage, tools, llm: { provider: () => meter.wrap(deps.llm.provider()) }, maxSteps: deps.maxSteps });
   const session = randomUUID();
   await deps.chats.createSession(session, investigationActor(name), `Investigation ${name}`);
   const outcome = await loop.runTurn({

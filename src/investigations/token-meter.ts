@@ -1,8 +1,8 @@
 import type { LlmChatRequest, LlmProvider, LlmStreamEvent } from '../llm/types.js';
 
 /**
- * The tokens one run used. The model call returns no usage today, so {@link TokenMeter} estimates (about
- * four characters a token, input and output); when src/llm reports usage, hand a meter that reads it instead.
+ * The tokens one run used: the input and output tokens each provider reports with its answer (src/llm usage);
+ * for a call whose provider reports none, an estimate (about four characters a token, input and output).
  */
 export interface InvestigationUsage {
   tokens(): number;
@@ -28,9 +28,10 @@ function eventCharacters(event: LlmStreamEvent): number {
 /** Counts the input and output of every model call made through {@link wrap}. */
 export class TokenMeter implements InvestigationUsage {
   private characters = 0;
+  private reported = 0;
 
   tokens(): number {
-    return Math.ceil(this.characters / charactersPerToken);
+    return this.reported + Math.ceil(this.characters / charactersPerToken);
   }
 
   /** The provider with every request and streamed event counted. */
@@ -40,14 +41,24 @@ export class TokenMeter implements InvestigationUsage {
     };
     return {
       name: provider.name,
+      ...(provider.model === undefined ? {} : { model: provider.model }),
+      ...(provider.toolSupport ? { toolSupport: (signal?: AbortSignal) => provider.toolSupport!(signal) } : {}),
       check: (signal) => provider.check(signal),
-      async *streamChat(request: LlmChatRequest): AsyncIterable<LlmStreamEvent> {
-        count(requestCharacters(request));
-        for await (const event of provider.streamChat(request)) {
-          count(eventCharacters(event));
-          yield event;
-        }
-      },
+      streamChat: (request: LlmChatRequest): AsyncIterable<LlmStreamEvent> => this.counted(provider, request, count),
     };
+  }
+
+  /** One call's events; its reported usage replaces the estimate of that call. */
+  private async *counted(provider: LlmProvider, request: LlmChatRequest, count: (characters: number) => void): AsyncIterable<LlmStreamEvent> {
+    let characters = requestCharacters(request);
+    for await (const event of provider.streamChat(request)) {
+      characters += eventCharacters(event);
+      if (event.type === 'done' && event.usage) {
+        this.reported += event.usage.inputTokens + event.usage.outputTokens;
+        characters = 0;
+      }
+      yield event;
+    }
+    count(characters);
   }
 }

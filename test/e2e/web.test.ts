@@ -169,10 +169,10 @@ describe.skipIf(missing.length > 0)('web UI', () => {
     await row.getByText('Pending').waitFor();
     await row.getByRole('button', { name: 'Approve' }).click();
     // The approval asks first, naming the requester and the scope, and carries a comment for them.
-    const dialog = adminPage.getByRole('dialog', { name: `Approve the request of ${user.username}?` });
-    await dialog.getByText(/execute_write · .* · deployments/).waitFor();
-    await dialog.getByLabel('Comment for the requester (optional)').fill('go ahead for the web test');
-    await dialog.getByRole('button', { name: 'Approve' }).click();
+    const decision = adminPage.getByRole('dialog', { name: `Approve the request of ${user.username}?` });
+    await decision.getByText(/execute_write · .* · deployments/).waitFor();
+    await decision.getByLabel('Comment for the requester (optional)').fill('go ahead for the web test');
+    await decision.getByRole('button', { name: 'Approve' }).click();
     await row.getByText('Approved').waitFor();
     expect(await row.getByText(/^until /).count()).toBe(1);
     const decided = await service.api('GET', '/api/access-requests', { token: service.adminToken });

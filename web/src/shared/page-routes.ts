@@ -56,7 +56,17 @@ export function pagePath(route: PageRoute): string {
 
 /** True for the routes of this module. */
 export function isPageRoute(route: { page: string }): route is PageRoute {
-  return ['overview', 'helm', 'helm-release', 'helm-install', 'helm-repositories', 'portforwards', 'mcp', 'reports', 'clusters', 'investigations', 'usage'].includes(
-    route.page,
-  );
+  return [
+    'overview',
+    'helm',
+    'helm-release',
+    'helm-install',
+    'helm-repositories',
+    'portforwards',
+    'mcp',
+    'reports',
+    'clusters',
+    'investigations',
+    'usage',
+  ].includes(route.page);
 }
