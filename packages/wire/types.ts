@@ -1482,6 +1482,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/prometheus/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PromQL on the cluster's Prometheus: {query, time?} (instant) or {query, start, end, step} (range) → Prometheus' {resultType, result}; every selector is restricted to the namespaces where the caller may list pods
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiPrometheusQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/readyz": {
         parameters: {
             query?: never;
@@ -2373,6 +2393,19 @@ export interface components {
             /** @constant */
             status: "ok";
         };
+        PromqlAnswer: {
+            result: unknown;
+            /** @enum {string} */
+            resultType: "matrix" | "vector" | "scalar" | "string";
+            warnings?: string[];
+        };
+        PromqlBody: {
+            end?: number | string;
+            query: string;
+            start?: number | string;
+            step?: number | string;
+            time?: number | string;
+        };
         Readiness: {
             /** @constant */
             kubernetes: "connected";
@@ -2921,6 +2954,8 @@ export type PortForwardItems = components['schemas']['PortForwardItems'];
 export type PortForwardStarted = components['schemas']['PortForwardStarted'];
 export type PortForwardStopped = components['schemas']['PortForwardStopped'];
 export type Probe = components['schemas']['Probe'];
+export type PromqlAnswer = components['schemas']['PromqlAnswer'];
+export type PromqlBody = components['schemas']['PromqlBody'];
 export type Readiness = components['schemas']['Readiness'];
 export type RefreshedToken = components['schemas']['RefreshedToken'];
 export type ReportCreateBody = components['schemas']['ReportCreateBody'];
@@ -6063,6 +6098,45 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiPrometheusQuery: {
+        parameters: {
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromqlBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromqlAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];

@@ -21,6 +21,8 @@ import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Principal } from '../rbac/principal.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import type { PrometheusConfig } from '../config/prometheus-schema.js';
+import { PrometheusSource } from '../prometheus/prometheus-source.js';
 import { findBinary } from '../tools/binaries.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
@@ -45,6 +47,15 @@ export interface ClusterConnection {
   mappings?: Partial<Record<Principal['role'], string>>;
   /** Removed when the cluster is (a Secret's kubeconfig written for kubectl and helm). */
   ownedFile?: string;
+  /** The cluster's own `prometheus:` (absent: detection with the home cluster's other settings). */
+  prometheus?: PrometheusConfig;
+}
+
+/** A cluster's Prometheus settings: its own, or the top-level ones without their url or service (found by detection). */
+function prometheusConfigOf(config: Config, cluster: ClusterConnection): PrometheusConfig {
+  if (cluster.prometheus) return cluster.prometheus;
+  if (cluster.source === 'home') return config.prometheus;
+  return { ...config.prometheus, url: undefined, service: undefined, auth: undefined };
 }
 
 /** Builds one cluster's scope: nothing connects until a request, a watch or the health probe needs it. */
@@ -80,9 +91,16 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     now: clock,
     observe: (up) => metrics.clusterUp.set({ cluster: name }, up ? 1 : 0),
   });
+  const prometheus = new PrometheusSource({
+    config: prometheusConfigOf(config, cluster),
+    ownNamespace: config.kubernetes.namespace,
+    rest: () => kube.forIdentity(undefined).rest,
+    clock,
+  });
   return {
     name,
     source: cluster.source,
+    prometheus,
     kube,
     discovery,
     caches,
@@ -125,7 +143,7 @@ export function configuredConnection(cluster: ClusterConfig): ClusterConnection 
   // The same check as a Secret's (the file, its context, cluster and user), file references and plugins allowed.
   const { kubeConfig, context } = withClusterName(cluster.name, () => loadClusterKubeconfigFile(cluster.kubeconfig, cluster.context));
   const connection = { kubeconfigPath: cluster.kubeconfig, context };
-  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings };
+  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings, prometheus: cluster.prometheus };
 }
 
 /**

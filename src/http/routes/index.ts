@@ -25,6 +25,7 @@ import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requ
 import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
+import { promqlRoutes, type PromqlRouteDeps } from './promql.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -50,7 +51,8 @@ export type RouteDeps = HealthRouteDeps &
   SettingsRouteDeps &
   AccessRequestsRouteDeps &
   ReportsRouteDeps &
-  ClustersRouteDeps;
+  ClustersRouteDeps &
+  PromqlRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -81,6 +83,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...reportRoutes(deps),
     ...clusterRoutes(),
     ...clustersRoutes(deps),
+    ...promqlRoutes(deps),
   ];
   return routes;
 }
