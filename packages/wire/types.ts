@@ -502,7 +502,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiClusters"];
@@ -1936,6 +1936,7 @@ export interface components {
             access: components["schemas"]["ClusterAccess"];
             checkedAt?: string;
             error?: string;
+            history?: components["schemas"]["HistoryStatus"];
             name: string;
             reachable: boolean;
             /** @enum {string} */
@@ -2122,6 +2123,13 @@ export interface components {
         };
         HelmValues: {
             values: unknown;
+        };
+        HistoryStatus: {
+            available: boolean;
+            reason?: string;
+            /** @enum {string} */
+            source: "config" | "detected" | "none";
+            where?: string;
         };
         KindSchema: {
             root: string;
@@ -2919,6 +2927,7 @@ export type HelmRollbackBody = components['schemas']['HelmRollbackBody'];
 export type HelmUninstalled = components['schemas']['HelmUninstalled'];
 export type HelmUpgradeBody = components['schemas']['HelmUpgradeBody'];
 export type HelmValues = components['schemas']['HelmValues'];
+export type HistoryStatus = components['schemas']['HistoryStatus'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];

@@ -229,6 +229,10 @@ export function composeServices(options: ComposeOptions): Services {
   controllers.register(new Controller(portForwards, forwarder, logger));
   controllers.register(new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events), logger));
   health.helmCheck = () => helm.health();
+  health.historyCheck = async () => {
+    const { available, ...rest } = await clusters.home.prometheus.status();
+    return { status: available ? 'available' : 'unavailable', ...rest };
+  };
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
   return {
     config,

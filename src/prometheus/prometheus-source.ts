@@ -34,6 +34,9 @@ export interface PrometheusSourceOptions {
   clock: Clock;
 }
 
+/** A reachability check waits at most this long (GET /api/clusters and /api/health wait for it). */
+const checkTimeoutMs = 5_000;
+
 /** How long a detection (or its failure) and a reachability check are kept. */
 const keepMs = 60_000;
 
@@ -45,6 +48,7 @@ const keepMs = 60_000;
 export class PrometheusSource {
   private found: { at: number; endpoint: PrometheusEndpoint | undefined; reason?: string } | undefined;
   private checked: { at: number; status: HistoryStatus } | undefined;
+  private pending: Promise<HistoryStatus> | undefined;
   private readonly fixed: PrometheusEndpoint | undefined;
 
   constructor(private readonly options: PrometheusSourceOptions) {
@@ -83,11 +87,15 @@ export class PrometheusSource {
   }
 
   /** One call of Prometheus' HTTP API (`/api/v1/query`, `/api/v1/query_range`): its data, or the error it stands for. */
-  async call(apiPath: string, parameters: URLSearchParams): Promise<{ resultType: string; result: unknown; warnings?: string[] }> {
+  async call(
+    apiPath: string,
+    parameters: URLSearchParams,
+    timeoutMs = this.options.config.timeout,
+  ): Promise<{ resultType: string; result: unknown; warnings?: string[] }> {
     const { endpoint, reason } = await this.endpoint();
     if (!endpoint)
       throw new AppError('UNAVAILABLE', `history is not available on this cluster: ${reason ?? 'no Prometheus'}`, { reason: 'history_unavailable' });
-    const answer = await endpoint.get(apiPath, parameters, AbortSignal.timeout(this.options.config.timeout));
+    const answer = await endpoint.get(apiPath, parameters, AbortSignal.timeout(timeoutMs));
     const reply = parseReply(answer.text);
     if (answer.status >= 200 && answer.status < 300 && reply?.status === 'success' && reply.data)
       return { ...reply.data, ...(reply.warnings ? { warnings: reply.warnings } : {}) };
@@ -98,16 +106,19 @@ export class PrometheusSource {
   async status(): Promise<HistoryStatus> {
     const now = this.options.clock();
     if (this.checked && now - this.checked.at < keepMs) return this.checked.status;
-    const status = await this.check();
-    this.checked = { at: now, status };
-    return status;
+    this.pending ??= this.check().then((status) => {
+      this.checked = { at: now, status };
+      this.pending = undefined;
+      return status;
+    });
+    return this.pending;
   }
 
   private async check(): Promise<HistoryStatus> {
     const { endpoint, reason } = await this.endpoint();
     if (!endpoint) return { available: false, source: 'none', reason };
     try {
-      await this.call('/api/v1/query', new URLSearchParams({ query: 'vector(1)' }));
+      await this.call('/api/v1/query', new URLSearchParams({ query: 'vector(1)' }), checkTimeoutMs);
       return { available: true, source: endpoint.source, where: endpoint.where };
     } catch (error) {
       return { available: false, source: endpoint.source, where: endpoint.where, reason: error instanceof Error ? error.message : String(error) };

@@ -3,7 +3,7 @@ import { hostileQueries } from '../../src/prometheus/hostile-queries.js';
 import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { samplesUntil, startPrometheus, type RunningPrometheus, type TestSeries } from '../helpers/prometheus.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 
 /**
  * PromQL through Pilothouse against a real Prometheus (issue 36): a viewer whose cluster identity may list pods
@@ -53,8 +53,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${clusterUser
 
 const fill = (query: string): string => query.replaceAll('{{own}}', a.name).replaceAll('{{other}}', c.name);
 const sorted = (result: unknown[]): string[] => result.map((entry) => JSON.stringify(entry)).sort();
-const ask = (token: string, body: unknown, cluster = ''): ReturnType<TestService['api']> =>
-  service.api('POST', `/api/prometheus/query${cluster}`, { token, body });
+const ask = (token: string, body: unknown, cluster = ''): Promise<ApiResponse> => service.api('POST', `/api/prometheus/query${cluster}`, { token, body });
 
 beforeAll(async () => {
   const own = [...podSeries(a.name, 1), ...podSeries(b.name, 10)];
@@ -157,6 +156,13 @@ describe('PromQL for a viewer limited to two namespaces, against a real Promethe
     expect(tooLong.body.details).toMatchObject({ reason: 'range_too_long' });
     const halfRange = await ask(viewer.token, { query: 'up', start: now - 60, step: 10 });
     expect(halfRange.status).toBe(400);
+  });
+
+  it('says on GET /api/clusters and GET /api/health that history is available, and where', async () => {
+    const clusters = await service.api('GET', '/api/clusters', { token: viewer.token });
+    expect(clusters.body.items[0].history).toEqual({ available: true, source: 'config', where: full.url });
+    const health = await service.api('GET', '/api/health');
+    expect(health.body.details.history).toEqual({ status: 'available', source: 'config', where: full.url });
   });
 
   it('answers 404 for an unknown cluster', async () => {

@@ -14,6 +14,7 @@ export interface TestSeries {
 
 export interface RunningPrometheus {
   url: string;
+  port: number;
   /** Runs a query straight on Prometheus (no enforcement): its `data.result`. */
   query(query: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
   /** Kills Prometheus (waits for its exit) and removes its directory. */
@@ -22,6 +23,8 @@ export interface RunningPrometheus {
 
 export interface StartPrometheusOptions {
   series: TestSeries[];
+  /** The address to listen on (default 127.0.0.1; the host's own address when the API server's service proxy must reach it). */
+  host?: string;
   /** Live scrape targets (`host:port`, path `/metrics`), e.g. Pilothouse's own. */
   scrape?: { target: string; bearerToken?: string }[];
 }
@@ -86,14 +89,15 @@ export async function startPrometheus(options: StartPrometheusOptions): Promise<
   const created = spawnSync(promtoolBinary, ['tsdb', 'create-blocks-from', 'openmetrics', dataFile, join(directory, 'tsdb')], { encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`promtool could not write the TSDB blocks (${created.status}): ${created.stderr}${created.error?.message ?? ''}`);
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host}:${port}`;
   const child = spawn(
     prometheusBinary,
     [
       `--config.file=${join(directory, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(directory, 'tsdb')}`,
       '--storage.tsdb.retention.time=30d',
-      `--web.listen-address=127.0.0.1:${port}`,
+      `--web.listen-address=${host}:${port}`,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -119,5 +123,5 @@ export async function startPrometheus(options: StartPrometheusOptions): Promise<
     if (!body.data) throw new Error(`prometheus refused ${text}: ${body.error}`);
     return body.data.result;
   };
-  return { url, query, stop };
+  return { url, port, query, stop };
 }

@@ -12,8 +12,13 @@ export interface ClustersRouteDeps {
   config: Config;
 }
 
-function summary(scope: ClusterScope, principal: Principal, config: Config): ClusterSummaryView {
+async function summary(scope: ClusterScope, principal: Principal, config: Config): Promise<ClusterSummaryView> {
   const state = scope.health.current;
+  // A cluster that is down has no reachable Prometheus behind its API server: not asked now.
+  const history =
+    state.reachable || scope.prometheus.config.url
+      ? await scope.prometheus.status()
+      : { available: false, source: 'none' as const, reason: 'the cluster is unreachable' };
   return {
     name: scope.name,
     source: scope.source,
@@ -22,6 +27,7 @@ function summary(scope: ClusterScope, principal: Principal, config: Config): Clu
     ...(state.error ? { error: state.error } : {}),
     ...(state.checkedAt !== undefined ? { checkedAt: new Date(state.checkedAt).toISOString() } : {}),
     access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
+    history,
   };
 }
 
@@ -33,11 +39,12 @@ export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
       path: '/api/clusters',
       permission: 'view',
       summary:
-        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster",
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there",
       response: clusterList,
       handler: async (context) => {
         const principal = principalOf(context);
-        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps.config)) };
+        const items = await Promise.all(deps.clusters.list().map((scope) => summary(scope, principal, deps.config)));
+        context.body = { home: deps.clusters.homeName, items };
       },
     }),
   ];
