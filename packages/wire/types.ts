@@ -1198,6 +1198,26 @@ export interface paths {
         patch: operations["patchApiMcpServersName"];
         trace?: never;
     };
+    "/api/metrics/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage history of a pod, workload, node or PVC: {kind, namespace?, name, source, start, end, step, series: [{name, unit, points: [[t, v]]}]} over range (15m..14d), restricted to what the caller may read
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiMetricsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics/node": {
         parameters: {
             query?: never;
@@ -2124,6 +2144,26 @@ export interface components {
         HelmValues: {
             values: unknown;
         };
+        HistoryAnswer: {
+            end: number;
+            kind: string;
+            name: string;
+            namespace?: string;
+            series: components["schemas"]["HistorySeries"][];
+            /** @enum {string} */
+            source: "prometheus" | "memory";
+            start: number;
+            step: number;
+        };
+        HistorySeries: {
+            name: string;
+            points: [
+                number,
+                number
+            ][];
+            /** @enum {string} */
+            unit: "cores" | "bytes" | "bytes/s" | "count";
+        };
         HistoryStatus: {
             available: boolean;
             reason?: string;
@@ -2927,6 +2967,8 @@ export type HelmRollbackBody = components['schemas']['HelmRollbackBody'];
 export type HelmUninstalled = components['schemas']['HelmUninstalled'];
 export type HelmUpgradeBody = components['schemas']['HelmUpgradeBody'];
 export type HelmValues = components['schemas']['HelmValues'];
+export type HistoryAnswer = components['schemas']['HistoryAnswer'];
+export type HistorySeries = components['schemas']['HistorySeries'];
 export type HistoryStatus = components['schemas']['HistoryStatus'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
@@ -5533,6 +5575,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiMetricsHistory: {
+        parameters: {
+            query: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+                kind: "pod" | "workload" | "node" | "pvc";
+                name: string;
+                namespace?: string;
+                range?: string;
+                step?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];

@@ -23,6 +23,8 @@ import type { Principal } from '../rbac/principal.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import type { PrometheusConfig } from '../config/prometheus-schema.js';
 import { PrometheusSource } from '../prometheus/prometheus-source.js';
+import { UsageMemory } from '../prometheus/usage-memory.js';
+import { readUsage } from '../kube/usage-sample.js';
 import { findBinary } from '../tools/binaries.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
@@ -97,10 +99,19 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     rest: () => kube.forIdentity(undefined).rest,
     clock,
   });
+  const { fallback } = prometheus.config;
+  const usageMemory = new UsageMemory({
+    read: () => readUsage(kube.forIdentity(undefined)),
+    windowMs: fallback.window,
+    intervalMs: fallback.interval,
+    clock,
+    logger: logger.child({ cluster: name }),
+  });
   return {
     name,
     source: cluster.source,
     prometheus,
+    usageMemory,
     kube,
     discovery,
     caches,
@@ -113,6 +124,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     health,
     close: async () => {
       health.stop();
+      usageMemory.stop();
       caches.close();
       toolCluster.close();
       metrics.clusterUp.remove({ cluster: name });

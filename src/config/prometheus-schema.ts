@@ -51,6 +51,16 @@ export const prometheusSchema = z
         min_step: durationSchema.default(1_000),
       })
       .prefault({}),
+    /** Override the PromQL of a history series: `<kind>.<series>` (e.g. `pod.cpu`) → query with $namespace, $name, $name_regex, $rate. */
+    queries: z.record(z.string().regex(/^(pod|workload|node|pvc)\.[a-z_]+$/, 'must be <kind>.<series>, e.g. pod.cpu'), z.string().min(1)).default({}),
+    /** Without Prometheus, each replica samples metrics-server into a short in-memory history. */
+    fallback: z
+      .object({
+        enabled: z.boolean().default(true),
+        window: durationSchema.default(3_600_000),
+        interval: durationSchema.default(30_000),
+      })
+      .prefault({}),
   })
   .refine((prometheus) => prometheus.url === undefined || prometheus.service === undefined, { message: 'use url or service, not both' });
 export type PrometheusConfig = z.infer<typeof prometheusSchema>;

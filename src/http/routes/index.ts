@@ -26,6 +26,7 @@ import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
 import { promqlRoutes, type PromqlRouteDeps } from './promql.js';
+import { historyRoutes, type HistoryRouteDeps } from './history.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -52,7 +53,8 @@ export type RouteDeps = HealthRouteDeps &
   AccessRequestsRouteDeps &
   ReportsRouteDeps &
   ClustersRouteDeps &
-  PromqlRouteDeps;
+  PromqlRouteDeps &
+  HistoryRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -84,6 +86,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...clusterRoutes(),
     ...clustersRoutes(deps),
     ...promqlRoutes(deps),
+    ...historyRoutes(deps),
   ];
   return routes;
 }
