@@ -1907,6 +1907,7 @@ export interface components {
             /** @default {} */
             context?: {
                 namespace?: "" | string;
+                range?: string;
                 resource?: string | "";
             };
             message: string;

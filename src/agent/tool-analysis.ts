@@ -45,6 +45,7 @@ export function analyzeCall(safety: SafetyAnalyzer, tool: Tool | undefined, call
     const server = definition.server ?? 'unknown';
     return { command, report: safety.analyzeMcp(server, serverToolName(tool, server), call.arguments) };
   }
-  const argumentName = definition.type === 'read_file' || definition.type === 'write_file' ? 'path' : 'command';
+  const argumentNames: Partial<Record<string, string>> = { read_file: 'path', write_file: 'path', promql: 'query' };
+  const argumentName = argumentNames[definition.type] ?? 'command';
   return { command, report: safety.analyzeSync(definition.type, stringArgument(call.arguments, argumentName)) };
 }

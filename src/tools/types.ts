@@ -1,7 +1,7 @@
 import type { Principal } from '../rbac/principal.js';
 
 /** The contract's built-in tool types. */
-export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp';
+export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp' | 'promql';
 
 /** JSON schema of a tool's input (an object schema). */
 export interface JsonObjectSchema {
@@ -93,6 +93,8 @@ export interface ToolContext {
   mode?: ToolMode;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */
   cluster?: ToolClusterSession;
+  /** The cluster the call targets (its `cluster` argument, else the chat's), for tools that reach it without a proxy (promql). */
+  clusterName?: string;
   signal?: AbortSignal;
 }
 

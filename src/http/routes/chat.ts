@@ -43,6 +43,11 @@ const chatBody = z
           .regex(/^[A-Za-z0-9.-]+\/[A-Za-z0-9.:-]+$/, 'must be written <kind>/<name>')
           .or(z.literal(''))
           .optional(),
+        /** The time range on screen (a duration back from now, e.g. `1h`, `24h`): the AI uses it for history questions. */
+        range: z
+          .string()
+          .regex(/^\d+(m|h|d)$/, 'must be a duration like 1h')
+          .optional(),
       })
       .prefault({}),
     session_id: z.string().min(1).max(128).optional(),
@@ -84,7 +89,12 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
         const cluster = chatCluster(clusters, body.cluster);
         const session = await chat.openSession(principal, body.session_id, body.message);
         const auditFields = requestAuditFields(context);
-        const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
+        const chatContext = {
+          namespace: body.context.namespace || undefined,
+          resource: body.context.resource || undefined,
+          cluster,
+          range: body.context.range,
+        };
         deps.audit.record({
           ...auditFields,
           action: 'query',
