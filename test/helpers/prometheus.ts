@@ -2,7 +2,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from './cluster.js';
 import { freePort } from './slapd.js';
 
 /** One series written into the test Prometheus: a metric name, labels, and samples `[Unix seconds, value]`. */
@@ -76,6 +75,17 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Polls `/-/ready` until Prometheus answers (30 s); fails at once when it exits. No vitest import: benches use it too. */
+async function untilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${output().slice(-2000)}`);
+    if ((await fetch(`${url}/-/ready`).catch(() => undefined))?.ok === true) return;
+    if (Date.now() > deadline) throw new Error(`prometheus did not get ready at ${url}: ${output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * A real Prometheus (Debian's package) with `series` written as TSDB blocks by `promtool tsdb
  * create-blocks-from openmetrics`, listening on a free 127.0.0.1 port. Throws (never skips) when promtool or
@@ -109,10 +119,7 @@ export async function startPrometheus(options: StartPrometheusOptions): Promise<
     rmSync(directory, { recursive: true, force: true });
   };
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${output.slice(-2000)}`);
-      return (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok === true;
-    }, 30_000);
+    await untilReady(url, child, () => output);
   } catch (error) {
     await stop();
     throw error;
