@@ -7,9 +7,10 @@ import type sso from '@locales/en/sso.json';
 import type objects from '@locales/en/objects.json';
 import type pages from '@locales/en/pages.json';
 import type clusters from '@locales/en/clusters.json';
+import type history from '@locales/en/history.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
-type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters;
+type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters & typeof history;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

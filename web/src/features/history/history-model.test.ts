@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatValue, historyKindOf, historyPath } from './history-model';
+
+describe('usage history model', () => {
+  it('maps resource types to history kinds and builds the request path', () => {
+    expect(historyKindOf('deployments')).toBe('workload');
+    expect(historyKindOf('configmaps')).toBeUndefined();
+    expect(historyPath({ resource: 'pods', name: 'web-1', namespace: 'shop' }, '6h')).toBe('/api/metrics/history?kind=pod&name=web-1&range=6h&namespace=shop');
+    expect(historyPath({ resource: 'nodes', name: 'node-1' }, '1h')).toBe('/api/metrics/history?kind=node&name=node-1&range=1h');
+    expect(historyPath({ resource: 'secrets', name: 'x', namespace: 'a' }, '1h')).toBeUndefined();
+  });
+
+  it('writes values in their units', () => {
+    expect(formatValue(0.25, 'cores')).toBe('0.250 cores');
+    expect(formatValue(64 * 1024 * 1024, 'bytes')).toBe('64.0 MiB');
+    expect(formatValue(1536, 'bytes/s')).toBe('1.5 KiB/s');
+    expect(formatValue(3.2, 'count')).toBe('3');
+    expect(formatValue(null, 'bytes')).toBe('—');
+  });
+});
