@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, historyKindOf, historyPath } from './history-model';
+import { alignedSeries, formatValue, historyKindOf, historyPath, promqlCommand } from './history-model';
 
 describe('usage history model', () => {
   it('maps resource types to history kinds and builds the request path', () => {
@@ -16,5 +16,34 @@ describe('usage history model', () => {
     expect(formatValue(1536, 'bytes/s')).toBe('1.5 KiB/s');
     expect(formatValue(3.2, 'count')).toBe('3');
     expect(formatValue(null, 'bytes')).toBe('—');
+  });
+});
+
+describe('the promql tool result as a chart', () => {
+  it('reads the query and range of the command line', () => {
+    expect(promqlCommand('promql sum(rate(x[5m])) [6h]')).toEqual({ query: 'sum(rate(x[5m]))', rangeSeconds: 21_600 });
+    expect(promqlCommand('promql up')).toEqual({ query: 'up', rangeSeconds: 3600 });
+    expect(promqlCommand('kubectl get pods')).toBeUndefined();
+  });
+
+  it('aligns the series of a matrix answer on shared timestamps', () => {
+    const result = [
+      {
+        metric: { __name__: 'x', pod: 'a' },
+        values: [
+          [1, '1'],
+          [2, '2'],
+        ],
+      },
+      { metric: { pod: 'b' }, values: [[2, '5']] },
+    ];
+    expect(alignedSeries(result, 5)).toEqual({
+      labels: ['pod=a', 'pod=b'],
+      times: [1, 2],
+      columns: [
+        [1, 2],
+        [null, 5],
+      ],
+    });
   });
 });

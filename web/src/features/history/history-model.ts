@@ -46,3 +46,28 @@ export function formatValue(value: number | null | undefined, unit: HistorySerie
   }
   return `${scaled.toFixed(1)} ${binary[index]}${unit === 'bytes/s' ? '/s' : ''}`;
 }
+
+/** The query and range of a promql tool call's command line (`promql <query> [<range>]`); undefined for other lines. */
+export function promqlCommand(command: string): { query: string; rangeSeconds: number } | undefined {
+  const match = /^promql (.+?)(?: \[(\d+)(m|h|d)\])?$/s.exec(command);
+  if (!match?.[1]) return undefined;
+  const unit = { m: 60, h: 3600, d: 86_400 }[match[3] as 'm' | 'h' | 'd'] ?? 3600;
+  return { query: match[1], rangeSeconds: match[2] ? Number(match[2]) * unit : 3600 };
+}
+
+/** A matrix answer's series as uPlot's aligned data: shared timestamps, one column per series (at most `max`). */
+export function alignedSeries(result: unknown, max: number): { labels: string[]; times: number[]; columns: (number | null)[][] } {
+  const series = (Array.isArray(result) ? result : []).slice(0, max) as { metric?: Record<string, string>; values?: [number, string][] }[];
+  const times = [...new Set(series.flatMap((one) => (one.values ?? []).map(([time]) => time)))].sort((left, right) => left - right);
+  const columns = series.map((one) => {
+    const byTime = new Map((one.values ?? []).map(([time, value]) => [time, Number(value)]));
+    return times.map((time) => byTime.get(time) ?? null);
+  });
+  const labels = series.map((one) =>
+    Object.entries(one.metric ?? {})
+      .filter(([key]) => key !== '__name__')
+      .map(([key, value]) => `${key}=${value}`)
+      .join(', '),
+  );
+  return { labels, times, columns };
+}
