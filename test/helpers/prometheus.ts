@@ -22,6 +22,8 @@ export interface RunningPrometheus {
 
 export interface StartPrometheusOptions {
   series: TestSeries[];
+  /** The port to listen on (default: a free one), when the URL must be known before Prometheus starts. */
+  port?: number;
   /** The address to listen on (default 127.0.0.1; the host's own address when the API server's service proxy must reach it). */
   host?: string;
   /** Live scrape targets (`host:port`, path `/metrics`), e.g. Pilothouse's own. */
@@ -98,7 +100,7 @@ export async function startPrometheus(options: StartPrometheusOptions): Promise<
   writeFileSync(join(directory, 'prometheus.yml'), configYaml(options.scrape));
   const created = spawnSync(promtoolBinary, ['tsdb', 'create-blocks-from', 'openmetrics', dataFile, join(directory, 'tsdb')], { encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`promtool could not write the TSDB blocks (${created.status}): ${created.stderr}${created.error?.message ?? ''}`);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host}:${port}`;
   const child = spawn(
