@@ -1,3 +1,5 @@
+import { forbidden } from '../errors.js';
+import { viewIncludes } from './enforce-matcher.js';
 import { enforceQuery } from './enforce-query.js';
 import type { HistoryAnswer, HistorySeriesAnswer } from './history-answer.js';
 import { historySeriesOf, renderHistoryQuery } from './history-queries.js';
@@ -17,9 +19,12 @@ function pointsOf(result: unknown): [number, number][] {
 
 /**
  * An object's history from Prometheus: each series' query (defaults or `prometheus.queries`) filled in,
- * enforced to the caller's view like any query (a namespace they may not read is refused), sent as one range query.
+ * enforced to the caller's view like any query (a namespace they may not read is refused; a node needs a list of
+ * nodes, and counts only the pods of the caller's namespaces), sent as one range query each.
  */
 export async function prometheusHistory(source: PrometheusSource, view: MetricsView, request: HistoryRequest): Promise<HistoryAnswer> {
+  if (request.kind === 'node' && !viewIncludes(view, ''))
+    throw forbidden("you may not read a node's usage (it needs a list of nodes)", { reason: 'nodes_not_visible', resource: 'nodes', verb: 'list' });
   const label = source.config.namespace_label;
   const definitions = historySeriesOf(request.kind, source.config.queries);
   const enforced = definitions.map((definition) => enforceQuery(renderHistoryQuery(definition.query, request), view, label));
