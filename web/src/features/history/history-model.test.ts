@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignedSeries, formatValue, historyKindOf, historyPath, promqlCommand } from './history-model';
+import { alignedSeries, averagePercentSamples, formatValue, historyKindOf, historyPath, promqlCommand } from './history-model';
 
 describe('usage history model', () => {
   it('maps resource types to history kinds and builds the request path', () => {
@@ -45,5 +45,41 @@ describe('the promql tool result as a chart', () => {
         [null, 5],
       ],
     });
+  });
+});
+
+describe("the overview's chart from history", () => {
+  it('averages the nodes in percent of their allocatable at each time', () => {
+    const history = (cpu: [number, number][], memory: [number, number][]) =>
+      ({
+        kind: 'node',
+        name: 'n',
+        source: 'prometheus',
+        start: 0,
+        end: 0,
+        step: 15,
+        series: [
+          { name: 'cpu', unit: 'cores', points: cpu },
+          { name: 'memory', unit: 'bytes', points: memory },
+        ],
+      }) as never;
+    const samples = averagePercentSamples([
+      {
+        allocatableCpu: 4,
+        allocatableMemory: 1000,
+        history: history(
+          [
+            [10, 1],
+            [25, 2],
+          ],
+          [[10, 500]],
+        ),
+      },
+      { allocatableCpu: 2, allocatableMemory: 1000, history: history([[10, 1]], [[10, 100]]) },
+    ]);
+    expect(samples).toEqual([
+      { time: 10_000, cpu: 38, memory: 30 },
+      { time: 25_000, cpu: 50, memory: null },
+    ]);
   });
 });

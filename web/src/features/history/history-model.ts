@@ -71,3 +71,37 @@ export function alignedSeries(result: unknown, max: number): { labels: string[];
   );
   return { labels, times, columns };
 }
+
+/** One point of the overview's chart: the cluster's average CPU and memory use in percent of allocatable. */
+export interface PercentSample {
+  time: number;
+  cpu: number | null;
+  memory: number | null;
+}
+
+/**
+ * The overview's chart from history: each node's `cpu` (cores) and `memory` (bytes) series against its allocatable,
+ * averaged over the nodes that have a point at each time (ms), oldest first.
+ */
+export function averagePercentSamples(
+  nodes: readonly { allocatableCpu: number | undefined; allocatableMemory: number | undefined; history: HistoryAnswer }[],
+): PercentSample[] {
+  const byTime = new Map<number, { cpu: number[]; memory: number[] }>();
+  const add = (time: number, field: 'cpu' | 'memory', percent: number): void => {
+    const entry = byTime.get(time) ?? { cpu: [], memory: [] };
+    entry[field].push(percent);
+    byTime.set(time, entry);
+  };
+  for (const node of nodes) {
+    for (const field of ['cpu', 'memory'] as const) {
+      const total = field === 'cpu' ? node.allocatableCpu : node.allocatableMemory;
+      const series = node.history.series.find((one) => one.name === field);
+      if (!total || !series) continue;
+      for (const [time, value] of series.points) add(time, field, (value / total) * 100);
+    }
+  }
+  const mean = (values: number[]): number | null => (values.length ? Math.round(values.reduce((sum, value) => sum + value, 0) / values.length) : null);
+  return [...byTime.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([time, entry]) => ({ time: time * 1000, cpu: mean(entry.cpu), memory: mean(entry.memory) }));
+}
