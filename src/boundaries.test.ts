@@ -11,7 +11,7 @@ const layers: readonly (readonly string[])[] = [
   ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
   ['kube', 'store'],
   ['rbac'],
-  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'investigations', 'controllers'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'investigations', 'controllers', 'prometheus'],
   ['http'],
   ['app', 'cli', 'tui'],
   ['modes'],

@@ -11,6 +11,8 @@ export interface ChatContext {
   resource?: string;
   /** The chat's cluster (ADR 0035): tool calls go there unless they name another; absent in sessions from before many clusters (home). */
   cluster?: string;
+  /** The time range on screen (`1h`, `24h`: back from now), for questions about history (issue 36). */
+  range?: string;
 }
 
 /** How a tool call ended; the `status` of the `tool_execution` event. */

@@ -27,6 +27,7 @@ const roleRules: Record<RoleName, string> = {
 function contextLines(context: ChatContext): string[] {
   const lines = [`Default namespace: ${context.namespace || 'default'} (use it when the user names no namespace).`];
   if (context.resource) lines.push(`The user is looking at ${context.resource}; "it" and "this" usually mean that resource.`);
+  if (context.range) lines.push(`The user's screen shows the last ${context.range}: use it as the range of history questions unless they name another.`);
   return lines;
 }
 
@@ -50,6 +51,14 @@ function clusterLines(clusters: PromptInput['clusters']): string[] {
   ];
 }
 
+/** Usage history exists when the promql tool is offered: "since when" questions are answered from it. */
+function historyLines(tools: readonly string[]): string[] {
+  if (!tools.includes('promql')) return [];
+  return [
+    'Usage history exists: the promql tool queries the cluster\'s Prometheus (CPU, memory, network, restarts over time; cAdvisor and kube-state-metrics names such as container_cpu_usage_seconds_total, container_memory_working_set_bytes, kube_pod_container_status_restarts_total). Use it for "since when" and trend questions, with a range, and aggregate (sum by pod) to keep answers small.',
+  ];
+}
+
 /**
  * The system prompt of a turn: who asks, what they are looking at (namespace, focused resource),
  * which clusters exist (and which is the chat's), which tools exist and the role's rules. Built fresh each turn, never stored.
@@ -61,6 +70,7 @@ export function buildSystemPrompt(input: PromptInput): string {
     ...contextLines(input.context),
     ...clusterLines(input.clusters),
     input.tools.length ? `Tools: ${input.tools.join(', ')}. Prefer one small command per call.` : 'No tools are available.',
+    ...historyLines(input.tools),
     roleRules[input.role],
     'Every command is safety-classified before it runs; blocked commands never run. A tool result starting with "Cancelled:", "Forbidden:" or "Blocked:" means nothing was run: do not retry the same command, explain and continue.',
     `Answer in ${languageNames[input.language] ?? input.language}.`,

@@ -47,6 +47,7 @@ export function analyzeCall(safety: SafetyAnalyzer, tool: Tool | undefined, call
   }
   // Pilothouse's own read-only tools change nothing: classified as reads (blocked patterns still apply).
   if (definition.type === 'pilothouse') return { command, report: safety.analyzeSync('read_file', command) };
-  const argumentName = definition.type === 'read_file' || definition.type === 'write_file' ? 'path' : 'command';
+  const argumentNames: Partial<Record<string, string>> = { read_file: 'path', write_file: 'path', promql: 'query' };
+  const argumentName = argumentNames[definition.type] ?? 'command';
   return { command, report: safety.analyzeSync(definition.type, stringArgument(call.arguments, argumentName)) };
 }

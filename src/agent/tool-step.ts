@@ -3,7 +3,7 @@ import { isAppError } from '../errors.js';
 import type { Principal } from '../rbac/principal.js';
 import type { LivenessSource } from '../auth/session-streams.js';
 import type { LlmToolCall } from '../llm/types.js';
-import { accessNeededFor, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
+import { accessNeededFor, namesCluster, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
@@ -152,7 +152,7 @@ export class ToolStep {
 
   /** Where a kubectl or bash call goes (its `cluster` argument, else the chat's cluster); undefined for other tools. */
   private target(turn: ToolTurn, tool: Tool | undefined, call: LlmToolCall): ToolTarget | undefined {
-    if (!tool || !usesCluster(tool.definition.type)) return undefined;
+    if (!tool || !namesCluster(tool.definition.type)) return undefined;
     const clusters = turn.clusters ?? singleClusterDirectory();
     return toolTarget(clusters, call.arguments.cluster, turn.context.cluster ?? clusters.home);
   }
@@ -240,6 +240,7 @@ export class ToolStep {
       sessionId: turn.history.sessionId,
       mode,
       signal: turn.signal,
+      ...(call.cluster === undefined ? {} : { clusterName: call.cluster }),
     };
     const { result, refusals } = await this.runInSession(tool, call, context);
     if (turn.signal.aborted) throw new TurnCancelledError();

@@ -22,6 +22,10 @@ import { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Principal } from '../rbac/principal.js';
 import { SharedDiscoveryCache } from '../tools/builtin/kubectl-discovery-cache.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import type { PrometheusConfig } from '../config/prometheus-schema.js';
+import { PrometheusSource } from '../prometheus/prometheus-source.js';
+import { UsageMemory } from '../prometheus/usage-memory.js';
+import { readUsage } from '../kube/usage-sample.js';
 import { findBinary } from '../tools/binaries.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
@@ -46,6 +50,15 @@ export interface ClusterConnection {
   mappings?: Partial<Record<Principal['role'], string>>;
   /** Removed when the cluster is (a Secret's kubeconfig written for kubectl and helm). */
   ownedFile?: string;
+  /** The cluster's own `prometheus:` (absent: detection with the home cluster's other settings). */
+  prometheus?: PrometheusConfig;
+}
+
+/** A cluster's Prometheus settings: its own, or the top-level ones without their url or service (found by detection). */
+function prometheusConfigOf(config: Config, cluster: ClusterConnection): PrometheusConfig {
+  if (cluster.prometheus) return cluster.prometheus;
+  if (cluster.source === 'home') return config.prometheus;
+  return { ...config.prometheus, url: undefined, service: undefined, auth: undefined };
 }
 
 /** Builds one cluster's scope: nothing connects until a request, a watch or the health probe needs it. */
@@ -83,9 +96,25 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     now: clock,
     observe: (up) => metrics.clusterUp.set({ cluster: name }, up ? 1 : 0),
   });
+  const prometheus = new PrometheusSource({
+    config: prometheusConfigOf(config, cluster),
+    ownNamespace: config.kubernetes.namespace,
+    rest: () => kube.forIdentity(undefined).rest,
+    clock,
+  });
+  const { fallback } = prometheus.config;
+  const usageMemory = new UsageMemory({
+    read: () => readUsage(kube.forIdentity(undefined)),
+    windowMs: fallback.window,
+    intervalMs: fallback.interval,
+    clock,
+    logger: logger.child({ cluster: name }),
+  });
   return {
     name,
     source: cluster.source,
+    prometheus,
+    usageMemory,
     kube,
     discovery,
     caches,
@@ -98,6 +127,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     health,
     close: async () => {
       health.stop();
+      usageMemory.stop();
       caches.close();
       toolCluster.close();
       metrics.clusterUp.remove({ cluster: name });
@@ -128,7 +158,7 @@ export function configuredConnection(cluster: ClusterConfig): ClusterConnection 
   // The same check as a Secret's (the file, its context, cluster and user), file references and plugins allowed.
   const { kubeConfig, context } = withClusterName(cluster.name, () => loadClusterKubeconfigFile(cluster.kubeconfig, cluster.context));
   const connection = { kubeconfigPath: cluster.kubeconfig, context };
-  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings };
+  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings, prometheus: cluster.prometheus };
 }
 
 /**

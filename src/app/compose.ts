@@ -36,7 +36,8 @@ import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
+import { createBuiltinTools, type PromqlRunner } from '../tools/builtin/index.js';
+import { promqlRunner } from '../prometheus/promql-runner.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
 import { cacheSizes, clusterToolGateway, composeClusters, homeConnection } from './compose-clusters.js';
@@ -146,7 +147,7 @@ export interface Services {
 }
 
 /** The AI's built-in tools and the health check of the bash sandbox. */
-function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService): InMemoryToolRegistry {
+function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService, promql: PromqlRunner): InMemoryToolRegistry {
   const { config, logger } = options;
   const tools = new InMemoryToolRegistry();
   const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
@@ -158,6 +159,7 @@ function composeTools(options: ComposeOptions, kubectlPath: string, health: Heal
     timeoutMs: config.tools.timeout,
     bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox },
     files: { root: config.tools.files.root },
+    promql,
   });
   for (const tool of builtins) tools.register(tool);
   return tools;
@@ -199,7 +201,16 @@ export function composeServices(options: ComposeOptions): Services {
   const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
-  const tools = composeTools(options, kubectlPath, health);
+  // The AI's promql tool: the cluster its call names, the caller's view enforced there, a `query` audit row.
+  const promql = promqlRunner({
+    clusterOf: (name) => {
+      const scope = clusters.resolve(name);
+      return { ...scope, clientFor: (principal) => scope.identities.clientFor(principal) };
+    },
+    record: (row) => audit.record(row),
+    clock,
+  });
+  const tools = composeTools(options, kubectlPath, health, promql);
   const accessRequests = new AccessRequests({
     rest: ownRest,
     namespace,
@@ -248,6 +259,10 @@ export function composeServices(options: ComposeOptions): Services {
     new Controller(accessRequests.store.client, new AccessRequestReconciler(accessRequests.store, clock, events, clusters.homeName), logger),
   );
   health.helmCheck = () => helm.health();
+  health.historyCheck = async () => {
+    const { available, ...rest } = await clusters.home.prometheus.status();
+    return { status: available ? 'available' : 'unavailable', ...rest };
+  };
   const reports = composeReports({ config, logger, dataDir, namespace, kube, clusters, security, controllers, clock });
   const investigations = composeInvestigations({
     ...{

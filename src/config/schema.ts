@@ -2,6 +2,7 @@ import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { durationSchema } from './duration.js';
 import { oidcSchema, refuseBarePrefixes } from './oidc-schema.js';
+import { prometheusSchema } from './prometheus-schema.js';
 import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
 import { investigationsSchema } from './investigations-schema.js';
 
@@ -44,6 +45,8 @@ export const clusterConfigSchema = z.object({
   context: z.string().optional(),
   /** Per-cluster impersonation mappings (role → identity); absent roles use `authorization.impersonation.mappings`. */
   impersonation: z.object({ mappings: z.partialRecord(z.enum(roleNames), z.string()).default({}) }).prefault({}),
+  /** This cluster's Prometheus (absent: found the way `prometheus.detect` says, with the top-level limits). */
+  prometheus: prometheusSchema.optional(),
 });
 export type ClusterConfig = z.infer<typeof clusterConfigSchema>;
 
@@ -354,6 +357,8 @@ export const configSchema = z
       })
       .prefault({}),
     metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
+    /** The home cluster's Prometheus (usage history and PromQL, issue 36; docs/user-guide/history-and-promql.md). */
+    prometheus: prometheusSchema.prefault({}),
     /** The shared store of several replicas (README "HA"); unset: embedded SQLite in the data dir, one replica. */
     database: z
       .object({

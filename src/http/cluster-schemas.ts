@@ -19,6 +19,17 @@ export const clusterAccess = z
   })
   .meta({ id: 'ClusterAccess' });
 
+/** A cluster's history (issue 36): a Prometheus configured (`config`), detected, or none, with the reason it is unavailable. */
+export const historyStatus = z
+  .object({
+    available: z.boolean(),
+    source: z.enum(['config', 'detected', 'none']),
+    /** Where Prometheus is (an origin, or `service namespace/name:port` through the API server's proxy). */
+    where: z.string().optional(),
+    reason: z.string().optional(),
+  })
+  .meta({ id: 'HistoryStatus' });
+
 /** One cluster of GET /api/clusters. */
 export const clusterSummary = z
   .object({
@@ -34,6 +45,8 @@ export const clusterSummary = z
     access: clusterAccess,
     /** Admins only: labelled cluster Secrets that name this cluster but do not register it, and why (its holder keeps it). */
     refusedSecrets: z.array(z.object({ secret: z.string(), reason: z.string() }).meta({ id: 'RefusedClusterSecret' })).optional(),
+    /** Whether usage history and PromQL are available on this cluster (a Prometheus found or configured), and why not. */
+    history: historyStatus.optional(),
   })
   .meta({ id: 'ClusterSummary' });
 

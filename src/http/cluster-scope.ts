@@ -9,6 +9,8 @@ import type { GrantCheck } from '../rbac/authorize.js';
 import type { RoleIdentityResolver } from '../rbac/identities.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import type { PrometheusSource } from '../prometheus/prometheus-source.js';
+import type { UsageMemory } from '../prometheus/usage-memory.js';
 
 /**
  * One cluster as every path sees it (ADR 0035): its clients, discovery, watch-fed caches and list view,
@@ -27,6 +29,10 @@ export interface ClusterScope extends ClusterMember {
   toolCluster: PolicyProxyGateway;
   helm: HelmInvocations;
   health: ClusterHealth;
+  /** The cluster's Prometheus, configured or detected (usage history and PromQL, issue 36). */
+  prometheus: PrometheusSource;
+  /** This replica's short usage history from metrics-server, for a cluster without Prometheus. */
+  usageMemory: UsageMemory;
 }
 
 export type ClusterScopes = ClusterSet<ClusterScope>;

@@ -22,7 +22,15 @@ export interface HealthReport {
   kubernetes: 'connected' | 'disconnected';
   llm: 'available' | 'unconfigured' | 'unavailable';
   /** Optional features; they do not change `status` (a bash tool that cannot run is off, not a failure). */
-  details: { bashSandbox: BashSandboxHealth; helm?: HelmHealth };
+  details: { bashSandbox: BashSandboxHealth; helm?: HelmHealth; history?: HistoryHealth };
+}
+
+/** Whether the home cluster has usage history and PromQL (a Prometheus), where, and why not (issue 36). */
+export interface HistoryHealth {
+  status: 'available' | 'unavailable';
+  source: 'config' | 'detected' | 'none';
+  where?: string;
+  reason?: string;
 }
 
 export type LlmCheck = () => Promise<HealthReport['llm']>;
@@ -45,6 +53,8 @@ export class HealthService {
   bashSandboxCheck: BashSandboxCheck = async () => ({ status: 'disabled' });
   /** The helm binary check (src/helm/helm-invocations.ts); absent until composed. */
   helmCheck?: () => HelmHealth;
+  /** The home cluster's Prometheus check (src/prometheus/prometheus-source.ts); absent until composed. */
+  historyCheck?: () => Promise<HistoryHealth>;
 
   constructor(
     private readonly rest: RestClient,
@@ -68,7 +78,8 @@ export class HealthService {
     ]);
     const status = kubernetes === 'connected' && llm !== 'unavailable' ? 'healthy' : 'degraded';
     const helm = this.helmCheck?.();
-    const report: HealthReport = { status, kubernetes, llm, details: { bashSandbox: bashSandbox, ...(helm ? { helm } : {}) } };
+    const history = await this.historyCheck?.().catch((error: unknown) => ({ status: 'unavailable' as const, source: 'none' as const, reason: String(error) }));
+    const report: HealthReport = { status, kubernetes, llm, details: { bashSandbox: bashSandbox, ...(helm ? { helm } : {}), ...(history ? { history } : {}) } };
     this.cached = { at: this.clock(), report };
     return report;
   }

@@ -62,6 +62,11 @@ export class RestClient {
     return response;
   }
 
+  /** Performs a request and returns the response whatever its status (a proxied service's own error bodies). */
+  async answer(method: string, path: string, options: RestOptions = {}): Promise<Response> {
+    return this.send(method, path, options);
+  }
+
   /**
    * One call. A transport failure (a connection the API server reset or closed, e.g. a keep-alive
    * socket it dropped) is retried once on a fresh connection when the call is a read; the pool

@@ -21,6 +21,11 @@ export function usesCluster(type: string): boolean {
   return type === 'kubectl' || type === 'bash';
 }
 
+/** Whether calls of this tool type name a cluster (their `cluster` argument, else the chat's): the proxied ones and promql. */
+export function namesCluster(type: string): boolean {
+  return usesCluster(type) || type === 'promql';
+}
+
 const union = (lists: readonly string[][]): string[] => [...new Set(lists.flat())].sort();
 
 /**

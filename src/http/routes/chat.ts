@@ -48,6 +48,11 @@ const chatBody = z
           .optional(),
         /** The chat's cluster, as API users write it beside the namespace; the same as the top-level `cluster`. */
         cluster: clusterParameter.optional(),
+        /** The time range on screen (a duration back from now, e.g. `1h`, `24h`): the AI uses it for history questions. */
+        range: z
+          .string()
+          .regex(/^\d+(m|h|d)$/, 'must be a duration like 1h')
+          .optional(),
       })
       // An unknown context property is refused (400), never dropped: a dropped `cluster` ran the turn on home.
       .strict()
@@ -136,7 +141,12 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
         // A used-up daily budget is a 429 BUDGET_EXCEEDED before a session is opened or the model is called.
         await refuseOverBudget(deps, { principal, auditFields, cluster, sessionId: body.session_id });
         const session = await chat.openSession(principal, body.session_id, body.message);
-        const chatContext = { namespace: body.context.namespace || undefined, resource: body.context.resource || undefined, cluster };
+        const chatContext = {
+          namespace: body.context.namespace || undefined,
+          resource: body.context.resource || undefined,
+          cluster,
+          range: body.context.range,
+        };
         deps.audit.record({
           ...auditFields,
           action: 'query',

@@ -25,9 +25,14 @@ function refusedSecrets(deps: ClustersRouteDeps, principal: Principal, cluster: 
   return refused.length > 0 ? { refusedSecrets: refused } : {};
 }
 
-function summary(scope: ClusterScope, principal: Principal, deps: ClustersRouteDeps): ClusterSummaryView {
+async function summary(scope: ClusterScope, principal: Principal, deps: ClustersRouteDeps): Promise<ClusterSummaryView> {
   const config = deps.config;
   const state = scope.health.current;
+  // A cluster that is down has no reachable Prometheus behind its API server: not asked now.
+  const history =
+    state.reachable || scope.prometheus.config.url
+      ? await scope.prometheus.status()
+      : { available: false, source: 'none' as const, reason: 'the cluster is unreachable' };
   return {
     name: scope.name,
     source: scope.source,
@@ -37,6 +42,7 @@ function summary(scope: ClusterScope, principal: Principal, deps: ClustersRouteD
     ...(state.checkedAt !== undefined ? { checkedAt: new Date(state.checkedAt).toISOString() } : {}),
     access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
     ...refusedSecrets(deps, principal, scope.name),
+    history,
   };
 }
 
@@ -48,11 +54,12 @@ export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
       path: '/api/clusters',
       permission: 'view',
       summary:
-        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, refusedSecrets?}]}; access is the caller's on that cluster; refusedSecrets (admins): cluster Secrets naming it that it refused",
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there; refusedSecrets (admins): cluster Secrets naming it that it refused",
       response: clusterList,
       handler: async (context) => {
         const principal = principalOf(context);
-        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps)) };
+        const items = await Promise.all(deps.clusters.list().map((scope) => summary(scope, principal, deps)));
+        context.body = { home: deps.clusters.homeName, items };
       },
     }),
   ];

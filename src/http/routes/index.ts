@@ -27,6 +27,8 @@ import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
 import { investigationRoutes, type InvestigationsRouteDeps } from './investigations.js';
 import { usageRoutes, type UsageRouteDeps } from './usage.js';
+import { promqlRoutes, type PromqlRouteDeps } from './promql.js';
+import { historyRoutes, type HistoryRouteDeps } from './history.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -54,7 +56,9 @@ export type RouteDeps = HealthRouteDeps &
   ReportsRouteDeps &
   ClustersRouteDeps &
   InvestigationsRouteDeps &
-  UsageRouteDeps;
+  UsageRouteDeps &
+  PromqlRouteDeps &
+  HistoryRouteDeps;
 
 /** Every route of the API, each with its declared permission. */
 export function allRoutes(deps: RouteDeps): RouteSpec[] {
@@ -87,6 +91,8 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...clusterRoutes(),
     ...clustersRoutes(deps),
     ...investigationRoutes(deps),
+    ...promqlRoutes(deps),
+    ...historyRoutes(deps),
   ];
   return routes;
 }

@@ -3,6 +3,7 @@ import type { BashSandbox } from './bash-sandbox.js';
 import { createBashTool } from './bash-tool.js';
 import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 import { createKubectlTool } from './kubectl-tool.js';
+import { createPromqlTool, type PromqlRunner } from './promql-tool.js';
 
 /**
  * Options of the built-in tools (config `tools.*` plus the resolved kubectl binary). No kubeconfig:
@@ -17,6 +18,8 @@ export interface BuiltinToolOptions {
   bash: { enabled: boolean; sandboxRoot: string; sandbox: BashSandbox };
   /** Without a root the file tools are not offered. */
   files: { root?: string; writeLimit?: number };
+  /** The promql tool's runner (src/prometheus, composed in src/app); without it the tool is not offered. */
+  promql?: PromqlRunner;
 }
 
 /** Default write cap of write_file. */
@@ -37,6 +40,7 @@ export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
     const fileOptions = { root, readLimit: options.outputLimit, writeLimit: options.files.writeLimit ?? defaultWriteLimit };
     tools.push(createReadFileTool(fileOptions), createWriteFileTool(fileOptions));
   }
+  if (options.promql) tools.push(createPromqlTool({ runner: options.promql }));
   return tools;
 }
 
@@ -45,3 +49,4 @@ export { BubblewrapSandbox, type BashSandbox, type SandboxStatus } from './bash-
 export { createReadFileTool, createWriteFileTool, type FileToolOptions } from './file-tools.js';
 export { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
 export { splitArguments, type ArgumentsResult } from './command-arguments.js';
+export { createPromqlTool, type PromqlRunner, type PromqlToolQuery, type PromqlToolAnswer } from './promql-tool.js';

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { AccessNeeded } from '@pilothouse/wire/types';
 import { useT, type MessageKey } from '../../i18n';
 import { RequestAccess } from '../access/RequestAccess';
+import { PromqlChart } from '../history/PromqlChart';
 import { ClassBadge } from '../../shared/ClassBadge';
 import { Spinner } from '../../shared/Spinner';
 import { awaitingDecision, type ToolEntry } from './chat-state';
@@ -94,6 +95,11 @@ function ToolAccess({ scope }: { scope: AccessNeeded }): ReactNode {
   );
 }
 
+/** A promql call that ran, drawn as a chart (the other tools' output is text only). */
+function ToolChart({ entry }: { entry: ToolEntry }): ReactNode {
+  return entry.tool === 'promql' && entry.status === 'executed' ? <PromqlChart command={entry.command} cluster={entry.cluster} /> : null;
+}
+
 /** Whether the call runs now (streaming, not waiting, not yet answered). */
 function isRunning(entry: ToolEntry, streaming: boolean, waiting: boolean): boolean {
   return streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';
@@ -125,6 +131,7 @@ export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNo
       )}
       {isRunning(entry, streaming, waiting) && <Spinner label={t('tool.running')} />}
       {entry.result !== undefined && <ToolOutput result={entry.result} />}
+      <ToolChart entry={entry} />
       {entry.accessNeeded && <ToolAccess scope={entry.accessNeeded} />}
     </article>
   );

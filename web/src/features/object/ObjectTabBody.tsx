@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useT } from '../../i18n';
+import { HistoryTab } from '../history/HistoryTab';
 import { NodeOperationsTab } from '../nodes/NodeOperationsTab';
 import { NodePodsTab } from '../nodes/NodePodsTab';
 import { DeploymentHistoryTab, DeploymentScaleTab } from '../resources/DeploymentTabs';
@@ -37,6 +38,7 @@ const bodies: Record<ObjectTab, TabRenderer> = {
   history: (target) => <DeploymentHistoryTab target={target} />,
   nodePods: (target) => <NodePodsTab target={target} />,
   nodeOps: (target) => <NodeOperationsTab target={target} />,
+  usage: (target) => <HistoryTab target={target} />,
 };
 
 /** The body of one tab of an object's page. */

@@ -8,6 +8,7 @@ import { Link } from '../../shared/router';
 import { averagePercent, type NodeUsage } from './overview-model';
 import { Card } from './Stat';
 import { UsageChart, usageWindowMs, type UsageSample } from './UsageChart';
+import { useHistorySeed } from '../history/use-history-seed';
 
 function Meter({ value, label }: { value: number | null; label: string }): ReactNode {
   return (
@@ -38,7 +39,15 @@ function useSamples(items: NodeUsage[] | undefined, updatedAt: number): UsageSam
 export function NodesCard(): ReactNode {
   const t = useT();
   const metrics = useApiQuery<ListResponse<NodeUsage>>('/api/metrics/node', { refetchInterval: 15_000 });
-  const samples = useSamples(metrics.data?.items, metrics.dataUpdatedAt);
+  const live = useSamples(metrics.data?.items, metrics.dataUpdatedAt);
+  // With history (Prometheus, or the replica's memory) the chart starts with the last 15 minutes, not empty.
+  const seed = useHistorySeed(metrics.data?.items);
+  const samples = useMemo(() => {
+    const first = live[0]?.time ?? Number.POSITIVE_INFINITY;
+    const newest = live.at(-1)?.time;
+    const cutoff = newest === undefined ? Number.NEGATIVE_INFINITY : newest - usageWindowMs;
+    return [...seed.filter((sample) => sample.time < first && sample.time > cutoff), ...live];
+  }, [seed, live]);
   const labels = useMemo(() => ({ cpu: t('overview.cpu'), memory: t('overview.memory'), time: t('overview.time') }), [t]);
   return (
     <Card title={t('overview.usage')} id="overview-usage" wide>
