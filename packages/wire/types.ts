@@ -230,6 +230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/alertmanager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alertmanager's webhook receiver (payload version 4, Authorization: Bearer investigations.webhook_token): each firing alert starts an Investigation (deduplicated by fingerprint within investigations.cooldown); a resolved one sets AlertResolved
+         * @description Permission: `public` — allowed for viewer, user, admin.
+         */
+        post: operations["postApiAlertsAlertmanager"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -502,7 +522,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there; refusedSecrets (admins): cluster Secrets naming it that it refused
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiClusters"];
@@ -956,6 +976,70 @@ export interface paths {
          * @description Permission: `execute_write` — allowed for user (with an approved access request), admin.
          */
         post: operations["postApiHelmUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The investigations the caller may see (own, and those about namespaces they may view; admin: all), newest first; ?cluster=NAME keeps one cluster's: {items, total}
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiInvestigations"];
+        put?: never;
+        /**
+         * Ask the pilot to investigate (read-only) a question, optionally about an object, on a cluster (default home): 201 the Investigation (requester: you)
+         * @description Permission: `execute_read` — allowed for user, admin.
+         */
+        post: operations["postApiInvestigations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One investigation: spec, phase, conditions, summary, findings and suggested actions (404 when not visible to the caller)
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiInvestigationsName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{name}/actions/{index}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve and run suggested action INDEX of a concluded investigation once, as the caller (the chat's role rules, the policy proxy, audit); a second approval is 409
+         * @description Permission: `execute_read` — allowed for user, admin.
+         */
+        post: operations["postApiInvestigationsNameActionsIndexApprove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1778,6 +1862,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens and cost of model calls by UTC day, user, cluster, provider and model, with totals; filters from, to, user, cluster, model, source (others than admins: their own only)
+         * @description Permission: `authenticated` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1854,6 +1958,46 @@ export interface components {
         AccessRequestItems: {
             items: components["schemas"]["AccessRequest"][];
         };
+        AlertmanagerDelivery: {
+            created: string[];
+            deduplicated: string[];
+            resolved: string[];
+        };
+        AlertmanagerWebhookPayload: {
+            alerts: {
+                /** @default {} */
+                annotations?: {
+                    [key: string]: string;
+                };
+                endsAt?: string;
+                fingerprint: string;
+                generatorURL?: string;
+                /** @default {} */
+                labels?: {
+                    [key: string]: string;
+                };
+                startsAt?: string;
+                /** @enum {string} */
+                status: "firing" | "resolved";
+            }[];
+            commonAnnotations?: {
+                [key: string]: string;
+            };
+            commonLabels?: {
+                [key: string]: string;
+            };
+            externalURL?: string;
+            groupKey?: string;
+            groupLabels?: {
+                [key: string]: string;
+            };
+            receiver?: string;
+            /** @enum {string} */
+            status: "firing" | "resolved";
+            truncatedAlerts?: number;
+            /** @constant */
+            version: "4";
+        };
         ApplyResult: {
             created: boolean;
             dryRun: boolean;
@@ -1883,6 +2027,15 @@ export interface components {
             items: components["schemas"]["AuditEntry"][];
             total: number;
         };
+        CallUsage: {
+            cachedInputTokens: number;
+            cost: number;
+            /** @description The whole prompt, the cached part included */
+            inputTokens: number;
+            model: string;
+            outputTokens: number;
+            provider: string;
+        };
         ChangeReport: {
             after: {
                 [key: string]: unknown;
@@ -1906,6 +2059,7 @@ export interface components {
             cluster?: components["schemas"]["ClusterName"];
             /** @default {} */
             context?: {
+                cluster?: components["schemas"]["ClusterName"];
                 namespace?: "" | string;
                 range?: string;
                 resource?: string | "";
@@ -1918,6 +2072,9 @@ export interface components {
         };
         ChatErrorEvent: {
             code: string;
+            details?: {
+                [key: string]: unknown;
+            };
             error: string;
         } & {
             [key: string]: unknown;
@@ -1960,6 +2117,7 @@ export interface components {
             history?: components["schemas"]["HistoryStatus"];
             name: string;
             reachable: boolean;
+            refusedSecrets?: components["schemas"]["RefusedClusterSecret"][];
             /** @enum {string} */
             source: "home" | "config" | "secret";
             version?: string;
@@ -2022,7 +2180,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
+            code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "VALIDATION_ERROR" | "K8S_ERROR" | "LLM_ERROR" | "RATE_LIMITED" | "BUDGET_EXCEEDED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "INTERNAL";
             details: Record<string, never>;
             error: string;
         };
@@ -2172,6 +2330,102 @@ export interface components {
             source: "config" | "detected" | "none";
             where?: string;
         };
+        Investigation: {
+            apiVersion?: string;
+            kind?: string;
+            metadata: {
+                annotations?: {
+                    [key: string]: string;
+                };
+                creationTimestamp?: string;
+                deletionTimestamp?: string;
+                finalizers?: string[];
+                generation?: number;
+                labels?: {
+                    [key: string]: string;
+                };
+                name: string;
+                namespace?: string;
+                resourceVersion?: string;
+                uid?: string;
+            };
+            spec: {
+                alert?: {
+                    /** @default {} */
+                    annotations?: {
+                        [key: string]: string;
+                    };
+                    fingerprint: string;
+                    generatorURL?: string;
+                    /** @default {} */
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    startsAt?: string;
+                };
+                cluster?: string;
+                question: string;
+                requester?: string;
+                subject?: components["schemas"]["InvestigationSubject"];
+            };
+            status?: {
+                conditions?: {
+                    lastTransitionTime?: string;
+                    message?: string;
+                    observedGeneration?: number;
+                    reason?: string;
+                    /** @enum {string} */
+                    status: "True" | "False" | "Unknown";
+                    type: string;
+                }[];
+                findings?: components["schemas"]["InvestigationFinding"][];
+                finishedAt?: string;
+                model?: string;
+                /** @enum {string} */
+                phase?: "Pending" | "Running" | "Concluded" | "Failed" | "Skipped";
+                session?: string;
+                startedAt?: string;
+                suggestedActions?: components["schemas"]["InvestigationSuggestedAction"][];
+                summary?: string;
+                tokens?: number;
+            };
+        };
+        InvestigationActionRun: {
+            approvedBy: string;
+            command: string;
+            index: number;
+            output: string;
+            /** @enum {string} */
+            status: "executed" | "error";
+        };
+        InvestigationApproveBody: Record<string, never>;
+        InvestigationCreateBody: {
+            cluster?: components["schemas"]["ClusterName"];
+            question: string;
+            subject?: components["schemas"]["InvestigationSubject"];
+        };
+        InvestigationFinding: {
+            detail?: string;
+            evidence?: string;
+            title: string;
+        };
+        InvestigationList: {
+            items: components["schemas"]["Investigation"][];
+            total: number;
+        };
+        InvestigationSubject: {
+            kind: string;
+            name: string;
+            namespace?: string;
+        };
+        InvestigationSuggestedAction: {
+            approvedAt?: string;
+            approvedBy?: string;
+            class: string;
+            command: string;
+            outcome?: string;
+            rationale?: string;
+        };
         KindSchema: {
             root: string;
             schemas: {
@@ -2185,7 +2439,7 @@ export interface components {
         };
         /** @enum {string} */
         Language: "en" | "ko" | "ja" | "zh";
-        /** @description The last event: details.reason is slow_client or cache_stopped; open the live list again */
+        /** @description The last event: UNAVAILABLE with details.reason slow_client or cache_stopped (open the live list again); FORBIDDEN when the cluster no longer lets the caller list; UNAUTHORIZED when the session ended or the role changed (details.reason role_changed) */
         LiveListError: {
             code: string;
             details: {
@@ -2202,12 +2456,16 @@ export interface components {
             azure_deployment?: string;
             azure_endpoint?: string;
             base_url?: string;
+            context_tokens?: number;
             max_retries: number;
             model: string;
             /** @enum {string} */
-            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock" | "anthropic";
             region?: string;
             timeout: number;
+            /** @enum {string} */
+            tool_calling?: "native" | "prompted" | "auto";
+            tool_output_share?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2220,9 +2478,10 @@ export interface components {
             max_retries?: number | null;
             model: string;
             /** @enum {string} */
-            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock";
+            provider: "openai" | "azure" | "ollama" | "gemini" | "bedrock" | "anthropic";
             region?: string | null;
             timeout?: (string | number) | null;
+            tool_calling?: ("native" | "prompted" | "auto") | null;
         };
         LlmTestResult: {
             answer?: string;
@@ -2334,6 +2593,7 @@ export interface components {
             /** @constant */
             role: "assistant";
             toolCalls: components["schemas"]["ToolCallView"][];
+            usage?: components["schemas"]["CallUsage"];
         } | {
             createdAt: string;
             error?: {
@@ -2369,11 +2629,13 @@ export interface components {
             timeoutSeconds?: number;
         };
         NodeUsage: {
+            allocatableCpu: string | null;
+            allocatableMemory: string | null;
             cpu: string;
+            cpuPercent: number | null;
             memory: string;
+            memoryPercent: number | null;
             name: string;
-        } & {
-            [key: string]: unknown;
         };
         NodeUsageItems: {
             items: components["schemas"]["NodeUsage"][];
@@ -2466,6 +2728,10 @@ export interface components {
         RefreshedToken: {
             expires_at: string;
             token: string;
+        };
+        RefusedClusterSecret: {
+            reason: string;
+            secret: string;
         };
         ReportCreateBody: {
             /** @enum {string} */
@@ -2665,6 +2931,7 @@ export interface components {
         StreamEndEvent: {
             complete: boolean;
             reason?: components["schemas"]["TurnEndReason"];
+            usage?: components["schemas"]["TurnUsage"];
         } & {
             [key: string]: unknown;
         };
@@ -2672,8 +2939,6 @@ export interface components {
             container: string;
             expiresAt: string;
             ticket: string;
-        } & {
-            [key: string]: unknown;
         };
         TerminalTicketBody: {
             container?: string;
@@ -2724,6 +2989,8 @@ export interface components {
             [key: string]: unknown;
         };
         ToolRequestEvent: {
+            /** @description For a call that waits for approval: the seconds left before it is rejected as timed out (authorization.tool_approval.timeout) */
+            approvalTimeoutSeconds?: number;
             blocked?: boolean;
             /** @description The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster */
             cluster?: string;
@@ -2740,6 +3007,42 @@ export interface components {
         ToolStatus: "executed" | "rejected" | "timeout" | "blocked" | "forbidden" | "error";
         /** @enum {string} */
         TurnEndReason: "final_answer" | "step_cap" | "error" | "cancelled";
+        TurnUsage: {
+            cachedInputTokens: number;
+            cost: number;
+            inputTokens: number;
+            outputTokens: number;
+        };
+        UsageGroup: {
+            cachedInputTokens: number;
+            calls: number;
+            cluster: string | null;
+            /** @description From config llm.prices (per million tokens); 0 for a model without a price */
+            cost: number;
+            /** @description UTC day, YYYY-MM-DD */
+            day: string;
+            /** @description Prompt tokens, the cached part included */
+            inputTokens: number;
+            model: string;
+            outputTokens: number;
+            provider: string;
+            username: string;
+        };
+        /** @description Model calls summed by UTC day, user, cluster, provider and model (newest day first), and the totals */
+        UsageReport: {
+            items: components["schemas"]["UsageGroup"][];
+            total: number;
+            totals: components["schemas"]["UsageTotals"];
+        };
+        UsageTotals: {
+            cachedInputTokens: number;
+            calls: number;
+            /** @description From config llm.prices (per million tokens); 0 for a model without a price */
+            cost: number;
+            /** @description Prompt tokens, the cached part included */
+            inputTokens: number;
+            outputTokens: number;
+        };
         User: {
             createdAt: string;
             email: string | null;
@@ -2852,7 +3155,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description RATE_LIMITED: see the X-RateLimit-* headers */
+        /** @description RATE_LIMITED: see the X-RateLimit-* headers; BUDGET_EXCEEDED: a daily LLM budget is used up (details: budget, used, resetsAt) */
         RateLimited: {
             headers: {
                 [name: string]: unknown;
@@ -2920,9 +3223,12 @@ export type AccessRequest = components['schemas']['AccessRequest'];
 export type AccessRequestCreateBody = components['schemas']['AccessRequestCreateBody'];
 export type AccessRequestEnded = components['schemas']['AccessRequestEnded'];
 export type AccessRequestItems = components['schemas']['AccessRequestItems'];
+export type AlertmanagerDelivery = components['schemas']['AlertmanagerDelivery'];
+export type AlertmanagerWebhookPayload = components['schemas']['AlertmanagerWebhookPayload'];
 export type ApplyResult = components['schemas']['ApplyResult'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditEntryList = components['schemas']['AuditEntryList'];
+export type CallUsage = components['schemas']['CallUsage'];
 export type ChangeReport = components['schemas']['ChangeReport'];
 export type ChartHit = components['schemas']['ChartHit'];
 export type ChartHitItems = components['schemas']['ChartHitItems'];
@@ -2971,6 +3277,14 @@ export type HelmValues = components['schemas']['HelmValues'];
 export type HistoryAnswer = components['schemas']['HistoryAnswer'];
 export type HistorySeries = components['schemas']['HistorySeries'];
 export type HistoryStatus = components['schemas']['HistoryStatus'];
+export type Investigation = components['schemas']['Investigation'];
+export type InvestigationActionRun = components['schemas']['InvestigationActionRun'];
+export type InvestigationApproveBody = components['schemas']['InvestigationApproveBody'];
+export type InvestigationCreateBody = components['schemas']['InvestigationCreateBody'];
+export type InvestigationFinding = components['schemas']['InvestigationFinding'];
+export type InvestigationList = components['schemas']['InvestigationList'];
+export type InvestigationSubject = components['schemas']['InvestigationSubject'];
+export type InvestigationSuggestedAction = components['schemas']['InvestigationSuggestedAction'];
 export type KindSchema = components['schemas']['KindSchema'];
 export type KubernetesObject = components['schemas']['KubernetesObject'];
 export type Language = components['schemas']['Language'];
@@ -3010,6 +3324,7 @@ export type PromqlAnswer = components['schemas']['PromqlAnswer'];
 export type PromqlBody = components['schemas']['PromqlBody'];
 export type Readiness = components['schemas']['Readiness'];
 export type RefreshedToken = components['schemas']['RefreshedToken'];
+export type RefusedClusterSecret = components['schemas']['RefusedClusterSecret'];
 export type ReportCreateBody = components['schemas']['ReportCreateBody'];
 export type ReportDeleted = components['schemas']['ReportDeleted'];
 export type ReportDocument = components['schemas']['ReportDocument'];
@@ -3040,6 +3355,10 @@ export type ToolExecutionEvent = components['schemas']['ToolExecutionEvent'];
 export type ToolRequestEvent = components['schemas']['ToolRequestEvent'];
 export type ToolStatus = components['schemas']['ToolStatus'];
 export type TurnEndReason = components['schemas']['TurnEndReason'];
+export type TurnUsage = components['schemas']['TurnUsage'];
+export type UsageGroup = components['schemas']['UsageGroup'];
+export type UsageReport = components['schemas']['UsageReport'];
+export type UsageTotals = components['schemas']['UsageTotals'];
 export type User = components['schemas']['User'];
 export type UserCreateBody = components['schemas']['UserCreateBody'];
 export type UserList = components['schemas']['UserList'];
@@ -3621,6 +3940,40 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiAlertsAlertmanager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertmanagerWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertmanagerDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiAudit: {
         parameters: {
             query?: {
@@ -3949,7 +4302,9 @@ export interface operations {
     };
     postApiChatAgentic: {
         parameters: {
-            query?: never;
+            query?: {
+                cluster?: components["schemas"]["ClusterName"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5014,6 +5369,147 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiInvestigations: {
+        parameters: {
+            query?: {
+                cluster?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiInvestigations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationCreateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiInvestigationsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiInvestigationsNameActionsIndexApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                index: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InvestigationApproveBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationActionRun"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -6796,6 +7292,43 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiUsage: {
+        parameters: {
+            query?: {
+                cluster?: string;
+                from?: string;
+                model?: string;
+                source?: "chat" | "investigation";
+                to?: string;
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
