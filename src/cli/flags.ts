@@ -184,4 +184,7 @@ Flags:
   --no-auth-allow-remote   with --no-auth or auth.mode none, allow a non-loopback --host
   --log-level LEVEL        trace | debug | info | warn | error
   --mcp                    MCP server mode over stdio
+
+Docs: docs/index.md in the repository (getting started, user guide, operator manual, and the reference:
+every config key in docs/reference/configuration.md, every route's permission in docs/reference/permissions.md).
 `;
