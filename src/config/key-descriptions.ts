@@ -51,7 +51,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'authorization.tool_approval.require_approval_unknown': 'programs other than kubectl/helm need approval',
   'authorization.tool_approval.blocked_patterns':
     'RE2 regexes (re2js, linear time; no lookaround or backreferences), matched on the line and on the parsed kubectl command (every spelling of a kind); matching commands never run (default: rm -rf /, delete ns kube-system, fork bomb)',
-  'authorization.tool_approval.readonly_programs': 'programs whose command lines are classified read-only',
+  'authorization.tool_approval.readonly_programs': 'programs classified read-only (their command lines need no approval when `auto_approve_readonly`)',
   'authorization.tool_approval.readonly_mcp_tools': 'MCP tools (`tool` or `server/tool`) classified read-only',
   'authorization.max_steps': 'agent loop step cap',
   'ldap.enabled': '`true` selects LDAP mode when `auth.mode` is `local` (an explicit `--auth-mode` wins)',
@@ -122,8 +122,8 @@ export const configKeyDescriptions: Record<string, string> = {
   'mcp_server.allowed_origins': '`Host`/`Origin` values accepted besides localhost, 127.0.0.1, [::1] on the bound port',
   'helm.allow_http': 'repository/chart URLs may be http / resolve to loopback, link-local or metadata addresses',
   'helm.allow_private_urls': 'repository/chart URLs may be http / resolve to loopback, link-local or metadata addresses',
-  'tools.kubectl': 'binary overrides',
-  'tools.helm': 'binary overrides',
+  'tools.kubectl': 'binary override of kubectl (unset: `.tools/bin` or `PATH`)',
+  'tools.helm': 'binary override of helm (unset: `.tools/bin` or `PATH`; without a helm binary every helm route answers 503)',
   'tools.output_limit': 'AI tool output cap and timeout',
   'tools.timeout': 'AI tool output cap and timeout',
   'tools.bash.enabled':
