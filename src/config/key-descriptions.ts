@@ -44,7 +44,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'authorization.roles[].clusters': 'the clusters the rule holds on (names of `cluster.name`, `clusters[].name` or cluster Secrets); unset: every cluster',
   'authorization.impersonation.enabled': 'role → cluster identity for cluster calls',
   'authorization.impersonation.mode':
-    '`role`: the role\'s mapped identity; `user`: SSO users act as themselves (`oidc:alice`, groups `oidc:<group>`), see "Single sign-on"',
+    "`role`: the role's mapped identity; `user`: SSO users act as themselves (`oidc:alice`, groups `oidc:<group>`), see [Single sign-on](../operator-manual/authentication.md#single-sign-on-openid-connect)",
   'authorization.impersonation.mappings': 'role → cluster identity for cluster calls',
   'authorization.tool_approval.timeout': 'approval wait',
   'authorization.tool_approval.auto_approve_readonly': 'run read-only commands without asking',

@@ -70,7 +70,7 @@ function browserBinding(context: AppContext, oidc: OidcService): string | undefi
   return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
-/** Single sign-on with OpenID Connect (README "Single sign-on"): browser and device flows, and what the login page shows. */
+/** Single sign-on with OpenID Connect (docs/operator-manual/authentication.md, "Single sign-on"): browser and device flows, and what the login page shows. */
 export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
   const oidc = deps.security.oidc;
   const origin = (context: AppContext, flow: string): SignInOrigin => ({
