@@ -42,7 +42,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'authorization.roles[].verbs': 'verbs it covers',
   'authorization.roles[].effect': '`deny` refuses whatever allows exist (for admins too); `allow` grants what the permission matrix refused',
   'authorization.roles[].clusters': 'the clusters the rule holds on (names of `cluster.name`, `clusters[].name` or cluster Secrets); unset: every cluster',
-  'authorization.impersonation.enabled': 'role → cluster identity for cluster calls',
+  'authorization.impersonation.enabled': 'role → cluster identity for cluster calls (the Helm chart turns it on unless its config sets it)',
   'authorization.impersonation.mode':
     "`role`: the role's mapped identity; `user`: SSO users act as themselves (`oidc:alice`, groups `oidc:<group>`), see [Single sign-on](../operator-manual/authentication.md#single-sign-on-openid-connect)",
   'authorization.impersonation.mappings': 'role → cluster identity for cluster calls',
