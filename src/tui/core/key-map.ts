@@ -195,7 +195,7 @@ export function globalAction(input: string, key: Key): ActionName | undefined {
   return global.find((binding) => pressed(binding, input, key))?.action;
 }
 
-/** The key table (markdown) of docs/user-guide/terminal-ui.md, generated from this key map; test/unit/tui-readme.test.ts keeps the page equal to it. */
+/** The key table (markdown) of docs/user-guide/terminal-ui.md, generated from this key map; test/unit/tui-readme.test.ts keeps the page equal to it (make tui-keys). */
 export function keyTable(label: (action: ActionName) => string): string {
   const lines = ['| View | Key | Action |', '| --- | --- | --- |'];
   for (const view of viewIds) {
