@@ -26,7 +26,7 @@ include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
 
-.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
+.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
 all: build
 
@@ -63,6 +63,10 @@ web-types: deps web/node_modules/.package-lock.json
 # docs/reference/permissions.md's table, generated from the route table (test/unit/readme-permissions.test.ts checks it).
 readme-permissions: deps
 	$(TS_RUN) scripts/readme-permissions.ts
+
+# docs/development/adr.md, the list of every ADR in docs/adr/ (test/unit/docs-links.test.ts checks it).
+adr-index: deps
+	$(TS_RUN) scripts/adr-index.ts
 
 # The key table of docs/user-guide/terminal-ui.md, generated from src/tui/core/key-map.ts (test/unit/tui-readme.test.ts checks it).
 tui-keys: deps

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { adrIndex, adrIndexPath } from '../../scripts/adr-index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docs = join(root, 'docs');
@@ -101,6 +102,10 @@ describe('the docs: README.md and docs/', () => {
         .map((page) => relative(root, page)),
     ).toEqual([]);
     expect(linksOf(join(root, 'README.md'))).toContain('docs/index.md');
+  });
+
+  it('docs/development/adr.md lists every ADR of docs/adr/ (regenerate: make adr-index)', () => {
+    expect(readFileSync(adrIndexPath, 'utf8') === adrIndex(), 'docs/development/adr.md is stale: run make adr-index and commit it').toBe(true);
   });
 
   it('the README stays short (at most 200 lines) and keeps the test command CI runs', () => {
