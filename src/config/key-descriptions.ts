@@ -87,7 +87,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'oidc.api_audiences': 'audiences accepted on bearer ID tokens besides `client_id`',
   'oidc.ca_file': "PEM of a private CA that signs the provider's TLS certificate",
   'oidc.button_label': "the login page's SSO button",
-  'llm.provider': 'the model provider: `openai`, `azure`, `ollama`, `gemini`, `bedrock` (one adapter each in `src/llm/`)',
+  'llm.provider': 'the model provider (one adapter each in `src/llm/`; the type column lists them)',
   'llm.model': 'the model name the provider serves',
   'llm.api_key': "the provider's key, e.g. `${OPENAI_API_KEY}`; a key set through `PUT /api/settings/llm` is stored in `<data dir>/llm-api-key` and wins",
   'llm.base_url':

@@ -52,7 +52,7 @@ export const defaultBlockedPatterns = [
   String.raw`:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:`,
 ];
 
-/** The LLM provider kinds (docs/reference/configuration.md, `llm`): one adapter each in src/llm. */
+/** The LLM provider kinds (README "Configuration reference", `llm`): one adapter each in src/llm. */
 export const llmProviders = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'] as const;
 
 const llmSchema = z
@@ -308,7 +308,7 @@ export const configSchema = z
       })
       .prefault({}),
     metrics: z.object({ public: z.boolean().default(false) }).prefault({}),
-    /** The shared store of several replicas (docs/operator-manual/ha.md); unset: embedded SQLite in the data dir, one replica. */
+    /** The shared store of several replicas (README "HA"); unset: embedded SQLite in the data dir, one replica. */
     database: z
       .object({
         /** `postgres://user:password@host:port/database` (also `PILOTHOUSE_DATABASE_URL`); never logged. */
