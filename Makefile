@@ -26,7 +26,7 @@ include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
 
-.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
+.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
 all: build
 
@@ -75,6 +75,9 @@ tui-keys: deps
 # docs/reference/configuration.md, generated from the config schema (test/unit/config-reference.test.ts checks it).
 config-reference: deps
 	$(TS_RUN) scripts/config-reference.ts
+
+# Every generated part of the docs at once (after merging route, config, TUI key or ADR changes).
+docs-reference: readme-permissions config-reference tui-keys adr-index
 
 # Before build regenerates it: a committed file that is stale fails make test.
 web-types-check: deps web/node_modules/.package-lock.json
