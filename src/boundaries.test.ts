@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layers of src/ (docs/architecture.md): an area may import areas of lower layers, and areas of
+ * The layers of src/ (docs/development/architecture.md): an area may import areas of lower layers, and areas of
  * its own layer only where {@link sameLayer} allows it. Areas are the top-level folders (or files) of src/.
  */
 const layers: readonly (readonly string[])[] = [
@@ -77,8 +77,8 @@ function brokenRule(arrow: Arrow): string | undefined {
   const { from, to } = arrow;
   if (from === to) return undefined;
   const [fromLayer, toLayer] = [layerOf(from), layerOf(to)];
-  if (fromLayer < 0) return `${from} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
-  if (toLayer < 0) return `${to} has no layer: add it to the layers of src/boundaries.test.ts and docs/architecture.md`;
+  if (fromLayer < 0) return `${from} has no layer: add it to the layers of src/boundaries.test.ts and docs/development/architecture.md`;
+  if (toLayer < 0) return `${to} has no layer: add it to the layers of src/boundaries.test.ts and docs/development/architecture.md`;
   if (toLayer > fromLayer) return `${from} (${layerNames[fromLayer]}) may not import ${to} (${layerNames[toLayer]}): imports point down only`;
   if (toLayer === fromLayer && !(sameLayer[from] ?? []).includes(to))
     return `${from} may not import ${to}: same layer (${layerNames[fromLayer]}), and the same-layer rules allow ${from} only ${(sameLayer[from] ?? []).join(', ') || 'nothing'}`;
@@ -156,7 +156,7 @@ function fileGraph(arrows: Arrow[]): Map<string, Set<string>> {
   return edges;
 }
 
-describe('module boundaries (docs/architecture.md)', () => {
+describe('module boundaries (docs/development/architecture.md)', () => {
   const arrows = allArrows();
 
   it('finds the imports it judges', () => {

@@ -4,7 +4,7 @@ import type { TurnUsageTotals } from './call-usage.js';
 import type { ToolStatus, TurnEndReason } from './history-entries.js';
 
 /**
- * The SSE events of `POST /api/chat/agentic` (README "AI pilot": the contract's events plus `session`, `error`,
+ * The SSE events of `POST /api/chat/agentic` (docs/user-guide/ai-pilot.md: the contract's events plus `session`, `error`,
  * and the extra properties of `tool_request`, `tool_execution` and `stream_end`).
  */
 export type AgentEvent =

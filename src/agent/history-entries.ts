@@ -4,7 +4,7 @@ import type { ChatStore } from '../store/chat-store.js';
 import type { CommandClass } from '../tools/safety/index.js';
 import type { AccessNeeded } from '../tools/types.js';
 
-/** What the user is looking at when they ask (`context` of `POST /api/chat/agentic`, README "AI pilot"). */
+/** What the user is looking at when they ask (`context` of `POST /api/chat/agentic`, docs/user-guide/ai-pilot.md). */
 export interface ChatContext {
   namespace?: string;
   /** `<kind>/<name>` */

@@ -6,7 +6,7 @@ import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Approvals } from './approvals.js';
 import type { ChatService } from './chat-service.js';
 
-/** The AI pilot's services (README "AI pilot"), built in src/app/compose-pilot.ts. */
+/** The AI pilot's services (docs/user-guide/ai-pilot.md), built in src/app/compose-pilot.ts. */
 export interface Pilot {
   /** The LLM configuration in use and its provider (GET/PUT /api/settings/llm). */
   llm: LlmSettings;

@@ -20,7 +20,7 @@ export function needsApproval(report: SafetyReport, autoApproveReadonly: boolean
 }
 
 /**
- * The role rules of tool calls (README "AI pilot", Roles), first match wins: an unknown tool fails;
+ * The role rules of tool calls (docs/user-guide/ai-pilot.md, roles), first match wins: an unknown tool fails;
  * `viewer` may run nothing; blocked patterns and refusals (a kubectl flag or command off the allowlist,
  * a file outside the files root) refuse for everyone with their one-line reason; `user` may not run dangerous
  * commands (delete, drain, rm -rf...) at all, so they are refused without asking; everything

@@ -1,7 +1,14 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseFlags, UsageError } from './flags.js';
+import { parseFlags, usage, UsageError } from './flags.js';
 
 describe('flags', () => {
+  it('--help points to the docs, and every docs page it names exists', () => {
+    expect(parseFlags(['--help'], { HOME: '/home/u' }).command).toBe('help');
+    const pages = usage.match(/docs\/[\w/-]+\.md/g) ?? [];
+    expect(pages).toContain('docs/index.md');
+    expect(pages.filter((page) => !existsSync(new URL(`../../${page}`, import.meta.url)))).toEqual([]);
+  });
   it('reads -web as --web (not three short flags)', () => {
     expect(parseFlags(['-web'], { HOME: '/home/u' }).web).toBe(true);
     expect(parseFlags(['--web', '--port', '9090'], { HOME: '/home/u' }).port).toBe(9090);

@@ -193,4 +193,7 @@ Flags:
 
 Environment:
   PILOTHOUSE_ADMIN_PASSWORD  the admin password when neither flag is given (the file is preferred)
+
+Docs: docs/index.md in the repository (getting started, user guide, operator manual, and the reference:
+every config key in docs/reference/configuration.md, every route's permission in docs/reference/permissions.md).
 `;

@@ -32,7 +32,7 @@ const prefixSchema = z
   .string()
   .refine((prefix) => !isReservedName(prefix), `must not start with "${reservedNamePrefix}" (names the API server reserves for itself)`);
 
-/** `oidc`: single sign-on with OpenID Connect (README "Single sign-on", ADR 0020). */
+/** `oidc`: single sign-on with OpenID Connect (docs/operator-manual/authentication.md, "Single sign-on", ADR 0020). */
 export const oidcSchema = z
   .object({
     issuer: z.string().optional(),

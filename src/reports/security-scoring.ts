@@ -2,7 +2,7 @@ import type { Finding, ReportSection, Severity } from './document.js';
 
 /**
  * Points one finding takes off its section's 100, and the most one rule may take off however many
- * objects it names (so one widespread issue cannot hide whether others exist). docs/reports-scoring.md.
+ * objects it names (so one widespread issue cannot hide whether others exist). docs/user-guide/reports-scoring.md.
  */
 export const penalties: Record<Severity, { each: number; cap: number }> = {
   critical: { each: 20, cap: 40 },

@@ -38,7 +38,7 @@ export class ApiKeyFile implements ApiKeyStore {
 
 /**
  * The key in the shared store (`database.url`), so every replica uses the key an admin set on one.
- * Whoever can read the database can read it, as with the config file's key (README "HA").
+ * Whoever can read the database can read it, as with the config file's key (docs/operator-manual/ha.md).
  */
 export class SharedApiKey implements ApiKeyStore {
   constructor(

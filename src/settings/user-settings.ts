@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import type { SettingsSnapshot } from './settings-snapshot.js';
 
-/** One user's settings (README "AI pilot", Settings). */
+/** One user's settings (docs/user-guide/ai-pilot.md, Settings). */
 export const userSettingsSchema = z.object({
   language: z.enum(['en', 'ko', 'ja', 'zh']),
   beginner_mode: z.boolean(),

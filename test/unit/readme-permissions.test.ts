@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readmeWithPermissions } from '../../scripts/readme-permissions.js';
+import { permissionsPagePath, readmeWithPermissions } from '../../scripts/readme-permissions.js';
 
-describe('README permission table', () => {
+describe('the permission table, docs/reference/permissions.md', () => {
   it('lists every route with the permission the route table declares (regenerate: make readme-permissions)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toBe(readmeWithPermissions(readme));
+    const page = readFileSync(permissionsPagePath, 'utf8');
+    expect(page).toBe(readmeWithPermissions(page));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-// The layers of web/src (docs/architecture.md): app shell → features → shared → i18n → api. An import
+// The layers of web/src (docs/development/architecture.md): app shell → features → shared → i18n → api. An import
 // points down the layers, or to another feature; no folder cycle (a feature counts as one folder,
 // `features/<area>`). The app shell alone knows every page (app/StagePage.tsx); what features share
 // (the API context, the router, resource targets and columns) lives in shared/.

@@ -45,7 +45,7 @@ export const auditQuerySchema = z.object({
     .optional(),
 });
 
-/** Audit log (README "Audit log"): `GET /api/audit`, admin only, newest first, filters combined. */
+/** Audit log (docs/operator-manual/audit.md): `GET /api/audit`, admin only, newest first, filters combined. */
 export function auditRoutes(deps: AuditRouteDeps): RouteSpec[] {
   return [
     route({

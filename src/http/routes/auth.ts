@@ -29,7 +29,7 @@ function refuseInTokenMode(deps: AuthRouteDeps, what: string): void {
   throw validation(`${what} is not used in token mode; present a Kubernetes token as "Authorization: Bearer <token>"`, { authMode: 'token' });
 }
 
-/** Authentication (README "Authentication modes"): login, logout, refresh, and who am I. */
+/** Authentication (docs/operator-manual/authentication.md): login, logout, refresh, and who am I. */
 export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
   const { login, sessions } = deps.security;
   return [

@@ -116,7 +116,7 @@ function startHeartbeat(stream: EventStream, intervalMs: number): () => void {
 }
 
 /**
- * AI chat (README "AI pilot"): the agentic chat over SSE and the chat history. Any signed-in role may chat
+ * AI chat (docs/user-guide/ai-pilot.md): the agentic chat over SSE and the chat history. Any signed-in role may chat
  * (a viewer's tool calls are answered `forbidden`); sessions belong to their user.
  */
 export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {

@@ -39,7 +39,7 @@ const mcpServer = z
   .meta({ id: 'McpServer' });
 
 /**
- * MCP servers (README "MCP"): list (env values masked, live status, tool names), add, enable/disable,
+ * MCP servers (docs/user-guide/mcp.md): list (env values masked, live status, tool names), add, enable/disable,
  * delete. Starting a server runs a command on the Pilothouse host: changes are admin only and
  * each is audited as `execute` (`mcp add|enable|disable|delete <name>`).
  */

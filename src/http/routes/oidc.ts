@@ -79,7 +79,7 @@ function keptCookie(context: AppContext, oidc: OidcService): string | undefined 
   return value && sealedCookie.test(value) ? value : undefined;
 }
 
-/** Single sign-on with OpenID Connect (README "Single sign-on"): browser and device flows, and what the login page shows. */
+/** Single sign-on with OpenID Connect (docs/operator-manual/authentication.md, "Single sign-on"): browser and device flows, and what the login page shows. */
 export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
   const oidc = deps.security.oidc;
   const origin = (context: AppContext, flow: string): SignInOrigin => ({

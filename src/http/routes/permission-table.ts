@@ -3,7 +3,7 @@ import type { RouteSpec } from '../types.js';
 
 const mark: Record<'yes' | 'no' | 'approval', string> = { yes: 'yes', no: '—', approval: 'approval' };
 
-/** The README's permission table, generated from the route specs (one row per route). */
+/** The permission table of docs/reference/permissions.md, generated from the route specs (one row per route). */
 export function permissionTable(routes: readonly RouteSpec[]): string {
   const header = ['| Method | Path | Permission | viewer | user | admin |', '|---|---|---|---|---|---|'];
   const rows = [...routes]

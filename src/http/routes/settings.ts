@@ -58,7 +58,7 @@ function keyChange(apiKey: string | null | undefined): string {
 }
 
 /**
- * Settings (README "AI pilot"). `/api/settings` is per user, so every role reads and writes its own (the
+ * Settings (docs/user-guide/ai-pilot.md). `/api/settings` is per user, so every role reads and writes its own (the
  * global approval rule stays in config: a user's `auto_approve_readonly` can only make their own
  * chat stricter). `/api/settings/llm`: anyone signed in reads it (never the key); admins change it.
  */

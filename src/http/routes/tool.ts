@@ -24,7 +24,7 @@ const analyzeBody = z
   .meta({ id: 'ToolAnalyzeBody' });
 
 /**
- * Tool call approvals and the command analyzer (README "AI pilot"). Approve: only the chat session's owner or
+ * Tool call approvals and the command analyzer (docs/user-guide/ai-pilot.md). Approve: only the chat session's owner or
  * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject`. Analyze: any role, runs nothing.
  */
 export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {

@@ -31,7 +31,7 @@ export interface LiveList {
 const ageBucketMs = 5_000;
 
 /**
- * Every list and live list of a cluster resource, below HTTP (docs/architecture.md, "The list path"): the kind
+ * Every list and live list of a cluster resource, below HTTP (docs/development/architecture.md, "The list path"): the kind
  * the request's authorization resolved (no second discovery lookup), the caller's view of the shared cache (src/kube/cache-manager.ts: the cluster's access set),
  * field and label filtering, our policy's hidden namespaces, sort and page, and the list's version (cache
  * revision and 5-second age bucket on the injected clock). Answers are built once per visibility class and

@@ -75,7 +75,7 @@ describe('the key map', () => {
     expect(viewOfResource('configmaps')).toBe('resources');
   });
 
-  it('renders the README key table from the same map', () => {
+  it('renders the key table of the docs from the same map', () => {
     const table = keyTable((action) => action);
     expect(table.split('\n')[0]).toBe('| View | Key | Action |');
     expect(table).toContain('| pods | `ctrl-d` | delete (write; hidden by `--readonly`) |');

@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 
-/** Every view of the terminal UI; each has its own keys (the `?` help and the README table list exactly these). */
+/** Every view of the terminal UI; each has its own keys (the `?` help and the key table of docs/user-guide/terminal-ui.md list exactly these). */
 export const viewIds = [
   'pods',
   'deployments',
@@ -197,7 +197,7 @@ export function globalAction(input: string, key: Key): ActionName | undefined {
   return global.find((binding) => pressed(binding, input, key))?.action;
 }
 
-/** The README's key table (markdown), generated from this key map; test/unit/tui-readme.test.ts keeps the README equal to it. */
+/** The key table (markdown) of docs/user-guide/terminal-ui.md, generated from this key map; test/unit/tui-readme.test.ts keeps the page equal to it (make tui-keys). */
 export function keyTable(label: (action: ActionName) => string): string {
   const lines = ['| View | Key | Action |', '| --- | --- | --- |'];
   for (const view of viewIds) {
