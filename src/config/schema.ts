@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { durationSchema } from './duration.js';
 import { oidcSchema, refuseBarePrefixes } from './oidc-schema.js';
 import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
+import { problemsSchema } from './problems-schema.js';
 
 /** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
@@ -332,6 +333,7 @@ export const configSchema = z
         directory: z.string().optional(),
       })
       .prefault({}),
+    problems: problemsSchema,
   })
   .superRefine(refuseBarePrefixes)
   .superRefine(uniqueClusterNames)
