@@ -22,6 +22,7 @@ import { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Principal } from '../rbac/principal.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { findBinary } from '../tools/binaries.js';
+import { ProblemsEngine } from '../problems/engine.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
 /** What every cluster's scope is built from (part of the composition root). */
@@ -80,9 +81,11 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     now: clock,
     observe: (up) => metrics.clusterUp.set({ cluster: name }, up ? 1 : 0),
   });
+  const problems = new ProblemsEngine({ cluster: name, rest: () => kube.forIdentity(undefined).rest, config: config.problems, clock, logger: logger.child({ cluster: name }) });
   return {
     name,
     source: cluster.source,
+    problems,
     kube,
     discovery,
     caches,
@@ -95,6 +98,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     health,
     close: async () => {
       health.stop();
+      problems.close();
       caches.close();
       toolCluster.close();
       metrics.clusterUp.remove({ cluster: name });

@@ -9,6 +9,7 @@ import type { GrantCheck } from '../rbac/authorize.js';
 import type { RoleIdentityResolver } from '../rbac/identities.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
+import type { ProblemsEngine } from '../problems/engine.js';
 
 /**
  * One cluster as every path sees it (ADR 0035): its clients, discovery, watch-fed caches and list view,
@@ -27,6 +28,8 @@ export interface ClusterScope extends ClusterMember {
   toolCluster: PolicyProxyGateway;
   helm: HelmInvocations;
   health: ClusterHealth;
+  /** The cluster's live diagnosis (src/problems): started by its first reader, closed with the scope. */
+  problems: ProblemsEngine;
 }
 
 export type ClusterScopes = ClusterSet<ClusterScope>;

@@ -67,6 +67,9 @@ export class ProblemsEngine {
   private readonly analyzersOf = new Map<string, Array<{ analyzer: Analyzer; settings: AnalyzerSettings }>>();
   private readonly dependentsOf = new Map<string, Dependent[]>();
   private readonly listeners = new Set<(change: FindingChange) => void>();
+  private readonly stopListeners = new Set<() => void>();
+  /** True once the first analysis of every object is done. */
+  ready = false;
   private readonly deadlines: Deadlines;
   private watches: KindWatch[] = [];
   private started: Promise<void> | undefined;
@@ -116,8 +119,17 @@ export class ProblemsEngine {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called once when the engine closes (its cluster removed, the service stopping); returns the unsubscribe function. */
+  onStop(listener: () => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    for (const listener of this.stopListeners) listener();
+    this.stopListeners.clear();
     for (const watch of this.watches) watch.stop();
     for (const cancel of this.deadlineOf.values()) cancel();
     this.deadlineOf.clear();
@@ -131,6 +143,7 @@ export class ProblemsEngine {
     if (this.closed) return;
     for (const kind of this.analyzersOf.keys()) for (const object of this.store.all(kind)) this.analyze(objectKey(refOf(object)));
     this.syncing = false;
+    this.ready = true;
     this.options.logger.debug({ cluster: this.cluster, findings: this.byId.size }, 'problems analyzed');
   }
 

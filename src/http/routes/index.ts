@@ -25,6 +25,7 @@ import { accessRequestRoutes, type AccessRequestsRouteDeps } from './access-requ
 import { reportRoutes, type ReportsRouteDeps } from './reports.js';
 import { clusterRoutes } from './cluster.js';
 import { clustersRoutes, type ClustersRouteDeps } from './clusters.js';
+import { problemRoutes } from './problems.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -81,6 +82,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...reportRoutes(deps),
     ...clusterRoutes(),
     ...clustersRoutes(deps),
+    ...problemRoutes(),
   ];
   return routes;
 }
