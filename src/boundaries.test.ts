@@ -11,7 +11,7 @@ const layers: readonly (readonly string[])[] = [
   ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
   ['kube', 'store'],
   ['rbac'],
-  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'controllers'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'controllers', 'problems'],
   ['http'],
   ['app', 'cli', 'tui'],
   ['modes'],
@@ -29,6 +29,7 @@ const sameLayer: Readonly<Record<string, readonly string[]>> = {
   agent: ['tools', 'llm', 'settings', 'audit'],
   reports: ['auth', 'helm'],
   controllers: ['access', 'mcp', 'reports'],
+  problems: ['reports'],
   app: ['cli'],
 };
 

@@ -23,6 +23,7 @@ import type { Principal } from '../rbac/principal.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { findBinary } from '../tools/binaries.js';
 import { ProblemsEngine } from '../problems/engine.js';
+import { allAnalyzers } from '../problems/analyzers/index.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
 /** What every cluster's scope is built from (part of the composition root). */
@@ -81,7 +82,14 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     now: clock,
     observe: (up) => metrics.clusterUp.set({ cluster: name }, up ? 1 : 0),
   });
-  const problems = new ProblemsEngine({ cluster: name, rest: () => kube.forIdentity(undefined).rest, config: config.problems, clock, logger: logger.child({ cluster: name }) });
+  const problems = new ProblemsEngine({
+    cluster: name,
+    rest: () => kube.forIdentity(undefined).rest,
+    config: config.problems,
+    analyzers: allAnalyzers,
+    clock,
+    logger: logger.child({ cluster: name }),
+  });
   return {
     name,
     source: cluster.source,

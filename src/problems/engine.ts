@@ -3,7 +3,6 @@ import type { Clock } from '../clock.js';
 import type { ProblemsConfig } from '../config/problems-schema.js';
 import type { RestClient } from '../kube/rest-client.js';
 import { earliest, type Analyzer, type AnalyzerSettings } from './analyzer.js';
-import { allAnalyzers } from './analyzers/index.js';
 import { timerDeadlines, type Deadlines } from './deadlines.js';
 import { findingId, type Finding, type FindingDraft, type ObjectRef } from './finding.js';
 import { ignoredBecause } from './ignore-rules.js';
@@ -27,7 +26,8 @@ export interface ProblemsEngineOptions {
   logger: Logger;
   deadlines?: Deadlines;
   kinds?: WatchedKind[];
-  analyzers?: Analyzer[];
+  /** Every analyzer (src/problems/analyzers/index.ts), handed in by the composition. */
+  analyzers: Analyzer[];
 }
 
 interface Dependent {
@@ -80,7 +80,7 @@ export class ProblemsEngine {
 
   constructor(private readonly options: ProblemsEngineOptions) {
     this.deadlines = options.deadlines ?? timerDeadlines(options.clock);
-    for (const analyzer of options.analyzers ?? allAnalyzers) this.register(analyzer);
+    for (const analyzer of options.analyzers) this.register(analyzer);
   }
 
   private register(analyzer: Analyzer): void {
