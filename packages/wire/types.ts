@@ -502,7 +502,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, problems?}]}; access is the caller's on that cluster, problems the counts of its findings they may see
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiClusters"];
@@ -1957,6 +1957,7 @@ export interface components {
             checkedAt?: string;
             error?: string;
             name: string;
+            problems?: components["schemas"]["ProblemCounts"];
             reachable: boolean;
             /** @enum {string} */
             source: "home" | "config" | "secret";

@@ -169,3 +169,23 @@ export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClus
 export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; namespace: string; size: number; cluster: string }[] {
   return clusters.list().flatMap((scope) => scope.caches.sizes().map((entry) => ({ ...entry, cluster: scope.name })));
 }
+
+/**
+ * Every cluster's findings by analyzer and severity (the `pilothouse_problems` gauge). A scrape starts the engines
+ * that have not started (Prometheus keeps them running); their counts appear once their first analysis is done.
+ */
+export function problemCounts(clusters: ClusterSet<ClusterScope>): { cluster: string; analyzer: string; severity: string; count: number }[] {
+  return clusters.list().flatMap((scope) => {
+    void scope.problems.start();
+    const counts = new Map<string, number>();
+    for (const finding of scope.problems.findings()) {
+      if (finding.ignored) continue;
+      const key = `${finding.analyzer}\u0000${finding.severity}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts].map(([key, count]) => {
+      const [analyzer = '', severity = ''] = key.split('\u0000');
+      return { cluster: scope.name, analyzer, severity, count };
+    });
+  });
+}

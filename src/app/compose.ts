@@ -39,7 +39,7 @@ import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bas
 import { createBuiltinTools } from '../tools/builtin/index.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
-import { cacheSizes, clusterToolGateway, composeClusters, homeConnection } from './compose-clusters.js';
+import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, problemCounts } from './compose-clusters.js';
 import { composeClusterSecrets } from './compose-cluster-secrets.js';
 import type { ClusterSecretWatch } from '../kube/cluster-secrets.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
@@ -180,7 +180,10 @@ export function composeServices(options: ComposeOptions): Services {
       ? new AuditOutbox(audit, store, logger, { retentionDays: config.audit.retention_days, clock: () => new Date(clock()) })
       : undefined;
   const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
-  const metrics: Metrics = new Metrics(() => cacheSizes(clusters));
+  const metrics: Metrics = new Metrics(
+    () => cacheSizes(clusters),
+    () => problemCounts(clusters),
+  );
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const grants: { of?: AccessRequests } = {};
   // Grants are read when a decision is made, after the access requests exist (they need the cluster set).

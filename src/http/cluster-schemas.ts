@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { role } from './api-schemas.js';
+import { severityCounts } from './problem-schemas.js';
 
 /** The `?cluster=NAME` query parameter of every cluster-facing route (ADR 0035); absent: the home cluster. */
 export const clusterParameter = z
@@ -32,6 +33,8 @@ export const clusterSummary = z
     /** When reachability was last checked (RFC 3339). */
     checkedAt: z.string().optional(),
     access: clusterAccess,
+    /** The cluster's findings the caller may see, by severity (GET /api/problems); absent until its first analysis is done. */
+    problems: severityCounts.optional(),
   })
   .meta({ id: 'ClusterSummary' });
 

@@ -137,6 +137,10 @@ export class ProblemsEngine {
   }
 
   private async run(): Promise<void> {
+    if (!this.options.config.enabled) {
+      this.ready = true;
+      return;
+    }
     const kinds = this.options.kinds ?? watchedKinds;
     this.watches = kinds.map((kind) => new KindWatch(this.options.rest, kind, (change) => this.changed(kind, change), this.options.logger));
     await Promise.all(this.watches.map((watch) => watch.synced));

@@ -201,6 +201,21 @@ describe('who sees which findings', () => {
     }
   });
 
+  it('GET /api/clusters carries the counts the caller may see; /metrics has pilothouse_problems', async () => {
+    const counts = async (token: string): Promise<Record<string, number> | undefined> => {
+      const response = await service.api('GET', '/api/clusters', { token });
+      expect(response.status).toBe(200);
+      return response.body.items.find((item: { name: string }) => item.name === 'home')?.problems;
+    };
+    await waitFor(async () => (await counts(service.adminToken)) !== undefined);
+    const everyone = (await counts(service.adminToken))!;
+    const theirs = (await counts(limited.token))!;
+    expect(everyone.critical).toBeGreaterThan(theirs.critical);
+    expect(Object.keys(everyone).sort()).toEqual(['critical', 'info', 'warning']);
+    const metrics = await service.api('GET', '/metrics', { token: service.adminToken });
+    expect(metrics.text).toMatch(/^pilothouse_problems\{cluster="home",analyzer="pod",severity="critical"\} [1-9]/m);
+  });
+
   it('filters by severity with counts of every severity, pages with continue, and refuses bad input with the error body', async () => {
     const all = await problems(`?namespace=${broken.name}`);
     const critical = await problems(`?namespace=${broken.name}&severity=critical`);

@@ -5,6 +5,9 @@ import { clusterList, type ClusterSummaryView } from '../cluster-schemas.js';
 import { principalOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Principal } from '../../rbac/principal.js';
+import { countBySeverity, type SeverityCounts } from '../../problems/finding.js';
+import { visibleFindings } from '../../problems/visible-findings.js';
+import { visibilityOf } from './problems.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ClustersRouteDeps {
@@ -12,7 +15,21 @@ export interface ClustersRouteDeps {
   config: Config;
 }
 
-function summary(scope: ClusterScope, principal: Principal, config: Config): ClusterSummaryView {
+/**
+ * The caller's counts of a cluster's findings: only once its engine's first analysis is done and the cluster
+ * answered its last probe (this list never waits on a cluster); a cluster not yet analyzed starts its engine.
+ */
+async function problemCounts(scope: ClusterScope, principal: Principal): Promise<SeverityCounts | undefined> {
+  if (!scope.health.current.reachable) return undefined;
+  void scope.problems.start();
+  if (!scope.problems.ready) return undefined;
+  const viewer = { principal, client: scope.identities.clientFor(principal) };
+  const seen = await visibleFindings(visibilityOf(scope), viewer, scope.problems.findings()).catch(() => undefined);
+  return seen ? countBySeverity(seen.filter((finding) => !finding.ignored)) : undefined;
+}
+
+async function summary(scope: ClusterScope, principal: Principal, config: Config): Promise<ClusterSummaryView> {
+  const counts = await problemCounts(scope, principal);
   const state = scope.health.current;
   return {
     name: scope.name,
@@ -22,6 +39,7 @@ function summary(scope: ClusterScope, principal: Principal, config: Config): Clu
     ...(state.error ? { error: state.error } : {}),
     ...(state.checkedAt !== undefined ? { checkedAt: new Date(state.checkedAt).toISOString() } : {}),
     access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
+    ...(counts ? { problems: counts } : {}),
   };
 }
 
@@ -33,11 +51,12 @@ export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
       path: '/api/clusters',
       permission: 'view',
       summary:
-        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access}]}; access is the caller's on that cluster",
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, problems?}]}; access is the caller's on that cluster, problems the counts of its findings they may see",
       response: clusterList,
       handler: async (context) => {
         const principal = principalOf(context);
-        context.body = { home: deps.clusters.homeName, items: deps.clusters.list().map((scope) => summary(scope, principal, deps.config)) };
+        const items = await Promise.all(deps.clusters.list().map((scope) => summary(scope, principal, deps.config)));
+        context.body = { home: deps.clusters.homeName, items };
       },
     }),
   ];
