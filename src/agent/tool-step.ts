@@ -133,7 +133,7 @@ export class ToolStep {
 
   /** Where a kubectl or bash call goes (its `cluster` argument, else the chat's cluster); undefined for other tools. */
   private target(turn: ToolTurn, tool: Tool | undefined, call: LlmToolCall): ToolTarget | undefined {
-    if (!tool || !usesCluster(tool.definition.type)) return undefined;
+    if (!tool || !(usesCluster(tool.definition.type) || tool.definition.type === 'problems')) return undefined;
     const clusters = turn.clusters ?? singleClusterDirectory();
     return toolTarget(clusters, call.arguments.cluster, turn.context.cluster ?? clusters.home);
   }
@@ -209,6 +209,7 @@ export class ToolStep {
       impersonate: this.deps.identityOf(turn.principal),
       mode,
       signal: turn.signal,
+      ...(call.cluster !== undefined ? { clusterName: call.cluster } : {}),
     };
     const { result, refusals } = await this.runInSession(tool, call, context);
     if (turn.signal.aborted) throw new TurnCancelledError();

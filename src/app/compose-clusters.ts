@@ -24,6 +24,10 @@ import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import { findBinary } from '../tools/binaries.js';
 import { ProblemsEngine } from '../problems/engine.js';
 import { allAnalyzers } from '../problems/analyzers/index.js';
+import { countBySeverity } from '../problems/finding.js';
+import { compareFindings, matchesFilter } from '../problems/finding-filter.js';
+import { visibleFindings } from '../problems/visible-findings.js';
+import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
 /** What every cluster's scope is built from (part of the composition root). */
@@ -188,4 +192,19 @@ export function problemCounts(clusters: ClusterSet<ClusterScope>): { cluster: st
       return { cluster: scope.name, analyzer, severity, count };
     });
   });
+}
+
+/** The AI's problems tool's reader: the cluster the call names (absent: home; unknown: NOT_FOUND), as the caller may see it. */
+export function problemsReader(clusters: ClusterSet<ClusterScope>): ProblemsReader {
+  return {
+    read: async (request) => {
+      const scope = clusters.resolve(request.clusterName);
+      await scope.problems.start();
+      const viewer = { principal: request.principal, client: scope.identities.clientFor(request.principal) };
+      const seen = await visibleFindings({ policy: scope.policy, access: scope.caches.access }, viewer, scope.problems.findings());
+      const filter = { namespace: request.namespace, kind: request.kind, name: request.name };
+      const items = seen.filter((finding) => matchesFilter(finding, filter)).sort(compareFindings);
+      return { items, total: items.length, counts: countBySeverity(items) };
+    },
+  };
 }

@@ -36,10 +36,10 @@ import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
-import { createBuiltinTools } from '../tools/builtin/index.js';
+import { createBuiltinTools, type ProblemsReader } from '../tools/builtin/index.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
-import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, problemCounts } from './compose-clusters.js';
+import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, problemCounts, problemsReader } from './compose-clusters.js';
 import { composeClusterSecrets } from './compose-cluster-secrets.js';
 import type { ClusterSecretWatch } from '../kube/cluster-secrets.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
@@ -140,7 +140,7 @@ export interface Services {
 }
 
 /** The AI's built-in tools and the health check of the bash sandbox. */
-function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService): InMemoryToolRegistry {
+function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService, problems: ProblemsReader): InMemoryToolRegistry {
   const { config, logger } = options;
   const tools = new InMemoryToolRegistry();
   const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
@@ -152,6 +152,7 @@ function composeTools(options: ComposeOptions, kubectlPath: string, health: Heal
     timeoutMs: config.tools.timeout,
     bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox },
     files: { root: config.tools.files.root },
+    problems,
   });
   for (const tool of builtins) tools.register(tool);
   return tools;
@@ -196,7 +197,7 @@ export function composeServices(options: ComposeOptions): Services {
   const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
-  const tools = composeTools(options, kubectlPath, health);
+  const tools = composeTools(options, kubectlPath, health, problemsReader(clusters));
   const accessRequests = new AccessRequests({
     rest: ownRest,
     namespace,

@@ -1,7 +1,7 @@
 import type { Principal } from '../rbac/principal.js';
 
 /** The contract's built-in tool types. */
-export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp';
+export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp' | 'problems';
 
 /** JSON schema of a tool's input (an object schema). */
 export interface JsonObjectSchema {
@@ -91,6 +91,8 @@ export interface ToolContext {
   impersonate?: string;
   /** `read` unless a human approved this call. */
   mode?: ToolMode;
+  /** The cluster the call targets (its `cluster` argument, else the chat's); absent: the home cluster. */
+  clusterName?: string;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */
   cluster?: ToolClusterSession;
   signal?: AbortSignal;

@@ -89,6 +89,8 @@ export class SafetyAnalyzer {
       return this.report(command, { verdict: verdict(type), blockedBy: this.patterns.match(command) });
     }
     if (tool === 'kubectl') return this.analyzeKubectl(command);
+    // The problems tool reads the service's findings only (src/tools/builtin/problems-tool.ts).
+    if (tool === 'problems') return this.report(command, { verdict: verdict('read') });
     const line = programTools.has(tool) && !new RegExp(`^\\s*${tool}(\\s|$)`).test(command) ? `${tool} ${command}` : command;
     return this.report(line, this.classifier.classifyLine(line));
   }
