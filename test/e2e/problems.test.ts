@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { followEvents } from '../helpers/sse-follow.js';
+import { chat } from '../helpers/chat-stream.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -15,6 +17,7 @@ const node = 'kwok-node-0';
 const webhookName = uniqueName('pb-webhook');
 let service: TestService;
 let limited: { username: string; token: string };
+let wire: LlmWireServer;
 
 interface Finding {
   id: string;
@@ -84,10 +87,14 @@ async function crashLoop(namespace: string, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
+  wire = await startLlmWireServer();
   service = await startTestService({
-    config: { authorization: { roles: [{ name: 'no-other', resources: ['*'], namespaces: [other.name], verbs: ['*'], effect: 'deny' }] } },
+    config: {
+      llm: { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-problems', max_retries: 0 },
+      authorization: { roles: [{ name: 'no-other', resources: ['*'], namespaces: [other.name], verbs: ['*'], effect: 'deny' }] },
+    },
   });
-  limited = await service.createUser('viewer', { roles: ['no-other'] });
+  limited = await service.createUser('user', { roles: ['no-other'] });
   for (const namespace of [broken.name, other.name]) {
     await apply(podYaml('crasher'), namespace);
     await apply(
@@ -126,6 +133,7 @@ webhooks:
 afterAll(async () => {
   await kubectl('delete', 'validatingwebhookconfiguration', webhookName, '--ignore-not-found');
   await service?.close();
+  await wire?.close();
 });
 
 describe('problems of objects broken for real', () => {
@@ -199,6 +207,24 @@ describe('who sees which findings', () => {
     } finally {
       await followed.close();
     }
+  });
+
+  it("the AI pilot's problems tool answers with the caller's view, without an approval", async () => {
+    await waitForFinding(other.name, 'Pod', 'crasher', 'CrashLoopBackOff');
+    const ask = async (token: string): Promise<{ status: string; result: string }> => {
+      wire.reset();
+      wire.script([{ toolCalls: [{ name: 'problems', arguments: { namespace: other.name }, id: 'call_problems' }] }, { text: ['Looked.'] }]);
+      const run = await chat(service, { message: 'what is broken?' }, { token });
+      expect(run.status).toBe(200);
+      expect(run.nth('tool_request')).toMatchObject({ tool: 'problems', requiresApproval: false, type: 'read' });
+      return run.nth('tool_execution');
+    };
+    const admin = await ask(service.adminToken);
+    expect(admin.status).toBe('executed');
+    expect(JSON.parse(admin.result).items.some((item: Finding) => item.object.name === 'crasher' && item.reason === 'CrashLoopBackOff')).toBe(true);
+    const theirs = await ask(limited.token);
+    expect(theirs.status).toBe('executed');
+    expect(JSON.parse(theirs.result)).toMatchObject({ total: 0, items: [] });
   });
 
   it('GET /api/clusters carries the counts the caller may see; /metrics has pilothouse_problems', async () => {
