@@ -8,7 +8,7 @@ import type { ChatContext, StoredHistoryEntry, TurnEndReason } from './history-e
 import { messagesFromHistory } from './llm-messages.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, type PromptInput } from './system-prompt.js';
 import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from './tool-step.js';
 
 /** Everything the loop needs, built once in the composition root. */
@@ -20,6 +20,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   logger: Logger;
   /** Tool call ids used when a provider's id is missing or taken. */
   newId?: () => string;
+  /** The caller's finding counts in one namespace of a cluster (src/problems); absent: the prompt says nothing of them. */
+  problemCounts?(request: { principal: ToolTurn['principal']; clusterName?: string; namespace: string }): Promise<Record<string, number>>;
 }
 
 /** The caller's settings that shape a turn. */
@@ -118,6 +120,13 @@ export class AgentLoop {
     }
   }
 
+  /** The caller's findings in the chat's namespace (a failure leaves them out of the prompt). */
+  private async problemsPrompt(turn: AgentTurn): Promise<PromptInput['problems']> {
+    const namespace = turn.context.namespace || 'default';
+    const counts = await this.deps.problemCounts?.({ principal: turn.principal, clusterName: turn.context.cluster, namespace }).catch(() => undefined);
+    return counts && { namespace, counts };
+  }
+
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
   private async askModel(turn: AgentTurn): Promise<LlmToolCall[]> {
     const entries = await turn.history.entries();
@@ -130,6 +139,7 @@ export class AgentLoop {
       language: turn.settings.language,
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
+      problems: await this.problemsPrompt(turn),
     });
     const reply: ModelReply = { text: '', toolCalls: [] };
     const onText = (text: string): void => turn.emit({ event: 'chunk', data: { content: text } });

@@ -197,7 +197,8 @@ export function composeServices(options: ComposeOptions): Services {
   const { kube, discovery, caches, identities, policy, helm } = clusters.home;
   const ownRest = kube.forIdentity(undefined).rest;
   const health = new HealthService(ownRest);
-  const tools = composeTools(options, kubectlPath, health, problemsReader(clusters));
+  const problems = problemsReader(clusters);
+  const tools = composeTools(options, kubectlPath, health, problems);
   const accessRequests = new AccessRequests({
     rest: ownRest,
     namespace,
@@ -211,7 +212,22 @@ export function composeServices(options: ComposeOptions): Services {
   const toolCluster = clusterToolGateway(clusters);
   const mcp = composeMcpServers({ config, logger, registry: tools, rest: ownRest, namespace, version, configPath: options.configPath });
   const security = buildSecurityServices({ config, store, audit, dataDir, logger, clock, authMode: options.authMode, noAuth: options.noAuth });
-  const { safety, pilot } = composePilot({ config, logger, database, store, dataDir, kube, tools, audit, identities, toolCluster, clock, health, metrics });
+  const { safety, pilot } = composePilot({
+    config,
+    logger,
+    database,
+    store,
+    dataDir,
+    kube,
+    tools,
+    audit,
+    identities,
+    toolCluster,
+    clock,
+    health,
+    metrics,
+    problems,
+  });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
   const controllers = new ControllerManager(ownRest, logger, { namespace, leaderElection: config.kubernetes.leader_election, clock, observer: metrics });

@@ -211,20 +211,24 @@ describe('who sees which findings', () => {
 
   it("the AI pilot's problems tool answers with the caller's view, without an approval", async () => {
     await waitForFinding(other.name, 'Pod', 'crasher', 'CrashLoopBackOff');
-    const ask = async (token: string): Promise<{ status: string; result: string }> => {
+    const ask = async (token: string): Promise<{ status: string; result: string; prompt: string }> => {
       wire.reset();
       wire.script([{ toolCalls: [{ name: 'problems', arguments: { namespace: other.name }, id: 'call_problems' }] }, { text: ['Looked.'] }]);
-      const run = await chat(service, { message: 'what is broken?' }, { token });
+      const run = await chat(service, { message: 'what is broken?', context: { namespace: other.name } }, { token });
       expect(run.status).toBe(200);
       expect(run.nth('tool_request')).toMatchObject({ tool: 'problems', requiresApproval: false, type: 'read' });
-      return run.nth('tool_execution');
+      const prompt = String((wire.chatRequests()[0]?.body as { messages: { content?: unknown }[] }).messages[0]?.content);
+      return { ...run.nth('tool_execution'), prompt };
     };
     const admin = await ask(service.adminToken);
     expect(admin.status).toBe('executed');
+    // The system prompt says how many findings the chat's namespace has (as the caller may see them).
+    expect(admin.prompt).toMatch(new RegExp(`Pilothouse finds \\d+ problems in the namespace ${other.name} now \\([1-9]\\d* critical`));
     expect(JSON.parse(admin.result).items.some((item: Finding) => item.object.name === 'crasher' && item.reason === 'CrashLoopBackOff')).toBe(true);
     const theirs = await ask(limited.token);
     expect(theirs.status).toBe('executed');
     expect(JSON.parse(theirs.result)).toMatchObject({ total: 0, items: [] });
+    expect(theirs.prompt).toContain(`Pilothouse finds no problems in the namespace ${other.name} now.`);
   });
 
   it('GET /api/clusters carries the counts the caller may see; /metrics has pilothouse_problems', async () => {
