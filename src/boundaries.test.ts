@@ -11,7 +11,7 @@ const layers: readonly (readonly string[])[] = [
   ['errors', 'clock', 'version', 'redact', 'crds', 'log', 'config', 'net'],
   ['kube', 'store'],
   ['rbac'],
-  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'investigations', 'controllers', 'prometheus'],
+  ['auth', 'audit', 'access', 'tools', 'llm', 'settings', 'helm', 'mcp', 'agent', 'reports', 'investigations', 'controllers', 'prometheus', 'problems'],
   ['http'],
   ['app', 'cli', 'tui'],
   ['modes'],
@@ -30,6 +30,7 @@ const sameLayer: Readonly<Record<string, readonly string[]>> = {
   reports: ['auth', 'helm'],
   investigations: ['agent', 'tools', 'llm', 'audit'],
   controllers: ['access', 'mcp', 'reports', 'investigations'],
+  problems: ['reports'],
   app: ['cli'],
 };
 

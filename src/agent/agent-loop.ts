@@ -15,7 +15,7 @@ import { resolveToolCalling } from './tool-calling.js';
 import type { ToolCallingMode } from '../config/schema.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, type PromptInput } from './system-prompt.js';
 import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from './tool-step.js';
 
 /** Everything the loop needs, built once in the composition root. */
@@ -31,6 +31,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   instructions?: (context: ChatContext) => Promise<readonly string[]>;
   /** Token and cost accounting with the daily budgets (absent: nothing is counted or capped). */
   usage?: UsageMeter;
+  /** The caller's finding counts in one namespace of a cluster (src/problems); absent: the prompt says nothing of them. */
+  problemCounts?(request: { principal: ToolTurn['principal']; clusterName?: string; namespace: string }): Promise<Record<string, number>>;
 }
 
 /** The caller's settings that shape a turn. */
@@ -142,6 +144,13 @@ export class AgentLoop {
     }
   }
 
+  /** The caller's findings in the chat's namespace (a failure leaves them out of the prompt). */
+  private async problemsPrompt(turn: AgentTurn): Promise<PromptInput['problems']> {
+    const namespace = turn.context.namespace || 'default';
+    const counts = await this.deps.problemCounts?.({ principal: turn.principal, clusterName: turn.context.cluster, namespace }).catch(() => undefined);
+    return counts && { namespace, counts };
+  }
+
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
   private async askModel(turn: AgentTurn): Promise<{ calls: LlmToolCall[]; corrected: number }> {
     const entries = await turn.history.entries();
@@ -180,6 +189,7 @@ export class AgentLoop {
       language: turn.settings.language,
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
+      problems: await this.problemsPrompt(turn),
     });
     const standing = (await this.deps.instructions?.(turn.context).catch(() => [])) ?? [];
     const prompt = [base, ...standing, ...(turn.headless?.instructions ?? [])].join('\n\n');

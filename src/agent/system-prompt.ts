@@ -12,6 +12,8 @@ export interface PromptInput {
   beginnerMode: boolean;
   /** Every cluster (home first) and the chat's one (ADR 0035); absent: one cluster, nothing to say. */
   clusters?: { current: string; items: readonly ClusterListing[] };
+  /** The caller's findings in the chat's namespace by severity (src/problems); absent: nothing to say. */
+  problems?: { namespace: string; counts: Record<string, number> };
 }
 
 const languageNames: Record<string, string> = { en: 'English', ko: 'Korean', ja: 'Japanese', zh: 'Chinese' };
@@ -59,6 +61,17 @@ function historyLines(tools: readonly string[]): string[] {
   ];
 }
 
+/** How many problems the chat's namespace has, and where to read them. */
+function problemLines(problems: PromptInput['problems']): string[] {
+  if (!problems) return [];
+  const { critical = 0, warning = 0, info = 0 } = problems.counts;
+  const total = critical + warning + info;
+  if (total === 0) return [`Pilothouse finds no problems in the namespace ${problems.namespace} now.`];
+  return [
+    `Pilothouse finds ${total} problems in the namespace ${problems.namespace} now (${critical} critical, ${warning} warning, ${info} info); the problems tool lists them with their evidence: start there.`,
+  ];
+}
+
 /**
  * The system prompt of a turn: who asks, what they are looking at (namespace, focused resource),
  * which clusters exist (and which is the chat's), which tools exist and the role's rules. Built fresh each turn, never stored.
@@ -69,6 +82,7 @@ export function buildSystemPrompt(input: PromptInput): string {
     `You are talking to ${input.username}.`,
     ...contextLines(input.context),
     ...clusterLines(input.clusters),
+    ...problemLines(input.problems),
     input.tools.length ? `Tools: ${input.tools.join(', ')}. Prefer one small command per call.` : 'No tools are available.',
     ...historyLines(input.tools),
     roleRules[input.role],

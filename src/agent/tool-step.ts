@@ -152,7 +152,7 @@ export class ToolStep {
 
   /** Where a kubectl or bash call goes (its `cluster` argument, else the chat's cluster); undefined for other tools. */
   private target(turn: ToolTurn, tool: Tool | undefined, call: LlmToolCall): ToolTarget | undefined {
-    if (!tool || !namesCluster(tool.definition.type)) return undefined;
+    if (!tool || !(namesCluster(tool.definition.type) || tool.definition.type === 'problems')) return undefined;
     const clusters = turn.clusters ?? singleClusterDirectory();
     return toolTarget(clusters, call.arguments.cluster, turn.context.cluster ?? clusters.home);
   }

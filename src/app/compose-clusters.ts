@@ -27,6 +27,12 @@ import { PrometheusSource } from '../prometheus/prometheus-source.js';
 import { UsageMemory } from '../prometheus/usage-memory.js';
 import { readUsage } from '../kube/usage-sample.js';
 import { findBinary } from '../tools/binaries.js';
+import { ProblemsEngine } from '../problems/engine.js';
+import { allAnalyzers } from '../problems/analyzers/index.js';
+import { countBySeverity } from '../problems/finding.js';
+import { compareFindings, matchesFilter } from '../problems/finding-filter.js';
+import { visibleFindings } from '../problems/visible-findings.js';
+import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 
 /** What every cluster's scope is built from (part of the composition root). */
@@ -110,11 +116,20 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     clock,
     logger: logger.child({ cluster: name }),
   });
+  const problems = new ProblemsEngine({
+    cluster: name,
+    rest: () => kube.forIdentity(undefined).rest,
+    config: config.problems,
+    analyzers: allAnalyzers,
+    clock,
+    logger: logger.child({ cluster: name }),
+  });
   return {
     name,
     source: cluster.source,
     prometheus,
     usageMemory,
+    problems,
     kube,
     discovery,
     caches,
@@ -128,6 +143,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     close: async () => {
       health.stop();
       usageMemory.stop();
+      problems.close();
       caches.close();
       toolCluster.close();
       metrics.clusterUp.remove({ cluster: name });
@@ -189,4 +205,39 @@ export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClus
 /** Every cluster's cache sizes (the `pilothouse_cache_objects` gauge). */
 export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; size: number; cluster: string }[] {
   return clusters.list().flatMap((scope) => scope.caches.sizes().map((entry) => ({ ...entry, cluster: scope.name })));
+}
+
+/**
+ * Every cluster's findings by analyzer and severity (the `pilothouse_problems` gauge). A scrape starts the engines
+ * that have not started (Prometheus keeps them running); their counts appear once their first analysis is done.
+ */
+export function problemCounts(clusters: ClusterSet<ClusterScope>): { cluster: string; analyzer: string; severity: string; count: number }[] {
+  return clusters.list().flatMap((scope) => {
+    void scope.problems.start();
+    const counts = new Map<string, number>();
+    for (const finding of scope.problems.findings()) {
+      if (finding.ignored) continue;
+      const key = `${finding.analyzer}\u0000${finding.severity}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts].map(([key, count]) => {
+      const [analyzer = '', severity = ''] = key.split('\u0000');
+      return { cluster: scope.name, analyzer, severity, count };
+    });
+  });
+}
+
+/** The AI's problems tool's reader: the cluster the call names (absent: home; unknown: NOT_FOUND), as the caller may see it. */
+export function problemsReader(clusters: ClusterSet<ClusterScope>): ProblemsReader {
+  return {
+    read: async (request) => {
+      const scope = clusters.resolve(request.clusterName);
+      await scope.problems.start();
+      const viewer = { principal: request.principal, client: scope.identities.clientFor(request.principal) };
+      const seen = await visibleFindings({ policy: scope.policy, access: scope.caches.access }, viewer, scope.problems.findings());
+      const filter = { namespace: request.namespace, kind: request.kind, name: request.name };
+      const items = seen.filter((finding) => matchesFilter(finding, filter)).sort(compareFindings);
+      return { items, total: items.length, counts: countBySeverity(items) };
+    },
+  };
 }

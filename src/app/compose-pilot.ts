@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AgentLoop, type AgentLoopDeps } from '../agent/agent-loop.js';
+import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import { ApprovalRegistry, type Approvals } from '../agent/approvals.js';
 import { SharedApprovals } from '../agent/shared-approvals.js';
 import { ChatService } from '../agent/chat-service.js';
@@ -43,12 +44,19 @@ export interface PilotInputs {
   toolCluster: ToolClusterGateway;
   clock: Clock;
   health: HealthService;
+  /** The findings the problems tool reads (their counts in the chat's namespace go into the system prompt). */
+  problems?: ProblemsReader;
   /** Counts LLM requests and tool-call approvals. */
   metrics?: Pick<Metrics, 'approvals' | 'llmRequests' | 'llmErrors' | 'llmTokens' | 'llmCost'>;
   /** Whether a chat turn's principal still holds when one of its calls is about to run (role changes, revocations). */
   sessions?: Pick<LivenessSource, 'liveness'>;
   /** Standing instructions of what a chat is about (per-namespace instructions, issue 37). */
   instructions?: AgentLoopDeps['instructions'];
+}
+
+/** The caller's finding counts in one namespace, from the problems tool's reader. */
+function problemCountsOf(reader: ProblemsReader): NonNullable<AgentLoopDeps['problemCounts']> {
+  return async (request) => (await reader.read(request)).counts;
 }
 
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
@@ -101,6 +109,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     logger: inputs.logger,
     instructions: inputs.instructions,
     usage: new ChatUsageMeter(usage, chatBudgets),
+    ...(inputs.problems ? { problemCounts: problemCountsOf(inputs.problems) } : {}),
   });
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();

@@ -36,11 +36,11 @@ import { SealedTokensStore } from '../store/sealed-tokens-store.js';
 import { openSharedStore, type SharedStore } from '../store/shared-store.js';
 import { findBinary, findOptionalBinary } from '../tools/binaries.js';
 import { createBashSandbox, probeBashSandboxAtStart } from '../tools/builtin/bash-sandbox-setup.js';
-import { createBuiltinTools, type PromqlRunner } from '../tools/builtin/index.js';
+import { createBuiltinTools, type ProblemsReader, type PromqlRunner } from '../tools/builtin/index.js';
 import { promqlRunner } from '../prometheus/promql-runner.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
-import { cacheSizes, clusterToolGateway, composeClusters, homeConnection } from './compose-clusters.js';
+import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, problemCounts, problemsReader } from './compose-clusters.js';
 import { composeClusterSecrets } from './compose-cluster-secrets.js';
 import type { ClusterSecretWatch } from '../kube/cluster-secrets.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
@@ -147,7 +147,12 @@ export interface Services {
 }
 
 /** The AI's built-in tools and the health check of the bash sandbox. */
-function composeTools(options: ComposeOptions, kubectlPath: string, health: HealthService, promql: PromqlRunner): InMemoryToolRegistry {
+function composeTools(
+  options: ComposeOptions,
+  kubectlPath: string,
+  health: HealthService,
+  readers: { promql: PromqlRunner; problems: ProblemsReader },
+): InMemoryToolRegistry {
   const { config, logger } = options;
   const tools = new InMemoryToolRegistry();
   const bashSandbox = createBashSandbox({ kubectlPath, helmPath: findOptionalBinary('helm', config.tools.helm) });
@@ -159,7 +164,7 @@ function composeTools(options: ComposeOptions, kubectlPath: string, health: Heal
     timeoutMs: config.tools.timeout,
     bash: { enabled: config.tools.bash.enabled, sandboxRoot: join(options.dataDir, 'sandboxes'), sandbox: bashSandbox },
     files: { root: config.tools.files.root },
-    promql,
+    ...readers,
   });
   for (const tool of builtins) tools.register(tool);
   return tools;
@@ -188,7 +193,10 @@ export function composeServices(options: ComposeOptions): Services {
       ? new AuditOutbox(audit, store, logger, { retentionDays: config.audit.retention_days, clock: () => new Date(clock()) })
       : undefined;
   const auditView = new AuditView(audit, auditOutbox && { outbox: auditOutbox, store });
-  const metrics: Metrics = new Metrics(() => cacheSizes(clusters));
+  const metrics: Metrics = new Metrics(
+    () => cacheSizes(clusters),
+    () => problemCounts(clusters),
+  );
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
   const grants: { of?: AccessRequests } = {};
   // Grants are read when a decision is made, after the access requests exist (they need the cluster set).
@@ -210,7 +218,8 @@ export function composeServices(options: ComposeOptions): Services {
     record: (row) => audit.record(row),
     clock,
   });
-  const tools = composeTools(options, kubectlPath, health, promql);
+  const problems = problemsReader(clusters);
+  const tools = composeTools(options, kubectlPath, health, { promql, problems });
   const accessRequests = new AccessRequests({
     rest: ownRest,
     namespace,
@@ -235,6 +244,7 @@ export function composeServices(options: ComposeOptions): Services {
     ...{ config, logger, store, dataDir, kube, tools, audit, toolCluster, clock, health, metrics },
     sessions: security.sessions,
     instructions: (context) => runbooks.chatInstructions(context.cluster, context.namespace),
+    problems,
   });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);

@@ -5,6 +5,7 @@ import { oidcSchema, refuseBarePrefixes } from './oidc-schema.js';
 import { prometheusSchema } from './prometheus-schema.js';
 import { resourceRoleSchema, roleNames, tokenRoleMappingSchema } from './role-schemas.js';
 import { investigationsSchema } from './investigations-schema.js';
+import { problemsSchema } from './problems-schema.js';
 
 /** Blocked patterns: RE2 syntax (matched in linear time with re2js; no backreferences or lookaround). */
 const regexList = z.array(z.string()).superRefine((patterns, context) => {
@@ -387,6 +388,8 @@ export const configSchema = z
       .prefault({}),
     /** Investigations by the AI pilot (issue 37; src/config/investigations-schema.ts). */
     investigations: investigationsSchema,
+    /** Problems found live from the watch caches (issue 35; src/config/problems-schema.ts). */
+    problems: problemsSchema,
   })
   .superRefine(refuseBarePrefixes)
   .superRefine(uniqueClusterNames)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { role } from './api-schemas.js';
+import { severityCounts } from './problem-schemas.js';
 
 /** The `?cluster=NAME` query parameter of every cluster-facing route (ADR 0035); absent: the home cluster. */
 export const clusterParameter = z
@@ -47,6 +48,8 @@ export const clusterSummary = z
     refusedSecrets: z.array(z.object({ secret: z.string(), reason: z.string() }).meta({ id: 'RefusedClusterSecret' })).optional(),
     /** Whether usage history and PromQL are available on this cluster (a Prometheus found or configured), and why not. */
     history: historyStatus.optional(),
+    /** The cluster's findings the caller may see, by severity (GET /api/problems); absent until its first analysis is done. */
+    problems: severityCounts.optional(),
   })
   .meta({ id: 'ClusterSummary' });
 

@@ -11,6 +11,7 @@ import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
 import type { PrometheusSource } from '../prometheus/prometheus-source.js';
 import type { UsageMemory } from '../prometheus/usage-memory.js';
+import type { ProblemsEngine } from '../problems/engine.js';
 
 /**
  * One cluster as every path sees it (ADR 0035): its clients, discovery, watch-fed caches and list view,
@@ -33,6 +34,8 @@ export interface ClusterScope extends ClusterMember {
   prometheus: PrometheusSource;
   /** This replica's short usage history from metrics-server, for a cluster without Prometheus. */
   usageMemory: UsageMemory;
+  /** The cluster's live diagnosis (src/problems): started by its first reader, closed with the scope. */
+  problems: ProblemsEngine;
 }
 
 export type ClusterScopes = ClusterSet<ClusterScope>;

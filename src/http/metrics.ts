@@ -40,7 +40,12 @@ export class Metrics implements ControllerObserver {
   /** Investigations that reached a final phase (issue 37). */
   readonly investigations: Counter<'cluster' | 'phase' | 'trigger'>;
 
-  constructor(cacheSizes: () => { resource: string; size: number; cluster: string }[] = () => []) {
+  readonly problems: Gauge<'cluster' | 'analyzer' | 'severity'>;
+
+  constructor(
+    cacheSizes: () => { resource: string; size: number; cluster: string }[] = () => [],
+    problemCounts: () => { cluster: string; analyzer: string; severity: string; count: number }[] = () => [],
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'pilothouse_' });
     // prom-client names these gauges with a `_total` suffix, which Prometheus reserves for
     // counters (promtool check metrics fails on them); the process metrics cover them.
@@ -70,6 +75,16 @@ export class Metrics implements ControllerObserver {
       collect() {
         this.reset();
         for (const entry of cacheSizes()) this.set({ resource: entry.resource, cluster: entry.cluster }, entry.size);
+      },
+    });
+    this.problems = new Gauge({
+      name: 'pilothouse_problems',
+      help: 'Findings of the live diagnosis (docs/user-guide/problems.md) by cluster, analyzer and severity; ignored ones not counted',
+      labelNames: ['cluster', 'analyzer', 'severity'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const entry of problemCounts()) this.set({ cluster: entry.cluster, analyzer: entry.analyzer, severity: entry.severity }, entry.count);
       },
     });
     this.clusterUp = new Gauge({

@@ -2,7 +2,7 @@ import type { Principal } from '../rbac/principal.js';
 
 /** The contract's built-in tool types. */
 /** `pilothouse`: a read-only tool of Pilothouse's own (runbooks, an investigation's conclude) that reaches the cluster only as the service, never for the model. */
-export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp' | 'pilothouse' | 'promql';
+export type ToolType = 'kubectl' | 'bash' | 'read_file' | 'write_file' | 'mcp' | 'pilothouse' | 'promql' | 'problems';
 
 /** JSON schema of a tool's input (an object schema). */
 export interface JsonObjectSchema {
@@ -113,10 +113,10 @@ export interface ToolContext {
   sessionId?: string;
   /** `read` unless a human approved this call. */
   mode?: ToolMode;
+  /** The cluster the call targets (its `cluster` argument, else the chat's), for tools that reach it without a proxy (promql, problems); absent: the home cluster. */
+  clusterName?: string;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */
   cluster?: ToolClusterSession;
-  /** The cluster the call targets (its `cluster` argument, else the chat's), for tools that reach it without a proxy (promql). */
-  clusterName?: string;
   signal?: AbortSignal;
 }
 

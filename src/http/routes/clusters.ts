@@ -6,6 +6,9 @@ import { principalOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Principal } from '../../rbac/principal.js';
 import type { ClusterSecretRefusal } from '../../kube/cluster-secrets.js';
+import { countBySeverity, type SeverityCounts } from '../../problems/finding.js';
+import { visibleFindings } from '../../problems/visible-findings.js';
+import { visibilityOf } from './problems.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ClustersRouteDeps {
@@ -25,8 +28,22 @@ function refusedSecrets(deps: ClustersRouteDeps, principal: Principal, cluster: 
   return refused.length > 0 ? { refusedSecrets: refused } : {};
 }
 
+/**
+ * The caller's counts of a cluster's findings: only once its engine's first analysis is done and the cluster
+ * answered its last probe (this list never waits on a cluster); a cluster not yet analyzed starts its engine.
+ */
+async function problemCounts(scope: ClusterScope, principal: Principal): Promise<SeverityCounts | undefined> {
+  if (!scope.health.current.reachable) return undefined;
+  void scope.problems.start();
+  if (!scope.problems.ready) return undefined;
+  const viewer = { principal, client: scope.identities.clientFor(principal) };
+  const seen = await visibleFindings(visibilityOf(scope), viewer, scope.problems.findings()).catch(() => undefined);
+  return seen ? countBySeverity(seen.filter((finding) => !finding.ignored)) : undefined;
+}
+
 async function summary(scope: ClusterScope, principal: Principal, deps: ClustersRouteDeps): Promise<ClusterSummaryView> {
   const config = deps.config;
+  const counts = await problemCounts(scope, principal);
   const state = scope.health.current;
   // A cluster that is down has no reachable Prometheus behind its API server: not asked now.
   const history =
@@ -43,6 +60,7 @@ async function summary(scope: ClusterScope, principal: Principal, deps: Clusters
     access: clusterAccessSummary(principal, config.authorization.roles, scope.name),
     ...refusedSecrets(deps, principal, scope.name),
     history,
+    ...(counts ? { problems: counts } : {}),
   };
 }
 
@@ -54,7 +72,7 @@ export function clustersRoutes(deps: ClustersRouteDeps): RouteSpec[] {
       path: '/api/clusters',
       permission: 'view',
       summary:
-        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there; refusedSecrets (admins): cluster Secrets naming it that it refused",
+        "Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, problems?, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there, problems the counts of its findings they may see; refusedSecrets (admins): cluster Secrets naming it that it refused",
       response: clusterList,
       handler: async (context) => {
         const principal = principalOf(context);

@@ -29,6 +29,7 @@ import { investigationRoutes, type InvestigationsRouteDeps } from './investigati
 import { usageRoutes, type UsageRouteDeps } from './usage.js';
 import { promqlRoutes, type PromqlRouteDeps } from './promql.js';
 import { historyRoutes, type HistoryRouteDeps } from './history.js';
+import { problemRoutes } from './problems.js';
 
 /** What the route table uses of the composed services: the union of every route module's own needs. */
 export type RouteDeps = HealthRouteDeps &
@@ -93,6 +94,7 @@ export function allRoutes(deps: RouteDeps): RouteSpec[] {
     ...investigationRoutes(deps),
     ...promqlRoutes(deps),
     ...historyRoutes(deps),
+    ...problemRoutes(),
   ];
   return routes;
 }

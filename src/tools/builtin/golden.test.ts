@@ -19,6 +19,7 @@ describe('AI tool list (golden file)', () => {
       bash: { enabled: true, sandboxRoot: '/tmp/pilothouse-golden', sandbox: createBashSandbox({ kubectlPath: 'kubectl' }) },
       files: { root: '/tmp/pilothouse-golden' },
       promql: { run: async () => ({ resultType: 'vector', result: [] }) },
+      problems: { read: async () => ({ items: [], total: 0, counts: {} }) },
     });
     const definitions = tools.map(({ definition }) => ({
       name: definition.name,
@@ -32,6 +33,6 @@ describe('AI tool list (golden file)', () => {
     if (process.env.UPDATE_GOLDEN) writeFileSync(goldenPath, text);
     expect(existsSync(goldenPath), 'golden file missing: run with UPDATE_GOLDEN=1').toBe(true);
     expect(text).toBe(readFileSync(goldenPath, 'utf8'));
-    expect(definitions.map((definition) => definition.name)).toEqual(['kubectl', 'bash', 'read_file', 'write_file', 'promql']);
+    expect(definitions.map((definition) => definition.name)).toEqual(['kubectl', 'problems', 'bash', 'read_file', 'write_file', 'promql']);
   });
 });

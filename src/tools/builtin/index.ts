@@ -4,6 +4,7 @@ import { createBashTool } from './bash-tool.js';
 import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 import { createKubectlTool } from './kubectl-tool.js';
 import { createPromqlTool, type PromqlRunner } from './promql-tool.js';
+import { createProblemsTool, type ProblemsReader } from './problems-tool.js';
 
 /**
  * Options of the built-in tools (config `tools.*` plus the resolved kubectl binary). No kubeconfig:
@@ -20,6 +21,8 @@ export interface BuiltinToolOptions {
   files: { root?: string; writeLimit?: number };
   /** The promql tool's runner (src/prometheus, composed in src/app); without it the tool is not offered. */
   promql?: PromqlRunner;
+  /** The live findings (src/problems); without it the problems tool is not offered. */
+  problems?: ProblemsReader;
 }
 
 /** Default write cap of write_file. */
@@ -31,6 +34,7 @@ export const defaultWriteLimit = 1024 * 1024;
  */
 export function createBuiltinTools(options: BuiltinToolOptions): Tool[] {
   const tools: Tool[] = [createKubectlTool(options)];
+  if (options.problems) tools.push(createProblemsTool(options.problems));
   if (options.bash.enabled) {
     const { sandboxRoot, sandbox } = options.bash;
     tools.push(createBashTool({ enabled: true, sandboxRoot, sandbox, outputLimit: options.outputLimit, timeoutMs: options.timeoutMs }));
@@ -48,5 +52,6 @@ export { createBashTool, type BashToolOptions } from './bash-tool.js';
 export { BubblewrapSandbox, type BashSandbox, type SandboxStatus } from './bash-sandbox.js';
 export { createReadFileTool, createWriteFileTool, type FileToolOptions } from './file-tools.js';
 export { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
+export { createProblemsTool, type ProblemsReader, type ProblemsRequest } from './problems-tool.js';
 export { splitArguments, type ArgumentsResult } from './command-arguments.js';
 export { createPromqlTool, type PromqlRunner, type PromqlToolQuery, type PromqlToolAnswer } from './promql-tool.js';

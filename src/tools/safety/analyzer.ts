@@ -91,6 +91,8 @@ export class SafetyAnalyzer {
     if (tool === 'kubectl') return this.analyzeKubectl(command);
     // A PromQL query reads (the caller's view is enforced inside it, src/prometheus); blocked patterns still hold.
     if (tool === 'promql') return this.report(`promql ${command}`, { verdict: verdict('read'), blockedBy: this.patterns.match(command) });
+    // The problems tool reads the service's findings only (src/tools/builtin/problems-tool.ts).
+    if (tool === 'problems') return this.report(command, { verdict: verdict('read') });
     const line = programTools.has(tool) && !new RegExp(`^\\s*${tool}(\\s|$)`).test(command) ? `${tool} ${command}` : command;
     return this.report(line, this.classifier.classifyLine(line));
   }
