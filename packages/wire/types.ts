@@ -522,7 +522,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there; refusedSecrets (admins): cluster Secrets naming it that it refused
+         * Every cluster (the home cluster first): {home, items: [{name, source, reachable, version?, error?, checkedAt?, access, history, problems?, refusedSecrets?}]}; access is the caller's on that cluster, history whether a Prometheus serves usage history there, problems the counts of its findings they may see; refusedSecrets (admins): cluster Secrets naming it that it refused
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiClusters"];
@@ -1586,6 +1586,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/problems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cluster's findings the caller may see (objects they may list; deny roles hold), critical first; filters namespace, severity, kind, name; paged like the lists ({items, total, counts, continue?})
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiProblems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/problems/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live findings (SSE): a snapshot, then added/modified/deleted findings as the cluster changes; the same visibility and filters as GET /api/problems
+         * @description Permission: `view` — allowed for viewer, user, admin.
+         */
+        get: operations["getApiProblemsWatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prometheus/query": {
         parameters: {
             query?: never;
@@ -2116,6 +2156,7 @@ export interface components {
             error?: string;
             history?: components["schemas"]["HistoryStatus"];
             name: string;
+            problems?: components["schemas"]["ProblemCounts"];
             reachable: boolean;
             refusedSecrets?: components["schemas"]["RefusedClusterSecret"][];
             /** @enum {string} */
@@ -2192,6 +2233,30 @@ export interface components {
             truncated?: boolean;
         } & {
             [key: string]: unknown;
+        };
+        Finding: {
+            analyzer: string;
+            cluster: string;
+            /** @description The status fields and Events the finding rests on, quoted */
+            evidence: string[];
+            /** @description A read-only next step, e.g. kubectl logs … --previous */
+            hint: string;
+            /** @description Stable while the same analyzer finds the same reason on the same object */
+            id: string;
+            /** @description Why it is ignored (the pilothouse.dev/ignore-problems value or the problems.ignore rule); only with ignored=true */
+            ignored?: string;
+            /** @description When the finding was last confirmed (RFC 3339) */
+            lastSeen: string;
+            message: string;
+            object: components["schemas"]["ProblemObject"];
+            /** @description The owner people act on (the Deployment of a crashing pod) */
+            owner?: components["schemas"]["ProblemObject"];
+            /** @description Short reason, e.g. CrashLoopBackOff */
+            reason: string;
+            /** @enum {string} */
+            severity: "critical" | "warning" | "info";
+            /** @description When the finding was first seen (RFC 3339) */
+            since: string;
         };
         Health: {
             kubernetes: string;
@@ -2703,6 +2768,24 @@ export interface components {
         Probe: {
             /** @constant */
             status: "ok";
+        };
+        /** @description Findings by severity (of what the caller may see; ignored ones not counted) */
+        ProblemCounts: {
+            critical: number;
+            info: number;
+            warning: number;
+        };
+        /** @description The object a finding is about (or its owner) */
+        ProblemObject: {
+            kind: string;
+            name: string;
+            namespace?: string;
+        };
+        ProblemPage: {
+            continue?: string;
+            counts: components["schemas"]["ProblemCounts"];
+            items: components["schemas"]["Finding"][];
+            total: number;
         };
         PromqlAnswer: {
             result: unknown;
@@ -3257,6 +3340,7 @@ export type DeviceTokenBody = components['schemas']['DeviceTokenBody'];
 export type DrainStarted = components['schemas']['DrainStarted'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type ExecResult = components['schemas']['ExecResult'];
+export type Finding = components['schemas']['Finding'];
 export type Health = components['schemas']['Health'];
 export type HelmHistoryEntry = components['schemas']['HelmHistoryEntry'];
 export type HelmHistoryEntryItems = components['schemas']['HelmHistoryEntryItems'];
@@ -3320,6 +3404,9 @@ export type PortForwardItems = components['schemas']['PortForwardItems'];
 export type PortForwardStarted = components['schemas']['PortForwardStarted'];
 export type PortForwardStopped = components['schemas']['PortForwardStopped'];
 export type Probe = components['schemas']['Probe'];
+export type ProblemCounts = components['schemas']['ProblemCounts'];
+export type ProblemObject = components['schemas']['ProblemObject'];
+export type ProblemPage = components['schemas']['ProblemPage'];
 export type PromqlAnswer = components['schemas']['PromqlAnswer'];
 export type PromqlBody = components['schemas']['PromqlBody'];
 export type Readiness = components['schemas']['Readiness'];
@@ -6679,6 +6766,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PortForwardStopped"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiProblems: {
+        parameters: {
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+                continue?: string;
+                ignored?: "0" | "1" | "true" | "false" | "";
+                kind?: string;
+                limit?: string;
+                name?: string;
+                namespace?: string;
+                severity?: "critical" | "warning" | "info";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiProblemsWatch: {
+        parameters: {
+            query?: {
+                /** @description The cluster the request is about, by name (GET /api/clusters); absent: the home cluster. An unknown name answers 404 NOT_FOUND with details.cluster; a cluster other than home whose last probe failed answers 503 UNAVAILABLE at once. */
+                cluster?: components["parameters"]["cluster"];
+                ignored?: "0" | "1" | "true" | "false" | "";
+                kind?: string;
+                name?: string;
+                namespace?: string;
+                severity?: "critical" | "warning" | "info";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @constant */
+                        event: "snapshot";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "added";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "modified";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "deleted";
+                    } | {
+                        data: string;
+                        /** @constant */
+                        event: "error";
+                    };
                 };
             };
             400: components["responses"]["ValidationError"];
