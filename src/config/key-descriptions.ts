@@ -1,4 +1,40 @@
 /** What each config key does, by its dotted path (list items as `key[].field`); docs/reference/configuration.md is generated from these and the schema (scripts/config-reference.ts). */
+/** One cluster's Prometheus, by its key under `prometheus` (home cluster) and `clusters[].prometheus` (that cluster) alike ([History and PromQL](../user-guide/history-and-promql.md)). */
+const prometheusKeyDescriptions: Record<string, string> = {
+  url: 'Prometheus (or Mimir, VictoriaMetrics, Thanos) reached directly, e.g. `http://prometheus.monitoring:9090`; not with `service`',
+  'service.namespace': "a Service reached through the API server's service proxy with Pilothouse's identity (needs `get` on `services/proxy`); not with `url`",
+  'service.name': "a Service reached through the API server's service proxy with Pilothouse's identity (needs `get` on `services/proxy`); not with `url`",
+  'service.port': "a Service reached through the API server's service proxy with Pilothouse's identity (needs `get` on `services/proxy`); not with `url`",
+  detect:
+    'with neither `url` nor `service`: find a Service labelled `pilothouse.dev/prometheus=true`, then `app.kubernetes.io/name=prometheus`, then `prometheus-operated`',
+  path: 'a path before `/api/v1/...` (Mimir `/prometheus`, a Thanos or VictoriaMetrics prefix)',
+  'auth.bearer.file': 'bearer token for `url` from a file, re-read on every request (rotation needs no restart); exactly one of `file` and `secret`',
+  'auth.bearer.secret.name': "bearer token for `url` from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.bearer.secret.key': "bearer token for `url` from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.bearer.secret.namespace': "bearer token for `url` from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.basic.username': 'basic credentials for `url` (not with `bearer`): the user name',
+  'auth.basic.password.file': 'basic password from a file, re-read on every request; exactly one of `file` and `secret`',
+  'auth.basic.password.secret.name': "basic password from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.basic.password.secret.key': "basic password from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.basic.password.secret.namespace': "basic password from a Secret key, read with Pilothouse's own identity; `namespace` unset: `kubernetes.namespace`",
+  'auth.ca_file': 'a CA bundle (PEM file) for an https `url`',
+  namespace_label: "the label naming a series' namespace, on which the caller's namespace view is enforced (e.g. `exported_namespace` without `honor_labels`)",
+  timeout: 'how long one Prometheus query may take',
+  'limits.max_points': 'points per series a query may return (more: 400 `too_many_points`)',
+  'limits.max_series': 'series a query may return (more: 400 `too_many_series`)',
+  'limits.max_range': 'longest range of a range query (longer: 400 `range_too_long`)',
+  'limits.min_step': 'shortest step of a range query (shorter: 400 `step_too_short`)',
+  queries: 'PromQL of history series by `<kind>.<series>` (e.g. `pod.cpu`) with `$namespace`, `$name`, `$name_regex`, `$rate`',
+  'fallback.enabled': 'without Prometheus, each replica samples metrics-server into a short in-memory history; `false`: history answers 503',
+  'fallback.window': 'how much metrics-server history a replica keeps in memory',
+  'fallback.interval': 'how often a replica samples metrics-server',
+};
+
+/** The Prometheus keys under `prefix` (`prometheus` or `clusters[].prometheus`). */
+function prometheusKeys(prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(prometheusKeyDescriptions).map(([key, description]) => [`${prefix}.${key}`, description]));
+}
+
 export const configKeyDescriptions: Record<string, string> = {
   'server.host': 'listen address (flags override)',
   'server.port': 'listen address (flags override)',
@@ -16,6 +52,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'clusters[].kubeconfig': "path of a kubeconfig file on Pilothouse's machine (exec plugins such as cloud logins work here)",
   'clusters[].context': 'the kubeconfig context to use (unset: its current context)',
   'clusters[].impersonation.mappings': 'role → cluster identity on this cluster, over `authorization.impersonation.mappings` (roles absent here use those)',
+  ...prometheusKeys('clusters[].prometheus'),
   'kubernetes.kubeconfig': "cluster connection (default: kubectl's defaults / in-cluster)",
   'kubernetes.context': "cluster connection (default: kubectl's defaults / in-cluster)",
   'kubernetes.namespace': "namespace of Pilothouse's own objects (CRDs, leader Lease)",
@@ -35,6 +72,8 @@ export const configKeyDescriptions: Record<string, string> = {
   'authorization.jwt.refresh_window': 'time before expiry during which refresh is allowed',
   'authorization.jwt.max_session': 'absolute session lifetime: no token of a session outlives login + `max_session`; refresh after it → 401',
   'authorization.jwt.signing_key': 'e.g. `${JWT_SECRET}`; when unset a random key is kept in the data dir (mode 0600) (default: generated)',
+  'authorization.jwt.signing_key_file':
+    'a file holding the signing key (e.g. a mounted Secret), so it is in neither the config file nor the environment; not with `signing_key`',
   'authorization.roles': 'resource-level roles `{name, resources, namespaces, verbs, effect, clusters?}` (`clusters` absent: every cluster)',
   'authorization.roles[].name': "the role's name: users get it through their `roles` field, or by naming it after a base role (`viewer`, `user`, `admin`)",
   'authorization.roles[].resources': 'kinds it covers (plural, `plural.group`, singular, kind or short names; `*` every kind)',
@@ -99,6 +138,16 @@ export const configKeyDescriptions: Record<string, string> = {
   'llm.timeout': 'how long one model request may take',
   'llm.max_retries': 'retries of a failed model request',
   'llm.allow_private_base_url': 'a `base_url`/`azure_endpoint` set through the API may be http and on loopback/link-local (a local Ollama needs it)',
+  'llm.tool_calling':
+    "`native`: the provider's own tool calling; `prompted`: tools described in the system prompt, called as JSON blocks (every provider); `auto`: prompted when the provider says the model has no tools ([Models and budgets](../operator-manual/models-and-budgets.md))",
+  'llm.prices': 'prices per million tokens by model name `{input, output, cached_input?}` (`cached_input` defaults to `input`); a model without one costs 0',
+  'llm.budgets.per_user_daily_tokens': "input + output tokens of one user's chat per UTC day; a turn over budget → 429 `BUDGET_EXCEEDED`",
+  'llm.budgets.per_user_daily_cost': "cost (by `llm.prices`) of one user's chat per UTC day; a turn over budget → 429 `BUDGET_EXCEEDED`",
+  'llm.budgets.total_daily_tokens': "input + output tokens of everyone's chat together per UTC day; a turn over budget → 429 `BUDGET_EXCEEDED`",
+  'llm.budgets.total_daily_cost': "cost (by `llm.prices`) of everyone's chat together per UTC day; a turn over budget → 429 `BUDGET_EXCEEDED`",
+  'llm.context_tokens': "the model's context window in tokens; unset: a table of known models",
+  'llm.tool_output_share': 'the share (0–1] of the context one tool result may fill before it reaches the model cut',
+  ...prometheusKeys('prometheus'),
   'settings.language': 'UI settings defaults',
   'settings.beginner_mode': 'UI settings defaults',
   'settings.auto_approve_readonly': 'UI settings defaults',
@@ -140,6 +189,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'metrics.public': '`/metrics` without a token',
   'database.url':
     'PostgreSQL shared by several replicas (see [HA](../operator-manual/ha.md)); env `PILOTHOUSE_DATABASE_URL` overrides it; never logged. Unset: SQLite in the data dir, one replica',
+  'database.url_file': "a file holding the URL (a mounted Secret: the chart's way), read into `database.url` when the config is loaded",
   'database.pool_size': 'connections per replica; how long a request waits for PostgreSQL before 503 `UNAVAILABLE`',
   'database.timeout': 'connections per replica; how long a request waits for PostgreSQL before 503 `UNAVAILABLE`',
   'portforward.bind_address': 'where port-forward listeners bind',
@@ -147,4 +197,28 @@ export const configKeyDescriptions: Record<string, string> = {
   'reports.trusted_registries':
     'image registries the vulnerability assessment trusts (`registry.example.com`, `registry.example.com/team`); empty: not checked',
   'reports.directory': 'where the generating replica writes report files',
+  'investigations.enabled': 'alert-driven investigations ([Investigations](../user-guide/investigations.md)); off: new ones are `Skipped` (`Disabled`)',
+  'investigations.webhook_token': 'the bearer token (at least 16 characters) Alertmanager sends to `POST /api/alerts/alertmanager`; or `webhook_token_secret`',
+  'investigations.webhook_token_secret.name': "the receiver's bearer token from a Secret key in Pilothouse's namespace (read at most every 30 s)",
+  'investigations.webhook_token_secret.key': "the receiver's bearer token from a Secret key in Pilothouse's namespace (read at most every 30 s)",
+  'investigations.cooldown': 'a firing alert with the fingerprint of an investigation younger than this starts none (`deduplicated`)',
+  'investigations.concurrency': 'investigations running at once (on the leader); the others wait `Pending`',
+  'investigations.daily_token_budget':
+    'input + output tokens of all investigations per UTC day; once spent new ones are `Skipped` (`BudgetExhausted`); unset: no budget',
+  'investigations.max_steps': 'model calls per investigation',
+  'investigations.identity.mapping': 'the impersonation mapping investigations read the cluster with',
+  'investigations.identity.roles': "resource-level roles (names of `authorization.roles`) added to investigations' identity",
+  'investigations.tools': "the registry's tools offered to investigations, by name (absent ones are left out); `conclude` is always offered",
+  'investigations.notifications': 'where a concluded investigation is posted `{type, url_secret: {name, key}}`',
+  'investigations.notifications[].type': '`webhook` (generic JSON) or `slack` (Slack-compatible incoming webhook)',
+  'investigations.notifications[].url_secret.name': "the target URL from a Secret key in Pilothouse's namespace",
+  'investigations.notifications[].url_secret.key': "the target URL from a Secret key in Pilothouse's namespace",
+  'investigations.allow_http': 'notification URLs may be plain http',
+  'investigations.allow_private_urls': 'notification URLs may point at private, loopback or link-local addresses',
+  'problems.enabled': 'the live diagnosis of every cluster ([Problems](../user-guide/problems.md)); off: no watches, no findings',
+  'problems.analyzers':
+    'per analyzer (`pod`, `networkpolicy`, ...): `{enabled: false}` turns it off, other fields are its thresholds (e.g. `restartThreshold: 10`)',
+  'problems.ignore': 'findings about objects matching a rule `{namespaces?, selector?}` are ignored (not counted, listed only with `ignored=true`)',
+  'problems.ignore[].namespaces': 'namespaces whose objects the rule matches; with `selector`, both must match',
+  'problems.ignore[].selector': 'labels an object must carry for the rule to match (`{tier: experiment}`)',
 };
