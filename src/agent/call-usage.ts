@@ -1,5 +1,6 @@
 import type { LlmProvider, LlmUsage } from '../llm/types.js';
 import type { UsageEntry } from '../usage/usage-recorder.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 
 /** The tokens and cost of one model call, stored with its assistant entry and shown with the answer. */
 export interface CallUsage extends LlmUsage {
@@ -11,13 +12,7 @@ export interface CallUsage extends LlmUsage {
 /** The tokens and cost of a whole turn (the `stream_end` event's `usage`). */
 export type TurnUsageTotals = LlmUsage & { cost: number };
 
-/** What the loop needs of usage accounting (src/usage/, composed in src/app/compose-pilot.ts). */
-export interface UsageMeter {
-  /** Throws BUDGET_EXCEEDED when the user's (or everyone's) daily chat budget is used up. */
-  checkBudget(user: string): Promise<void>;
-  /** Stores one call's usage; resolves to its cost. */
-  record(entry: UsageEntry): Promise<{ cost: number }>;
-}
+export type { UsageMeter } from '../usage/usage-meter.js';
 
 export interface CallOrigin {
   user: string;

@@ -1,11 +1,7 @@
+import type { ContextFit } from '../llm/context-window.js';
 import type { LlmMessage } from '../llm/types.js';
 
-/** How much of the model's context a conversation and each tool result may fill. */
-export interface ContextFit {
-  contextTokens: number;
-  /** `llm.tool_output_share`: one tool result's share of the context. */
-  toolOutputShare: number;
-}
+export type { ContextFit } from '../llm/context-window.js';
 
 /** A rough count of tokens in text (about four characters each), enough to stay under a window. */
 export const charactersPerToken = 4;

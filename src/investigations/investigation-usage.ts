@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../agent/call-usage.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 import type { UsageEntry } from '../usage/usage-recorder.js';
 
 /** Where an investigation's model calls are recorded: the usage table and metrics (GET /api/usage), as `investigation`. */

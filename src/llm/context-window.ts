@@ -42,3 +42,10 @@ export function contextTokensOf(model: string, configured?: number): number {
   }
   return best?.[1] ?? defaultContextTokens;
 }
+
+/** How much of the model's context a conversation and each tool result may fill (the agent fits to it; settings make it). */
+export interface ContextFit {
+  contextTokens: number;
+  /** `llm.tool_output_share`: one tool result's share of the context. */
+  toolOutputShare: number;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationSchema } from '../config/duration.js';
 import { llmProviders, toolCallingModes } from '../config/schema.js';
-import type { ContextFit } from '../agent/context-fit.js';
+import type { ContextFit } from '../llm/context-window.js';
 import { contextTokensOf } from '../llm/context-window.js';
 import { createLlmProvider } from '../llm/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';

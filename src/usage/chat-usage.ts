@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../agent/call-usage.js';
+import type { UsageMeter } from './usage-meter.js';
 import type { BudgetGuard } from './budgets.js';
 import type { UsageEntry, UsageObserver, UsageRecorder } from './usage-recorder.js';
 
