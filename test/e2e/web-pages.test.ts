@@ -179,6 +179,9 @@ count: 1`,
 
       await page.getByRole('tab', { name: 'History' }).click();
       await page.getByRole('button', { name: 'Roll back to revision 1' }).click();
+      // A rollback asks first, naming the release and the revision it goes back to.
+      const confirm = page.getByRole('dialog', { name: /Roll .* back to revision 1\?/ });
+      await confirm.getByRole('button', { name: 'Roll back' }).click();
       await page.getByText('Rolled back to revision 1.').waitFor();
       await waitFor(async () => (await page.getByTestId('release-revision').textContent()) === '3');
       expect(await kubectl('get', 'configmap', 'webdemo-settings', '-o', 'jsonpath={.data.greeting}')).toBe('from the web UI');
