@@ -118,3 +118,11 @@ export function parseMarkdown(text: string): Block[] {
   }
   return blocks;
 }
+
+/**
+ * The blocks a reader sees: a ```tool_call block is how a model without native tool calling asks for a tool
+ * (prompted mode); the clients show that call as its tool card, so the block itself is left out of the text.
+ */
+export function answerBlocks(text: string): Block[] {
+  return parseMarkdown(text).filter((block) => !(block.kind === 'code' && block.language === 'tool_call'));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInline, parseMarkdown, plainText } from '@pilothouse/wire/markdown';
+import { answerBlocks, parseInline, parseMarkdown, plainText } from '@pilothouse/wire/markdown';
 
 describe('the assistant Markdown both clients draw', () => {
   it('reads strong, emphasis, code and links inline, and leaves snake_case and arithmetic alone', () => {
@@ -51,6 +51,14 @@ describe('the assistant Markdown both clients draw', () => {
     expect(parseMarkdown('Run:\n```\nkubectl get pods')).toEqual([
       { kind: 'paragraph', inlines: [{ kind: 'text', text: 'Run:' }] },
       { kind: 'code', language: '', text: 'kubectl get pods' },
+    ]);
+  });
+
+  it('leaves a prompted-mode tool call out of the text a reader sees (its tool card shows it)', () => {
+    const answer = 'Let me look.\n\n```tool_call\n{"name": "kubectl", "arguments": {"command": "get pods"}}\n```\n\n```bash\nkubectl get pods\n```';
+    expect(answerBlocks(answer)).toEqual([
+      { kind: 'paragraph', inlines: [{ kind: 'text', text: 'Let me look.' }] },
+      { kind: 'code', language: 'bash', text: 'kubectl get pods' },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import { parseMarkdown, plainText, type Block } from '@pilothouse/wire/markdown';
+import { answerBlocks, plainText, type Block } from '@pilothouse/wire/markdown';
 import type { Translate } from '../core/i18n.js';
 import { truncateToWidth } from '../core/columns.js';
 import { isWaiting, type Entry, type ToolEntry } from './transcript.js';
@@ -142,7 +142,7 @@ function blockLines(block: Block, options: LineOptions): Line[] {
 
 /** The assistant's Markdown drawn for the terminal (packages/wire/markdown.ts), never its raw markers. */
 function answerLines(text: string, options: LineOptions): Line[] {
-  return parseMarkdown(text).flatMap((block, index) => [...(index > 0 ? [{ text: '' }] : []), ...blockLines(block, options)]);
+  return answerBlocks(text).flatMap((block, index) => [...(index > 0 ? [{ text: '' }] : []), ...blockLines(block, options)]);
 }
 
 function entryLines(entry: Entry, options: LineOptions): Line[] {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { parseMarkdown, type Block, type Inline } from '@pilothouse/wire/markdown';
+import { answerBlocks, type Block, type Inline } from '@pilothouse/wire/markdown';
 
 /** One inline run as React text nodes (never HTML): strong, emphasis, code, and http(s)/mailto links. */
 function InlineRun({ inline }: { inline: Inline }): ReactNode {
@@ -42,7 +42,7 @@ function BlockView({ block }: { block: Block }): ReactNode {
 export function MessageText({ content }: { content: string }): ReactNode {
   return (
     <div className="message-text">
-      {parseMarkdown(content).map((block, index) => (
+      {answerBlocks(content).map((block, index) => (
         <BlockView key={index} block={block} />
       ))}
     </div>
