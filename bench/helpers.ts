@@ -34,13 +34,13 @@ export interface BenchService {
 /**
  * Starts `bin/pilothouse` against `kubeconfig` with `args` (auth flags, `--web` ...), a fresh data
  * directory and a config file (`options.config`: more YAML after the limits); resolves once `/api/health` answers
- * (`options.fromSources`: runs src/main.ts instead of the build). The benchmark is the only client, so the per-client rate
+ * (`options.readyPath`: another path, e.g. `/api/livez` while the LLM hangs; `options.fromSources`: runs src/main.ts instead of the build). The benchmark is the only client, so the per-client rate
  * limit is lifted: it would measure itself.
  */
 export async function startPilothouse(
   kubeconfig: string,
   args: string[],
-  options: { config?: string; port?: number; fromSources?: boolean } = {},
+  options: { config?: string; port?: number; fromSources?: boolean; readyPath?: string } = {},
 ): Promise<BenchService> {
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'pilothouse-bench-'));
@@ -61,7 +61,7 @@ export async function startPilothouse(
   });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 300; attempt += 1) {
-    const up = await fetch(`${url}/api/health`).then(
+    const up = await fetch(`${url}${options.readyPath ?? '/api/health'}`).then(
       (response) => response.ok,
       () => false,
     );

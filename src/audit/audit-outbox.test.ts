@@ -86,10 +86,12 @@ describe('audit outbox on PostgreSQL', () => {
   });
 
   it('filters and paging answer from every replica like one SQLite would', async () => {
-    const [one, two] = [replica(), replica()];
+    // Newest first by time (rows of one millisecond on two replicas have no order between them): one clock that moves by hand.
+    let now = Date.now();
+    const clock = (): Date => new Date(now);
+    const [one, two] = [replica(clock), replica(clock)];
     one.log.record({ user: 'paged-a', action: 'login', resource: 'auth/paged-a', decision: 'deny' });
-    // Newest first by time (rows of one millisecond on two replicas have no order between them).
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    now += 5;
     two.log.record({ user: 'paged-b', action: 'login', resource: 'auth/paged-b', decision: 'allow' });
     one.log.record({ user: 'paged-a', action: 'query', resource: 'chat/paged', decision: 'allow' });
     await Promise.all([one.outbox.flush(), two.outbox.flush()]);

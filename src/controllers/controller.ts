@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { CustomClient } from '../kube/custom-client.js';
 import { WorkQueue, type ControllerObserver, type QueueOptions, type Reconciler } from './reconciler.js';
+import { realQueueScheduler } from './queue-scheduler.js';
 
 export type { QueueOptions } from './reconciler.js';
 
-const defaultQueueOptions: QueueOptions = { concurrency: 2, baseDelayMs: 500, maxDelayMs: 5 * 60_000 };
+const defaultQueueOptions: QueueOptions = { concurrency: 2, baseDelayMs: 500, maxDelayMs: 5 * 60_000, scheduler: realQueueScheduler };
 
 type AnyObject = { metadata: { name: string; resourceVersion?: string } };
 

@@ -126,7 +126,10 @@ export class LeaderElector {
     const holder = lease.spec.holderIdentity;
     const renewed = Date.parse(lease.spec.renewTime ?? '1970-01-01T00:00:00Z');
     const expired = renewed + (lease.spec.leaseDurationSeconds ?? 15) * 1000 < now.getTime();
-    if (holder && holder !== this.identity && !expired) return false;
+    if (holder && holder !== this.identity && !expired) {
+      this.logger.debug({ identity: this.identity, lease: this.leaseName, holder }, 'lease held by another replica');
+      return false;
+    }
     const transitions = (lease.spec.leaseTransitions ?? 0) + (holder === this.identity ? 0 : 1);
     const acquireTime = holder === this.identity ? lease.spec.acquireTime : microTime(now);
     await this.write({ metadata: lease.metadata, spec: { ...lease.spec, ...spec, acquireTime, leaseTransitions: transitions } });

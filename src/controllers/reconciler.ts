@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { realQueueScheduler, type QueueScheduler } from './queue-scheduler.js';
 
 /** What a reconcile pass asks for next. */
 export interface Result {
@@ -30,12 +31,13 @@ export interface ControllerObserver {
   leading(isLeader: boolean): void;
 }
 
-/** A WorkQueue's options; `observer` sees every pass. */
+/** A WorkQueue's options; `observer` sees every pass; `scheduler` is its time (real timers unless a test passes its own). */
 export interface QueueOptions {
   concurrency: number;
   baseDelayMs: number;
   maxDelayMs: number;
   observer?: ControllerObserver;
+  scheduler?: QueueScheduler;
 }
 
 interface Backoff {
@@ -51,7 +53,7 @@ export class WorkQueue {
   private readonly pending = new Set<string>();
   private readonly active = new Set<string>();
   private readonly dirty = new Set<string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, () => void>();
   private readonly backoff = new Map<string, Backoff>();
   private stopped = false;
   private running = 0;
@@ -64,8 +66,13 @@ export class WorkQueue {
       concurrency: 2,
       baseDelayMs: 500,
       maxDelayMs: 5 * 60_000,
+      scheduler: realQueueScheduler,
     },
   ) {}
+
+  private get scheduler(): QueueScheduler {
+    return this.options.scheduler ?? realQueueScheduler;
+  }
 
   /** Queues a key now (events call this). */
   add(key: string): void {
@@ -83,17 +90,16 @@ export class WorkQueue {
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
     this.clearTimer(key);
-    const timer = setTimeout(() => {
+    const cancel = this.scheduler.schedule(() => {
       this.timers.delete(key);
       this.add(key);
     }, delayMs);
-    timer.unref();
-    this.timers.set(key, timer);
+    this.timers.set(key, cancel);
   }
 
   stop(): void {
     this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     this.pending.clear();
   }
@@ -105,8 +111,7 @@ export class WorkQueue {
   }
 
   private clearTimer(key: string): void {
-    const timer = this.timers.get(key);
-    if (timer) clearTimeout(timer);
+    this.timers.get(key)?.();
     this.timers.delete(key);
   }
 
@@ -127,8 +132,9 @@ export class WorkQueue {
   }
 
   private async process(key: string): Promise<void> {
-    const started = performance.now();
-    const observe = (outcome: ReconcileOutcome): void => this.options.observer?.reconciled(this.reconciler.name, outcome, (performance.now() - started) / 1000);
+    const started = this.scheduler.now();
+    const observe = (outcome: ReconcileOutcome): void =>
+      this.options.observer?.reconciled(this.reconciler.name, outcome, (this.scheduler.now() - started) / 1000);
     try {
       const result = await this.reconciler.reconcile(key);
       this.backoff.delete(key);

@@ -35,12 +35,11 @@ describe('YAML and JSON body limits (ADR 0027)', () => {
     ),
   ].join('\n');
 
-  it('refuses an alias bomb by its expanded size, quickly', () => {
-    const started = performance.now();
+  // How quickly: bench/test-bounds.bench.ts.
+  it('refuses an alias bomb by its expanded size', () => {
     expect(() => parseYamlDocument(bomb, 1024 * 1024)).toThrow(
       expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE', details: expect.objectContaining({ reason: 'expanded_too_large' }) }),
     );
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('refuses more aliases than the budget', () => {

@@ -14,6 +14,12 @@ afterAll(async () => {
   await Promise.all(managers.map((manager) => manager.stop()));
 });
 
+/** The holders named by "lease held by another replica" in one log line. */
+function heldMessages(line: string): string[] {
+  const entry = JSON.parse(line) as { msg?: string; holder?: string };
+  return entry.msg === 'lease held by another replica' && entry.holder ? [entry.holder] : [];
+}
+
 function counter(): { started: number; stopped: number; start(): void; stop(): void } {
   return {
     started: 0,
@@ -33,7 +39,10 @@ describe('leader election with a Lease', () => {
     const clients = new KubeClients(loadKubeConfig({ kubeconfigPath }), { kubeconfigPath });
     const rest = clients.forIdentity(undefined).rest;
     const first = new ControllerManager(rest, logger, { namespace: namespace.name, leaderElection: true });
-    const second = new ControllerManager(rest, logger, { namespace: namespace.name, leaderElection: true });
+    // The second replica's log says each time it found the lease held by another.
+    const heldBy: string[] = [];
+    const secondLogger = pino({ level: 'debug' }, { write: (line: string) => void heldBy.push(...heldMessages(line)) });
+    const second = new ControllerManager(rest, secondLogger, { namespace: namespace.name, leaderElection: true });
     managers.push(first, second);
     const firstRunnable = counter();
     const secondRunnable = counter();
@@ -42,11 +51,13 @@ describe('leader election with a Lease', () => {
     first.start();
     await waitFor(() => first.isLeader);
     second.start();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Two attempts (the first at once, one a retry period later), both refused while the first replica renews.
+    await waitFor(() => heldBy.length >= 2, 20_000);
+    expect(new Set(heldBy).size).toBe(1);
     expect(second.isLeader).toBe(false);
     expect(secondRunnable.started).toBe(0);
     const lease = JSON.parse(await runKubectl(kubeconfigPath, ['get', 'lease', 'pilothouse-controller', '-n', namespace.name, '-o', 'json']));
-    expect(lease.spec.holderIdentity).toBeTruthy();
+    expect(lease.spec.holderIdentity).toBe(heldBy[0]);
 
     await first.stop();
     expect(firstRunnable.stopped).toBe(1);

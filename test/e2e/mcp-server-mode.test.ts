@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { truncationMarker } from '../../src/tools/builtin/capped-output.js';
 import { PinnedVersionTransport } from '../../src/mcp/client/pinned-version-transport.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { openDatabase } from '../../src/store/database.js';
@@ -162,7 +163,8 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
     const connection = await connectStdio(capped.args(clusterKubeconfig()));
     try {
       const result = await call(connection.client, 'kubectl_get', { resource: 'namespaces', output: 'yaml' });
-      expect(result.text.length).toBeLessThan(1200);
+      // At most the limit, then the marker.
+      expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(1000 + Buffer.byteLength(truncationMarker(1000)));
       expect(result.text).toContain('[output truncated at 1000 bytes]');
     } finally {
       await connection.client.close();

@@ -274,7 +274,14 @@ spec: {command: ${dirname(process.execPath)}/../../../../../../../bin/sh, args: 
       `apiVersion: pilothouse.dev/v1alpha1\nkind: MCPServer\nmetadata: {name: stranger}\nspec: {command: ${process.execPath}, args: [--version]}\n`,
       elsewhere.name,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A marker created after the stranger, in its own namespace, gets its status: the controller has reconciled past it.
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: pilothouse.dev/v1alpha1\nkind: MCPServer\nmetadata: {name: after-stranger}\nspec: {command: ${process.execPath}, args: [--version], enabled: false}\n`,
+      service.namespace,
+    );
+    await waitFor(async () => (await objectStatus('after-stranger')).phase === 'disabled');
+    await runKubectl(clusterKubeconfig(), ['delete', 'mcpservers.pilothouse.dev', 'after-stranger', '-n', service.namespace]);
     const status = await runKubectl(clusterKubeconfig(), ['get', 'mcpservers.pilothouse.dev', 'stranger', '-n', elsewhere.name, '-o', 'jsonpath={.status}']);
     expect(status).toBe('');
     expect(service.deps.mcp.manager.get('stranger')).toBeUndefined();

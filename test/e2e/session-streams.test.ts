@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
+import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -28,8 +28,15 @@ afterAll(async () => {
   await Promise.all([service?.close(), expiring?.close()]);
 });
 
-/** Opens a stream and reads it to its end (or `timeoutMs`); `first` is in the text once the stream is really open. */
-async function openStream(target: TestService, path: string, token: string, accept: string, first: string): Promise<{ rest: Promise<string> }> {
+/** An open stream: `rest` resolves with all its text at its end; `text()` is what arrived so far, `ended()` whether it ended. */
+interface OpenStream {
+  rest: Promise<string>;
+  text(): string;
+  ended(): boolean;
+}
+
+/** Opens a stream and reads it to its end (or 20 s); `first` is in the text once the stream is really open. */
+async function openStream(target: TestService, path: string, token: string, accept: string, first: string): Promise<OpenStream> {
   const response = await fetch(target.url + path, { headers: { Authorization: `Bearer ${token}`, Accept: accept } });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
@@ -40,6 +47,7 @@ async function openStream(target: TestService, path: string, token: string, acce
     if (done) throw new Error(`stream ended before "${first}": ${text}`);
     text += decoder.decode(value, { stream: true });
   }
+  let ended = false;
   const rest = (async (): Promise<string> => {
     const deadline = setTimeout(() => void reader.cancel(), 20_000);
     try {
@@ -51,10 +59,11 @@ async function openStream(target: TestService, path: string, token: string, acce
     } catch (error) {
       return `${text}\n(read failed: ${String(error)})`;
     } finally {
+      ended = true;
       clearTimeout(deadline);
     }
   })();
-  return { rest };
+  return { rest, text: () => text, ended: () => ended };
 }
 
 const watchPath = (): string => `/api/k8s/pods/watch?namespace=${namespace.name}`;
@@ -66,31 +75,35 @@ function sessionEndedEvent(text: string): { code: string; details: { reason: str
   return JSON.parse(match[1]) as { code: string; details: { reason: string } };
 }
 
+// That a revocation ends streams at once, not at the next sweep, is src/auth/session-streams.test.ts (its sweep is an hour away).
 describe('streams end with their session', () => {
   it('logout ends the caller’s SSE watch with a final UNAUTHORIZED event; other users’ watches go on', async () => {
     const leaving = await service.createUser('admin');
     const staying = await service.createUser('admin');
     const ended = await openStream(service, watchPath(), leaving.token, 'text/event-stream', 'event: snapshot');
     const kept = await openStream(service, watchPath(), staying.token, 'text/event-stream', 'event: snapshot');
-    const started = Date.now();
     expect((await service.api('POST', '/api/auth/logout', { token: leaving.token })).status).toBe(200);
     const text = await ended.rest;
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(sessionEndedEvent(text)).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'revoked' } });
-    // The other user's watch still delivers changes.
-    await runKubectl(clusterKubeconfig(), ['label', 'pod', 'talker', '-n', namespace.name, `seen=${Date.now()}`, '--overwrite']);
-    const stillOpen = await Promise.race([kept.rest.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('open'), 1_500))]);
-    expect(stillOpen).toBe('open');
+    // The other user's watch still delivers changes made after the logout.
+    const seen = uniqueName('after-logout');
+    await applyYaml(
+      clusterKubeconfig(),
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${seen}}\nspec:\n  containers:\n  - {name: main, image: busybox}`,
+      namespace.name,
+    );
+    await waitFor(() => kept.text().includes(seen) || kept.ended());
+    expect(kept.ended()).toBe(false);
+    expect(kept.text()).toContain(seen);
+    expect(kept.text()).not.toContain('event: error');
   });
 
   it('a lock ends followed logs, plain and SSE, at once', async () => {
     const locked = await service.createUser('admin');
     const plain = await openStream(service, logsPath(), locked.token, 'text/plain', 'hello');
     const events = await openStream(service, logsPath(), locked.token, 'text/event-stream', 'event: line');
-    const started = Date.now();
     expect((await service.api('POST', '/api/admin/lock', { token: service.adminToken, body: { username: locked.username } })).status).toBe(200);
     const [plainText, eventText] = await Promise.all([plain.rest, events.rest]);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(plainText).not.toContain('read failed');
     expect(sessionEndedEvent(eventText)).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'locked' } });
   });
@@ -118,10 +131,8 @@ describe('streams end with their session', () => {
     // The service's own admin token lives 3 s too: log in again before creating the user.
     expiring.adminToken = await expiring.login();
     const user = await expiring.createUser('admin');
-    const started = Date.now();
     const stream = await openStream(expiring, watchPath(), user.token, 'text/event-stream', 'event: snapshot');
     const text = await stream.rest;
     expect(sessionEndedEvent(text)).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'expired' } });
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -107,11 +107,12 @@ describe('pilothouse tui :reports', () => {
     tui.keys('C-d');
     await tui.waitFor(new RegExp(`Delete report security-assessment \\(pdf, ${namespace.name}\\)\\? \\(y/n\\)`));
     tui.keys('n');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = await service.api<{ items: Array<{ type: string }> }>('GET', '/api/reports', { token: service.adminToken });
-    expect(before.body.items.some((item) => item.type === 'security-assessment')).toBe(true);
+    // The decline was handled (the question is gone) and the next delete asks again: the report was kept.
+    await tui.waitForGone(`Delete report security-assessment (pdf, ${namespace.name})?`);
     tui.keys('C-d');
     await tui.waitFor(/Delete report security-assessment/);
+    const before = await service.api<{ items: Array<{ type: string }> }>('GET', '/api/reports', { token: service.adminToken });
+    expect(before.body.items.some((item) => item.type === 'security-assessment')).toBe(true);
     tui.keys('y');
     await tui.waitFor(/Deleted report security-assessment/);
     const after = await service.api<{ items: Array<{ type: string }> }>('GET', '/api/reports', { token: service.adminToken });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/cluster.js';
 import { AppError } from '../../errors.js';
 import { replyWithList } from '../../http/list-reply.js';
 import type { AppContext } from '../../http/types.js';
@@ -134,7 +135,7 @@ describe('ListSnapshots', () => {
       expect(await totalAt('version=1')).toBe(1);
       // Only the clock moved: the kept answer comes back at once and the next version is built behind it.
       expect(await totalAt('version=2')).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitFor(() => built.includes('r1@2'));
       expect(await totalAt('version=2')).toBe(2);
       // The content changed: the answer waits for the new build.
       expect(await totalAt('version=3&content=r2')).toBe(3);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { waitFor as pollUntil } from '../../../test/helpers/cluster.js';
 import { InMemoryToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
 import { McpClientManager, type McpClientManagerOptions } from './client-manager.js';
@@ -16,13 +17,7 @@ function startManager(options: Partial<McpClientManagerOptions> = {}): { manager
   return { manager, registry };
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = (check: () => boolean, timeoutMs = 15_000): Promise<void> => pollUntil(check, timeoutMs, 50);
 
 const phaseOf = (manager: McpClientManager, name: string): string | undefined => manager.get(name)?.status.phase;
 

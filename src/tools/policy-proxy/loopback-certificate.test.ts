@@ -12,8 +12,9 @@ describe('loopback certificate', () => {
     expect(certificate.verify(certificate.publicKey)).toBe(true);
     expect(certificate.checkPrivateKey(createPrivateKey(key))).toBe(true);
     expect(certificate.subject).toBe('CN=pilothouse policy proxy');
-    expect(new Date(certificate.validFrom).getTime()).toBeLessThan(now.getTime());
-    expect(new Date(certificate.validTo).getTime()).toBeGreaterThan(now.getTime());
+    // Valid from five minutes before (clock skew) for a day.
+    expect(new Date(certificate.validFrom).toISOString()).toBe('2026-11-23T11:55:00.000Z');
+    expect(new Date(certificate.validTo).toISOString()).toBe('2026-11-24T12:00:00.000Z');
     expect(createPublicKey(key).asymmetricKeyDetails).toMatchObject({ namedCurve: 'prime256v1' });
   });
 

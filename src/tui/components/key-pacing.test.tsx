@@ -2,6 +2,7 @@ import { Text, useInput } from 'ink';
 import { render } from 'ink-testing-library';
 import { useState, type ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/cluster.js';
 import { useKeyPacing } from './key-pacing.js';
 import { useTextInput } from './use-text-input.js';
 
@@ -27,59 +28,69 @@ function Shell(props: { seen: string[] }): ReactElement {
   return <Text>row {row}</Text>;
 }
 
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+/** Polls, one macrotask apart, until `check` holds (5 s at most). */
+const until = (check: () => boolean): Promise<void> => waitFor(check, 5_000, 10);
 
-/** Waits until `seen` holds `count` entries (keys are delivered one per scheduler task), or 5 s. */
-async function received(seen: string[], count: number): Promise<void> {
-  for (const deadline = Date.now() + 5000; seen.length < count && Date.now() < deadline;) await settle();
-  await settle();
+/** Renders the shell; resolves once Ink reads its input. */
+async function started(seen: string[]): Promise<ReturnType<typeof render>> {
+  const app = render(<Shell seen={seen} />);
+  await until(() => app.stdin.listenerCount('readable') > 0);
+  return app;
+}
+
+/**
+ * Waits until `seen` holds `count` entries (keys are delivered one per scheduler task) and proves nothing else
+ * is still coming: once the table is back, a last `z` is typed, and it must be the next thing seen (order is kept).
+ */
+async function received(app: ReturnType<typeof render>, seen: string[], count: number): Promise<void> {
+  await until(() => seen.length >= count);
+  await until(() => app.lastFrame()?.startsWith('row') ?? false);
+  app.stdin.write('z');
+  await until(() => seen.at(-1) === 'z');
 }
 
 describe('key pacing', () => {
   it('gives a command line everything read with the key that opened it', async () => {
     const seen: string[] = [];
-    const app = render(<Shell seen={seen} />);
-    await settle();
+    const app = await started(seen);
     app.stdin.write(':reports\r');
-    await received(seen, 2);
-    expect(seen).toEqual([':', 'ran reports']);
+    await received(app, seen, 2);
+    expect(seen).toEqual([':', 'ran reports', 'z']);
     app.unmount();
   });
 
   it('gives it what arrives in the same turn, before it has rendered, and not the keys behind it', async () => {
     const seen: string[] = [];
-    const app = render(<Shell seen={seen} />);
-    await settle();
+    const app = await started(seen);
     app.stdin.write(':');
     app.stdin.write('edit');
     app.stdin.write('\r');
-    await received(seen, 2);
-    expect(seen).toEqual([':', 'ran edit']);
+    await received(app, seen, 2);
+    expect(seen).toEqual([':', 'ran edit', 'z']);
     app.unmount();
   });
 
   it('delivers held keys read together one by one, in order', async () => {
     const seen: string[] = [];
-    const app = render(<Shell seen={seen} />);
-    await settle();
+    const app = await started(seen);
     app.stdin.write('jjj');
     app.stdin.write(':x\r');
     app.stdin.write('jj');
-    await received(seen, 7);
-    expect(seen).toEqual(['j', 'j', 'j', ':', 'ran x', 'j', 'j']);
+    await received(app, seen, 7);
+    expect(seen).toEqual(['j', 'j', 'j', ':', 'ran x', 'j', 'j', 'z']);
     expect(app.lastFrame()).toContain('row 5');
     app.unmount();
   });
 
   it('keeps a paste into a listening line as one edit', async () => {
     const seen: string[] = [];
-    const app = render(<Shell seen={seen} />);
-    await settle();
+    const app = await started(seen);
     app.stdin.write(':');
-    await settle();
+    // The line has rendered and listens: what arrives now is one paste.
+    await until(() => app.lastFrame() === ':');
     app.stdin.write('a pasted line\r');
-    await received(seen, 2);
-    expect(seen).toEqual([':', 'ran a pasted line']);
+    await received(app, seen, 2);
+    expect(seen).toEqual([':', 'ran a pasted line', 'z']);
     app.unmount();
   });
 });
