@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { waitFor } from './cluster.js';
 import { freePort } from './slapd.js';
+import { stopProcess } from './child-process.js';
 
 /** Debian's Prometheus and Alertmanager (packages `prometheus`, `prometheus-alertmanager`). */
 const prometheusBinary = '/usr/bin/prometheus';
@@ -17,15 +18,6 @@ export interface RunningProcess {
   /** What the process printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Starts `binary` with `args(port, directory)`; fails (never skips) unless `/-/ready` answers within 30 s. */

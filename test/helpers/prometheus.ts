@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './slapd.js';
+import { stopProcess } from './child-process.js';
 
 /** One series written into the test Prometheus: a metric name, labels, and samples `[Unix seconds, value]`. */
 export interface TestSeries {
@@ -66,15 +67,6 @@ function configYaml(scrape: StartPrometheusOptions['scrape'] = []): string {
       (target.bearerToken ? `    authorization: {credentials: '${target.bearerToken}'}\n` : ''),
   );
   return `global: {scrape_interval: 1s, evaluation_interval: 1s}\n${jobs.length ? `scrape_configs:\n${jobs.join('')}` : ''}`;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Polls `/-/ready` until Prometheus answers (30 s); fails at once when it exits. No vitest import: benches use it too. */

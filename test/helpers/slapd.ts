@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
+import { stopProcess } from './child-process.js';
 
 /** The directory every test slapd serves. */
 export const ldapSuffix = 'dc=pilothouse,dc=test';
@@ -131,15 +132,6 @@ async function waitForBind(url: string, rootPassword: string, child: ChildProces
       await client.unbind().catch(() => undefined);
     }
   }
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
