@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootDirectory } from '../helpers/paths.js';
+import { startPrometheus, type RunningPrometheus } from '../helpers/prometheus.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -118,8 +119,14 @@ let service: TestService;
 /** The fuzzer's own accounts, under names it does not generate: a user it creates, locks or ends the sessions of is never one of them. */
 const tokens = { admin: '', viewer: '', session: '' };
 
+let prometheus: RunningPrometheus | undefined;
+
 beforeAll(async () => {
-  service = await startTestService({ config: { mcp: { allowed_commands: [] } } });
+  // A real Prometheus behind PromQL and history, so the fuzzer reaches their handlers (without one they answer 503).
+  const now = Math.floor(Date.now() / 1000);
+  const sample = { name: 'fuzz_up', labels: { namespace: 'default', pod: 'fuzz' }, samples: [[now - 60, 1] as [number, number]] };
+  prometheus = await startPrometheus({ series: [sample] });
+  service = await startTestService({ config: { mcp: { allowed_commands: [] }, prometheus: { url: prometheus.url } as never } });
   tokens.admin = (await service.createUser('admin')).token;
   tokens.viewer = (await service.createUser('viewer')).token;
   tokens.session = (await service.createUser('user')).token;
@@ -127,6 +134,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.close();
+  await prometheus?.stop();
 });
 
 // Skipped only outside CI when `make schemathesis` has not run; in CI a missing Schemathesis fails.

@@ -86,8 +86,10 @@ afterAll(async () => {
 describe('pilothouse tui across clusters', () => {
   it(':ctx switches the cluster: the header names it and the pods are that cluster’s; :ctx alone picks from the list', async () => {
     const tui = start();
-    const home = await tui.waitFor(/on-home\s+Running/);
-    expect(home).toMatch(/cluster: home/);
+    await tui.waitFor(/on-home\s+Running/);
+    // The header's data (health, user, clusters) arrives on its own request, after the first rows.
+    const home = await tui.waitFor(/cluster: home/);
+    expect(home).toMatch(/on-home\s+Running/);
     expect(home).not.toContain('on-second');
 
     await command(tui, 'ctx second');
