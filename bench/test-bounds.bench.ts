@@ -7,6 +7,7 @@ import { parseYamlDocument } from '../src/http/yaml-body.js';
 import { createLogger } from '../src/log.js';
 import { PostgresClient } from '../src/store/postgres.js';
 import { runProcess } from '../src/tools/builtin/process-runner.js';
+import { yamlAliasBomb } from '../test/fixtures/yaml-alias-bomb.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { startPilothouse, stopPilothouse } from './helpers.js';
 
@@ -25,20 +26,11 @@ async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
 }
 
 // A YAML alias bomb is refused by its expanded size before it expands (src/http/yaml-body.test.ts).
-const levels = [
-  'a: &a [x, x, x, x, x, x, x, x, x]',
-  ...'bcdef'.split('').map(
-    (level) =>
-      `${level}: &${level} [${Array(9)
-        .fill(`*${String.fromCharCode(level.charCodeAt(0) - 1)}`)
-        .join(',')}]`,
-  ),
-];
 report(
   'YAML alias bomb refused',
   await timed(() => {
     try {
-      parseYamlDocument(levels.join('\n'), 1024 * 1024);
+      parseYamlDocument(yamlAliasBomb, 1024 * 1024);
     } catch {
       // refused, as the test asserts
     }

@@ -1,24 +1,16 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, launchArgs } from '../helpers/browser.js';
 import { startOidcProvider, type OidcProviderHandle } from '../helpers/oidc-provider.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { freePort } from '../helpers/slapd.js';
 
 // Unauthenticated callers cannot deny SSO sign-in (security review four, finding 6): a browser sign-in
 // keeps no server state before the provider answers (its verifier, nonce and state are sealed in the
 // sign-in cookie), and device sign-ins are capped per client address.
 const missing = existsSync(chromiumPath) ? [] : [`${chromiumPath} is missing`];
 if (missing.length && process.env.CI) throw new Error(`SSO sign-in state test cannot run: ${missing.join('; ')}`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(missing.length > 0)('SSO sign-in state', () => {
   let op: OidcProviderHandle;

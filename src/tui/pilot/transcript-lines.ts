@@ -2,6 +2,7 @@ import stringWidth from 'string-width';
 import { answerBlocks, plainText, type Block } from '@pilothouse/wire/markdown';
 import type { Translate } from '../core/i18n.js';
 import { truncateToWidth } from '../core/columns.js';
+import { wrapToWidth } from '../core/wrap.js';
 import { isWaiting, type Entry, type ToolEntry } from './transcript.js';
 
 /** One drawn line of the pane. */
@@ -34,42 +35,7 @@ const marks = {
 const classColor: Record<string, string> = { read: 'green', write: 'yellow', dangerous: 'red', interactive: 'magenta', unknown: 'magenta' };
 const unfoldedLimit = 400;
 
-/** Breaks one word longer than the width by characters. */
-function brokenWord(word: string, width: number): string[] {
-  const pieces: string[] = [''];
-  for (const character of word) {
-    const last = pieces.length - 1;
-    if (stringWidth(pieces[last]! + character) > width) pieces.push(character);
-    else pieces[last] += character;
-  }
-  return pieces;
-}
-
-/** Word-wraps one paragraph to `width` cells (CJK characters are two). */
-function wrapParagraph(paragraph: string, width: number): string[] {
-  const pieces: string[] = [];
-  let piece = '';
-  for (const word of paragraph.split(/(?<= )/)) {
-    if (stringWidth(piece + word.trimEnd()) <= width) {
-      piece += word;
-      continue;
-    }
-    if (piece.trim()) pieces.push(piece.trimEnd());
-    const broken = brokenWord(word, width);
-    pieces.push(...broken.slice(0, -1));
-    piece = broken.at(-1) ?? '';
-  }
-  pieces.push(piece.trimEnd());
-  return pieces;
-}
-
-/** Cuts `text` into lines of at most `width` cells, at spaces where it can, keeping its line breaks. */
-export function wrapToWidth(text: string, width: number): string[] {
-  return text
-    .replace(/\t/g, '  ')
-    .split('\n')
-    .flatMap((paragraph) => wrapParagraph(paragraph, width));
-}
+export { wrapToWidth } from '../core/wrap.js';
 
 const wrapped = (text: string, width: number, style: Omit<Line, 'text'>, indent = ''): Line[] =>
   wrapToWidth(text, Math.max(4, width - stringWidth(indent))).map((piece) => ({ ...style, text: indent + piece }));

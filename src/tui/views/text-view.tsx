@@ -2,6 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import stringWidth from 'string-width';
 import { useShell } from '../core/shell.js';
+import { wrapToWidth } from '../core/wrap.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
 import { SearchLine } from '../components/search-line.js';
 import { actionFor } from '../core/key-map.js';
@@ -16,21 +17,13 @@ export interface TextViewProps {
   active: boolean;
 }
 
-/** One line cut into pieces of at most `width` cells; the pieces after the first keep its indentation, two deeper. */
+/** One line cut at spaces into pieces of at most `width` cells (core/wrap.ts); the pieces after the first keep its indentation, two deeper. */
 function wrapLine(line: string, width: number): string[] {
   if (stringWidth(line) <= width) return [line];
-  const indent = ' '.repeat(Math.min(width / 2, (/^\s*/.exec(line)?.[0].length ?? 0) + 2));
-  const pieces: string[] = [];
-  let piece = '';
-  for (const character of line) {
-    if (stringWidth(piece + character) > width) {
-      pieces.push(piece);
-      piece = indent;
-    }
-    piece += character;
-  }
-  pieces.push(piece);
-  return pieces;
+  const leading = /^\s*/.exec(line)?.[0] ?? '';
+  const indent = ' '.repeat(Math.min(Math.floor(width / 2), leading.length + 2));
+  const [first = '', ...rest] = wrapToWidth(line.slice(leading.length), width - indent.length);
+  return [leading + first, ...rest.map((piece) => indent + piece)];
 }
 
 /** Every line wrapped to `width` cells. */
