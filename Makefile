@@ -87,7 +87,7 @@ web-types-check: deps web/node_modules/.package-lock.json
 report-schema: deps
 	$(TS_RUN) scripts/report-schema.ts
 
-# Schemathesis (PyPI, pinned) in a virtualenv under .tools/schemathesis; test/e2e/fuzz.test.ts runs it.
+# Schemathesis (PyPI, pinned) in a virtualenv under .tools/schemathesis; test/e2e/http/fuzz.test.ts runs it.
 SCHEMATHESIS_VERSION := 4.32.5
 SCHEMATHESIS := $(ROOT)/.tools/schemathesis/bin/st
 schemathesis: $(SCHEMATHESIS)
@@ -97,7 +97,7 @@ $(SCHEMATHESIS):
 
 # A longer Schemathesis run (more cases per operation) against a live Pilothouse on the test cluster.
 fuzz: deps cluster-build tools schemathesis
-	FUZZ_MAX_EXAMPLES=$${FUZZ_MAX_EXAMPLES:-25} npx vitest run --project e2e test/e2e/fuzz.test.ts
+	FUZZ_MAX_EXAMPLES=$${FUZZ_MAX_EXAMPLES:-25} npx vitest run --project e2e test/e2e/http/fuzz.test.ts
 web/node_modules/.package-lock.json: web/package-lock.json | node
 	cd web && npm ci --no-audit --no-fund
 	@touch $@
@@ -107,7 +107,7 @@ test-web: web
 
 # The screenshots of the web UI (light, dark, Korean) in docs/screenshots/: real Chromium, real cluster.
 screenshots: deps web cluster-build tools
-	SCREENSHOT_DIR=docs/screenshots npx vitest run --project e2e test/e2e/web-pages.test.ts -t 'screenshots'
+	SCREENSHOT_DIR=docs/screenshots npx vitest run --project e2e test/e2e/web/web-pages.test.ts -t 'screenshots'
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit

@@ -55,7 +55,7 @@ report('store call while PostgreSQL is stopped', await timed(() => client.query(
 await client.close();
 postgres.remove();
 
-// Probes answer while the LLM hangs (test/e2e/probes.test.ts).
+// Probes answer while the LLM hangs (test/e2e/http/probes.test.ts).
 const hanging = createServer(() => undefined);
 await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
 const llmPort = (hanging.address() as { port: number }).port;

@@ -6,7 +6,7 @@ import type { ClusterDirectory } from './cluster-directory.js';
 
 // The loop's side of many clusters (ADR 0035): which cluster a bash call's proxy is opened on, what the model is
 // told, and what the events and the audit row say. The proxy itself is e2e-tested on two real clusters
-// (test/e2e/ai-clusters.test.ts); here the gateway only records the cluster it was asked for and answers
+// (test/e2e/agent/ai-clusters.test.ts); here the gateway only records the cluster it was asked for and answers
 // "unreachable", so nothing runs.
 let harness: AgentHarness;
 const opened: (string | undefined)[] = [];

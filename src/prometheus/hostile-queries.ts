@@ -1,6 +1,6 @@
 /**
  * Queries a namespace-limited caller might send to read other namespaces' series: each must come back
- * restricted (src/prometheus/enforce-query.test.ts checks the rewritten text, test/e2e/prometheus-enforcement.test.ts
+ * restricted (src/prometheus/enforce-query.test.ts checks the rewritten text, test/e2e/prometheus/prometheus-enforcement.test.ts
  * runs them against a real Prometheus). `{{other}}` stands for a namespace outside the caller's view.
  */
 export const hostileQueries: readonly string[] = [

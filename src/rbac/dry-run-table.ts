@@ -3,7 +3,7 @@ import type { RequestAttributes } from './request-attributes.js';
 /**
  * Resources (`group/plural`, '' for the core group) whose writes honour `dryRun=All`: they are
  * stored through the API server's generic registry, which validates, admits and then skips the
- * etcd write. test/e2e/attacks/dry-run.test.ts creates each one with `dryRun=All` against the real
+ * etcd write. test/e2e/tools/attacks/dry-run.test.ts creates each one with `dryRun=All` against the real
  * API server and shows that nothing was persisted; an entry without that proof fails the test.
  *
  * Left out on purpose (a "dry run" of them acts or discloses all the same, or nobody proved
