@@ -83,7 +83,7 @@ docs-reference: readme-permissions config-reference tui-keys adr-index
 web-types-check: deps web/node_modules/.package-lock.json
 	@$(TS_RUN) scripts/web-types.ts --check || { echo 'packages/wire/types.ts is stale: run make web-types and commit it'; exit 1; }
 
-# docs/report.schema.json (the JSON report format) is generated from src/reports/document-schema.ts.
+# docs/report.schema.json (the JSON report format) is generated from src/reports/document/document-schema.ts.
 report-schema: deps
 	$(TS_RUN) scripts/report-schema.ts
 

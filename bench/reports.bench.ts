@@ -13,7 +13,7 @@ import { Discovery } from '../src/kube/discovery.js';
 import { HelmInvocations } from '../src/helm/helm-invocations.js';
 import { RoleIdentityResolver } from '../src/rbac/identities.js';
 import { PolicyEngine } from '../src/rbac/policy-engine.js';
-import type { ReportDocument, ReportGenerator } from '../src/reports/document.js';
+import type { ReportDocument, ReportGenerator } from '../src/reports/document/document.js';
 import { createGenerators } from '../src/reports/generators.js';
 import { findBinary } from '../src/tools/binaries.js';
 import { inParallel } from './helpers.js';

@@ -1,8 +1,8 @@
-// Writes docs/report.schema.json from the zod schema of the report document (src/reports/document-schema.ts).
+// Writes docs/report.schema.json from the zod schema of the report document (src/reports/document/document-schema.ts).
 // `--check` exits 1 when the file is stale. Run with: make report-schema
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { reportJsonSchema } from '../src/reports/document-schema.ts';
+import { reportJsonSchema } from '../src/reports/document/document-schema.ts';
 
 const target = fileURLToPath(new URL('../docs/report.schema.json', import.meta.url));
 const text = `${JSON.stringify(reportJsonSchema(), null, 2)}\n`;

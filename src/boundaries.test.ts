@@ -196,7 +196,7 @@ describe('module boundaries (docs/development/architecture.md)', () => {
 
   it('has no cycle between files, type-only imports included', () => {
     const graph = fileGraph(arrows);
-    expect(graph.get('reports/report-context.ts')?.size).toBeGreaterThan(0);
+    expect(graph.get('reports/context/report-context.ts')?.size).toBeGreaterThan(0);
     expect(fileCycles(graph).map((component) => component.join(' ⇄ '))).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import type { ClusterScope, ClusterScopes } from '../http/cluster-scope.js';
 import type { KubeClients } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';
-import type { ReportGenerator, ReportType } from '../reports/document.js';
+import type { ReportGenerator, ReportType } from '../reports/document/document.js';
 import { createGenerators } from '../reports/generators.js';
 import { renderers } from '../reports/render/index.js';
 import { ReportFiles } from '../reports/report-files.js';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Report, ReportStatus } from '../crds/report.js';
 import type { CustomClient } from '../kube/custom-client.js';
-import type { ReportFormat, ReportGenerator, ReportRenderer, ReportType } from '../reports/document.js';
+import type { ReportFormat, ReportGenerator, ReportRenderer, ReportType } from '../reports/document/document.js';
 import { reportFileName } from '../reports/file-name.js';
 import type { ReportFiles } from '../reports/report-files.js';
 import type { RequesterDirectory } from '../reports/requesters.js';

@@ -2,7 +2,7 @@
  * The fields of Kubernetes objects the analyzers read, as the API server sends them (JSON, times as strings).
  * Everything is optional: objects of a cluster are not trusted to be full.
  */
-import type { SelectorSpec } from '../reports/label-selectors.js';
+import type { SelectorSpec } from '../reports/context/label-selectors.js';
 
 export interface OwnerReference {
   kind?: string;

@@ -1,7 +1,7 @@
-import { ClusterOverviewGenerator } from './cluster-overview.js';
-import { SecurityAssessmentGenerator } from './security-assessment.js';
-import type { ReportGenerator } from './document.js';
-import type { GeneratorDeps } from './generator-deps.js';
+import { ClusterOverviewGenerator } from './overview/cluster-overview.js';
+import { SecurityAssessmentGenerator } from './assessment/security-assessment.js';
+import type { ReportGenerator } from './document/document.js';
+import type { GeneratorDeps } from './context/generator-deps.js';
 
 /** One generator per report type (cluster-overview, security-assessment). */
 export function createGenerators(deps: GeneratorDeps): ReportGenerator[] {

@@ -4,7 +4,7 @@ import type { Report } from '../crds/report.js';
 import type { CustomClient } from '../kube/custom-client.js';
 import { ownsOrAdministers } from '../rbac/ownership.js';
 import type { Principal } from '../rbac/principal.js';
-import type { ReportFormat, ReportRenderer, ReportType } from './document.js';
+import type { ReportFormat, ReportRenderer, ReportType } from './document/document.js';
 import { reportFileName } from './file-name.js';
 import type { ReportFiles } from './report-files.js';
 import { annotationsFor } from './requesters.js';

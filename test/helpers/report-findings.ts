@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { FindingObject, Severity } from '../../src/reports/document.js';
+import type { FindingObject, Severity } from '../../src/reports/document/document.js';
 import { clusterKubeconfig, uniqueName, waitFor } from './cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from './kubectl.js';
 import { rootDirectory } from './paths.js';

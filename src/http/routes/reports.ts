@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { reportConditionSchema } from '../../crds/report.js';
-import { reportFormats, reportTypes } from '../../reports/document.js';
-import { reportDocumentSchema } from '../../reports/document-schema.js';
+import { reportFormats, reportTypes } from '../../reports/document/document.js';
+import { reportDocumentSchema } from '../../reports/document/document-schema.js';
 import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
 import { newReportId, type ReportRequests } from '../../reports/report-requests.js';

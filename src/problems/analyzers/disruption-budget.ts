@@ -1,5 +1,5 @@
 import { namespaceOf, sameNamespace, textOf, whereOf, type Analysis, type AnalysisContext, type Analyzer } from '../analyzer.js';
-import { selects, type SelectorSpec } from '../../reports/label-selectors.js';
+import { selects, type SelectorSpec } from '../../reports/context/label-selectors.js';
 import type { KubeThing } from '../shapes.js';
 
 interface BudgetShape extends KubeThing {

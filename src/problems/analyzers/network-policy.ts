@@ -1,5 +1,5 @@
 import { sameNamespace, type Analysis, type AnalysisContext, type Analyzer } from '../analyzer.js';
-import { isEmptySelector, selects, type SelectorSpec } from '../../reports/label-selectors.js';
+import { isEmptySelector, selects, type SelectorSpec } from '../../reports/context/label-selectors.js';
 import type { KubeThing } from '../shapes.js';
 
 interface PolicyShape extends KubeThing {

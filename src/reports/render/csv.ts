@@ -1,4 +1,4 @@
-import type { ReportDocument, ReportRenderer } from '../document.js';
+import type { ReportDocument, ReportRenderer } from '../document/document.js';
 import { allFindings, findingCells, findingColumns } from './finding-rows.js';
 
 /** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes inside are doubled. */

@@ -1,4 +1,4 @@
-import type { Finding, ReportDocument, ReportSection } from '../document.js';
+import type { Finding, ReportDocument, ReportSection } from '../document/document.js';
 
 /** The columns of one finding, in the order of the CSV format (and the finding tables elsewhere). */
 export const findingColumns = ['section', 'rule', 'severity', 'kind', 'namespace', 'name', 'title', 'why', 'fix'] as const;

@@ -1,4 +1,4 @@
-import type { Severity } from '../document.js';
+import type { Severity } from '../document/document.js';
 
 /** Severity colours shared by the HTML and PDF formats. */
 export const severityColours: Record<Severity, string> = {

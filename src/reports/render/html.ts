@@ -1,4 +1,4 @@
-import type { BarChart, Finding, ReportDocument, ReportRenderer, ReportSection, ReportTable } from '../document.js';
+import type { BarChart, Finding, ReportDocument, ReportRenderer, ReportSection, ReportTable } from '../document/document.js';
 import { htmlStyle, severityColours } from './html-style.js';
 import { objectLabel, scopeLine, severityCounts, unavailableLine } from './finding-rows.js';
 

@@ -1,4 +1,4 @@
-import type { ReportFormat, ReportRenderer } from '../document.js';
+import type { ReportFormat, ReportRenderer } from '../document/document.js';
 import { csvRenderer } from './csv.js';
 import { htmlRenderer } from './html.js';
 import { jsonRenderer } from './json.js';

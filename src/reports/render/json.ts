@@ -1,4 +1,4 @@
-import type { ReportDocument, ReportRenderer } from '../document.js';
+import type { ReportDocument, ReportRenderer } from '../document/document.js';
 
 /** JSON: the document itself (schema: docs/report.schema.json). */
 export const jsonRenderer: ReportRenderer = {

@@ -1,4 +1,4 @@
-import type { BarChart, ReportDocument, ReportRenderer, ReportSection, ReportTable } from '../document.js';
+import type { BarChart, ReportDocument, ReportRenderer, ReportSection, ReportTable } from '../document/document.js';
 import { objectLabel, scopeLine, severityCounts, unavailableLine } from './finding-rows.js';
 
 /**

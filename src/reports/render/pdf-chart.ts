@@ -1,5 +1,5 @@
 import type { Content } from 'pdfmake/interfaces.js';
-import type { BarChart } from '../document.js';
+import type { BarChart } from '../document/document.js';
 
 const labelWidth = 150;
 const valueWidth = 110;

@@ -1,5 +1,5 @@
 import type { Content, TableCell } from 'pdfmake/interfaces.js';
-import type { Finding, ReportDocument, ReportSection, ReportTable } from '../document.js';
+import type { Finding, ReportDocument, ReportSection, ReportTable } from '../document/document.js';
 import { severityColours } from './html-style.js';
 import { objectLabel, scopeLine, severityCounts, unavailableLine } from './finding-rows.js';
 import { pdfBarChart } from './pdf-chart.js';

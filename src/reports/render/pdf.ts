@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { StyleDictionary, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import type { ReportDocument, ReportRenderer } from '../document.js';
+import type { ReportDocument, ReportRenderer } from '../document/document.js';
 import { pdfContent } from './pdf-content.js';
 
 const fontDirectory = join(dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');

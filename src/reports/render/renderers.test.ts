@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../test/helpers/csv.js';
 import { sampleDocument } from '../../../test/fixtures/reports/sample-document.js';
-import { reportDocumentSchema } from '../document-schema.js';
+import { reportDocumentSchema } from '../document/document-schema.js';
 import { csvRenderer } from './csv.js';
 import { htmlRenderer } from './html.js';
 import { jsonRenderer } from './json.js';

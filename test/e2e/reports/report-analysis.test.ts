@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../../src/rbac/principal.js';
-import type { Finding, ReportDocument, ReportType } from '../../../src/reports/document.js';
+import type { Finding, ReportDocument, ReportType } from '../../../src/reports/document/document.js';
 import { createGenerators } from '../../../src/reports/generators.js';
 import { findOptionalBinary } from '../../../src/tools/binaries.js';
 import { clusterKubeconfig, useNamespace } from '../../helpers/cluster.js';

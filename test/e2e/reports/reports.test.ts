@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding, ReportDocument, ReportFormat, ReportType } from '../../../src/reports/document.js';
+import type { Finding, ReportDocument, ReportFormat, ReportType } from '../../../src/reports/document/document.js';
 import { clusterKubeconfig, uniqueName, waitFor } from '../../helpers/cluster.js';
 import { parseCsv } from '../../helpers/csv.js';
 import { runKubectl, tryKubectl } from '../../helpers/kubectl.js';
