@@ -3,7 +3,7 @@
 // measured and the bound users rely on; a time over its bound is marked OVER. Never part of the tests.
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { parseYamlDocument } from '../src/http/yaml-body.js';
+import { parseYamlDocument } from '../src/http/pipeline/yaml-body.js';
 import { createLogger } from '../src/log.js';
 import { PostgresClient } from '../src/store/postgres.js';
 import { runProcess } from '../src/tools/builtin/process-runner.js';
@@ -25,7 +25,7 @@ async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
   return performance.now() - started;
 }
 
-// A YAML alias bomb is refused by its expanded size before it expands (src/http/yaml-body.test.ts).
+// A YAML alias bomb is refused by its expanded size before it expands (src/http/pipeline/yaml-body.test.ts).
 report(
   'YAML alias bomb refused',
   await timed(() => {

@@ -3,7 +3,7 @@
 // call none while declaring, so the few they read while declaring are enough (as in route-table.test.ts).
 //   node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types scripts/openapi.ts > openapi.json
 import { parseConfig } from '../src/config/load.js';
-import { buildOpenApiDocument } from '../src/http/openapi.js';
+import { buildOpenApiDocument } from '../src/http/openapi/openapi.js';
 import { allRoutes, type RouteDeps } from '../src/http/routes/index.js';
 import { version } from '../src/version.js';
 

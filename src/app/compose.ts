@@ -18,7 +18,7 @@ import { portForwardKind, portForwardSchema, type PortForward } from '../crds/po
 import { bashSandboxCheck, HealthService } from '../http/health-service.js';
 import { Metrics } from '../http/metrics.js';
 import { TerminalTickets } from '../http/terminal-tickets.js';
-import { WebSocketUpgrades } from '../http/websocket-upgrade.js';
+import { WebSocketUpgrades } from '../http/pipeline/websocket-upgrade.js';
 import type { CacheManager } from '../kube/cache-manager.js';
 import type { KubeClients } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';

@@ -1,7 +1,7 @@
-import type { AppOptions } from '../http/app.js';
-import { ClientAddressResolver } from '../http/client-address.js';
-import { corsMiddleware } from '../http/cors.js';
-import { RateLimiter } from '../http/rate-limit.js';
+import type { AppOptions } from '../http/pipeline/app.js';
+import { ClientAddressResolver } from '../http/pipeline/client-address.js';
+import { corsMiddleware } from '../http/pipeline/cors.js';
+import { RateLimiter } from '../http/pipeline/rate-limit.js';
 import type { AppContext } from '../http/types.js';
 import { startRetention, type RetentionSchedule } from '../audit/retention.js';
 import { ensureAdmin } from '../auth/admin-bootstrap.js';
@@ -58,7 +58,7 @@ async function chooseAuthenticator(deps: HttpSecurityDeps, options: HttpSecurity
 /**
  * Assembles the HTTP security of `startService`: the authenticator for the auth mode, the admin
  * account, CORS, trusted client addresses, rate limits and audit retention (authorization: the
- * one policy, src/http/route-policy.ts).
+ * one policy, src/http/pipeline/route-policy.ts).
  */
 export async function startHttpSecurity(deps: HttpSecurityDeps, options: HttpSecurityOptions): Promise<HttpSecurity> {
   const authenticator = await chooseAuthenticator(deps, options);

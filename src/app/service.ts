@@ -5,7 +5,7 @@ import { startHttpSecurity } from './http-security.js';
 import type { AuthMode } from '../cli/flags.js';
 import type { Config } from '../config/schema.js';
 import { allRoutes } from '../http/routes/index.js';
-import { startHttpServer, type RunningServer } from '../http/server.js';
+import { startHttpServer, type RunningServer } from '../http/pipeline/server.js';
 import { startClusterSide } from '../controllers/bootstrap.js';
 import { startConfiguredServers } from '../mcp/mcp-servers.js';
 import { composeServices, type Services } from './compose.js';

@@ -2,7 +2,7 @@ import type { ZodType, z } from 'zod';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import { audited, type AuditContextDeps } from './audit-context.js';
 import { clusterOf } from './request-state.js';
-import { changeReport } from './api-schemas.js';
+import { changeReport } from './schemas/api-schemas.js';
 import { route, type AppContext, type HttpMethod, type RouteSpec } from './types.js';
 import type { Permission } from './permissions.js';
 

@@ -4,7 +4,7 @@ import type { Decision } from '../../access/access-request-review.js';
 import { accessRequestIdParams, createAccessRequestBody, decisionBody, listAccessRequestsQuery } from '../../access/access-request-schemas.js';
 import { requestAuditFields } from '../audit-context.js';
 import { principalOf } from '../request-state.js';
-import { accessRequest, itemsOf } from '../api-schemas.js';
+import { accessRequest, itemsOf } from '../schemas/api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { AccessRequests } from '../../access/access-requests.js';
 

@@ -3,7 +3,7 @@ import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } fr
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { deleted, listOf, user } from '../api-schemas.js';
+import { deleted, listOf, user } from '../schemas/api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 
 /** Request bodies, named in the OpenAPI document (components/schemas). */

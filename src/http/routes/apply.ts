@@ -7,11 +7,11 @@ import { maskedValue, maskObject, secretKindOf } from '../../rbac/secret-masking
 import { validation } from '../../errors.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
-import { anyObject } from '../api-schemas.js';
+import { anyObject } from '../schemas/api-schemas.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { clusterOf, resourceTypeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
-import { queryBoolean } from '../validate.js';
+import { queryBoolean } from '../schemas/validate.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export type ApplyRouteDeps = AuditContextDeps;
@@ -60,7 +60,7 @@ function refuseMaskedValues(object: KubeObject): void {
 /**
  * The namespace of a namespaced object whose manifest names none. The route declares it
  * (`defaultNamespace`), so the policy decides on the namespace the handler writes to; both read
- * the object's `metadata` only (src/http/request-field.ts).
+ * the object's `metadata` only (src/http/pipeline/request-field.ts).
  */
 const applyDefaultNamespace = 'default';
 

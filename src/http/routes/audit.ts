@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { auditActions } from '../../audit/types.js';
 import { validation } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
-import { queryInteger } from '../validate.js';
-import { auditEntry, listOf } from '../api-schemas.js';
+import { queryInteger } from '../schemas/validate.js';
+import { auditEntry, listOf } from '../schemas/api-schemas.js';
 import type { AuditView } from '../../audit/audit-outbox.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */

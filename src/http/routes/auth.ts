@@ -4,7 +4,7 @@ import { unauthorized, validation } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { z } from 'zod';
-import { session } from '../api-schemas.js';
+import { session } from '../schemas/api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 import type { AuditRecorder } from '../../audit/types.js';
 

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema.js';
 import { clusterAccessSummary } from '../../rbac/cluster-rules.js';
 import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
-import { clusterList, type ClusterSummaryView } from '../cluster-schemas.js';
+import { clusterList, type ClusterSummaryView } from '../schemas/cluster-schemas.js';
 import { principalOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Principal } from '../../rbac/principal.js';

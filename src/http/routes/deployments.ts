@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/deployments.js';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
-import { itemsOf, scaleBody, workloadTarget, workloadTargetBody } from '../api-schemas.js';
+import { itemsOf, scaleBody, workloadTarget, workloadTargetBody } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { route, type RouteSpec } from '../types.js';
-import { health } from '../api-schemas.js';
+import { health } from '../schemas/api-schemas.js';
 import type { HealthService } from '../health-service.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { searchCharts, updateRepositories } from '../../helm/repositories.js';
 import { audited } from '../audit-context.js';
-import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
-import { queryBoolean } from '../validate.js';
+import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm/helm-routing.js';
+import { queryBoolean } from '../schemas/validate.js';
 import { route, type RouteSpec } from '../types.js';
-import { itemsOf } from '../api-schemas.js';
-import { chartHit, helmRepositoriesUpdated, helmRepository, helmRepositoryRemoved } from '../helm-schemas.js';
+import { itemsOf } from '../schemas/api-schemas.js';
+import { chartHit, helmRepositoriesUpdated, helmRepository, helmRepositoryRemoved } from '../schemas/helm-schemas.js';
 
 const repositoryName = z
   .string()

@@ -14,17 +14,17 @@ import { secretVisibility } from '../../rbac/secret-visibility.js';
 import { storedManifest, type ChartChange } from '../../helm/rendering.js';
 import { prepareChange, upgradeSource } from '../../helm/release-changes.js';
 import { audited } from '../audit-context.js';
-import { valuesYamlSchema, withYamlValues } from '../helm-values.js';
+import { valuesYamlSchema, withYamlValues } from '../helm/helm-values.js';
 import { auditedRead } from '../audit-reads.js';
-import { authorizeHelmAction } from '../helm-policy.js';
-import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm-routing.js';
+import { authorizeHelmAction } from '../helm/helm-policy.js';
+import { checkChartUrl, helmFor, helmWithRepositories, repositoryUrl, type HelmRouteDeps } from '../helm/helm-routing.js';
 import { visibleItems } from '../visible-items.js';
-import { namespaceSchema, parseWith, queryBoolean } from '../validate.js';
+import { namespaceSchema, parseWith, queryBoolean } from '../schemas/validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
-import { itemsOf, namespaceQuery } from '../api-schemas.js';
-import { helmHistoryEntry, helmRelease, helmReleaseDetails, helmUninstalled, helmValues } from '../helm-schemas.js';
+import { itemsOf, namespaceQuery } from '../schemas/api-schemas.js';
+import { helmHistoryEntry, helmRelease, helmReleaseDetails, helmUninstalled, helmValues } from '../schemas/helm-schemas.js';
 
-export type { HelmRouteDeps } from '../helm-routing.js';
+export type { HelmRouteDeps } from '../helm/helm-routing.js';
 
 const releaseName = z
   .string()

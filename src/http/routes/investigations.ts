@@ -4,12 +4,12 @@ import { investigationLabels, investigationSchema, investigationSubjectSchema } 
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { alertDeliverySchema, alertmanagerPayloadSchema } from '../../investigations/alertmanager-webhook.js';
 import type { InvestigationsArea } from '../../investigations/investigations-area.js';
-import { listOf } from '../api-schemas.js';
+import { listOf } from '../schemas/api-schemas.js';
 import { requestAuditFields, type AuditContextDeps } from '../audit-context.js';
-import { clusterFilterQuery, clusterParameter } from '../cluster-schemas.js';
+import { clusterFilterQuery, clusterParameter } from '../schemas/cluster-schemas.js';
 import { principalOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { objectNameSchema } from '../validate.js';
+import { objectNameSchema } from '../schemas/validate.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface InvestigationsRouteDeps extends AuditContextDeps {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { deleted, listOf } from '../api-schemas.js';
+import { deleted, listOf } from '../schemas/api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import type { McpServers } from '../../mcp/mcp-servers.js';
 

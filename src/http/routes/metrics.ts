@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
-import { namespaceQuery, itemsOf } from '../api-schemas.js';
+import { namespaceQuery, itemsOf } from '../schemas/api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';

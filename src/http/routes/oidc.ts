@@ -3,7 +3,7 @@ import { isAppError, type AppError } from '../../errors.js';
 import type { OidcService } from '../../auth/oidc-service.js';
 import type { SignInOrigin } from '../../auth/oidc-sign-in.js';
 import type { AuthModeName } from '../../auth/security-services.js';
-import { session } from '../api-schemas.js';
+import { session } from '../schemas/api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
 /** Request bodies, named in the OpenAPI document (components/schemas). */

@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from '../openapi.js';
-import { anyObject } from '../api-schemas.js';
+import { buildOpenApiDocument } from '../openapi/openapi.js';
+import { anyObject } from '../schemas/api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */

@@ -9,10 +9,10 @@ import { bridgeTerminal, defaultShellCommand, openPodTerminal } from '../../kube
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, startStream, wantsEventStream } from '../event-stream.js';
-import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../validate.js';
+import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../schemas/validate.js';
 import { clusterOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import type { WebSocketUpgrades } from '../websocket-upgrade.js';
+import type { WebSocketUpgrades } from '../pipeline/websocket-upgrade.js';
 import type { Config } from '../../config/schema.js';
 import type { TerminalTickets } from '../terminal-tickets.js';
 

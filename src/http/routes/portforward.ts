@@ -6,14 +6,14 @@ import type { PortForward } from '../../crds/port-forward.js';
 import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { namespaceSchema, objectNameSchema, parseWith } from '../validate.js';
+import { namespaceSchema, objectNameSchema, parseWith } from '../schemas/validate.js';
 import { clusterOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { itemsOf } from '../api-schemas.js';
+import { itemsOf } from '../schemas/api-schemas.js';
 import type { Clock } from '../../clock.js';
 import type { CustomClient } from '../../kube/custom-client.js';
 import type { ClusterScopes } from '../cluster-scope.js';
-import { clusterFilterQuery } from '../cluster-schemas.js';
+import { clusterFilterQuery } from '../schemas/cluster-schemas.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface PortforwardRouteDeps extends AuditContextDeps {

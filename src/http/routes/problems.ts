@@ -5,7 +5,7 @@ import { VisibilityCache, visibleFindings, type FindingViewer, type FindingVisib
 import type { FindingChange } from '../../problems/engine.js';
 import type { ClusterScope } from '../cluster-scope.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
-import { problemEvents, problemPage, problemsQuery, problemsWatchQuery } from '../problem-schemas.js';
+import { problemEvents, problemPage, problemsQuery, problemsWatchQuery } from '../schemas/problem-schemas.js';
 import { clusterOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 

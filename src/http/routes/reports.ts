@@ -6,12 +6,12 @@ import { renderers } from '../../reports/render/index.js';
 import { followReport } from '../../reports/report-progress.js';
 import { newReportId, type ReportRequests } from '../../reports/report-requests.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { itemsOf } from '../api-schemas.js';
+import { itemsOf } from '../schemas/api-schemas.js';
 import { startEventStream } from '../event-stream.js';
 import { principalOf, scopeOf } from '../request-state.js';
-import { clusterFilterQuery } from '../cluster-schemas.js';
+import { clusterFilterQuery } from '../schemas/cluster-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { namespaceSchema, objectNameSchema } from '../validate.js';
+import { namespaceSchema, objectNameSchema } from '../schemas/validate.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from 'pino';
 

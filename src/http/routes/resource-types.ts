@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
-import { itemsOf } from '../api-schemas.js';
+import { itemsOf } from '../schemas/api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import { scopeOf } from '../request-state.js';
 

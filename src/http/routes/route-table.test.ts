@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config/load.js';
 import { permissionMatrix, permissions } from '../permissions.js';
 import { permissionFor } from '../../rbac/policy.js';
-import { routeAttributes } from '../route-attributes.js';
+import { routeAttributes } from '../pipeline/route-attributes.js';
 import { allRoutes, type RouteDeps } from './index.js';
 
 /** Route factories only capture their services (some pick fields of one), they call none while the table is built. */

@@ -5,7 +5,7 @@ import { userSettingsUpdateSchema } from '../../settings/user-settings.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
-import { userSettings as settingsSchema } from '../api-schemas.js';
+import { userSettings as settingsSchema } from '../schemas/api-schemas.js';
 import { llmProviders, toolCallingModes } from '../../config/schema.js';
 import type { Pilot } from '../../agent/pilot.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
-import { safetyReport } from '../api-schemas.js';
+import { safetyReport } from '../schemas/api-schemas.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
 import type { AuditRecorder } from '../../audit/types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
 import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
-import { scaleBody, workloadTarget, workloadTargetBody } from '../api-schemas.js';
+import { scaleBody, workloadTarget, workloadTargetBody } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import type { RouteSpec } from '../types.js';
 import type { AuditContextDeps } from '../audit-context.js';

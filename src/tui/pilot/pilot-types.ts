@@ -1,6 +1,6 @@
 import type { components } from '@pilothouse/wire/types';
 
-/** Wire shapes of the chat API as the terminal UI reads them: aliases of the generated schemas (src/http/chat-schemas.ts). */
+/** Wire shapes of the chat API as the terminal UI reads them: aliases of the generated schemas (src/http/schemas/chat-schemas.ts). */
 type Schemas = components['schemas'];
 
 export type CommandClass = Schemas['CommandClass'];

@@ -1,5 +1,5 @@
-import type { RouteInput, RouteSpec, AppContext } from './types.js';
-import { parseWith } from './validate.js';
+import type { RouteInput, RouteSpec, AppContext } from '../types.js';
+import { parseWith } from '../schemas/validate.js';
 
 /** Validates the request against the route's declared schemas (400 VALIDATION_ERROR naming the field). */
 export function routeInput(context: AppContext, spec: RouteSpec): RouteInput {

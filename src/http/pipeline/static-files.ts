@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Next } from 'koa';
-import type { AppContext } from './types.js';
+import type { AppContext } from '../types.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

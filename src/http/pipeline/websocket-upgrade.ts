@@ -1,9 +1,9 @@
 import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { AppError } from '../errors.js';
-import type { TerminalTicket, TerminalTickets } from './terminal-tickets.js';
-import type { AppContext } from './types.js';
+import { AppError } from '../../errors.js';
+import type { TerminalTicket, TerminalTickets } from '../terminal-tickets.js';
+import type { AppContext } from '../types.js';
 
 /** The subprotocol a terminal client offers (with `bearer.<token>` when it authenticates that way). */
 export const terminalProtocol = 'pilothouse.terminal.v1';

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Next } from 'koa';
-import { AppError } from '../errors.js';
-import type { Config } from '../config/schema.js';
-import type { AppContext } from './types.js';
+import { AppError } from '../../errors.js';
+import type { Config } from '../../config/schema.js';
+import type { AppContext } from '../types.js';
 
 /** The header the embedded service of `pilothouse tui` requires on every request (its per-process token). */
 export const embedTokenHeader = 'X-Pilothouse-Embed-Token';

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { errorCodes } from '../errors.js';
-import { permissionMatrix } from './permissions.js';
+import { errorCodes } from '../../errors.js';
+import { permissionMatrix } from '../permissions.js';
 import { SchemaCollector, type JsonObject } from './openapi-schema.js';
 import { operationLinks } from './openapi-links.js';
-import { clusterParameter as clusterNameSchema } from './cluster-schemas.js';
-import type { RouteSpec } from './types.js';
+import { clusterParameter as clusterNameSchema } from '../schemas/cluster-schemas.js';
+import type { RouteSpec } from '../types.js';
 
 /** The one error body of the API. */
 const errorSchema = {
@@ -86,7 +86,7 @@ function roles(spec: RouteSpec): string {
 /** The statuses a route answers with the error body. */
 function errorStatuses(spec: RouteSpec): number[] {
   // 400: any request may be malformed (a field given twice, in the wrong place, or off its schema).
-  // 431: any request line and headers may pass the header limit (src/http/client-errors.ts answers before routing).
+  // 431: any request line and headers may pass the header limit (src/http/pipeline/client-errors.ts answers before routing).
   const statuses = new Set<number>([400, 429, 431, 500, 503, ...(spec.errors ?? [])]);
   if (spec.body) statuses.add(413);
   if (spec.permission !== 'public') [401, 403].forEach((status) => statuses.add(status));

@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import type { AppContext } from './types.js';
+import type { AppContext } from '../types.js';
 
 const exposedHeaders = [
   'X-Request-Id',

@@ -1,13 +1,13 @@
 import { grantTarget } from './grant-target.js';
-import { AppError } from '../errors.js';
-import type { Discovery } from '../kube/discovery.js';
-import { refusal } from '../rbac/authorize.js';
-import { decidePermission, type PolicyDecision } from '../rbac/policy.js';
-import type { RequestAttributes } from '../rbac/request-attributes.js';
+import { AppError } from '../../errors.js';
+import type { Discovery } from '../../kube/discovery.js';
+import { refusal } from '../../rbac/authorize.js';
+import { decidePermission, type PolicyDecision } from '../../rbac/policy.js';
+import type { RequestAttributes } from '../../rbac/request-attributes.js';
 import { requestField } from './request-field.js';
 import { routeAttributes } from './route-attributes.js';
-import { scopeOf } from './request-state.js';
-import type { AppContext, RouteSpec } from './types.js';
+import { scopeOf } from '../request-state.js';
+import type { AppContext, RouteSpec } from '../types.js';
 
 export type DenyRecorder = (context: AppContext, spec: RouteSpec, reason: string) => void;
 

@@ -1,10 +1,10 @@
-import type { ResourceType } from '../kube/discovery.js';
-import { releaseRequests, manifestObjects, type HelmAction } from '../helm/release-requests.js';
-import { refusal } from '../rbac/authorize.js';
-import { auditDenied } from './app.js';
-import type { AppContext, HttpMethod } from './types.js';
-import { scopeOf } from './request-state.js';
-import type { AuditContextDeps } from './audit-context.js';
+import type { ResourceType } from '../../kube/discovery.js';
+import { releaseRequests, manifestObjects, type HelmAction } from '../../helm/release-requests.js';
+import { refusal } from '../../rbac/authorize.js';
+import { auditDenied } from '../pipeline/app.js';
+import type { AppContext, HttpMethod } from '../types.js';
+import { scopeOf } from '../request-state.js';
+import type { AuditContextDeps } from '../audit-context.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export type HelmPolicyDeps = AuditContextDeps;

@@ -1,7 +1,7 @@
 import * as yaml from 'js-yaml';
 import type { Next } from 'koa';
-import { AppError, validation } from '../errors.js';
-import type { AppContext } from './types.js';
+import { AppError, validation } from '../../errors.js';
+import type { AppContext } from '../types.js';
 
 /** Content types read as YAML request bodies (the apply route takes manifests as YAML or JSON). */
 export const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml'];

@@ -1,7 +1,7 @@
 import * as yaml from 'js-yaml';
 import { z } from 'zod';
-import { validation } from '../errors.js';
-import { assertBodyShape, maxBodyDepth, maxYamlAliases } from './yaml-body.js';
+import { validation } from '../../errors.js';
+import { assertBodyShape, maxBodyDepth, maxYamlAliases } from '../pipeline/yaml-body.js';
 
 /** Values as YAML text, as the web UI's values editor sends them; used instead of `values` when present. */
 export const valuesYamlSchema = z.string().max(1_000_000).optional();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo } from '../rbac/request-info.js';
+import { parseRequestInfo } from '../../rbac/request-info.js';
 import { routeAttributes, verbFor } from './route-attributes.js';
 
 describe('the request a route amounts to', () => {

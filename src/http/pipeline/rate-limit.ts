@@ -1,7 +1,7 @@
 import type { Next } from 'koa';
-import { AppError } from '../errors.js';
-import type { FixedWindowCounter, WindowState } from '../auth/rate-window.js';
-import type { AppContext, RouteSpec } from './types.js';
+import { AppError } from '../../errors.js';
+import type { FixedWindowCounter, WindowState } from '../../auth/rate-window.js';
+import type { AppContext, RouteSpec } from '../types.js';
 
 export interface RateLimits {
   /** General limit per authenticated user (per client address when unauthenticated). */

@@ -1,5 +1,5 @@
 import { requestField } from './request-field.js';
-import type { AppContext, RouteSpec } from './types.js';
+import type { AppContext, RouteSpec } from '../types.js';
 
 /**
  * What a guarded request targets, for the grant check: the route's resource kind (`:resource`

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { HelmInvocation } from '../helm/helm-runner.js';
-import { checkOutboundUrl } from '../net/address-policy.js';
-import { helmUrlPolicy } from '../net/outbound-policies.js';
-import type { AuditContextDeps } from './audit-context.js';
+import type { HelmInvocation } from '../../helm/helm-runner.js';
+import { checkOutboundUrl } from '../../net/address-policy.js';
+import { helmUrlPolicy } from '../../net/outbound-policies.js';
+import type { AuditContextDeps } from '../audit-context.js';
 import type { HelmPolicyDeps } from './helm-policy.js';
-import type { AppContext } from './types.js';
-import type { Config } from '../config/schema.js';
-import type { KubeClients } from '../kube/clients.js';
-import { scopeOf } from './request-state.js';
-import type { SharedHelmRepositories } from '../helm/shared-repositories.js';
+import type { AppContext } from '../types.js';
+import type { Config } from '../../config/schema.js';
+import type { KubeClients } from '../../kube/clients.js';
+import { scopeOf } from '../request-state.js';
+import type { SharedHelmRepositories } from '../../helm/shared-repositories.js';
 
 /** What the Helm release and repository routes use of the composed services (src/app/compose.ts hands them exactly these). */
 export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {

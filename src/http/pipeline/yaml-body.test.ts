@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { yamlAliasBomb } from '../../test/fixtures/yaml-alias-bomb.js';
-import { AppError } from '../errors.js';
+import { yamlAliasBomb } from '../../../test/fixtures/yaml-alias-bomb.js';
+import { AppError } from '../../errors.js';
 import { assertBodyShape, maxBodyDepth, maxYamlAliases, parseYamlDocument } from './yaml-body.js';
 
 describe('YAML request bodies', () => {

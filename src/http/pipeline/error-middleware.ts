@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { AppError, type ErrorCode } from '../errors.js';
-import type { AppContext } from './types.js';
+import { AppError, type ErrorCode } from '../../errors.js';
+import type { AppContext } from '../types.js';
 import type { Next } from 'koa';
 
 const statusByCode: Record<ErrorCode, number> = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { severities } from '../problems/finding.js';
+import { severities } from '../../problems/finding.js';
 import { namespaceSchema, queryBoolean, queryInteger } from './validate.js';
 
 const objectRef = z

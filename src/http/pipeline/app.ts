@@ -2,25 +2,25 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
-import type { Authenticator } from '../auth/authenticator.js';
-import { validation } from '../errors.js';
+import type { Authenticator } from '../../auth/authenticator.js';
+import { validation } from '../../errors.js';
 import { errorMiddleware } from './error-middleware.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../../errors.js';
 import { requestIdFrom } from './request-id.js';
 import { staticFiles } from './static-files.js';
 import { RoutePolicy } from './route-policy.js';
 import { routeInput } from './route-input.js';
 import { methodGuard } from './method-guard.js';
-import { requestAuditFields } from './audit-context.js';
+import { requestAuditFields } from '../audit-context.js';
 import { bodyShape, yamlBody } from './yaml-body.js';
 import { listenerAccess, type ListenerAccess } from './host-check.js';
-import type { AppContext, RequestState, RouteSpec } from './types.js';
-import type { Config } from '../config/schema.js';
-import type { Metrics } from './metrics.js';
+import type { AppContext, RequestState, RouteSpec } from '../types.js';
+import type { Config } from '../../config/schema.js';
+import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
-import type { AuditRecorder } from '../audit/types.js';
-import type { ClusterScope, ClusterScopes } from './cluster-scope.js';
-import type { SessionStreams } from '../auth/session-streams.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
+import type { SessionStreams } from '../../auth/session-streams.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../errors.js';
+import { isAppError } from '../../errors.js';
 import { withYamlValues } from './helm-values.js';
 
 /** Nine levels of nine aliases each: 475 bytes of YAML that expand to ~10^9 leaves. */

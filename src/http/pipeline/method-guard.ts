@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Next } from 'koa';
-import { AppError } from '../errors.js';
-import type { AppContext } from './types.js';
+import { AppError } from '../../errors.js';
+import type { AppContext } from '../types.js';
 
 /**
  * A path the API serves asked with a method it does not: 405 with `Allow` (OPTIONS: 204 with

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions, type HttpAppDeps } from './app.js';
 import { answerClientErrors } from './client-errors.js';
 import { allowedHostsFor } from './host-check.js';
-import type { RouteSpec } from './types.js';
+import type { RouteSpec } from '../types.js';
 import type { WebSocketUpgrades } from './websocket-upgrade.js';
 
 /** What the HTTP server uses of the composed services. */

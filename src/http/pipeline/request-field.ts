@@ -1,5 +1,5 @@
-import { validation } from '../errors.js';
-import type { AppContext } from './types.js';
+import { validation } from '../../errors.js';
+import type { AppContext } from '../types.js';
 
 const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 

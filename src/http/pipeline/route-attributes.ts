@@ -1,6 +1,6 @@
-import type { RequestAttributes } from '../rbac/request-attributes.js';
-import { resourceRequestAttributes } from '../rbac/resource-request.js';
-import type { HttpMethod, RouteSpec } from './types.js';
+import type { RequestAttributes } from '../../rbac/request-attributes.js';
+import { resourceRequestAttributes } from '../../rbac/resource-request.js';
+import type { HttpMethod, RouteSpec } from '../types.js';
 
 /** What a request on a resource route names, besides the route itself. */
 export interface RouteTarget {
