@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { namespaceSchema } from '../kube/names.js';
+import { namespaceSchema } from '../kube/cache/names.js';
 import { ttlProblem } from './grant-rules.js';
 
 const ttlSchema = z.string().superRefine((ttl, context) => {

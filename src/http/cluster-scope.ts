@@ -1,4 +1,4 @@
-import type { CacheManager } from '../kube/cache-manager.js';
+import type { CacheManager } from '../kube/cache/cache-manager.js';
 import type { KubeClients } from '../kube/clients.js';
 import type { ClusterHealth } from '../kube/cluster-health.js';
 import type { ClusterMember, ClusterSet } from '../kube/cluster-set.js';

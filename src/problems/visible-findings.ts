@@ -1,6 +1,6 @@
-import { inView } from '../kube/cache-manager.js';
+import { inView } from '../kube/cache/cache-manager.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
-import type { ListAccess, ListAccessSets } from '../kube/list-access.js';
+import type { ListAccess, ListAccessSets } from '../kube/cache/list-access.js';
 import type { Principal } from '../rbac/principal.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';
 import type { Finding } from './finding.js';
@@ -39,7 +39,7 @@ async function shownOfKind(deps: FindingVisibilityDeps, viewer: FindingViewer, k
 
 /**
  * The findings the viewer may see: those about objects they may list, by the same access sets as the lists
- * (the cluster's RBAC for their identity, src/kube/list-access.ts) and our policy's deny roles and hidden
+ * (the cluster's RBAC for their identity, src/kube/cache/list-access.ts) and our policy's deny roles and hidden
  * namespaces (src/rbac), decided once per kind.
  */
 export async function visibleFindings(deps: FindingVisibilityDeps, viewer: FindingViewer, findings: Finding[]): Promise<Finding[]> {

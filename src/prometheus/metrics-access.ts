@@ -1,4 +1,4 @@
-import type { CacheManager } from '../kube/cache-manager.js';
+import type { CacheManager } from '../kube/cache/cache-manager.js';
 import type { KubeClients, KubeIdentityClient } from '../kube/clients.js';
 import type { Discovery, ResourceType } from '../kube/discovery.js';
 import type { PolicyEngine } from '../rbac/policy-engine.js';

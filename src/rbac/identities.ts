@@ -1,7 +1,7 @@
 import type { Principal } from './principal.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients, KubeIdentityClient } from '../kube/clients.js';
-import type { KubectlInvocation } from '../kube/resources.js';
+import type { KubectlInvocation } from '../kube/objects/resources.js';
 import type { ClusterIdentity } from '../kube/impersonation.js';
 
 /** Maps a caller to the cluster identity their calls are made with (impersonation). */

@@ -1,7 +1,7 @@
 import * as yaml from 'js-yaml';
 import { secretKindOf, secretKinds } from './secret-kinds.js';
 import { seesEverything, type SecretVisibility } from './secret-visibility.js';
-import type { KubeObject } from '../kube/resources.js';
+import type { KubeObject } from '../kube/objects/resources.js';
 
 export { secretKindOf } from './secret-kinds.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { applyObject } from '../../kube/apply.js';
-import { kindSchema } from '../../kube/kind-schema.js';
-import { requireNamespace, toYaml, type KubeObject } from '../../kube/resources.js';
-import { objectNameSchema, namespaceSchema } from '../../kube/names.js';
+import { applyObject } from '../../kube/objects/apply.js';
+import { kindSchema } from '../../kube/objects/kind-schema.js';
+import { requireNamespace, toYaml, type KubeObject } from '../../kube/objects/resources.js';
+import { objectNameSchema, namespaceSchema } from '../../kube/cache/names.js';
 import { maskedValue, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
 import { validation } from '../../errors.js';
 import { secretVisibility } from '../../rbac/secret-visibility.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/deployments.js';
-import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
+import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/workloads/deployments.js';
+import { restartWorkload, scaleWorkload } from '../../kube/workloads/workloads.js';
 import { itemsOf, scaleBody, workloadTarget, workloadTargetBody } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { clusterOf } from '../request-state.js';

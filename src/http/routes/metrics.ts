@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nodeMetrics, podMetrics } from '../../kube/metrics.js';
+import { nodeMetrics, podMetrics } from '../../kube/metrics/metrics.js';
 import { namespaceQuery, itemsOf } from '../schemas/api-schemas.js';
 import { clusterOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import type { DrainEvent, DrainJob, DrainJobs } from '../../kube/drain-jobs.js';
-import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes.js';
+import type { DrainEvent, DrainJob, DrainJobs } from '../../kube/nodes/drain-jobs.js';
+import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes/nodes.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema } from '../schemas/validate.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
 import type { PortForward } from '../../crds/port-forward.js';
 import { AppError, notFound } from '../../errors.js';
-import { getPod } from '../../kube/pod-target.js';
+import { getPod } from '../../kube/pods/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../schemas/validate.js';
 import { clusterOf, scopeOf } from '../request-state.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { requireNamespace, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/resources.js';
+import { requireNamespace, getObject, toYaml, describeObject, deleteObject, type KubeObject } from '../../kube/objects/resources.js';
 import { startEventStream } from '../event-stream.js';
 import { replyWithList } from '../list-reply.js';
 import { maskDescribe, maskObject, secretKindOf } from '../../rbac/secret-masking.js';
@@ -13,8 +13,8 @@ import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
-import { WatchFeeds, type FeedSubscriber } from '../../kube/watch-feeds.js';
-import { ListRefused, type ListAccessSets } from '../../kube/list-access.js';
+import { WatchFeeds, type FeedSubscriber } from '../../kube/cache/watch-feeds.js';
+import { ListRefused, type ListAccessSets } from '../../kube/cache/list-access.js';
 import type { ListRequest, LiveList } from '../../kube/list-view/list-view.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -100,7 +100,7 @@ async function listRequest(context: AppContext, resource: string, query: { names
 }
 
 /**
- * Streams a live list from the shared feed of its cache and target (src/kube/watch-feeds.ts): the client sees
+ * Streams a live list from the shared feed of its cache and target (src/kube/cache/watch-feeds.ts): the client sees
  * the items of the namespaces the cluster lets it list and our policy does not hide; after an RBAC change its
  * access is computed again and a changed one gets a fresh snapshot (or the 403 and the end). Keep-alives;
  * cleanup when the client goes.

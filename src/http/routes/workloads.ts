@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { restartWorkload, scaleWorkload } from '../../kube/workloads.js';
-import { suspendCronJob, triggerCronJob } from '../../kube/workloads-cronjobs.js';
+import { restartWorkload, scaleWorkload } from '../../kube/workloads/workloads.js';
+import { suspendCronJob, triggerCronJob } from '../../kube/workloads/workloads-cronjobs.js';
 import { scaleBody, workloadTarget, workloadTargetBody } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import type { RouteSpec } from '../types.js';

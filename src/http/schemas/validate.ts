@@ -26,7 +26,7 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what =
   return result.data;
 }
 
-export { namespaceSchema, objectNameSchema } from '../../kube/names.js';
+export { namespaceSchema, objectNameSchema } from '../../kube/cache/names.js';
 
 /** Coerces query-string booleans (`true`/`false`/`1`/`0`). */
 export const queryBoolean = z.enum(['true', 'false', '1', '0', '']).transform((value) => value === 'true' || value === '1');

@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
-import type { CacheManager } from '../cache-manager.js';
+import type { CacheManager } from '../cache/cache-manager.js';
 import type { KubeIdentityClient } from '../clients.js';
 import type { ResourceType } from '../discovery.js';
-import { parseLabelSelector } from '../label-selector.js';
-import type { FeedTarget } from '../watch-feeds.js';
+import { parseLabelSelector } from '../cache/label-selector.js';
+import type { FeedTarget } from '../cache/watch-feeds.js';
 import type { PageQuery } from './order.js';
 import { listResources } from './rows.js';
 import { ListSnapshots, type ListAnswer } from './snapshots.js';
@@ -32,7 +32,7 @@ const ageBucketMs = 5_000;
 
 /**
  * Every list and live list of a cluster resource, below HTTP (docs/development/architecture.md, "The list path"): the kind
- * the request's authorization resolved (no second discovery lookup), the caller's view of the shared cache (src/kube/cache-manager.ts: the cluster's access set),
+ * the request's authorization resolved (no second discovery lookup), the caller's view of the shared cache (src/kube/cache/cache-manager.ts: the cluster's access set),
  * field and label filtering, our policy's hidden namespaces, sort and page, and the list's version (cache
  * revision and 5-second age bucket on the injected clock). Answers are built once per visibility class and
  * kept (src/kube/list-view/snapshots.ts); the HTTP layer only writes them.

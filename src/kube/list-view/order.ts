@@ -1,5 +1,5 @@
 import { validation } from '../../errors.js';
-import { ordinal } from '../names.js';
+import { ordinal } from '../cache/names.js';
 
 /** A list item as the view sorts and pages it. */
 export type Item = { name: string; namespace?: string } & Record<string, unknown>;

@@ -1,7 +1,7 @@
-import { inView, type CacheView } from '../cache-manager.js';
+import { inView, type CacheView } from '../cache/cache-manager.js';
 import type { ResourceType } from '../discovery.js';
-import type { LabelSelector } from '../label-selector.js';
-import { rowToItem, type ResourceItem, type TableRow } from '../table.js';
+import type { LabelSelector } from '../cache/label-selector.js';
+import { rowToItem, type ResourceItem, type TableRow } from '../cache/table.js';
 
 /** Which objects a list or live list wants: the type, one namespace or all, and a label selector. */
 export interface ListTarget {

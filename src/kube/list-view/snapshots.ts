@@ -193,7 +193,7 @@ export class ListSnapshots {
   }
 }
 
-/** Each item's JSON, made once per item object: list items are shared between builds and never changed (src/kube/table.ts). */
+/** Each item's JSON, made once per item object: list items are shared between builds and never changed (src/kube/cache/table.ts). */
 const itemJson = new WeakMap<Item, string>();
 
 function jsonOf(item: Item): string {

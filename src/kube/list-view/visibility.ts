@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { inView, type CacheView } from '../cache-manager.js';
+import { inView, type CacheView } from '../cache/cache-manager.js';
 import type { ResourceType } from '../discovery.js';
-import type { ResourceItem } from '../table.js';
+import type { ResourceItem } from '../cache/table.js';
 
 /**
  * The namespace our policy sees a listed object in: its own; for the kind whose objects are namespaces (the

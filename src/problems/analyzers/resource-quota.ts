@@ -1,6 +1,6 @@
 import { numberSetting, whereOf, type Analysis, type AnalysisContext, type Analyzer } from '../analyzer.js';
 import type { FindingDraft } from '../finding.js';
-import { parseQuantity } from '../../kube/metrics-quantity.js';
+import { parseQuantity } from '../../kube/metrics/metrics-quantity.js';
 import type { KubeThing } from '../shapes.js';
 
 interface QuotaShape extends KubeThing {

@@ -1,4 +1,4 @@
-import { formatCpu, formatMemory, parseQuantity } from '../../kube/metrics-quantity.js';
+import { formatCpu, formatMemory, parseQuantity } from '../../kube/metrics/metrics-quantity.js';
 import type { Quantities } from './kube-shapes.js';
 
 /** A quantity as a number (0 when absent or unreadable). */

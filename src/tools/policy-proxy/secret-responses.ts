@@ -3,7 +3,7 @@ import { maskObject } from '../../rbac/secret-masking.js';
 import { secretKindApiVersion, secretKindOfResource, type SecretKind } from '../../rbac/secret-kinds.js';
 import { seesEverything, type SecretVisibility } from '../../rbac/secret-visibility.js';
 import type { RequestAttributes } from '../../rbac/request-attributes.js';
-import type { KubeObject } from '../../kube/resources.js';
+import type { KubeObject } from '../../kube/objects/resources.js';
 import { statusJson } from './status.js';
 
 /** How the answers of one request are masked: the kind its objects are, and what the caller may see of them. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClients, loadKubeConfig, type KubeIdentityClient } from '../../../src/kube/clients.js';
 import type { ResourceType } from '../../../src/kube/discovery.js';
-import { ListAccessSets, ListRefused } from '../../../src/kube/list-access.js';
+import { ListAccessSets, ListRefused } from '../../../src/kube/cache/list-access.js';
 import { listResources } from '../../../src/kube/list-view/rows.js';
-import { TableCache, type RowChange } from '../../../src/kube/table-cache.js';
+import { TableCache, type RowChange } from '../../../src/kube/cache/table-cache.js';
 import { createLogger } from '../../../src/log.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../../helpers/kubectl.js';
@@ -15,7 +15,7 @@ import { startTestService, type TestService } from '../../helpers/service.js';
 
 /**
  * Lists the service itself may not make (Secrets outside its namespace, as under the chart) are made as the
- * caller into a cache of their own (src/kube/cache-manager.ts). Security review four, findings 2 and 9: such a
+ * caller into a cache of their own (src/kube/cache/cache-manager.ts). Security review four, findings 2 and 9: such a
  * cache is served only while the cluster lets the caller make the list, is keyed by the caller's whole identity
  * (user and groups), and stops (rows dropped, live lists ended with the 403) when the cluster refuses it.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeIdentityClient } from '../../../src/kube/clients.js';
 import type { ResourceType } from '../../../src/kube/discovery.js';
 import { listResources } from '../../../src/kube/list-view/rows.js';
-import { ListRefused } from '../../../src/kube/list-access.js';
+import { ListRefused } from '../../../src/kube/cache/list-access.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../../helpers/kubectl.js';
 import { startTestService, type TestService } from '../../helpers/service.js';

@@ -170,7 +170,7 @@ describe('resource API on the real cluster', () => {
 
 describe('cache bounds', () => {
   it('keeps at most maxCaches watches, evicting the least recently used, and still answers', async () => {
-    const { CacheManager } = await import('../../../src/kube/cache-manager.js');
+    const { CacheManager } = await import('../../../src/kube/cache/cache-manager.js');
     const { createLogger } = await import('../../../src/log.js');
     const client = service.deps.kube.forIdentity(undefined);
     const caches = new CacheManager(createLogger('silent'), () => client, { idleMs: 60_000, maxCaches: 3 });

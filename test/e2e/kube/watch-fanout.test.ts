@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceItem } from '../../../src/kube/table.js';
-import { droppedFrame, WatchFeeds, type FeedSubscriber } from '../../../src/kube/watch-feeds.js';
+import type { ResourceItem } from '../../../src/kube/cache/table.js';
+import { droppedFrame, WatchFeeds, type FeedSubscriber } from '../../../src/kube/cache/watch-feeds.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../../helpers/kubectl.js';
 import { followEvents, type Followed } from '../../helpers/sse-follow.js';

@@ -1,4 +1,4 @@
-import { validation } from '../errors.js';
+import { validation } from '../../errors.js';
 
 /** One requirement of a Kubernetes label selector. */
 type Requirement =

@@ -1,6 +1,6 @@
 import type { Response } from 'undici';
-import { AppError, notFound } from '../errors.js';
-import type { KubeIdentityClient } from './clients.js';
+import { AppError, notFound } from '../../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { getPod, podPath, resolveContainer } from './pod-target.js';
 
 export interface LogOptions {

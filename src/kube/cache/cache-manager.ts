@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { ListAccessSets, ListRefused, type ListAccess } from './list-access.js';
-import type { ResourceType } from './discovery.js';
-import type { KubeIdentityClient } from './clients.js';
+import type { ResourceType } from '../discovery.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { TableCache } from './table-cache.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 
 /** Limits of the cache manager. */
 export interface CacheLimits {
@@ -12,7 +12,7 @@ export interface CacheLimits {
   idleMs?: number;
   /** At most this many caches (watches) at once; the least recently used one is stopped first (default 256). */
   maxCaches?: number;
-  /** Injected time: how old a kept access answer may be (src/kube/list-access.ts). */
+  /** Injected time: how old a kept access answer may be (src/kube/cache/list-access.ts). */
   clock?: Clock;
 }
 
@@ -40,7 +40,7 @@ export function inView(access: ListAccess, namespace: string | undefined): boole
  * Owns the watch-fed caches: one per (resource type, namespace or all) under the service's own
  * identity, shared by every caller, started on first use and stopped after `idleMs` without use. A
  * namespace list is served from a synced all-namespaces cache when one exists. Each caller sees the
- * namespaces of it the cluster lets them list (src/kube/list-access.ts); when that cannot be computed,
+ * namespaces of it the cluster lets them list (src/kube/cache/list-access.ts); when that cannot be computed,
  * their list is made as them, into a cache of their own, served only while the cluster says (an answer at most
  * 30 s old, dropped on RBAC changes) they may make that list. A caller's cache whose caller is refused stops
  * and drops its rows (its live lists end with the 403). Caches are keyed by the caller's whole identity.

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { KubeIdentityClient } from './clients.js';
-import type { ResourceType } from './discovery.js';
-import { mapKubeError } from './errors.js';
-import type { RestClient } from './rest-client.js';
+import type { KubeIdentityClient } from '../clients.js';
+import type { ResourceType } from '../discovery.js';
+import { mapKubeError } from '../errors.js';
+import type { RestClient } from '../rest-client.js';
 import { TableCache } from './table-cache.js';
-import { AppError } from '../errors.js';
-import { systemClock, type Clock } from '../clock.js';
+import { AppError } from '../../errors.js';
+import { systemClock, type Clock } from '../../clock.js';
 
 /** Which namespaces of a shared cache one caller may list: all of them, or these. */
 export type ListAccess = { all: true } | { all: false; namespaces: ReadonlySet<string> };

@@ -1,4 +1,4 @@
-import type { KubeIdentityClient } from './clients.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { nodeMetrics, podMetrics } from './metrics.js';
 import { parseQuantity } from './metrics-quantity.js';
 

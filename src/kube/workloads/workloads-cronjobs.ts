@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { KubeIdentityClient } from './clients.js';
+import type { KubeIdentityClient } from '../clients.js';
 import type { ChangeReport } from './workloads.js';
 
 interface CronJob {

@@ -1,6 +1,6 @@
-import { validation } from '../errors.js';
-import type { KubeIdentityClient } from './clients.js';
-import { objectPath, type ResourceType } from './discovery.js';
+import { validation } from '../../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
+import { objectPath, type ResourceType } from '../discovery.js';
 import type { KubeObject } from './resources.js';
 
 /** The field manager of every server-side apply Pilothouse sends. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../errors.js';
+import { isAppError } from '../../errors.js';
 import { parseLabelSelector } from './label-selector.js';
 
 const labels = { app: 'web', tier: 'front', 'example.com/team': 'a' };

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import type { KubeIdentityClient } from './clients.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { channelFrame, openChannelSocket, readFrame } from './exec-channel.js';
 
 export interface TunnelTarget {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import type { KubeIdentityClient } from './clients.js';
+import type { Clock } from '../../clock.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { evictPod, planDrain, podGone, type DrainOptions, type PodReference } from './drain.js';
 import { setUnschedulable } from './nodes.js';
 

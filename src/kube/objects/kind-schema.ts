@@ -1,6 +1,6 @@
-import type { KubeIdentityClient } from './clients.js';
-import type { ResourceType } from './discovery.js';
-import { notFound } from '../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
+import type { ResourceType } from '../discovery.js';
+import { notFound } from '../../errors.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import { notFound, validation } from '../errors.js';
-import type { KubeIdentityClient } from './clients.js';
+import { notFound, validation } from '../../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
 
 interface ContainerSpec {
   name: string;

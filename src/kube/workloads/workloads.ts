@@ -1,5 +1,5 @@
-import type { KubeIdentityClient } from './clients.js';
-import type { OwnerReference } from './pod-target.js';
+import type { KubeIdentityClient } from '../clients.js';
+import type { OwnerReference } from '../pods/pod-target.js';
 
 /** The apps/v1 kinds the workload actions touch. */
 export type WorkloadKind = 'deployments' | 'statefulsets' | 'daemonsets';

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { isAppError, type AppError } from '../errors.js';
-import { collectionPath, type ResourceType } from './discovery.js';
-import type { RestClient } from './rest-client.js';
+import { isAppError, type AppError } from '../../errors.js';
+import { collectionPath, type ResourceType } from '../discovery.js';
+import type { RestClient } from '../rest-client.js';
 import { tableAccept, type Table, type TableColumn, type TableRow } from './table.js';
 import { readTable } from './table-stream.js';
-import { jsonLines } from './watch-stream.js';
+import { jsonLines } from '../watch-stream.js';
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -159,7 +159,7 @@ export class TableCache {
       this.rows = new Map();
       this.namespaceCounts = new Map();
     }
-    // Live lists on this cache end instead of going quiet (src/kube/watch-feeds.ts).
+    // Live lists on this cache end instead of going quiet (src/kube/cache/watch-feeds.ts).
     this.emit(refusal ? { type: 'stopped', refusal } : { type: 'stopped' });
   }
 

@@ -1,6 +1,6 @@
 import type WebSocket from 'ws';
 import { z } from 'zod';
-import type { KubeIdentityClient } from './clients.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { channelFrame, channels, execPath, execProtocols, exitCodeOf, openChannelSocket, readFrame } from './exec-channel.js';
 
 /** Frames the browser sends. */

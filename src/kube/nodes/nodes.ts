@@ -1,7 +1,7 @@
-import { inView, type CacheManager } from './cache-manager.js';
-import type { KubeIdentityClient } from './clients.js';
-import type { ResourceType } from './discovery.js';
-import { rowToItem, type ResourceItem } from './table.js';
+import { inView, type CacheManager } from '../cache/cache-manager.js';
+import type { KubeIdentityClient } from '../clients.js';
+import type { ResourceType } from '../discovery.js';
+import { rowToItem, type ResourceItem } from '../cache/table.js';
 
 export interface NodeObject {
   metadata: { name: string };

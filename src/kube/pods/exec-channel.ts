@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import WebSocket from 'ws';
-import { AppError } from '../errors.js';
-import { mapKubeError } from './errors.js';
+import { AppError } from '../../errors.js';
+import { mapKubeError } from '../errors.js';
 
 /** Channel numbers of the Kubernetes websocket streaming protocol (`v4.channel.k8s.io`). */
 export const channels = { stdin: 0, stdout: 1, stderr: 2, status: 3, resize: 4 } as const;

@@ -1,6 +1,6 @@
-import type { KubeIdentityClient } from './clients.js';
-import { AppError } from '../errors.js';
-import { podPath, type PodObject } from './pod-target.js';
+import type { KubeIdentityClient } from '../clients.js';
+import { AppError } from '../../errors.js';
+import { podPath, type PodObject } from '../pods/pod-target.js';
 
 export interface DrainOptions {
   ignoreDaemonSets: boolean;

@@ -1,5 +1,5 @@
-import { notFound, validation } from '../errors.js';
-import type { KubeIdentityClient } from './clients.js';
+import { notFound, validation } from '../../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { getWorkload, patchWorkload, templateImages, type ChangeReport, type WorkloadObject } from './workloads.js';
 
 const revisionAnnotation = 'deployment.kubernetes.io/revision';

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as yaml from 'js-yaml';
-import { AppError, validation } from '../errors.js';
-import { scrubToolMessage } from '../redact.js';
-import type { KubeIdentityClient } from './clients.js';
-import { objectPath, type ResourceType } from './discovery.js';
+import { AppError, validation } from '../../errors.js';
+import { scrubToolMessage } from '../../redact.js';
+import type { KubeIdentityClient } from '../clients.js';
+import { objectPath, type ResourceType } from '../discovery.js';
 
 export interface KubeObject {
   apiVersion?: string;

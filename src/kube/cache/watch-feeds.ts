@@ -1,4 +1,4 @@
-import type { AppError } from '../errors.js';
+import type { AppError } from '../../errors.js';
 import type { LabelSelector } from './label-selector.js';
 import { ordinal } from './names.js';
 import { rowToItem, type ResourceItem, type TableRow } from './table.js';

@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import type { KubeIdentityClient } from './clients.js';
+import { AppError } from '../../errors.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { formatCpu, formatMemory, parseQuantity } from './metrics-quantity.js';
 
 interface Usage {

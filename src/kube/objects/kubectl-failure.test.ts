@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runHelm } from '../helm/helm-runner.js';
+import { runHelm } from '../../helm/helm-runner.js';
 import { runKubectl } from './resources.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'pilothouse-kubectl-'));

@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import type { KubeIdentityClient } from './clients.js';
+import type { KubeIdentityClient } from '../clients.js';
 import { channels, execPath, execProtocols, exitCodeOf, openChannelSocket, readFrame } from './exec-channel.js';
 
 export interface ExecRequest {
