@@ -3,7 +3,7 @@ import { durationSchema } from '../config/duration.js';
 import { llmProviders, toolCallingModes } from '../config/schema.js';
 import type { ContextFit } from '../llm/context-window.js';
 import { contextTokensOf } from '../llm/context-window.js';
-import { createLlmProvider } from '../llm/index.js';
+import { createLlmProvider } from '../llm/providers/index.js';
 import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../llm/types.js';
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../net/address-policy.js';
 import type { ApiKeyStore } from './api-key-file.js';

@@ -12,7 +12,7 @@ import type { Principal } from '../../src/rbac/principal.js';
 import type { Tool, ToolClusterGateway } from '../../src/tools/types.js';
 import { configSchema, type RoleName, type ToolCallingMode } from '../../src/config/schema.js';
 import type { LlmConfig } from '../../src/llm/types.js';
-import { createLlmProvider } from '../../src/llm/index.js';
+import { createLlmProvider } from '../../src/llm/providers/index.js';
 import { contextTokensOf } from '../../src/llm/context-window.js';
 import { createLogger } from '../../src/log.js';
 import { ChatStore } from '../../src/store/chat-store.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/errors.js';
-import { createLlmProvider } from '../../../src/llm/index.js';
+import { createLlmProvider } from '../../../src/llm/providers/index.js';
 import type { LlmConfig, LlmMessage, LlmProvider, LlmToolCall, LlmToolSpec } from '../../../src/llm/types.js';
 import { collectStream, finishReasonOf, textsOf, toolCallsOf } from './collect.js';
 import { startLlmWireServer, type LlmWireServer } from './server.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toBedrockConversation } from './bedrock-messages.js';
-import { GeminiCallMemory } from './gemini-call-memory.js';
-import { toGeminiConversation } from './gemini-messages.js';
-import type { LlmMessage } from './types.js';
+import { toBedrockConversation } from './bedrock/bedrock-messages.js';
+import { GeminiCallMemory } from './gemini/gemini-call-memory.js';
+import { toGeminiConversation } from './gemini/gemini-messages.js';
+import type { LlmMessage } from '../types.js';
 
 const twoCalls: LlmMessage[] = [
   { role: 'system', content: 'one' },

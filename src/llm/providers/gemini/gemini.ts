@@ -1,14 +1,14 @@
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
-import { messageOf, type ProviderFailure } from './errors.js';
-import { normalizeFinishReason } from './finish-reason.js';
+import { messageOf, type ProviderFailure } from '../../errors.js';
+import { normalizeFinishReason } from '../../finish-reason.js';
 import { GeminiCallMemory } from './gemini-call-memory.js';
 import { toGeminiConversation, toGeminiFunctions } from './gemini-messages.js';
-import { runProviderCheck } from './provider-check.js';
-import { runProviderStream, type AttemptContext } from './provider-stream.js';
-import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
-import { newToolCallId, toArgumentsObject } from './tool-calls.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from './types.js';
-import { usageField, usageOf } from './usage.js';
+import { runProviderCheck } from '../../provider-check.js';
+import { runProviderStream, type AttemptContext } from '../../provider-stream.js';
+import { buildRuntime, checkTimeoutOf, lazy } from '../../runtime.js';
+import { newToolCallId, toArgumentsObject } from '../../tool-calls.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from '../../types.js';
+import { usageField, usageOf } from '../../usage.js';
 
 /** The SDK's ApiError message is the JSON error body; keep only its `error.message`. */
 export function describeGeminiError(error: unknown): ProviderFailure {

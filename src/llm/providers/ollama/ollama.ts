@@ -1,13 +1,13 @@
 import { Ollama, type ChatResponse } from 'ollama';
-import { messageOf, type ProviderFailure } from './errors.js';
-import { normalizeFinishReason } from './finish-reason.js';
+import { messageOf, type ProviderFailure } from '../../errors.js';
+import { normalizeFinishReason } from '../../finish-reason.js';
 import { toOllamaMessages, toOllamaTools } from './ollama-messages.js';
-import { runProviderCheck } from './provider-check.js';
-import { runProviderStream, type AttemptContext } from './provider-stream.js';
-import { buildRuntime, checkTimeoutOf } from './runtime.js';
-import { newToolCallId, toArgumentsObject } from './tool-calls.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from './types.js';
-import { usageField, usageOf } from './usage.js';
+import { runProviderCheck } from '../../provider-check.js';
+import { runProviderStream, type AttemptContext } from '../../provider-stream.js';
+import { buildRuntime, checkTimeoutOf } from '../../runtime.js';
+import { newToolCallId, toArgumentsObject } from '../../tool-calls.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent, LlmUsage } from '../../types.js';
+import { usageField, usageOf } from '../../usage.js';
 
 /** Reads the `ollama` package's ResponseError (not exported, so by shape). */
 export function describeOllamaError(error: unknown): ProviderFailure {

@@ -1,10 +1,10 @@
 import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { normalizeFinishReason } from './finish-reason.js';
-import type { AttemptContext } from './provider-stream.js';
-import { parseToolArguments } from './tool-calls.js';
-import { usageField, usageOf } from './usage.js';
-import type { LlmChatRequest, LlmMessage, LlmStreamEvent, LlmToolSpec, LlmUsage } from './types.js';
+import { normalizeFinishReason } from '../../finish-reason.js';
+import type { AttemptContext } from '../../provider-stream.js';
+import { parseToolArguments } from '../../tool-calls.js';
+import { usageField, usageOf } from '../../usage.js';
+import type { LlmChatRequest, LlmMessage, LlmStreamEvent, LlmToolSpec, LlmUsage } from '../../types.js';
 
 /** Shared by the OpenAI and Azure adapters: same SDK, same wire format. */
 

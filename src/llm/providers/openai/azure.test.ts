@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { describeProviderConformance, kubectlGet, wireApiKey } from '../../test/helpers/llm-wire/conformance.js';
+import { describeProviderConformance, kubectlGet, wireApiKey } from '../../../../test/helpers/llm-wire/conformance.js';
 
 describeProviderConformance({
   provider: 'azure',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../errors.js';
-import { describeProviderConformance, kubectlGet, useWireHarness, wireApiKey, type ProviderTarget } from '../../test/helpers/llm-wire/conformance.js';
-import { collectStream, textsOf } from '../../test/helpers/llm-wire/index.js';
-import type { LlmMessage } from './types.js';
+import { isAppError } from '../../../errors.js';
+import { describeProviderConformance, kubectlGet, useWireHarness, wireApiKey, type ProviderTarget } from '../../../../test/helpers/llm-wire/conformance.js';
+import { collectStream, textsOf } from '../../../../test/helpers/llm-wire/index.js';
+import type { LlmMessage } from '../../types.js';
 
 const target: ProviderTarget = {
   provider: 'anthropic',

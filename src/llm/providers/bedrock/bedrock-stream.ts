@@ -1,7 +1,7 @@
 import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
-import { parseToolArguments } from './tool-calls.js';
-import type { LlmStreamEvent, LlmUsage } from './types.js';
-import { usageOf } from './usage.js';
+import { parseToolArguments } from '../../tool-calls.js';
+import type { LlmStreamEvent, LlmUsage } from '../../types.js';
+import { usageOf } from '../../usage.js';
 
 interface PendingToolUse {
   id: string;

@@ -1,13 +1,13 @@
 import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-messages.js';
 import { AnthropicStreamReader } from './anthropic-stream.js';
-import { messageOf, type ProviderFailure } from './errors.js';
-import { normalizeFinishReason } from './finish-reason.js';
-import { runProviderCheck } from './provider-check.js';
-import { runProviderStream, type AttemptContext } from './provider-stream.js';
-import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
-import { usageField } from './usage.js';
+import { messageOf, type ProviderFailure } from '../../errors.js';
+import { normalizeFinishReason } from '../../finish-reason.js';
+import { runProviderCheck } from '../../provider-check.js';
+import { runProviderStream, type AttemptContext } from '../../provider-stream.js';
+import { buildRuntime, checkTimeoutOf, lazy } from '../../runtime.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from '../../types.js';
+import { usageField } from '../../usage.js';
 
 /** The answer's token limit (the Messages API requires one). */
 const maxOutputTokens = 8_192;

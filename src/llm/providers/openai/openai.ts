@@ -1,10 +1,10 @@
 import { OpenAI } from 'openai';
 import { streamOpenAiChat } from './openai-chat.js';
 import { describeOpenAiError } from './openai-errors.js';
-import { runProviderCheck } from './provider-check.js';
-import { runProviderStream } from './provider-stream.js';
-import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
-import type { LlmConfig, LlmProvider, LlmProviderOptions } from './types.js';
+import { runProviderCheck } from '../../provider-check.js';
+import { runProviderStream } from '../../provider-stream.js';
+import { buildRuntime, checkTimeoutOf, lazy } from '../../runtime.js';
+import type { LlmConfig, LlmProvider, LlmProviderOptions } from '../../types.js';
 
 /**
  * OpenAI and OpenAI-compatible servers (`base_url`), through the official `openai` SDK.

@@ -1,13 +1,13 @@
 import { BedrockRuntimeClient, ConverseStreamCommand, CountTokensCommand, type BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime';
 import { toBedrockConversation, toBedrockTools } from './bedrock-messages.js';
 import { BedrockStreamReader } from './bedrock-stream.js';
-import { messageOf, type ProviderFailure } from './errors.js';
-import { normalizeFinishReason } from './finish-reason.js';
-import { runProviderCheck } from './provider-check.js';
-import { runProviderStream, type AttemptContext } from './provider-stream.js';
-import { buildRuntime, checkTimeoutOf, lazy } from './runtime.js';
-import { usageField } from './usage.js';
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
+import { messageOf, type ProviderFailure } from '../../errors.js';
+import { normalizeFinishReason } from '../../finish-reason.js';
+import { runProviderCheck } from '../../provider-check.js';
+import { runProviderStream, type AttemptContext } from '../../provider-stream.js';
+import { buildRuntime, checkTimeoutOf, lazy } from '../../runtime.js';
+import { usageField } from '../../usage.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from '../../types.js';
 
 /** Reads `$metadata.httpStatusCode` and the message of an AWS SDK service exception. */
 export function describeBedrockError(error: unknown): ProviderFailure {

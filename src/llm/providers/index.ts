@@ -1,17 +1,17 @@
-import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from './types.js';
+import type { LlmChatRequest, LlmConfig, LlmProvider, LlmProviderOptions, LlmStreamEvent } from '../types.js';
 
-export type * from './types.js';
+export type * from '../types.js';
 
 type Factory = (config: LlmConfig, options: LlmProviderOptions) => LlmProvider;
 
 /** Each provider's adapter and SDK load on first use, so the service starts without the SDKs it does not use (about 100 MiB). */
 const loaders: Record<LlmConfig['provider'], () => Promise<Factory>> = {
-  openai: async () => (await import('./openai.js')).createOpenAiProvider,
-  azure: async () => (await import('./azure.js')).createAzureProvider,
-  ollama: async () => (await import('./ollama.js')).createOllamaProvider,
-  gemini: async () => (await import('./gemini.js')).createGeminiProvider,
-  bedrock: async () => (await import('./bedrock.js')).createBedrockProvider,
-  anthropic: async () => (await import('./anthropic.js')).createAnthropicProvider,
+  openai: async () => (await import('./openai/openai.js')).createOpenAiProvider,
+  azure: async () => (await import('./openai/azure.js')).createAzureProvider,
+  ollama: async () => (await import('./ollama/ollama.js')).createOllamaProvider,
+  gemini: async () => (await import('./gemini/gemini.js')).createGeminiProvider,
+  bedrock: async () => (await import('./bedrock/bedrock.js')).createBedrockProvider,
+  anthropic: async () => (await import('./anthropic/anthropic.js')).createAnthropicProvider,
 };
 
 /** A provider whose adapter is loaded on the first call, then used for every call. */

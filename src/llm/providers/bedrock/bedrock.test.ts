@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProviderConformance, kubectlGet } from '../../test/helpers/llm-wire/conformance.js';
-import { decodeEventStreamMessage, encodeBedrockEvent } from '../../test/helpers/llm-wire/index.js';
+import { describeProviderConformance, kubectlGet } from '../../../../test/helpers/llm-wire/conformance.js';
+import { decodeEventStreamMessage, encodeBedrockEvent } from '../../../../test/helpers/llm-wire/index.js';
 import { bedrockCredentials } from './bedrock.js';
 
 const accessKeyId = 'AKIDWIRE0123';

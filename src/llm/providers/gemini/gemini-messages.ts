@@ -1,6 +1,6 @@
 import type { Content, FunctionDeclaration, Part } from '@google/genai';
 import type { GeminiCallMemory } from './gemini-call-memory.js';
-import type { LlmMessage, LlmToolCall, LlmToolSpec } from './types.js';
+import type { LlmMessage, LlmToolCall, LlmToolSpec } from '../../types.js';
 
 export interface GeminiConversation {
   systemInstruction?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProviderConformance, kubectlGet, useWireHarness, wireApiKey, type ProviderTarget } from '../../test/helpers/llm-wire/conformance.js';
-import { collectStream, toolCallsOf } from '../../test/helpers/llm-wire/index.js';
+import { describeProviderConformance, kubectlGet, useWireHarness, wireApiKey, type ProviderTarget } from '../../../../test/helpers/llm-wire/conformance.js';
+import { collectStream, toolCallsOf } from '../../../../test/helpers/llm-wire/index.js';
 
 const target: ProviderTarget = {
   provider: 'openai',

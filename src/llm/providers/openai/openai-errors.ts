@@ -1,5 +1,5 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { messageOf, type ProviderFailure } from './errors.js';
+import { messageOf, type ProviderFailure } from '../../errors.js';
 
 /** Reads status and message from an `openai` SDK error (OpenAI and Azure). */
 export function describeOpenAiError(error: unknown): ProviderFailure {

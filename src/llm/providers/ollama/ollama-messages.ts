@@ -1,5 +1,5 @@
 import type { Message, Tool } from 'ollama';
-import type { LlmMessage, LlmToolSpec } from './types.js';
+import type { LlmMessage, LlmToolSpec } from '../../types.js';
 
 function toOllamaMessage(message: LlmMessage): Message {
   if (message.role === 'tool') return { role: 'tool', content: message.content, tool_name: message.name };

@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { LlmMessage, LlmToolSpec } from './types.js';
+import type { LlmMessage, LlmToolSpec } from '../../types.js';
 
 export interface AnthropicConversation {
   /** The system prompt as one text block marked for prompt caching (absent without a system message). */

@@ -1,6 +1,6 @@
 import type { RawMessageStreamEvent, Usage, MessageDeltaUsage } from '@anthropic-ai/sdk/resources/messages';
-import { parseToolArguments } from './tool-calls.js';
-import type { LlmStreamEvent, LlmUsage } from './types.js';
+import { parseToolArguments } from '../../tool-calls.js';
+import type { LlmStreamEvent, LlmUsage } from '../../types.js';
 
 interface PendingToolUse {
   id: string;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../config/schema.js';
-import { isAppError } from '../errors.js';
+import { configSchema } from '../../config/schema.js';
+import { isAppError } from '../../errors.js';
 import { createLlmProvider } from './index.js';
-import type { LlmConfig } from './types.js';
+import type { LlmConfig } from '../types.js';
 
 const providers: LlmConfig['provider'][] = ['openai', 'azure', 'ollama', 'gemini', 'bedrock'];
 const credentialVariables = ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY', 'AZURE_OPENAI_ENDPOINT', 'OPENAI_API_VERSION', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, SystemContentBlock, Tool, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
-import type { LlmMessage, LlmToolSpec } from './types.js';
+import type { LlmMessage, LlmToolSpec } from '../../types.js';
 
 /** The SDK's JSON document type. */
 type DocumentType = NonNullable<ToolUseBlock['input']>;
