@@ -1,7 +1,7 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import { isAppError } from '../errors.js';
 import type { Principal } from '../rbac/principal.js';
-import type { LivenessSource } from '../auth/session-streams.js';
+import type { LivenessSource } from '../auth/sessions/session-streams.js';
 import type { LlmToolCall } from '../llm/types.js';
 import { accessNeededFor, namesCluster, usesCluster, withRefusals } from '../tools/cluster-refusals.js';
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
@@ -42,7 +42,7 @@ export interface ToolStepDeps {
   /** Opens the per-call policy proxy of kubectl and bash calls on the cluster they name (without it they get no cluster). */
   cluster?: ToolClusterGateway;
   /**
-   * Whether the turn's principal still speaks for its user (session held, same role and roles: src/auth/sessions.ts),
+   * Whether the turn's principal still speaks for its user (session held, same role and roles: src/auth/sessions/sessions.ts),
    * asked before each call runs, so a call approved after a role change (also on another replica) never runs with the old one.
    */
   sessions?: Pick<LivenessSource, 'liveness'>;

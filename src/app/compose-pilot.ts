@@ -24,7 +24,7 @@ import type { SqlClient } from '../store/sql-client.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
 import type { ToolClusterGateway, ToolRegistry } from '../tools/types.js';
 import type { Metrics } from '../http/metrics.js';
-import type { LivenessSource } from '../auth/session-streams.js';
+import type { LivenessSource } from '../auth/sessions/session-streams.js';
 import { UsageStore } from '../store/usage-store.js';
 import { BudgetGuard } from '../usage/budgets.js';
 import { ChatUsageMeter, usageMetrics } from '../usage/chat-usage.js';

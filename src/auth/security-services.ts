@@ -2,11 +2,11 @@ import type { Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { SessionsStore } from '../store/sessions-store.js';
 import type { UsersStore } from '../store/users-store.js';
-import type { LoginService } from './login.js';
-import type { OidcService } from './oidc-service.js';
-import type { AsyncWindowCounter, FixedWindowCounter } from './rate-window.js';
-import type { SessionManager } from './sessions.js';
-import type { UserAdmin } from './user-admin.js';
+import type { LoginService } from './login/login.js';
+import type { OidcService } from './oidc/oidc-service.js';
+import type { AsyncWindowCounter, FixedWindowCounter } from './login/rate-window.js';
+import type { SessionManager } from './sessions/sessions.js';
+import type { UserAdmin } from './users/user-admin.js';
 
 /** The security core's services: users, sessions and tokens, login, user administration, rate windows. */
 export interface SecurityServices {

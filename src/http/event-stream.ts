@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { StreamEnd } from '../auth/session-streams.js';
+import type { StreamEnd } from '../auth/sessions/session-streams.js';
 import type { AppContext } from './types.js';
 
 /** A response being streamed to the client; `signal` aborts when the client goes away or the caller's session ends. */

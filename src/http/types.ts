@@ -3,7 +3,7 @@ import type { z, ZodType } from 'zod';
 import type { Principal } from '../rbac/principal.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
-import type { EndStream } from '../auth/session-streams.js';
+import type { EndStream } from '../auth/sessions/session-streams.js';
 import type { ClusterScope } from './cluster-scope.js';
 import type { ResourceType } from '../kube/discovery.js';
 
@@ -29,7 +29,7 @@ export interface RequestState {
   /** Set by the policy on lists across all namespaces: the namespaces the caller may not see (absent when none). */
   hiddenNamespaces?: ReadonlySet<string>;
   /**
-   * Registers a long-lived stream of this request with the caller's session (src/auth/session-streams.ts):
+   * Registers a long-lived stream of this request with the caller's session (src/auth/sessions/session-streams.ts):
    * `end` runs when the session ends; call the returned function when the stream closes first.
    */
   holdStream?: (end: EndStream) => () => void;

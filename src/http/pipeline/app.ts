@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Next } from 'koa';
-import type { Authenticator } from '../../auth/authenticator.js';
+import type { Authenticator } from '../../auth/sessions/authenticator.js';
 import { validation } from '../../errors.js';
 import { errorMiddleware } from './error-middleware.js';
 import { unauthorized } from '../../errors.js';
@@ -20,7 +20,7 @@ import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
 import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
-import type { SessionStreams } from '../../auth/session-streams.js';
+import type { SessionStreams } from '../../auth/sessions/session-streams.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface HttpAppDeps {

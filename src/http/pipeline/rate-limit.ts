@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import { AppError } from '../../errors.js';
-import type { FixedWindowCounter, WindowState } from '../../auth/rate-window.js';
+import type { FixedWindowCounter, WindowState } from '../../auth/login/rate-window.js';
 import type { AppContext, RouteSpec } from '../types.js';
 
 export interface RateLimits {

@@ -1,5 +1,5 @@
-import type { Actor } from '../../auth/user-admin.js';
-import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } from '../../auth/user-schemas.js';
+import type { Actor } from '../../auth/users/user-admin.js';
+import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } from '../../auth/users/user-schemas.js';
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';

@@ -1,5 +1,5 @@
-import { refreshedTokenHeader, tokenExpiresHeader } from '../../auth/jwt-authenticator.js';
-import { loginBodySchema } from '../../auth/user-schemas.js';
+import { refreshedTokenHeader, tokenExpiresHeader } from '../../auth/sessions/jwt-authenticator.js';
+import { loginBodySchema } from '../../auth/users/user-schemas.js';
 import { unauthorized, validation } from '../../errors.js';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isAppError, type AppError } from '../../errors.js';
-import type { OidcService } from '../../auth/oidc-service.js';
-import type { SignInOrigin } from '../../auth/oidc-sign-in.js';
+import type { OidcService } from '../../auth/oidc/oidc-service.js';
+import type { SignInOrigin } from '../../auth/oidc/oidc-sign-in.js';
 import type { AuthModeName } from '../../auth/security-services.js';
 import { session } from '../schemas/api-schemas.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
@@ -53,7 +53,7 @@ function refusalPage(context: AppContext, error: AppError): void {
 }
 
 /**
- * The cookie that carries a browser's sign-ins under way, sealed (src/auth/oidc-sign-in-seal.ts), and so binds
+ * The cookie that carries a browser's sign-ins under way, sealed (src/auth/oidc/oidc-sign-in-seal.ts), and so binds
  * each to the browser that started it (login CSRF, ADR 0020): HttpOnly, SameSite=Lax (sent on the provider's
  * top-level redirect back), Secure with the `__Host-` prefix when the callback is HTTPS (no sibling subdomain
  * can plant it). Ten minutes, like the sign-in state.

@@ -4,7 +4,7 @@ import { isAppError } from '../../errors.js';
 import type { Principal } from '../../rbac/principal.js';
 import type { RoleName } from '../../config/schema.js';
 
-/** What the web API's authenticators read of a request (src/auth/authenticator.ts `CallerRequest`, declared here: mcp/ does not import auth/). */
+/** What the web API's authenticators read of a request (src/auth/sessions/authenticator.ts `CallerRequest`, declared here: mcp/ does not import auth/). */
 export interface CallerRequest {
   get(header: string): string;
   set(header: string, value: string): void;

@@ -75,7 +75,7 @@ function sessionEndedEvent(text: string): { code: string; details: { reason: str
   return JSON.parse(match[1]) as { code: string; details: { reason: string } };
 }
 
-// That a revocation ends streams at once, not at the next sweep, is src/auth/session-streams.test.ts (its sweep is an hour away).
+// That a revocation ends streams at once, not at the next sweep, is src/auth/sessions/session-streams.test.ts (its sweep is an hour away).
 describe('streams end with their session', () => {
   it('logout ends the caller’s SSE watch with a final UNAUTHORIZED event; other users’ watches go on', async () => {
     const leaving = await service.createUser('admin');

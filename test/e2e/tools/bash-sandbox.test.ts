@@ -8,7 +8,7 @@ import { chat, type ChatEvent } from '../../helpers/chat-stream.js';
 import { applyYaml, runKubectl, tryKubectl } from '../../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../../helpers/llm-wire/index.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { signingKeyFileName } from '../../../src/auth/signing-key.js';
+import { signingKeyFileName } from '../../../src/auth/sessions/signing-key.js';
 import type { Principal } from '../../../src/rbac/principal.js';
 import type { ToolClusterGateway } from '../../../src/tools/types.js';
 import { readSystemLayout } from '../../../src/tools/builtin/sandbox-layout.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll } from 'vitest';
-import { signingKeyFileName } from '../../../../src/auth/signing-key.js';
+import { signingKeyFileName } from '../../../../src/auth/sessions/signing-key.js';
 import type { ConfigInput } from '../../../../src/config/schema.js';
 import { clusterKubeconfig, useNamespace, waitFor } from '../../../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../../../helpers/kubectl.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { roleNames } from '../config/schema.js';
-import type { UserRecord } from '../store/users-store.js';
+import { roleNames } from '../../config/schema.js';
+import type { UserRecord } from '../../store/users-store.js';
 
 export const usernameSchema = z
   .string()

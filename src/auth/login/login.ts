@@ -1,10 +1,10 @@
-import type { AuditRecorder } from '../audit/types.js';
-import type { RoleName } from '../config/schema.js';
-import { AppError, isAppError, unauthorized } from '../errors.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import type { RoleName } from '../../config/schema.js';
+import { AppError, isAppError, unauthorized } from '../../errors.js';
 import type { AsyncWindowCounter } from './rate-window.js';
-import type { UserRecord } from '../store/users-store.js';
+import type { UserRecord } from '../../store/users-store.js';
 import type { CredentialVerifier } from './credential-verifier.js';
-import { accountRefusal, type SessionManager } from './sessions.js';
+import { accountRefusal, type SessionManager } from '../sessions/sessions.js';
 
 /** The account `{password}` alone logs in as. */
 export const adminUsername = 'admin';

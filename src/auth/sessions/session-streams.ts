@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { Principal } from '../rbac/principal.js';
+import type { Clock } from '../../clock.js';
+import type { Principal } from '../../rbac/principal.js';
 
 /** Why a stream's session no longer speaks for its caller (the same reasons a request's 401 gives). */
 export interface StreamEnd {
@@ -11,7 +11,7 @@ export interface StreamEnd {
 /** Whether the principal's session still holds: the time to look again, or why it ended. */
 export type Liveness = { ended: StreamEnd } | { endsAt?: number };
 
-/** Answers whether a principal's session still holds (src/auth/sessions.ts). */
+/** Answers whether a principal's session still holds (src/auth/sessions/sessions.ts). */
 export interface LivenessSource {
   liveness(principal: Principal): Promise<Liveness>;
   /** Calls `listener` with a user name whenever sessions of that user are revoked here, or the user's role changes here. */

@@ -1,4 +1,4 @@
-import type { Principal } from '../rbac/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 
 /**
  * Establishes who is calling. Returns undefined when the request carries no credentials;

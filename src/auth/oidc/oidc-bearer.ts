@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { Clock } from '../clock.js';
-import { unauthorized, type AppError } from '../errors.js';
-import type { Principal } from '../rbac/principal.js';
-import type { AuthRequest, Authenticator } from './authenticator.js';
-import { bearerToken } from './jwt-authenticator.js';
+import type { Clock } from '../../clock.js';
+import { unauthorized, type AppError } from '../../errors.js';
+import type { Principal } from '../../rbac/principal.js';
+import type { AuthRequest, Authenticator } from '../sessions/authenticator.js';
+import { bearerToken } from '../sessions/jwt-authenticator.js';
 import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import type { OidcAccounts } from './oidc-sign-in.js';
 

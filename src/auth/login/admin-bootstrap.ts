@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { UsersStore } from '../store/users-store.js';
+import type { UsersStore } from '../../store/users-store.js';
 import { adminUsername } from './login.js';
 import { generatePassword, hashPassword } from './passwords.js';
 

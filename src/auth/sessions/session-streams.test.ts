@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../store/database.js';
-import { SessionsStore } from '../store/sessions-store.js';
-import { SqliteClient } from '../store/sql-client.js';
-import { UsersStore } from '../store/users-store.js';
+import { openDatabase, type Db } from '../../store/database.js';
+import { SessionsStore } from '../../store/sessions-store.js';
+import { SqliteClient } from '../../store/sql-client.js';
+import { UsersStore } from '../../store/users-store.js';
 import { SessionManager } from './sessions.js';
 import { SessionStreams, type Liveness, type LivenessSource, type StreamEnd } from './session-streams.js';
-import type { Principal } from '../rbac/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import { TokenSigner } from './tokens.js';
 
 // The real session manager over SQLite in a temp dir; time is real (expiry waits ~2 s). The sweep is an hour

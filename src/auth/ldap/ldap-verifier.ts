@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
-import { unauthorized } from '../errors.js';
-import type { UserRecord, UsersStore } from '../store/users-store.js';
-import type { CredentialVerifier } from './credential-verifier.js';
+import type { Config } from '../../config/schema.js';
+import { unauthorized } from '../../errors.js';
+import type { UserRecord, UsersStore } from '../../store/users-store.js';
+import type { CredentialVerifier } from '../login/credential-verifier.js';
 import { DirectoryRefusal, type LdapDirectory } from './ldap-directory.js';
 import { roleFromGroups } from './ldap-roles.js';
-import { adminUsername } from './login.js';
+import { adminUsername } from '../login/login.js';
 
 export interface LdapVerifierParts {
   directory: LdapDirectory;

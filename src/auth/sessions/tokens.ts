@@ -1,8 +1,8 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import { roleNames, type RoleName } from '../config/schema.js';
-import { unauthorized } from '../errors.js';
-import type { Clock } from '../clock.js';
+import { roleNames, type RoleName } from '../../config/schema.js';
+import { unauthorized } from '../../errors.js';
+import type { Clock } from '../../clock.js';
 
 const issuer = 'pilothouse';
 const audience = 'pilothouse-api';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../config/load.js';
+import { parseConfig } from '../../config/load.js';
 import { loadSigningKey, SigningKeyError } from './signing-key.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'pilothouse-signing-key-'));

@@ -1,6 +1,6 @@
-import type { Config, RoleName } from '../config/schema.js';
-import { unauthorized } from '../errors.js';
-import { isReservedName } from '../config/oidc-schema.js';
+import type { Config, RoleName } from '../../config/schema.js';
+import { unauthorized } from '../../errors.js';
+import { isReservedName } from '../../config/oidc-schema.js';
 
 export type OidcSettings = Config['oidc'];
 

@@ -1,11 +1,11 @@
-import type { AuditInput, AuditRecorder } from '../audit/types.js';
-import { notFound, validation } from '../errors.js';
-import type { SessionRecord } from '../store/sessions-store.js';
-import type { SessionsStore } from '../store/sessions-store.js';
-import type { UserChanges, UserRecord, UsersStore } from '../store/users-store.js';
-import { hashPassword } from './passwords.js';
-import type { Principal } from '../rbac/principal.js';
-import type { SessionManager } from './sessions.js';
+import type { AuditInput, AuditRecorder } from '../../audit/types.js';
+import { notFound, validation } from '../../errors.js';
+import type { SessionRecord } from '../../store/sessions-store.js';
+import type { SessionsStore } from '../../store/sessions-store.js';
+import type { UserChanges, UserRecord, UsersStore } from '../../store/users-store.js';
+import { hashPassword } from '../login/passwords.js';
+import type { Principal } from '../../rbac/principal.js';
+import type { SessionManager } from '../sessions/sessions.js';
 import { publicUser, type CreateUserInput, type PublicUser, type UpdateUserInput } from './user-schemas.js';
 
 /** Who asks, for the rules (not yourself) and the audit (user, source, request id). */
@@ -94,7 +94,7 @@ export class UserAdmin {
 
   /**
    * A new password or a disable ends the user's sessions; a new role or roles ends what they opened with the old
-   * ones (live lists, terminals, chats waiting for an approval), on every replica (src/auth/session-streams.ts).
+   * ones (live lists, terminals, chats waiting for an approval), on every replica (src/auth/sessions/session-streams.ts).
    */
   private async afterUpdate(user: UserRecord, updated: UserRecord | undefined, changes: UpdateUserInput, actor: Actor): Promise<void> {
     if (changes.password !== undefined || changes.enabled === false) await this.endSessions(user.username, actor);

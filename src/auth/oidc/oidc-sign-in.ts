@@ -1,8 +1,8 @@
-import type { AuditRecorder } from '../audit/types.js';
-import { AppError, isAppError, unauthorized } from '../errors.js';
-import type { UserRecord, UsersStore } from '../store/users-store.js';
-import type { LoginResult } from './login.js';
-import { accountRefusal, type SessionManager, type SessionOrigin } from './sessions.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import { AppError, isAppError, unauthorized } from '../../errors.js';
+import type { UserRecord, UsersStore } from '../../store/users-store.js';
+import type { LoginResult } from '../login/login.js';
+import { accountRefusal, type SessionManager, type SessionOrigin } from '../sessions/sessions.js';
 import { identityFromClaims, type OidcIdentity, type OidcSettings } from './oidc-identity.js';
 
 /** Where a sign-in came from, for the session list and the audit row. */
@@ -32,7 +32,7 @@ export class OidcAccounts {
     const identity = this.identity(claims, origin);
     const before = await this.deps.users.find(identity.username);
     const user = await this.deps.users.upsertExternal({ username: identity.username, role: identity.role, email: identity.email }, 'oidc');
-    // The identity provider now maps another role: streams opened under the old one end (src/auth/session-streams.ts).
+    // The identity provider now maps another role: streams opened under the old one end (src/auth/sessions/session-streams.ts).
     if (user && before?.source === 'oidc' && before.role !== user.role) this.deps.sessions.roleChanged(identity.username);
     if (!user)
       this.refuse(origin, identity.username, unauthorized('this user name belongs to an account that is not an SSO account', { reason: 'name_taken' }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../config/schema.js';
+import { configSchema } from '../../config/schema.js';
 import { configuredAuthMode } from './ldap-mode.js';
 import { roleFromGroups } from './ldap-roles.js';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
-import type { UsersStore } from '../store/users-store.js';
-import { LocalPasswordVerifier, type CredentialVerifier } from './credential-verifier.js';
+import type { Config } from '../../config/schema.js';
+import type { UsersStore } from '../../store/users-store.js';
+import { LocalPasswordVerifier, type CredentialVerifier } from '../login/credential-verifier.js';
 import { LdapDirectory } from './ldap-directory.js';
 import { LdapCredentialVerifier } from './ldap-verifier.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../config/schema.js';
-import { isAppError } from '../errors.js';
+import { configSchema } from '../../config/schema.js';
+import { isAppError } from '../../errors.js';
 import { identityFromClaims } from './oidc-identity.js';
 
 const settings = (oidc: Record<string, unknown> = {}) => configSchema.parse({ oidc }).oidc;

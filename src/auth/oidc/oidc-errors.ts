@@ -1,4 +1,4 @@
-import { AppError, isAppError, unauthorized } from '../errors.js';
+import { AppError, isAppError, unauthorized } from '../../errors.js';
 
 interface ErrorLike {
   code?: unknown;

@@ -1,4 +1,4 @@
-import type { UserRecord, UsersStore } from '../store/users-store.js';
+import type { UserRecord, UsersStore } from '../../store/users-store.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as client from 'openid-client';
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { ConfigError } from '../config/load.js';
+import { ConfigError } from '../../config/load.js';
 import type { OidcSettings } from './oidc-identity.js';
 
 /** What the start of `--auth-mode oidc` needs; missing keys stop the start with one line naming the key. */

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import type { Clock } from '../clock.js';
-import { AppError, isAppError, unauthorized } from '../errors.js';
-import type { LoginResult } from './login.js';
+import type { Clock } from '../../clock.js';
+import { AppError, isAppError, unauthorized } from '../../errors.js';
+import type { LoginResult } from '../login/login.js';
 import { jwtVerify } from 'jose';
 import { idTokenAlgorithms, type OidcProvider } from './oidc-client.js';
 import { clientNetwork } from './address-prefix.js';
 import { providerRefusal } from './oidc-errors.js';
 import { signInsPerBrowser, type PendingSignIn, type SignInSeal } from './oidc-sign-in-seal.js';
 import type { OidcAccounts, SignInOrigin } from './oidc-sign-in.js';
-import type { SealedTokenKind, SealedTokensStore } from '../store/sealed-tokens-store.js';
+import type { SealedTokenKind, SealedTokensStore } from '../../store/sealed-tokens-store.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -74,7 +74,7 @@ const tooMany = (message: string): AppError => new AppError('RATE_LIMITED', mess
  * ten minutes), and the device authorization grant, polled by the service (which holds the client
  * secret) while the client polls the service with an opaque handle. A browser sign-in keeps no server
  * state before the provider answers: its verifier, nonce and state are sealed in the browser's sign-in
- * cookie (src/auth/oidc-sign-in-seal.ts), so it completes on any replica sharing the signing key and
+ * cookie (src/auth/oidc/oidc-sign-in-seal.ts), so it completes on any replica sharing the signing key and
  * only in the browser that started it; a state is recorded in the shared store when its callback
  * arrives, so it is used once across replicas. Device sign-ins live in the shared store (ADR 0032),
  * capped per client address and in all; each is polled at the provider by the replica that started it.

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { RateWindowsStore, StoredWindow } from '../store/rate-windows-store.js';
+import type { Clock } from '../../clock.js';
+import type { RateWindowsStore, StoredWindow } from '../../store/rate-windows-store.js';
 
 /** The state of one key's window after a check. */
 export interface WindowState {

@@ -1,5 +1,5 @@
 import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
-import type { Config } from '../config/schema.js';
+import type { Config } from '../../config/schema.js';
 import { fillFilter } from './ldap-filter.js';
 
 export type LdapSettings = Config['ldap'];

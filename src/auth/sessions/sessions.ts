@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { unauthorized } from '../errors.js';
-import type { SessionsStore } from '../store/sessions-store.js';
-import type { UserRecord, UsersStore } from '../store/users-store.js';
-import type { Clock } from '../clock.js';
-import type { Principal } from '../rbac/principal.js';
+import { unauthorized } from '../../errors.js';
+import type { SessionsStore } from '../../store/sessions-store.js';
+import type { UserRecord, UsersStore } from '../../store/users-store.js';
+import type { Clock } from '../../clock.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { IssuedToken, TokenSigner } from './tokens.js';
 import type { Liveness, LivenessSource } from './session-streams.js';
 
@@ -148,7 +148,7 @@ export class SessionManager implements LivenessSource {
     this.announceEnded(username);
   }
 
-  /** Streams hear of revocations and role changes here (src/auth/session-streams.ts). */
+  /** Streams hear of revocations and role changes here (src/auth/sessions/session-streams.ts). */
   onSessionsEnded(listener: (username: string) => void): void {
     this.endedListeners.push(listener);
   }

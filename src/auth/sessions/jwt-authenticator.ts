@@ -1,6 +1,6 @@
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../../errors.js';
 import type { AuthRequest, Authenticator } from './authenticator.js';
-import type { Principal } from '../rbac/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { SessionManager } from './sessions.js';
 
 export const refreshedTokenHeader = 'X-Refreshed-Token';

@@ -1,4 +1,4 @@
-import type { RoleName } from '../config/schema.js';
+import type { RoleName } from '../../config/schema.js';
 import type { DirectoryIdentity } from './ldap-directory.js';
 
 const rank: Record<RoleName, number> = { viewer: 0, user: 1, admin: 2 };

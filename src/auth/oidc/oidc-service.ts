@@ -1,10 +1,10 @@
-import type { AuditRecorder } from '../audit/types.js';
-import type { Clock } from '../clock.js';
-import { notFound } from '../errors.js';
-import type { SealedTokensStore } from '../store/sealed-tokens-store.js';
-import type { UsersStore } from '../store/users-store.js';
-import type { Authenticator } from './authenticator.js';
-import type { SessionManager } from './sessions.js';
+import type { AuditRecorder } from '../../audit/types.js';
+import type { Clock } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import type { SealedTokensStore } from '../../store/sealed-tokens-store.js';
+import type { UsersStore } from '../../store/users-store.js';
+import type { Authenticator } from '../sessions/authenticator.js';
+import type { SessionManager } from '../sessions/sessions.js';
 import { OidcBearerAuthenticator } from './oidc-bearer.js';
 import { discoverProvider, type OidcProvider } from './oidc-client.js';
 import { OidcFlows } from './oidc-flows.js';
