@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventsNamed, startAgentHarness, type AgentHarness } from '../../test/helpers/agent-harness.js';
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEvent } from './history/agent-events.js';
 
 let harness: AgentHarness;
 

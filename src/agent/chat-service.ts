@@ -3,8 +3,8 @@ import type { Principal } from '../rbac/principal.js';
 import { notFound, validation } from '../errors.js';
 import type { ChatSessionRecord, ChatStore } from '../store/chat-store.js';
 import type { AgentLoop, TurnOutcome, TurnRequest } from './agent-loop.js';
-import { SessionHistory } from './history-entries.js';
-import { historyView, type MessageView } from './history-view.js';
+import { SessionHistory } from './history/history-entries.js';
+import { historyView, type MessageView } from './history/history-view.js';
 
 /** A session as listed by `GET /api/chat/history`. */
 export interface SessionSummary {

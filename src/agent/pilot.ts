@@ -3,7 +3,7 @@ import type { SettingsSnapshot } from '../settings/settings-snapshot.js';
 import type { UserSettings } from '../settings/user-settings.js';
 import type { BudgetGuard } from '../usage/budgets.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import type { Approvals } from './approvals.js';
+import type { Approvals } from './approvals/approvals.js';
 import type { ChatService } from './chat-service.js';
 
 /** The AI pilot's services (docs/user-guide/ai-pilot.md), built in src/app/compose-pilot.ts. */

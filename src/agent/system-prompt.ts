@@ -1,6 +1,6 @@
 import type { RoleName } from '../config/schema.js';
 import type { ClusterListing } from './cluster-directory.js';
-import type { ChatContext } from './history-entries.js';
+import type { ChatContext } from './history/history-entries.js';
 
 export interface PromptInput {
   username: string;

@@ -7,10 +7,10 @@ import { accessNeededFor, namesCluster, usesCluster, withRefusals } from '../too
 import type { SafetyAnalyzer } from '../tools/safety/index.js';
 import type { Tool, ToolClusterGateway, ToolClusterRefusal, ToolClusterSession, ToolContext, ToolMode, ToolRegistry, ToolResult } from '../tools/types.js';
 import type { AgentStateMachine } from './agent-state.js';
-import type { EmitEvent } from './agent-events.js';
-import type { ApprovalRequest, ApprovalResult, Approvals } from './approvals.js';
+import type { EmitEvent } from './history/agent-events.js';
+import type { ApprovalRequest, ApprovalResult, Approvals } from './approvals/approvals.js';
 import { singleClusterDirectory, toolTarget, type ClusterDirectory, type ToolTarget } from './cluster-directory.js';
-import type { ChatContext, SessionHistory, ToolStatus } from './history-entries.js';
+import type { ChatContext, SessionHistory, ToolStatus } from './history/history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
 import { planToolCall, type ToolPlan } from './tool-policy.js';
 

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { AgentLoop, type AgentLoopDeps } from '../agent/agent-loop.js';
 import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
-import { ApprovalRegistry, type Approvals } from '../agent/approvals.js';
-import { SharedApprovals } from '../agent/shared-approvals.js';
+import { ApprovalRegistry, type Approvals } from '../agent/approvals/approvals.js';
+import { SharedApprovals } from '../agent/approvals/shared-approvals.js';
 import { ChatService } from '../agent/chat-service.js';
 import type { Pilot } from '../agent/pilot.js';
-import { timerScheduler, type Scheduler } from '../agent/scheduler.js';
+import { timerScheduler, type Scheduler } from '../agent/approvals/scheduler.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentLoop, type AgentLoopDeps } from '../agent/agent-loop.js';
 import type { ClusterDirectory } from '../agent/cluster-directory.js';
-import { SessionHistory, type TurnEndReason } from '../agent/history-entries.js';
+import { SessionHistory, type TurnEndReason } from '../agent/history/history-entries.js';
 import type { RoleName } from '../config/schema.js';
 import type { Investigation } from '../crds/investigation.js';
 import { triggerOf } from '../crds/investigation.js';

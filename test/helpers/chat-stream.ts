@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { AgentEvent } from '../../src/agent/history/agent-events.js';
 import type { TestService } from './service.js';
 
 /** One SSE event of the chat stream, payload parsed (typed by the service's event union). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EmitEvent } from '../../agent/agent-events.js';
+import type { EmitEvent } from '../../agent/history/agent-events.js';
 import { requestAuditFields } from '../audit-context.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
 import { principalOf } from '../request-state.js';

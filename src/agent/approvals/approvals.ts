@@ -1,7 +1,7 @@
-import type { Principal } from '../rbac/principal.js';
-import { ownsOrAdministers } from '../rbac/ownership.js';
-import { notFound, validation } from '../errors.js';
-import type { ApprovalOutcome } from './history-entries.js';
+import type { Principal } from '../../rbac/principal.js';
+import { ownsOrAdministers } from '../../rbac/ownership.js';
+import { notFound, validation } from '../../errors.js';
+import type { ApprovalOutcome } from '../history/history-entries.js';
 import type { Scheduler } from './scheduler.js';
 
 /** A tool call waiting for its owner's decision. */

@@ -1,6 +1,6 @@
-import type { LlmProvider, LlmUsage } from '../llm/types.js';
-import type { UsageEntry } from '../usage/usage-recorder.js';
-import type { UsageMeter } from '../usage/usage-meter.js';
+import type { LlmProvider, LlmUsage } from '../../llm/types.js';
+import type { UsageEntry } from '../../usage/usage-recorder.js';
+import type { UsageMeter } from '../../usage/usage-meter.js';
 
 /** The tokens and cost of one model call, stored with its assistant entry and shown with the answer. */
 export interface CallUsage extends LlmUsage {
@@ -12,7 +12,7 @@ export interface CallUsage extends LlmUsage {
 /** The tokens and cost of a whole turn (the `stream_end` event's `usage`). */
 export type TurnUsageTotals = LlmUsage & { cost: number };
 
-export type { UsageMeter } from '../usage/usage-meter.js';
+export type { UsageMeter } from '../../usage/usage-meter.js';
 
 export interface CallOrigin {
   user: string;

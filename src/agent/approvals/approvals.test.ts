@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../rbac/principal.js';
+import type { Principal } from '../../rbac/principal.js';
 import { ApprovalRegistry } from './approvals.js';
 import { ManualScheduler } from './scheduler.js';
 

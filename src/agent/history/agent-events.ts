@@ -1,5 +1,5 @@
-import type { CommandClass } from '../tools/safety/index.js';
-import type { AccessNeeded } from '../tools/types.js';
+import type { CommandClass } from '../../tools/safety/index.js';
+import type { AccessNeeded } from '../../tools/types.js';
 import type { TurnUsageTotals } from './call-usage.js';
 import type { ToolStatus, TurnEndReason } from './history-entries.js';
 

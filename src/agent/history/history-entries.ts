@@ -1,8 +1,8 @@
-import type { LlmToolCall } from '../llm/types.js';
+import type { LlmToolCall } from '../../llm/types.js';
 import type { CallUsage } from './call-usage.js';
-import type { ChatStore } from '../store/chat-store.js';
-import type { CommandClass } from '../tools/safety/index.js';
-import type { AccessNeeded } from '../tools/types.js';
+import type { ChatStore } from '../../store/chat-store.js';
+import type { CommandClass } from '../../tools/safety/index.js';
+import type { AccessNeeded } from '../../tools/types.js';
 
 /** What the user is looking at when they ask (`context` of `POST /api/chat/agentic`, docs/user-guide/ai-pilot.md). */
 export interface ChatContext {

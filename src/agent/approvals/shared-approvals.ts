@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { conflict, notFound, validation } from '../errors.js';
-import type { Principal } from '../rbac/principal.js';
-import { ownsOrAdministers } from '../rbac/ownership.js';
-import type { ApprovalsStore } from '../store/approvals-store.js';
-import type { ApprovalOutcome } from './history-entries.js';
+import { conflict, notFound, validation } from '../../errors.js';
+import type { Principal } from '../../rbac/principal.js';
+import { ownsOrAdministers } from '../../rbac/ownership.js';
+import type { ApprovalsStore } from '../../store/approvals-store.js';
+import type { ApprovalOutcome } from '../history/history-entries.js';
 import type { ApprovalRegistry, ApprovalRequest, ApprovalResult, Approvals } from './approvals.js';
 
 const channel = 'pilothouse_approvals';

@@ -1,7 +1,7 @@
 import type { ChatContext, StoredHistoryEntry, ToolStatus, TurnEndReason, ApprovalOutcome } from './history-entries.js';
-import type { CommandClass } from '../tools/safety/index.js';
+import type { CommandClass } from '../../tools/safety/index.js';
 import type { CallUsage } from './call-usage.js';
-import type { AccessNeeded } from '../tools/types.js';
+import type { AccessNeeded } from '../../tools/types.js';
 
 /** A tool call as `GET /api/chat/history` shows it: request, decision and result together. */
 export interface ToolCallView {

@@ -1,4 +1,4 @@
-import type { LlmMessage } from '../llm/types.js';
+import type { LlmMessage } from '../../llm/types.js';
 import type { HistoryEntry } from './history-entries.js';
 
 /** What the model reads for a tool call that has no result in the history (the turn was cut off). */
