@@ -26,7 +26,7 @@ include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
 
-.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
+.PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e test-area fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
 all: build
 
@@ -133,6 +133,14 @@ test-unit: deps
 # unless E2E_KUBECONFIG points at an existing cluster.
 test-e2e: deps build cluster-build tools schemathesis
 	npx vitest run --project e2e
+
+# One area's tests (docs/development/testing.md lists the areas): its unit tests, src/$(AREA)/, and its
+# integration tests, test/e2e/$(AREA)/ (one real cluster, or E2E_KUBECONFIG's); e.g. make test-area AREA=kube.
+test-area: deps $(if $(wildcard test/e2e/$(AREA)/),build cluster-build tools) $(if $(filter http,$(AREA)),schemathesis)
+	@test -n "$(AREA)" || { echo "usage: make test-area AREA=<area> (the areas: docs/development/testing.md)"; exit 2; }
+	@folders="$(wildcard src/$(AREA)/ test/e2e/$(AREA)/)"; \
+	  test -n "$$folders" || { echo "no area $(AREA): neither src/$(AREA)/ nor test/e2e/$(AREA)/"; exit 2; }; \
+	  echo "npx vitest run $$folders"; npx vitest run $$folders
 
 test: deps web-types-check report-schema-check build cluster-build tools schemathesis typecheck lint format-check test-web
 	npx vitest run
