@@ -9,7 +9,7 @@ export interface ChatSessionRecord {
   updatedAt: string;
 }
 
-/** One stored history entry: `kind` names the payload's shape (see agent/history-entries.ts). */
+/** One stored history entry: `kind` names the payload's shape (see agent/history/history-entries.ts). */
 export interface ChatEntryRecord {
   id: number;
   sessionId: string;
