@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 
@@ -37,6 +38,31 @@ export async function signInAt(browser: Browser, url: string, credentials: { use
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
   return page;
+}
+
+const locales = fileURLToPath(new URL('../../locales', import.meta.url));
+let loadingLines: string[] | undefined;
+/** The web UI's "Loading…" lines in every language (locales/<language>/web.json). */
+function loadingTexts(): string[] {
+  loadingLines ??= readdirSync(locales).flatMap((language) => {
+    const messages = JSON.parse(readFileSync(join(locales, language, 'web.json'), 'utf8')) as Record<string, string>;
+    return ['common.loading', 'tab.loading', 'table.loading'].flatMap((key) => messages[key] ?? []);
+  });
+  return loadingLines;
+}
+
+/**
+ * Waits until the page shows what it loaded: no spinner and no "Loading…" line left, its fonts loaded, and two
+ * frames drawn since. (Live pages never go network-idle: their event streams stay open.)
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  // Evaluated in the page (strings: the service's TypeScript has no DOM types).
+  await page.waitForFunction(`(() => {
+    if (document.fonts.status !== 'loaded' || document.querySelector('.spinner')) return false;
+    const loading = new Set(${JSON.stringify(loadingTexts())});
+    return ![...document.querySelectorAll('p, span')].some((element) => loading.has((element.textContent ?? '').trim()));
+  })()`);
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
 }
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

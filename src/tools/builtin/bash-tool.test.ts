@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markedSeconds, processWithArgument } from '../../../test/helpers/child-process.js';
+import { waitFor } from '../../../test/helpers/cluster.js';
 import { findOptionalBinary } from '../binaries.js';
 import type { ToolContext } from '../types.js';
 import { bubblewrapArguments, sandboxEnvironment, sandboxHome } from './bash-sandbox-arguments.js';
@@ -191,9 +193,12 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('stops when the signal aborts', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const result = await run('sleep 20', { signal: controller.signal });
-    expect(result).toMatchObject({ isError: true, output: expect.stringContaining('[cancelled]') });
+    const seconds = markedSeconds(20);
+    const running = run(`sleep ${seconds}`, { signal: controller.signal });
+    await waitFor(() => processWithArgument(seconds));
+    controller.abort();
+    expect(await running).toMatchObject({ isError: true, output: expect.stringContaining('[cancelled]') });
+    await waitFor(() => !processWithArgument(seconds)); // killed, not left running
   });
 
   it('caps the output', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/cluster.js';
 import { findBinary } from '../binaries.js';
 import type { ToolClusterSession, ToolContext } from '../types.js';
 import { createKubectlTool, type KubectlToolOptions } from './kubectl-tool.js';
@@ -161,8 +162,14 @@ describe('kubectl tool', () => {
 
   it('stops when the signal aborts', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    expect(await run('get --raw /hang', { signal: controller.signal })).toMatchObject({ isError: true, output: expect.stringContaining('[cancelled]') });
+    const requests = hangingClosed.length;
+    const running = run('get --raw /hang', { signal: controller.signal });
+    // kubectl waits on the API server's answer.
+    await waitFor(() => hangingClosed.length > requests);
+    controller.abort();
+    expect(await running).toMatchObject({ isError: true, output: expect.stringContaining('[cancelled]') });
+    // kubectl is gone: its connection to the API server closed.
+    await hangingClosed[requests];
   });
 
   it('caps the output', async () => {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { markedSeconds, processWithArgument } from '../../../test/helpers/child-process.js';
+import { waitFor } from '../../../test/helpers/cluster.js';
 import { runProcess } from './process-runner.js';
 
 /** Field 6 of /proc/<pid>/stat: the session id. */
@@ -22,8 +24,11 @@ describe('runProcess sessions', () => {
     const timedOut = await runProcess({ ...base, timeoutMs: 200 });
     expect(timedOut).toMatchObject({ isError: true, output: expect.stringContaining('timed out after 200 ms') });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const cancelled = await runProcess({ ...base, timeoutMs: 30_000, signal: controller.signal });
-    expect(cancelled).toMatchObject({ isError: true, output: expect.stringContaining('cancelled') });
+    const seconds = markedSeconds(30);
+    const running = runProcess({ ...base, args: [seconds], timeoutMs: 30_000, signal: controller.signal });
+    await waitFor(() => processWithArgument(seconds));
+    controller.abort();
+    expect(await running).toMatchObject({ isError: true, output: expect.stringContaining('cancelled') });
+    await waitFor(() => !processWithArgument(seconds)); // killed, not left running
   });
 });

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, launchArgs, missingForWebTests, signInAt } from '../../helpers/browser.js';
+import { chromiumPath, launchArgs, missingForWebTests, pageSettled, signInAt } from '../../helpers/browser.js';
 import { serveDemoChartRepository, type ChartRepository } from '../../helpers/chart-repository.js';
 import { clusterKubeconfig, useNamespace, waitFor } from '../../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../../helpers/kubectl.js';
@@ -217,7 +217,7 @@ describe.skipIf(missing.length > 0)('web UI, the first hour (issue 26)', () => {
           .first()
           .waitFor({ timeout: 10_000 })
           .catch(() => undefined);
-        await page.waitForTimeout(600);
+        await pageSettled(page);
         const problems = await page.evaluate<CellProblem[]>(measureCells);
         if (problems.length) found[`${width} ${chatOpen === 'true' ? 'panel open' : 'panel closed'} ${path}`] = problems.slice(0, 6);
       }

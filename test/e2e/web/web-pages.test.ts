@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingServer } from '../../../src/mcp/client/test-servers.js';
-import { chromiumPath, launchArgs, missingForWebTests, seriousAxeViolations, signInAt, type AxeProblem } from '../../helpers/browser.js';
+import { chromiumPath, launchArgs, missingForWebTests, pageSettled, seriousAxeViolations, signInAt, type AxeProblem } from '../../helpers/browser.js';
 import { serveDemoChartRepository, type ChartRepository } from '../../helpers/chart-repository.js';
 import { clusterKubeconfig, useNamespace, waitFor } from '../../helpers/cluster.js';
 import { applyYaml, runKubectl, tryKubectl } from '../../helpers/kubectl.js';
@@ -407,8 +407,7 @@ count: 1`,
       for (const path of paths) {
         await page.goto(`${service.url}${path}`);
         await page.locator('main h1').first().waitFor();
-        // Live pages never go network-idle (SSE): give the first answers a moment.
-        await page.waitForTimeout(800);
+        await pageSettled(page);
         const problems = await seriousAxeViolations(page);
         if (problems.length) found[`${scheme} ${path}`] = problems;
       }
@@ -434,7 +433,7 @@ count: 1`,
     const shot = async (path: string, name: string): Promise<void> => {
       await page.goto(`${service.url}${path}`);
       await page.locator('main h1').first().waitFor();
-      await page.waitForTimeout(2_000);
+      await pageSettled(page);
       await page.screenshot({ path: join(screenshotDirectory, `${name}.png`) });
     };
     await page.emulateMedia({ colorScheme: 'light' });
