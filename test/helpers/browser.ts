@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { waitFor } from './cluster.js';
 
 /** The built web UI and the browser the web tests drive. */
 export const webIndex = fileURLToPath(new URL('../../web/dist/index.html', import.meta.url));
@@ -56,12 +57,14 @@ function loadingTexts(): string[] {
  * frames drawn since. (Live pages never go network-idle: their event streams stay open.)
  */
 export async function pageSettled(page: Page): Promise<void> {
-  // Evaluated in the page (strings: the service's TypeScript has no DOM types).
-  await page.waitForFunction(`(() => {
+  // Evaluated through the DevTools protocol (the page's Content-Security-Policy forbids waitForFunction's eval), as strings
+  // (the service's TypeScript has no DOM types).
+  const settled = `(() => {
     if (document.fonts.status !== 'loaded' || document.querySelector('.spinner')) return false;
     const loading = new Set(${JSON.stringify(loadingTexts())});
     return ![...document.querySelectorAll('p, span')].some((element) => loading.has((element.textContent ?? '').trim()));
-  })()`);
+  })()`;
+  await waitFor(() => page.evaluate<boolean>(settled), 30_000, 50);
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
 }
 
