@@ -263,7 +263,7 @@ export class ToolStep {
       return { result: { output: sessionFailure(call.cluster, error), isError: true }, refusals: [] };
     }
     try {
-      const result = await tool.run(call.arguments, { ...context, cluster: session });
+      const result = await tool.run(call.arguments, { ...context, proxySession: session });
       const refusals = session.refusals();
       return { result: withRefusals(result, refusals), refusals };
     } finally {

@@ -1,39 +1,44 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { ClusterConfig, Config } from '../config/schema.js';
-import type { ClusterScope } from '../http/cluster-scope.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Config } from '../config/schema.js';
 import { HelmInvocations } from '../helm/helm-invocations.js';
 import { CacheManager } from '../kube/cache-manager.js';
-import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
-import { AppError } from '../errors.js';
-import { ClusterHealth } from '../kube/cluster-health.js';
-import { loadClusterKubeconfigFile } from '../kube/cluster-kubeconfig.js';
-import { ClusterSet, type ClusterSource } from '../kube/cluster-set.js';
+import { KubeClients } from '../kube/clients.js';
 import { Discovery } from '../kube/discovery.js';
 import { ListView } from '../kube/list-view/list-view.js';
+import { readUsage } from '../kube/usage-sample.js';
 import type { GrantCheck } from '../rbac/authorize.js';
 import { rulesForCluster } from '../rbac/cluster-rules.js';
-import { RoleIdentityResolver } from '../rbac/identities.js';
 import { PolicyEngine } from '../rbac/policy-engine.js';
-import type { Principal } from '../rbac/principal.js';
 import { SharedDiscoveryCache } from '../tools/builtin/kubectl-discovery-cache.js';
 import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
-import type { PrometheusConfig } from '../config/prometheus-schema.js';
+import { findBinary } from '../tools/binaries.js';
 import { PrometheusSource } from '../prometheus/prometheus-source.js';
 import { UsageMemory } from '../prometheus/usage-memory.js';
-import { readUsage } from '../kube/usage-sample.js';
-import { findBinary } from '../tools/binaries.js';
 import { ProblemsEngine } from '../problems/engine.js';
 import { allAnalyzers } from '../problems/analyzers/index.js';
-import { countBySeverity } from '../problems/finding.js';
-import { compareFindings, matchesFilter } from '../problems/finding-filter.js';
-import { visibleFindings } from '../problems/visible-findings.js';
-import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
-import type { ToolClusterGateway } from '../tools/types.js';
+import { ClusterHealth } from './cluster-health.js';
+import { ClusterSet, type ClusterChange } from './cluster-set.js';
+import { prometheusConfigOf, type ClusterConnection } from './connections.js';
+import { RoleIdentityResolver } from './identities.js';
+import type { ClusterProvider } from './providers.js';
+import type { ClusterScope } from './scope.js';
+
+/** What a scope reports to the service's metrics (src/http/metrics.ts has these; `--mcp` reports nothing). */
+export interface ScopeMetrics {
+  clusterCallObserver(cluster: string): ((verb: string, seconds: number) => void) | undefined;
+  policyDenials: { inc(labels: { path: string }): void };
+  clusterUp: { set(labels: { cluster: string }, value: number): void; remove(labels: { cluster: string }): void };
+}
+
+/** The metrics of a process that exposes none (`--mcp`). */
+export const unreportedScopeMetrics: ScopeMetrics = {
+  clusterCallObserver: () => undefined,
+  policyDenials: { inc: () => undefined },
+  clusterUp: { set: () => undefined, remove: () => undefined },
+};
 
 /** What every cluster's scope is built from (part of the composition root). */
 export interface ClusterScopeInputs {
@@ -41,33 +46,13 @@ export interface ClusterScopeInputs {
   logger: Logger;
   dataDir: string;
   clock: Clock;
-  metrics: Metrics;
+  metrics: ScopeMetrics;
   kubectlPath: string;
-  /** The grants of a cluster (approved AccessRequests naming it). */
+  /** The grants of a cluster (approved AccessRequests naming it); `--mcp` has none. */
   grantCheckFor(cluster: string): GrantCheck;
 }
 
-/** One cluster's connection: a kubeconfig (a file for kubectl and helm) and where it came from. */
-export interface ClusterConnection {
-  name: string;
-  source: ClusterSource;
-  kubeConfig: KubeConfig;
-  connection: KubeConnectionOptions;
-  mappings?: Partial<Record<Principal['role'], string>>;
-  /** Removed when the cluster is (a Secret's kubeconfig written for kubectl and helm). */
-  ownedFile?: string;
-  /** The cluster's own `prometheus:` (absent: detection with the home cluster's other settings). */
-  prometheus?: PrometheusConfig;
-}
-
-/** A cluster's Prometheus settings: its own, or the top-level ones without their url or service (found by detection). */
-function prometheusConfigOf(config: Config, cluster: ClusterConnection): PrometheusConfig {
-  if (cluster.prometheus) return cluster.prometheus;
-  if (cluster.source === 'home') return config.prometheus;
-  return { ...config.prometheus, url: undefined, service: undefined, auth: undefined };
-}
-
-/** Builds one cluster's scope: nothing connects until a request, a watch or the health probe needs it. */
+/** Builds one cluster's scope: nothing connects until a request, a watch, the health probe or {@link ClusterScope.start} needs it. */
 export function composeClusterScope(inputs: ClusterScopeInputs, cluster: ClusterConnection): ClusterScope {
   const { config, logger, clock, metrics } = inputs;
   const name = cluster.name;
@@ -84,7 +69,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     grantCheck,
   });
   // Tools hold no credentials: each kubectl/bash call gets its own policy proxy on this cluster (src/tools/policy-proxy).
-  const toolCluster = new PolicyProxyGateway({
+  const proxyGateway = new PolicyProxyGateway({
     kubeConfigFor: (identity) => kube.forIdentity(identity).kubeConfig,
     identityOf: (principal) => identities.clusterIdentityOf(principal),
     policy,
@@ -137,15 +122,20 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     identities,
     policy,
     grantCheck,
-    toolCluster,
+    proxyGateway,
     helm,
     health,
+    start: () => {
+      health.start();
+      void discovery.all().catch(() => undefined);
+      problems.start().catch((error: unknown) => logger.warn({ cluster: name, error: (error as Error).message }, 'problems engine did not start'));
+    },
     close: async () => {
       health.stop();
       usageMemory.stop();
       problems.close();
       caches.close();
-      toolCluster.close();
+      proxyGateway.close();
       metrics.clusterUp.remove({ cluster: name });
       await kube.close();
       if (cluster.ownedFile) rmSync(cluster.ownedFile, { force: true });
@@ -153,91 +143,72 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
   };
 }
 
-/** The home cluster's connection: `--kubeconfig`/`--context` (or config), else in-cluster/default loading. */
-export function homeConnection(config: Config, options: { kubeconfigPath?: string; context?: string }): ClusterConnection {
-  const kubeconfigPath = options.kubeconfigPath ?? config.kubernetes.kubeconfig;
-  const context = options.context ?? config.kubernetes.context;
-  return { name: config.cluster.name, source: 'home', kubeConfig: loadKubeConfig({ kubeconfigPath, context }), connection: { kubeconfigPath, context } };
+/** The parts of a scope that are built with it (a lazy scope builds them all at the first read of any). */
+const builtParts = [
+  'kube',
+  'discovery',
+  'caches',
+  'lists',
+  'identities',
+  'policy',
+  'grantCheck',
+  'proxyGateway',
+  'helm',
+  'health',
+  'prometheus',
+  'usageMemory',
+  'problems',
+] as const satisfies readonly (keyof ClusterScope)[];
+type Unlisted = Exclude<keyof ClusterScope, (typeof builtParts)[number] | 'name' | 'source' | 'start' | 'close'>;
+// Every part of a scope is listed above: a new one fails compilation here until it is.
+const everyPartListed: [Unlisted] extends [never] ? true : never = true;
+
+/**
+ * A scope built at the first read of any of its parts (`--mcp`: a cluster no call names is never contacted, and
+ * its problems engine starts at its first reader); `start` does nothing, `close` closes what was built.
+ */
+function lazyScope(name: string, source: ClusterScope['source'], build: () => ClusterScope): ClusterScope {
+  let built: ClusterScope | undefined;
+  const scope = { name, source, start: () => undefined, close: async () => built?.close() } as ClusterScope;
+  for (const part of builtParts) Object.defineProperty(scope, part, { enumerable: true, get: () => (built ??= build())[part] });
+  return scope;
 }
 
-/** A cluster of `clusters:` in config (its kubeconfig file, as kubectl reads it). */
-/** A refused kubeconfig names its cluster (`clusters[].name`) at start. */
-function withClusterName<T>(name: string, load: () => T): T {
-  try {
-    return load();
-  } catch (error) {
-    throw new AppError('VALIDATION_ERROR', `clusters: "${name}": ${(error as Error).message}`, { cluster: name });
-  }
-}
+/** How the factory builds scopes: `eager` (the service: built and started with the process) or `lazy` (`--mcp`). */
+export type ScopeMode = 'eager' | 'lazy';
 
-export function configuredConnection(cluster: ClusterConfig): ClusterConnection {
-  // The same check as a Secret's (the file, its context, cluster and user), file references and plugins allowed.
-  const { kubeConfig, context } = withClusterName(cluster.name, () => loadClusterKubeconfigFile(cluster.kubeconfig, cluster.context));
-  const connection = { kubeconfigPath: cluster.kubeconfig, context };
-  return { name: cluster.name, source: 'config', kubeConfig, connection, mappings: cluster.impersonation.mappings, prometheus: cluster.prometheus };
+/** The clusters of every provider as scopes, following their changes until `stop`. */
+export interface ClusterScopeSet {
+  clusters: ClusterSet<ClusterScope>;
+  /** Adds a provider's clusters and follows its changes (a provider that needs the home cluster comes after it). */
+  engage(provider: ClusterProvider): void;
+  /** Stops following the providers (the scopes stay: `clusters.closeAll()` closes them). */
+  stop(): void;
 }
 
 /**
- * A cluster registered by a Secret: its (validated, inline-only) kubeconfig is written, readable by this
- * process's user only, under `<dataDir>/clusters/` for kubectl and helm, and removed with the cluster.
+ * The one scope factory (STYLE habit 18): every cluster each provider holds becomes a scope of one set, added,
+ * rebuilt and removed as the provider says. A provider's cluster of the home cluster's name is the home scope.
  */
-export function secretConnection(dataDir: string, name: string, kubeConfig: KubeConfig): ClusterConnection {
-  const folder = join(dataDir, 'clusters');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const file = join(folder, `${name}.kubeconfig`);
-  writeFileSync(file, kubeConfig.exportConfig(), { mode: 0o600 });
-  return { name, source: 'secret', kubeConfig, connection: { kubeconfigPath: file, context: kubeConfig.getCurrentContext() }, ownedFile: file };
-}
-
-/** The home cluster and the ones of `clusters:`; Secrets add more once the service runs (src/app/service.ts). */
-export function composeClusters(inputs: ClusterScopeInputs, home: ClusterConnection): ClusterSet<ClusterScope> {
-  const clusters = new ClusterSet<ClusterScope>(home.name);
-  void clusters.put(composeClusterScope(inputs, home));
-  for (const configured of inputs.config.clusters) void clusters.put(composeClusterScope(inputs, configuredConnection(configured)));
-  return clusters;
-}
-
-/** The AI's gateway: each tool call opens its policy proxy on the cluster it names (absent: home); each closes with its cluster. */
-export function clusterToolGateway(clusters: ClusterSet<ClusterScope>): ToolClusterGateway {
-  return { open: (request) => clusters.resolve(request.clusterName).toolCluster.open(request) };
-}
-
-/** Every cluster's cache sizes (the `pilothouse_cache_objects` gauge). */
-export function cacheSizes(clusters: ClusterSet<ClusterScope>): { resource: string; size: number; cluster: string }[] {
-  return clusters.list().flatMap((scope) => scope.caches.sizes().map((entry) => ({ ...entry, cluster: scope.name })));
-}
-
-/**
- * Every cluster's findings by analyzer and severity (the `pilothouse_problems` gauge). A scrape starts the engines
- * that have not started (Prometheus keeps them running); their counts appear once their first analysis is done.
- */
-export function problemCounts(clusters: ClusterSet<ClusterScope>): { cluster: string; analyzer: string; severity: string; count: number }[] {
-  return clusters.list().flatMap((scope) => {
-    void scope.problems.start();
-    const counts = new Map<string, number>();
-    for (const finding of scope.problems.findings()) {
-      if (finding.ignored) continue;
-      const key = `${finding.analyzer}\u0000${finding.severity}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    return [...counts].map(([key, count]) => {
-      const [analyzer = '', severity = ''] = key.split('\u0000');
-      return { cluster: scope.name, analyzer, severity, count };
-    });
-  });
-}
-
-/** The AI's problems tool's reader: the cluster the call names (absent: home; unknown: NOT_FOUND), as the caller may see it. */
-export function problemsReader(clusters: ClusterSet<ClusterScope>): ProblemsReader {
-  return {
-    read: async (request) => {
-      const scope = clusters.resolve(request.clusterName);
-      await scope.problems.start();
-      const viewer = { principal: request.principal, client: scope.identities.clientFor(request.principal) };
-      const seen = await visibleFindings({ policy: scope.policy, access: scope.caches.access }, viewer, scope.problems.findings());
-      const filter = { namespace: request.namespace, kind: request.kind, name: request.name };
-      const items = seen.filter((finding) => matchesFilter(finding, filter)).sort(compareFindings);
-      return { items, total: items.length, counts: countBySeverity(items) };
-    },
+export function composeClusterScopes(inputs: ClusterScopeInputs, providers: readonly ClusterProvider[], mode: ScopeMode): ClusterScopeSet {
+  const clusters = new ClusterSet<ClusterScope>(inputs.config.cluster.name);
+  const build = (provider: ClusterProvider, name: string): ClusterScope => {
+    const connect = (): ClusterConnection => {
+      const connection = provider.get(name);
+      if (!connection) throw new Error(`cluster "${name}" is no longer provided`);
+      return connection;
+    };
+    if (mode === 'eager') return composeClusterScope(inputs, connect());
+    return lazyScope(name, name === clusters.homeName ? 'home' : provider.source, () => composeClusterScope(inputs, connect()));
   };
+  const unsubscribe: (() => void)[] = [];
+  const engage = (provider: ClusterProvider): void => {
+    for (const name of provider.list()) void clusters.put(build(provider, name));
+    unsubscribe.push(
+      provider.watch((change: ClusterChange) => (change.type === 'removed' ? clusters.remove(change.name) : clusters.put(build(provider, change.name)))),
+    );
+  };
+  providers.forEach(engage);
+  void everyPartListed;
+  return { clusters, engage, stop: () => unsubscribe.splice(0).forEach((stop) => stop()) };
 }
