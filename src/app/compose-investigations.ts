@@ -148,7 +148,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
       safety: input.safety,
       approvals: input.pilot.approvals,
       audit: input.audit,
-      cluster: input.proxyGateway,
+      proxyGateway: input.proxyGateway,
       approvalTimeoutMs: config.authorization.tool_approval.timeout,
       logger,
     },

@@ -101,7 +101,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     safety,
     approvals,
     audit: inputs.audit,
-    cluster: inputs.proxyGateway,
+    proxyGateway: inputs.proxyGateway,
     sessions: inputs.sessions,
     approvalTimeoutMs,
     llm,

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -94,15 +93,19 @@ describe('MCP server mode: the problems tool', () => {
         answers.on('line', onLine);
       });
     const send = (message: Record<string, unknown>): void => void stdio.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    const exited = once(stdio, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'handles', version: '1' } } });
-    await answered(1);
-    send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'problems', arguments: { namespace: open.name } } });
-    const result = (await answered(2)).result as { content: { text: string }[]; isError?: boolean };
-    expect(result.isError, result.content[0]?.text).not.toBe(true);
-    stdio.stdin.end();
-    // No exit call on success (src/main.ts): the process ends only when its store, watches, probes and timers are closed.
-    expect(await exited).toEqual([0, null]);
+    try {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'handles', version: '1' } } });
+      await answered(1);
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'problems', arguments: { namespace: open.name } } });
+      const result = (await answered(2)).result as { content: { text: string }[]; isError?: boolean };
+      expect(result.isError, result.content[0]?.text).not.toBe(true);
+      stdio.stdin.end();
+      // No exit call on success (src/main.ts): the process ends only when its store, watches, probes and timers are closed.
+      await waitFor(() => stdio.exitCode !== null || stdio.signalCode !== null, 60_000).catch(() => undefined);
+      expect({ exitCode: stdio.exitCode, signal: stdio.signalCode }).toEqual({ exitCode: 0, signal: null });
+    } finally {
+      if (stdio.exitCode === null && stdio.signalCode === null) stdio.kill('SIGKILL');
+    }
   }, 120_000);
 });
