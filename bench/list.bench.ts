@@ -55,7 +55,7 @@ const service = await startService({
   port: 0,
   noAuth: true,
 });
-const rest = service.deps.kube.forIdentity(undefined).rest;
+const rest = service.deps.home.kube.forIdentity(undefined).rest;
 const viaPilothouse = async (): Promise<unknown> => (await fetch(`${service.url}/api/k8s/configmaps?namespace=${namespace}`)).json();
 const direct = (): Promise<unknown> => rest.json('GET', `/api/v1/namespaces/${namespace}/configmaps`);
 try {

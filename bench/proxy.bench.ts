@@ -59,10 +59,10 @@ const direct = (cache: string) => (): Promise<unknown> => run(kubectl, ['--kubec
 const tool = service.deps.tools.get('kubectl');
 if (!tool) throw new Error('no kubectl tool');
 const proxied = async (): Promise<unknown> => {
-  const session = await service.deps.toolCluster.open({ principal, mode: 'read' });
+  const session = await service.deps.proxyGateway.open({ principal, mode: 'read' });
   try {
     // The kubectl tool itself (argument check, environment, the shared warm discovery cache).
-    const result = await tool.run({ command: args.join(' ') }, { principal, cluster: session, mode: 'read' });
+    const result = await tool.run({ command: args.join(' ') }, { principal, proxySession: session, mode: 'read' });
     if (result.isError) throw new Error(result.output);
     return result;
   } finally {

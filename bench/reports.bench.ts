@@ -11,7 +11,7 @@ import { parseConfig } from '../src/config/load.js';
 import { KubeClients, loadKubeConfig } from '../src/kube/clients.js';
 import { Discovery } from '../src/kube/discovery.js';
 import { HelmInvocations } from '../src/helm/helm-invocations.js';
-import { RoleIdentityResolver } from '../src/rbac/identities.js';
+import { RoleIdentityResolver } from '../src/clusters/identities.js';
 import { PolicyEngine } from '../src/rbac/policy-engine.js';
 import type { ReportDocument, ReportGenerator } from '../src/reports/document/document.js';
 import { createGenerators } from '../src/reports/generators.js';

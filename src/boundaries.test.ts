@@ -28,12 +28,13 @@ const layers: readonly (readonly string[])[] = [
     'problems',
     'usage',
   ],
+  ['clusters'],
   ['http'],
   ['app', 'cli', 'tui'],
   ['modes'],
   ['main'],
 ];
-const layerNames = ['foundation', 'platform', 'policy', 'areas', 'http', 'composition', 'modes', 'main'];
+const layerNames = ['foundation', 'platform', 'policy', 'areas', 'clusters', 'http', 'composition', 'modes', 'main'];
 
 /** The imports allowed within one layer (importer → imported); every other same-layer import is refused. */
 const sameLayer: Readonly<Record<string, readonly string[]>> = {

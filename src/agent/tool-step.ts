@@ -40,7 +40,7 @@ export interface ToolStepDeps {
   /** For the cancelled-result text. */
   approvalTimeoutMs: number;
   /** Opens the per-call policy proxy of kubectl and bash calls on the cluster they name (without it they get no cluster). */
-  cluster?: ToolClusterGateway;
+  proxyGateway?: ToolClusterGateway;
   /**
    * Whether the turn's principal still speaks for its user (session held, same role and roles: src/auth/sessions/sessions.ts),
    * asked before each call runs, so a call approved after a role change (also on another replica) never runs with the old one.
@@ -254,7 +254,7 @@ export class ToolStep {
    * the caller's identity there), closed afterwards (also on error or abort).
    */
   private async runInSession(tool: Tool, call: HandledCall, context: ToolContext): Promise<{ result: ToolResult; refusals: readonly ToolClusterRefusal[] }> {
-    const gateway = this.deps.cluster;
+    const gateway = this.deps.proxyGateway;
     if (!gateway || !usesCluster(tool.definition.type)) return { result: await tool.run(call.arguments, context), refusals: [] };
     let session: ToolClusterSession;
     try {
@@ -263,7 +263,7 @@ export class ToolStep {
       return { result: { output: sessionFailure(call.cluster, error), isError: true }, refusals: [] };
     }
     try {
-      const result = await tool.run(call.arguments, { ...context, cluster: session });
+      const result = await tool.run(call.arguments, { ...context, proxySession: session });
       const refusals = session.refusals();
       return { result: withRefusals(result, refusals), refusals };
     } finally {

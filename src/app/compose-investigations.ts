@@ -9,7 +9,7 @@ import type { EventRecorder } from '../controllers/events.js';
 import { InvestigationReconciler } from '../controllers/investigation-reconciler.js';
 import type { ControllerManager } from '../controllers/manager.js';
 import { investigationKind, investigationSchema, triggerOf, type Investigation, type InvestigationStatus } from '../crds/investigation.js';
-import type { ClusterScope } from '../http/cluster-scope.js';
+import type { ClusterScope } from '../clusters/scope.js';
 import type { Metrics } from '../http/metrics.js';
 import { ActionApproval } from '../investigations/action-approval.js';
 import { classifyAction } from '../investigations/action-class.js';
@@ -23,7 +23,7 @@ import { createRunbookTool } from '../investigations/runbook-tool.js';
 import type { Runbooks } from '../investigations/runbooks.js';
 import { readSecretKey } from '../investigations/secret-values.js';
 import { CustomClient } from '../kube/custom-client.js';
-import type { ClusterSet } from '../kube/cluster-set.js';
+import type { ClusterSet } from '../clusters/cluster-set.js';
 import type { KubeClients } from '../kube/clients.js';
 import { notificationUrlPolicy } from '../net/outbound-policies.js';
 import type { Principal } from '../rbac/principal.js';
@@ -37,13 +37,16 @@ export interface InvestigationsComposeInput {
   config: Config;
   logger: Logger;
   namespace: string;
+  /** The home cluster's clients (Pilothouse's own objects and Secrets live there). */
   kube: KubeClients;
   clusters: ClusterSet<ClusterScope>;
+  /** Every served cluster's API server, which notification URLs may never name (src/clusters/scope-readers.ts). */
+  apiServers: () => readonly string[];
   tools: ToolRegistry;
   safety: SafetyAnalyzer;
   pilot: Pick<Pilot, 'llm' | 'approvals' | 'usage'>;
   audit: AuditRecorder;
-  toolCluster: ToolClusterGateway;
+  proxyGateway: ToolClusterGateway;
   store: SqlClient;
   controllers: ControllerManager;
   events: EventRecorder;
@@ -145,7 +148,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
       safety: input.safety,
       approvals: input.pilot.approvals,
       audit: input.audit,
-      cluster: input.toolCluster,
+      proxyGateway: input.proxyGateway,
       approvalTimeoutMs: config.authorization.tool_approval.timeout,
       logger,
     },
@@ -161,7 +164,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
   const notifier = new InvestigationNotifier({
     targets: settings.notifications,
     secretValue: (reference) => readSecretKey(ownRest, namespace, reference),
-    urlPolicy: notificationUrlPolicy(config, input.kube.apiServerUrl()),
+    urlPolicy: notificationUrlPolicy(config, input.apiServers),
     logger,
     homeCluster: clusters.homeName,
   });
@@ -182,7 +185,7 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
     store,
     tools: input.tools,
     safety: input.safety,
-    gateway: input.toolCluster,
+    gateway: input.proxyGateway,
     audit: input.audit,
     clock,
   });

@@ -7,16 +7,13 @@ import { openDatabase, type Db } from '../store/database.js';
 import { openSharedStore } from '../store/shared-store.js';
 import { findBinary } from '../tools/binaries.js';
 import { SafetyAnalyzer, safetyOptionsFromConfig } from '../tools/safety/index.js';
+import { createProblemsTool, createPromqlTool } from '../tools/builtin/index.js';
 import { version } from '../version.js';
-import { KubeClients, loadKubeConfig, type KubeConnectionOptions } from '../kube/clients.js';
-import { ClusterSet, type ClusterMember, type ClusterSource } from '../kube/cluster-set.js';
-import { Discovery } from '../kube/discovery.js';
-import { SharedDiscoveryCache } from '../tools/builtin/kubectl-discovery-cache.js';
-import { PolicyProxyGateway } from '../tools/policy-proxy/gateway.js';
-import { PolicyEngine } from '../rbac/policy-engine.js';
-import { rulesForCluster } from '../rbac/cluster-rules.js';
-import type { ToolClusterGateway } from '../tools/types.js';
-import { RoleIdentityResolver } from '../rbac/identities.js';
+import { configuredProvider } from '../clusters/providers.js';
+import type { ClusterScopes } from '../clusters/scope.js';
+import { composeClusterScopes, unreportedScopeMetrics } from '../clusters/scope-factory.js';
+import { clusterProxyGateway, problemsReader, promqlClusterOf } from '../clusters/scope-readers.js';
+import { promqlRunner } from '../prometheus/promql-runner.js';
 import type { Principal } from '../rbac/principal.js';
 import { tokenDigest, type HttpAccessPolicy } from '../mcp/server/http-access.js';
 import type { ServerModeDeps } from '../mcp/server/pilothouse-server.js';
@@ -30,13 +27,17 @@ export interface ServerModeOptions {
   logger: Logger;
 }
 
-/** What server mode is built into: the tools' dependencies (caller-free), the store, and the cluster clients. */
+/** What server mode is built into: the tools' dependencies (caller-free), the store, and the clusters. */
 export interface ServerMode {
   deps: Omit<ServerModeDeps, 'caller'>;
   database: Db;
   audit: AuditLog;
-  /** The service's cluster clients, loaded at first use. */
-  clients(): KubeClients;
+  /** Every cluster by name, each a lazy scope of the one factory (src/clusters/scope-factory.ts). */
+  clusters: ClusterScopes;
+  /** Registers something opened on top (the HTTP transport's shared store and OIDC), closed by {@link close}. */
+  onClose(close: () => Promise<void>): void;
+  /** Closes everything server mode opened: what was registered, every cluster scope built, the audit store. */
+  close(): Promise<void>;
 }
 
 /**
@@ -56,109 +57,59 @@ export function stdioPrincipal(config: Config): Principal {
   return { username: config.mcp_server.identity, role: configuredRole(config), roles: [] };
 }
 
-/** How server mode reaches one cluster: its name, its clients (loaded at first use) and its mapping overrides. */
-interface ServerModeConnection {
-  name: string;
-  source: ClusterSource;
-  clients(): KubeClients;
-  /** `clusters[].impersonation.mappings` (over the global mappings). */
-  mappings: Partial<Record<RoleName, string>>;
-  /** The kubectl binary (its warm discovery cache of this cluster is built with it). */
-  kubectlPath: string;
-}
-
-/** One cluster of server mode: its policy proxy gateway, built at the first call that names the cluster. */
-interface ServerModeCluster extends ClusterMember {
-  gateway(): ToolClusterGateway;
-}
-
 /**
- * The policy proxy gateway of server mode on one cluster: the service's kubeconfig for it (loaded at the
- * first call), each caller's mapped cluster identity there (`authorization.impersonation` with the cluster's
- * overrides, as in the web service), and a PolicyEngine of the role rules that hold on it (no access grants here).
+ * The clusters of server mode (ADR 0035): the `configured` provider (the home cluster, `--kubeconfig`/`cluster.name`,
+ * and each of `clusters:`) through the one scope factory, lazily: a cluster is built at the first call that names it
+ * (its policy engine with the role rules that hold there, its proxy gateway, identities and problems engine), and
+ * no access grants apply here. Cluster Secrets are the web service's only: server mode reads no Secrets.
  */
-function serverModeGateway(config: Config, cluster: ServerModeConnection): PolicyProxyGateway {
-  const { clients } = cluster;
-  let discovery: Discovery | undefined;
-  let identities: RoleIdentityResolver | undefined;
-  const policy = new PolicyEngine({
-    definitions: rulesForCluster(config.authorization.roles, cluster.name),
-    ownNamespace: config.kubernetes.namespace,
-    resourceTypes: () => (discovery ??= new Discovery(clients().forIdentity(undefined).rest)).all(),
-    grantCheck: () => false,
-  });
-  return new PolicyProxyGateway({
-    kubeConfigFor: (identity) => clients().forIdentity(identity).kubeConfig,
-    identityOf: (principal) => (identities ??= new RoleIdentityResolver(config, clients(), '', cluster.mappings)).clusterIdentityOf(principal),
-    policy,
-    // kubectl's warm discovery of this cluster only, closed with its gateway.
-    discovery: new SharedDiscoveryCache({ kubectlPath: cluster.kubectlPath }),
-  });
+function serverModeClusters(options: ServerModeOptions, kubectlPath: string): ClusterScopes {
+  const { config, logger, dataDir } = options;
+  const inputs = { config, logger, dataDir, clock: Date.now, metrics: unreportedScopeMetrics, kubectlPath, grantCheckFor: () => () => false };
+  return composeClusterScopes(inputs, [configuredProvider(config, options)], 'lazy').clusters;
 }
 
-function serverModeCluster(config: Config, connection: ServerModeConnection): ServerModeCluster {
-  let gateway: PolicyProxyGateway | undefined;
-  return {
-    name: connection.name,
-    source: connection.source,
-    gateway: () => (gateway ??= serverModeGateway(config, connection)),
-    close: () => Promise.resolve(gateway?.close()),
-  };
-}
-
-/** Clients loaded at the first call (a cluster that is never named is never contacted). */
-function lazyClients(connection: KubeConnectionOptions): () => KubeClients {
-  let kube: KubeClients | undefined;
-  return () => (kube ??= new KubeClients(loadKubeConfig(connection), connection));
-}
-
-/**
- * The clusters of server mode (ADR 0035): the home cluster (`--kubeconfig`, `cluster.name`) and each of
- * `clusters:` in the config. Cluster Secrets are the web service's only: server mode reads no Secrets.
- */
-function serverModeClusters(config: Config, home: () => KubeClients, kubectlPath: string): ClusterSet<ServerModeCluster> {
-  const clusters = new ClusterSet<ServerModeCluster>(config.cluster.name);
-  void clusters.put(serverModeCluster(config, { name: config.cluster.name, source: 'home', clients: home, mappings: {}, kubectlPath }));
-  for (const entry of config.clusters) {
-    const clients = lazyClients({ kubeconfigPath: entry.kubeconfig, context: entry.context });
-    const mappings = entry.impersonation.mappings;
-    void clusters.put(serverModeCluster(config, { name: entry.name, source: 'config', clients, mappings, kubectlPath }));
-  }
-  return clusters;
-}
-
-/** Each call's policy proxy on the cluster it names (absent: home); an unknown name is NOT_FOUND with `details.cluster`. */
-function serverModeToolGateway(clusters: ClusterSet<ServerModeCluster>): ToolClusterGateway {
-  return { open: (request) => clusters.resolve(request.clusterName).gateway().open(request) };
-}
-
-/** Builds the server mode's dependencies: audit store in the data dir, safety analyzer, kubectl/bash executor. */
+/** Builds the server mode's dependencies: audit store in the data dir, safety analyzer, kubectl/bash executor, the read tools. */
 export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
   const { config } = options;
   const database = openDatabase(options.dataDir);
-  const clients = lazyClients({
-    kubeconfigPath: options.kubeconfigPath ?? config.kubernetes.kubeconfig,
-    context: options.context ?? config.kubernetes.context,
-  });
   const kubectlPath = findBinary('kubectl', config.tools.kubectl);
+  const clusters = serverModeClusters(options, kubectlPath);
   const executor = new ToolExecutor({
     kubectlPath,
-    cluster: serverModeToolGateway(serverModeClusters(config, clients, kubectlPath)),
+    proxyGateway: clusterProxyGateway(clusters),
     mode: config.mcp_server.allow_writes ? 'direct' : 'read',
     outputLimit: config.tools.output_limit,
     timeoutMs: config.tools.timeout,
     sandboxRoot: join(options.dataDir, 'mcp-sandbox'),
   });
   const audit = new AuditLog(database);
+  // The chat's read-only `problems` and `promql` tools, under the caller's view on the cluster a call names.
+  const promql = promqlRunner({ clusterOf: promqlClusterOf(clusters), record: (row) => audit.record(row), clock: Date.now });
+  const readTools = [createProblemsTool(problemsReader(clusters)), createPromqlTool({ runner: promql })];
   const deps = {
     analyzer: new SafetyAnalyzer(safetyOptionsFromConfig(config.authorization.tool_approval, config.tools.files.root)),
     policy: { allowWrites: config.mcp_server.allow_writes, bash: config.mcp_server.bash },
     executor,
+    readTools,
     audit,
     version,
     homeCluster: config.cluster.name,
   };
-  return { deps, database, audit, clients };
+  const opened: (() => Promise<void>)[] = [];
+  return {
+    deps,
+    database,
+    audit,
+    clusters,
+    onClose: (close) => void opened.push(close),
+    close: async () => {
+      // What the HTTP transport opened (the shared store, OIDC) first, then every cluster built, then the audit store.
+      for (const close of opened.splice(0).reverse()) await close().catch(() => undefined);
+      await clusters.closeAll();
+      database.close();
+    },
+  };
 }
 
 /**
@@ -170,9 +121,11 @@ export function buildServerModeDeps(options: ServerModeOptions): ServerMode {
  */
 export async function buildHttpAccess(options: ServerModeOptions, mode: ServerMode): Promise<HttpAccessPolicy> {
   const { config, logger } = options;
+  const store = openSharedStore(config, mode.database, logger);
+  mode.onClose(() => store.close());
   const security = buildSecurityServices({
     config,
-    store: openSharedStore(config, mode.database, logger),
+    store,
     audit: mode.audit,
     dataDir: options.dataDir,
     logger,
@@ -187,10 +140,9 @@ export async function buildHttpAccess(options: ServerModeOptions, mode: ServerMo
           config,
           logger,
           security,
-          get kube() {
-            return mode.clients();
-          },
+          home: mode.clusters.home,
         });
+  mode.onClose(async () => security.oidc.close());
   return {
     tokens: config.mcp_server.tokens.map((entry) => ({
       name: entry.name,

@@ -10,7 +10,6 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { HealthService } from '../http/health-service.js';
-import type { KubeClients } from '../kube/clients.js';
 import { llmUrlPolicy } from '../net/outbound-policies.js';
 import { ApiKeyFile, SharedApiKey } from '../settings/api-key-file.js';
 import { LlmSettings } from '../settings/llm-settings.js';
@@ -37,11 +36,12 @@ export interface PilotInputs {
   /** The shared store: settings (and the LLM key with `database.url`). */
   store: SqlClient;
   dataDir: string;
-  kube: KubeClients;
+  /** Every served cluster's API server, which the LLM base URL may never name (src/clusters/scope-readers.ts). */
+  apiServers: () => readonly string[];
   tools: ToolRegistry;
   audit: AuditLog;
   /** Opens a kubectl or bash call's policy proxy on the cluster it names (ADR 0035; the chat turn says which exist). */
-  toolCluster: ToolClusterGateway;
+  proxyGateway: ToolClusterGateway;
   clock: Clock;
   health: HealthService;
   /** The findings the problems tool reads (their counts in the chat's namespace go into the system prompt). */
@@ -77,7 +77,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     base: config.llm,
     store: settings,
     keyFile: shared ? new SharedApiKey(settings) : new ApiKeyFile(inputs.dataDir),
-    urlPolicy: llmUrlPolicy(config, inputs.kube.apiServerUrl()),
+    urlPolicy: llmUrlPolicy(config, inputs.apiServers),
     providerOptions: { observe: (provider, failed) => countLlmRequest(inputs.metrics, provider, failed) },
   });
   const approvalTimeoutMs = config.authorization.tool_approval.timeout;
@@ -101,7 +101,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     safety,
     approvals,
     audit: inputs.audit,
-    cluster: inputs.toolCluster,
+    proxyGateway: inputs.proxyGateway,
     sessions: inputs.sessions,
     approvalTimeoutMs,
     llm,

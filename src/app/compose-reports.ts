@@ -9,7 +9,7 @@ import { KubeEventRecorder } from '../controllers/events.js';
 import { ReportReconciler } from '../controllers/report-reconciler.js';
 import { reportKind, reportSchema, type Report } from '../crds/report.js';
 import { AppError } from '../errors.js';
-import type { ClusterScope, ClusterScopes } from '../http/cluster-scope.js';
+import type { ClusterScope, ClusterScopes } from '../clusters/scope.js';
 import type { KubeClients } from '../kube/clients.js';
 import { CustomClient } from '../kube/custom-client.js';
 import type { ReportGenerator, ReportType } from '../reports/document/document.js';

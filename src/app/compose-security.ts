@@ -74,7 +74,8 @@ export interface TokenAuthDeps {
   audit: AuditLog;
   clock: Clock;
   config: Config;
-  kube: KubeClients;
+  /** The home cluster: TokenReviews are made there with the service's own identity. */
+  home: { kube: KubeClients };
   logger: Logger;
   /** Token identities are kept as accounts (`source: token`) so they can be locked. */
   security: { users: UsersStore };
@@ -83,7 +84,7 @@ export interface TokenAuthDeps {
 /** Builds the token-mode authenticator from config `auth.token` (reviews made with the service's own identity). */
 export function buildTokenAuthenticator(deps: TokenAuthDeps): TokenAuthenticator {
   const settings = deps.config.auth.token;
-  const reviewer = new TokenReviewer(deps.kube.forIdentity(undefined).rest, settings.audiences, deps.logger);
+  const reviewer = new TokenReviewer(deps.home.kube.forIdentity(undefined).rest, settings.audiences, deps.logger);
   const cache = new TokenCache<TokenOutcome>({ ttlMs: settings.cache_ttl, maxEntries: settings.cache_size, clock: deps.clock });
   return new TokenAuthenticator(reviewer, cache, { settings, users: deps.security.users, audit: deps.audit, logger: deps.logger });
 }

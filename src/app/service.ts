@@ -87,16 +87,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       throw error;
     });
   await startClusterSide(deps);
-  // Each cluster's reachability is probed on its own timer; discovery is loaded now, in the background,
-  // so the first list waits only for its own data.
-  for (const scope of deps.clusters.list()) {
-    scope.health.start();
-    void scope.discovery.all().catch(() => undefined);
-  }
-  // A cluster added or rebuilt (a cluster Secret's data changed) is probed on its own timer from then on.
+  // Each cluster's scope starts: its reachability probed on its own timer, discovery loaded in the background (so the
+  // first list waits only for its own data), its problems engine watching.
+  for (const scope of deps.clusters.list()) scope.start();
+  // A cluster added or rebuilt (a cluster Secret's data changed) starts the same way.
   deps.clusters.onChange((change) => {
     const scope = change.type === 'removed' ? undefined : deps.clusters.get(change.name);
-    scope?.health.start();
+    scope?.start();
   });
   deps.clusterSecrets?.start();
   deps.accessRequests.start();

@@ -10,14 +10,15 @@ import type { Logger } from 'pino';
 export interface BootstrapDeps {
   config: Config;
   controllers: ControllerManager;
-  kube: KubeClients;
+  /** The home cluster (CRDs, the namespace and the controllers' objects live there). */
+  home: { kube: KubeClients };
   logger: Logger;
   namespace: string;
 }
 
 /** Makes sure the Pilothouse namespace exists (best effort: the Helm chart normally creates it). */
 async function ensureNamespace(deps: BootstrapDeps): Promise<void> {
-  const rest = deps.kube.forIdentity(undefined).rest;
+  const rest = deps.home.kube.forIdentity(undefined).rest;
   try {
     await rest.json('GET', `/api/v1/namespaces/${deps.namespace}`);
   } catch (error) {
@@ -32,7 +33,7 @@ async function ensureNamespace(deps: BootstrapDeps): Promise<void> {
  */
 export async function startClusterSide(deps: BootstrapDeps): Promise<void> {
   try {
-    const rest = deps.kube.forIdentity(undefined).rest;
+    const rest = deps.home.kube.forIdentity(undefined).rest;
     if (deps.config.kubernetes.install_crds) await ensureCrds(rest, deps.logger);
     await ensureNamespace(deps);
     if (deps.config.kubernetes.install_crds) await ensureReportAdmission(rest, deps.namespace, deps.logger);

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import type { Principal } from '../rbac/principal.js';
-import type { IdentityResolver } from '../rbac/identities.js';
+import type { KubectlInvocation } from '../kube/objects/resources.js';
 import { helmMissing, type HelmInvocation } from './helm-runner.js';
 
 export interface HelmInvocationSettings {
@@ -17,10 +17,15 @@ export interface HelmHealth {
   reason?: string;
 }
 
+/** The kubectl settings (kubeconfig, context, `--as`) a caller's helm runs with on one cluster (src/clusters/identities.ts). */
+export interface KubectlSettingsOf {
+  kubectlFor(principal: Principal | undefined): KubectlInvocation;
+}
+
 /** Builds helm invocations that act as a caller's cluster identity; one per service (src/app/compose.ts). */
 export class HelmInvocations {
   constructor(
-    private readonly identities: IdentityResolver,
+    private readonly identities: KubectlSettingsOf,
     private readonly settings: HelmInvocationSettings,
   ) {}
 

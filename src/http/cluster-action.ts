@@ -1,7 +1,7 @@
 import type { ZodType, z } from 'zod';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import { audited, type AuditContextDeps } from './audit-context.js';
-import { clusterOf } from './request-state.js';
+import { kubeOf } from './request-state.js';
 import { changeReport } from './schemas/api-schemas.js';
 import { route, type AppContext, type HttpMethod, type RouteSpec } from './types.js';
 import type { Permission } from './permissions.js';
@@ -41,7 +41,7 @@ export function clusterAction<B extends ZodType>(deps: AuditContextDeps, spec: C
     errors: [404],
     handler: async (context, { body }) => {
       const target = { resource: spec.resource(body), command: spec.line(body) };
-      context.body = await audited(deps, context, target, () => spec.run(clusterOf(context), body, context));
+      context.body = await audited(deps, context, target, () => spec.run(kubeOf(context), body, context));
     },
   });
 }

@@ -2,7 +2,7 @@ import type { Principal } from '../rbac/principal.js';
 import { unauthorized } from '../errors.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { AppContext } from './types.js';
-import type { ClusterScope } from './cluster-scope.js';
+import type { ClusterScope } from '../clusters/scope.js';
 import type { ResourceType } from '../kube/discovery.js';
 
 /** The authenticated caller (routes that are not public always have one). */
@@ -13,10 +13,10 @@ export function principalOf(context: AppContext): Principal {
 }
 
 /** The caller's cluster client (their mapped identity), set on the request state by the route layer. */
-export function clusterOf(context: AppContext): KubeIdentityClient {
-  const cluster = context.state.cluster;
-  if (!cluster) throw new Error('no cluster client on the request state');
-  return cluster();
+export function kubeOf(context: AppContext): KubeIdentityClient {
+  const kube = context.state.kube;
+  if (!kube) throw new Error('no cluster client on the request state');
+  return kube();
 }
 
 /** The request's cluster scope (`?cluster=` on cluster-facing routes, else the home cluster), set by the route layer. */

@@ -4,7 +4,7 @@ import type { Principal } from '../rbac/principal.js';
 import type { KubeIdentityClient } from '../kube/clients.js';
 import type { Permission } from './permissions.js';
 import type { EndStream } from '../auth/sessions/session-streams.js';
-import type { ClusterScope } from './cluster-scope.js';
+import type { ClusterScope } from '../clusters/scope.js';
 import type { ResourceType } from '../kube/discovery.js';
 
 /** Per-request state set by the middlewares. */
@@ -21,7 +21,7 @@ export interface RequestState {
   /** The kind of a `resourceKind` route as its authorization resolved it (one discovery lookup per request). */
   resourceType?: { name: string; type: ResourceType };
   /** The caller's cluster client (their mapped identity), set once the caller is known. */
-  cluster?: () => KubeIdentityClient;
+  kube?: () => KubeIdentityClient;
   /** Route template (e.g. `/api/k8s/:resource`) for metrics. */
   routeTemplate?: string;
   /** The permission the matched route declared. */

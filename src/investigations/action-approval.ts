@@ -132,7 +132,7 @@ export class ActionApproval {
     if (!tool) return { result: { output: 'the kubectl tool is not available', isError: true }, refusals: [] };
     const session = await this.deps.gateway.open({ principal, mode: 'approved', clusterName: args.cluster });
     try {
-      const result = await tool.run(args, { principal, mode: 'approved', cluster: session });
+      const result = await tool.run(args, { principal, mode: 'approved', proxySession: session });
       const refusals = session.refusals();
       return { result: withRefusals(result, refusals), refusals };
     } finally {

@@ -17,7 +17,7 @@ const status = {
 const strict = {
   allowHttp: false,
   allowPrivate: false,
-  forbiddenEndpoints: [],
+  forbiddenEndpoints: () => [],
   keys: { http: 'investigations.allow_http', private: 'investigations.allow_private_urls' },
 };
 const servers: Array<{ close(): void }> = [];

@@ -20,7 +20,7 @@ function untilSignal(): Promise<void> {
 export async function runMcp(flags: Flags, config: Config, logger: Logger): Promise<number> {
   const options = { config, dataDir: flags.dataDir, kubeconfigPath: flags.kubeconfig, context: flags.context, logger };
   const mode = buildServerModeDeps(options);
-  const { deps, database } = mode;
+  const { deps } = mode;
   try {
     if (flags.mcpTransport === 'http') {
       // Loopback unless --host names another address; each call runs, and is audited, as its caller.
@@ -46,6 +46,7 @@ export async function runMcp(flags: Flags, config: Config, logger: Logger): Prom
     await server.close();
     return 0;
   } finally {
-    database.close();
+    // Everything server mode opened: the shared store and OIDC (HTTP), every cluster scope built, the audit store.
+    await mode.close();
   }
 }

@@ -5,7 +5,7 @@ import { checkOutboundUrl, isPrivateAddress, type OutboundUrlPolicy, type Resolv
 const strict: OutboundUrlPolicy = {
   allowHttp: false,
   allowPrivate: false,
-  forbiddenEndpoints: ['https://kube.example:6443'],
+  forbiddenEndpoints: () => ['https://kube.example:6443'],
   keys: { http: 'helm.allow_http', private: 'helm.allow_private_urls' },
 };
 const names: Record<string, string[]> = {

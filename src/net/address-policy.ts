@@ -8,8 +8,8 @@ export interface OutboundUrlPolicy {
   allowHttp: boolean;
   /** Loopback, link-local and metadata addresses allowed. */
   allowPrivate: boolean;
-  /** Endpoints that are never allowed (the API server's own `https://host:port`), whatever the flags. */
-  forbiddenEndpoints: string[];
+  /** Endpoints that are never allowed (every served cluster's API server `https://host:port`, read at each check), whatever the flags. */
+  forbiddenEndpoints: () => readonly string[];
   /** The config keys that relax the rules, named in refusals. */
   keys: { http: string; private: string };
 }
@@ -61,7 +61,7 @@ async function addressesOf(host: string, resolve: Resolver): Promise<string[]> {
 }
 
 /** The `address:port` pairs of the forbidden endpoints (resolved). */
-async function forbiddenPairs(endpoints: string[], resolve: Resolver): Promise<Set<string>> {
+async function forbiddenPairs(endpoints: readonly string[], resolve: Resolver): Promise<Set<string>> {
   const pairs = new Set<string>();
   for (const endpoint of endpoints) {
     const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
@@ -85,14 +85,14 @@ function parsedUrl(text: string, policy: OutboundUrlPolicy, field: string): URL 
 
 /**
  * Checks a URL a caller wants the service to fetch: the scheme (https unless `allowHttp`), and every
- * address its host resolves to (DNS is resolved here): never the API server's own endpoint, and no
+ * address its host resolves to (DNS is resolved here): never the API server of a cluster Pilothouse serves, and no
  * loopback, link-local or metadata address unless `allowPrivate`. Throws VALIDATION_ERROR naming
  * the rule and the config key that relaxes it; `field` names the request field in details.
  */
 export async function checkOutboundUrl(text: string, policy: OutboundUrlPolicy, field: string, resolve: Resolver = systemResolver): Promise<void> {
   const url = parsedUrl(text, policy, field);
   const addresses = await addressesOf(hostOf(url), resolve);
-  const forbidden = await forbiddenPairs(policy.forbiddenEndpoints, resolve);
+  const forbidden = await forbiddenPairs(policy.forbiddenEndpoints(), resolve);
   if (addresses.some((address) => forbidden.has(`${address}|${portOf(url)}`))) {
     throw validation(`${field} points at the Kubernetes API server`, { field, reason: 'api_server_address' });
   }

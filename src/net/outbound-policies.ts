@@ -1,12 +1,14 @@
 import type { Config } from '../config/schema.js';
 import type { OutboundUrlPolicy } from './address-policy.js';
 
+// `apiServers`: every API server Pilothouse serves, read at each check (clusters come and go: src/clusters/scope-readers.ts).
+
 /** Helm repository and chart URLs set through the API (config `helm.allow_http`, `helm.allow_private_urls`). */
-export function helmUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+export function helmUrlPolicy(config: Config, apiServers: () => readonly string[]): OutboundUrlPolicy {
   return {
     allowHttp: config.helm.allow_http,
     allowPrivate: config.helm.allow_private_urls,
-    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    forbiddenEndpoints: apiServers,
     keys: { http: 'helm.allow_http', private: 'helm.allow_private_urls' },
   };
 }
@@ -15,22 +17,22 @@ export function helmUrlPolicy(config: Config, apiServer: string | undefined): Ou
  * LLM `base_url`/`azure_endpoint` set through the API: https and public addresses only, unless
  * `llm.allow_private_base_url` (a local runner such as Ollama speaks plain http on loopback).
  */
-export function llmUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+export function llmUrlPolicy(config: Config, apiServers: () => readonly string[]): OutboundUrlPolicy {
   const relaxed = config.llm.allow_private_base_url;
   return {
     allowHttp: relaxed,
     allowPrivate: relaxed,
-    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    forbiddenEndpoints: apiServers,
     keys: { http: 'llm.allow_private_base_url', private: 'llm.allow_private_base_url' },
   };
 }
 
 /** Investigation notification URLs (from Secrets): https and public addresses, unless `investigations.allow_http` / `investigations.allow_private_urls`. */
-export function notificationUrlPolicy(config: Config, apiServer: string | undefined): OutboundUrlPolicy {
+export function notificationUrlPolicy(config: Config, apiServers: () => readonly string[]): OutboundUrlPolicy {
   return {
     allowHttp: config.investigations.allow_http,
     allowPrivate: config.investigations.allow_private_urls,
-    forbiddenEndpoints: apiServer ? [apiServer] : [],
+    forbiddenEndpoints: apiServers,
     keys: { http: 'investigations.allow_http', private: 'investigations.allow_private_urls' },
   };
 }

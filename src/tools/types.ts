@@ -116,7 +116,7 @@ export interface ToolContext {
   /** The cluster the call targets (its `cluster` argument, else the chat's), for tools that reach it without a proxy (promql, problems); absent: the home cluster. */
   clusterName?: string;
   /** The per-call proxy session; when set, tools reach the cluster only through it. */
-  cluster?: ToolClusterSession;
+  proxySession?: ToolClusterSession;
   signal?: AbortSignal;
 }
 

@@ -111,7 +111,7 @@ export async function startAgentHarness(options: AgentHarnessOptions = {}): Prom
     safety,
     approvals,
     audit,
-    cluster: options.gateway,
+    proxyGateway: options.gateway,
     approvalTimeoutMs,
     llm: {
       provider: () => provider,

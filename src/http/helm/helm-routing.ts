@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { HelmInvocation } from '../../helm/helm-runner.js';
 import { checkOutboundUrl } from '../../net/address-policy.js';
 import { helmUrlPolicy } from '../../net/outbound-policies.js';
+import type { ClusterScopes } from '../../clusters/scope.js';
+import { apiServerUrls } from '../../clusters/scope-readers.js';
 import type { AuditContextDeps } from '../audit-context.js';
 import type { HelmPolicyDeps } from './helm-policy.js';
 import type { AppContext } from '../types.js';
 import type { Config } from '../../config/schema.js';
-import type { KubeClients } from '../../kube/clients.js';
 import { scopeOf } from '../request-state.js';
 import type { SharedHelmRepositories } from '../../helm/shared-repositories.js';
 
@@ -14,7 +15,8 @@ import type { SharedHelmRepositories } from '../../helm/shared-repositories.js';
 export interface HelmRouteDeps extends AuditContextDeps, HelmPolicyDeps {
   config: Config;
   helmRepositories: SharedHelmRepositories;
-  kube: KubeClients;
+  /** Every served cluster (a chart URL may name none of their API servers). */
+  clusters: ClusterScopes;
 }
 
 export const repositoryUrl = z.url({ protocol: /^https?$/ });
@@ -33,5 +35,5 @@ export async function helmWithRepositories(deps: HelmRouteDeps, context: AppCont
 
 /** Repository and chart URLs must pass the outbound address rules (config `helm.allow_http`, `helm.allow_private_urls`). */
 export async function checkChartUrl(deps: HelmRouteDeps, url: string | undefined, field: string): Promise<void> {
-  if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, deps.kube.apiServerUrl()), field);
+  if (url !== undefined) await checkOutboundUrl(url, helmUrlPolicy(deps.config, apiServerUrls(deps.clusters)), field);
 }

@@ -19,7 +19,7 @@ import type { Config } from '../../config/schema.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
-import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
+import type { ClusterScope, ClusterScopes } from '../../clusters/scope.js';
 import type { SessionStreams } from '../../auth/sessions/session-streams.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -104,7 +104,7 @@ function guarded(deps: HttpAppDeps, options: AppOptions, policy: RoutePolicy, sp
     await spec.authenticate?.(context);
     const scope = scopeFor(deps.clusters, context, spec);
     context.state.scope = scope;
-    context.state.cluster = () => scope.identities.clientFor(principal);
+    context.state.kube = () => scope.identities.clientFor(principal);
     const streams = options.streams;
     if (principal && streams) context.state.holdStream = (end) => streams.register(principal, end);
     for (const hook of options.afterAuthenticate ?? []) await hook(context, spec);

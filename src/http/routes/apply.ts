@@ -9,7 +9,7 @@ import { secretVisibility } from '../../rbac/secret-visibility.js';
 import type { ResourceType } from '../../kube/discovery.js';
 import { anyObject } from '../schemas/api-schemas.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { clusterOf, resourceTypeOf } from '../request-state.js';
+import { kubeOf, resourceTypeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { queryBoolean } from '../schemas/validate.js';
 
@@ -102,7 +102,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
         const namespace = requireNamespace(type, body.metadata.namespace ?? (type.namespaced ? applyDefaultNamespace : undefined));
         const options = { dryRun: query.dryRun ?? false, force: query.force ?? false };
         const target = { resource: `${type.kind.toLowerCase()}/${body.metadata.name}`, command: applyLine(type, body.metadata.name, namespace, options) };
-        const result = await audited(deps, context, target, () => applyObject(clusterOf(context), { type, object, namespace, ...options }));
+        const result = await audited(deps, context, target, () => applyObject(kubeOf(context), { type, object, namespace, ...options }));
         const masked = maskObject(result.object, secretVisibility(context.state.principal));
         context.body = { object: masked, yaml: toYaml(masked), created: result.created, dryRun: options.dryRun };
       },
@@ -118,7 +118,7 @@ export function applyRoutes(deps: ApplyRouteDeps): RouteSpec[] {
       response: kindSchemaResponse,
       errors: [404],
       handler: async (context, { params }) => {
-        context.body = await kindSchema(clusterOf(context), await resourceTypeOf(context, params.resource));
+        context.body = await kindSchema(kubeOf(context), await resourceTypeOf(context, params.resource));
       },
     }),
   ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clusterOf } from '../request-state.js';
+import { kubeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 
 const versionView = z
@@ -18,7 +18,7 @@ export function clusterRoutes(): RouteSpec[] {
       summary: "The API server's version (GET /version): {gitVersion, major, minor, platform}",
       response: versionView,
       handler: async (context) => {
-        context.body = await clusterOf(context).rest.json<z.infer<typeof versionView>>('GET', '/version');
+        context.body = await kubeOf(context).rest.json<z.infer<typeof versionView>>('GET', '/version');
       },
     }),
   ];

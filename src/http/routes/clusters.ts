@@ -1,11 +1,11 @@
 import type { Config } from '../../config/schema.js';
 import { clusterAccessSummary } from '../../rbac/cluster-rules.js';
-import type { ClusterScope, ClusterScopes } from '../cluster-scope.js';
+import type { ClusterScope, ClusterScopes } from '../../clusters/scope.js';
 import { clusterList, type ClusterSummaryView } from '../schemas/cluster-schemas.js';
 import { principalOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { Principal } from '../../rbac/principal.js';
-import type { ClusterSecretRefusal } from '../../kube/cluster-secrets.js';
+import type { ClusterSecretRefusal } from '../../clusters/secret-watch.js';
 import { countBySeverity, type SeverityCounts } from '../../problems/finding.js';
 import { visibleFindings } from '../../problems/visible-findings.js';
 import { visibilityOf } from './problems.js';
@@ -30,11 +30,10 @@ function refusedSecrets(deps: ClustersRouteDeps, principal: Principal, cluster: 
 
 /**
  * The caller's counts of a cluster's findings: only once its engine's first analysis is done and the cluster
- * answered its last probe (this list never waits on a cluster); a cluster not yet analyzed starts its engine.
+ * answered its last probe (this list never waits on a cluster). The engine starts with its cluster's scope.
  */
 async function problemCounts(scope: ClusterScope, principal: Principal): Promise<SeverityCounts | undefined> {
   if (!scope.health.current.reachable) return undefined;
-  void scope.problems.start();
   if (!scope.problems.ready) return undefined;
   const viewer = { principal, client: scope.identities.clientFor(principal) };
   const seen = await visibleFindings(visibilityOf(scope), viewer, scope.problems.findings()).catch(() => undefined);

@@ -3,7 +3,7 @@ import { deploymentHistory, rollbackDeployment, setPaused } from '../../kube/wor
 import { restartWorkload, scaleWorkload } from '../../kube/workloads/workloads.js';
 import { itemsOf, scaleBody, workloadTarget, workloadTargetBody } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
-import { clusterOf } from '../request-state.js';
+import { kubeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import type { AuditContextDeps } from '../audit-context.js';
 import type { Clock } from '../../clock.js';
@@ -80,7 +80,7 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       response: itemsOf(revisionItem),
       errors: [404],
       handler: async (context, { query }) => {
-        context.body = { items: await deploymentHistory(clusterOf(context), query) };
+        context.body = { items: await deploymentHistory(kubeOf(context), query) };
       },
     }),
   ];

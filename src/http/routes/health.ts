@@ -9,10 +9,12 @@ export interface HealthRouteDeps {
   health: HealthService;
   /** The effective auth mode (`none` adds `details.auth`). */
   security: { mode: string };
-  /** The service's own API server connection (readiness). */
-  kube: {
-    forIdentity(identity: undefined): {
-      rest: { raw(method: string, path: string, options: { accept: string; signal: AbortSignal }): Promise<{ text(): Promise<string> }> };
+  /** The service's own connection to the home cluster's API server (readiness). */
+  home: {
+    kube: {
+      forIdentity(identity: undefined): {
+        rest: { raw(method: string, path: string, options: { accept: string; signal: AbortSignal }): Promise<{ text(): Promise<string> }> };
+      };
     };
   };
   /** The local store (readiness runs one query). */
@@ -28,7 +30,7 @@ const readiness = z.object({ status: z.literal('ready'), kubernetes: z.literal('
 /** Whether the service's own connection reaches the API server's /readyz within the time limit. */
 async function apiServerReachable(deps: HealthRouteDeps): Promise<boolean> {
   try {
-    const response = await deps.kube
+    const response = await deps.home.kube
       .forIdentity(undefined)
       .rest.raw('GET', '/readyz', { accept: 'text/plain', signal: AbortSignal.timeout(readinessTimeoutMs) });
     await response.text();

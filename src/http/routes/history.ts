@@ -4,7 +4,7 @@ import { historyAnswer } from '../../prometheus/history-answer.js';
 import { historyQuery, historyRequestOf } from '../../prometheus/history-request.js';
 import { prometheusHistory } from '../../prometheus/history-service.js';
 import { metricsViewOf } from '../../prometheus/metrics-access.js';
-import { clusterOf, scopeOf } from '../request-state.js';
+import { kubeOf, scopeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -27,7 +27,7 @@ export function historyRoutes(deps: HistoryRouteDeps): RouteSpec[] {
       handler: async (context, { query }) => {
         const scope = scopeOf(context);
         const request = historyRequestOf(query, deps.clock());
-        const view = await metricsViewOf(scope, context.state.principal, clusterOf(context));
+        const view = await metricsViewOf(scope, context.state.principal, kubeOf(context));
         const { endpoint, reason } = await scope.prometheus.endpoint();
         if (endpoint) {
           context.body = await prometheusHistory(scope.prometheus, view, request);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nodeMetrics, podMetrics } from '../../kube/metrics/metrics.js';
 import { namespaceQuery, itemsOf } from '../schemas/api-schemas.js';
-import { clusterOf } from '../request-state.js';
+import { kubeOf } from '../request-state.js';
 import { route, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
@@ -22,7 +22,7 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
       response: itemsOf(z.object({ name: z.string(), namespace: z.string(), cpu: z.string(), memory: z.string() }).meta({ id: 'PodUsage' })),
       handler: async (context, { query: { namespace } }) => {
         // Across all namespaces the policy leaves out the namespaces the caller may not see.
-        context.body = { items: visibleItems(context, await podMetrics(clusterOf(context), namespace)) };
+        context.body = { items: visibleItems(context, await podMetrics(kubeOf(context), namespace)) };
       },
     }),
     route({
@@ -48,7 +48,7 @@ export function metricsRoutes(_deps: MetricsRouteDeps): RouteSpec[] {
           .meta({ id: 'NodeUsage' }),
       ),
       handler: async (context) => {
-        context.body = { items: await nodeMetrics(clusterOf(context)) };
+        context.body = { items: await nodeMetrics(kubeOf(context)) };
       },
     }),
   ];

@@ -7,8 +7,8 @@ import { startEventStream } from '../event-stream.js';
 import { objectNameSchema } from '../schemas/validate.js';
 import { listOf, resourceItem } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
-import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
-import type { ClusterScopes } from '../cluster-scope.js';
+import { kubeOf, resourceTypeOf, scopeOf } from '../request-state.js';
+import type { ClusterScopes } from '../../clusters/scope.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { visibleItems } from '../visible-items.js';
 
@@ -129,7 +129,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       response: z.object({ id: z.string(), node: z.string() }).meta({ id: 'DrainStarted' }),
       errors: [404],
       handler: async (context, { body }) => {
-        const identity = clusterOf(context);
+        const identity = kubeOf(context);
         const owner = { node: body.name, requester: context.state.principal?.username ?? 'unknown', cluster: scopeOf(context).name };
         const job = await audited(deps, context, { resource: `node/${body.name}`, command: drainLine(body) }, async () => {
           await getNode(identity, body.name);
@@ -171,7 +171,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       response: listOf(resourceItem),
       errors: [404],
       handler: async (context, { params }) => {
-        const identity = clusterOf(context);
+        const identity = kubeOf(context);
         await getNode(identity, params.name);
         const items = visibleItems(context, await podsOnNode(scopeOf(context).caches, identity, await resourceTypeOf(context, 'pods'), params.name));
         context.body = { items, total: items.length };

@@ -10,7 +10,7 @@ import { audited, type AuditContextDeps } from '../audit-context.js';
 import { auditedRead } from '../audit-reads.js';
 import { startEventStream, startStream, wantsEventStream } from '../event-stream.js';
 import { namespaceSchema, objectNameSchema, parseWith, queryBoolean, queryInteger } from '../schemas/validate.js';
-import { clusterOf, scopeOf } from '../request-state.js';
+import { kubeOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import type { WebSocketUpgrades } from '../pipeline/websocket-upgrade.js';
 import type { Config } from '../../config/schema.js';
@@ -96,7 +96,7 @@ async function sendLogs(deps: PodsRouteDeps, context: AppContext): Promise<void>
   const abort = new AbortController();
   context.res.once('close', () => abort.abort());
   const read = { resource: `pod/${name}`, command: logsLine(options), sensitive: true };
-  const { response } = await auditedRead(deps, context, read, () => openLogStream(clusterOf(context), options, abort.signal));
+  const { response } = await auditedRead(deps, context, read, () => openLogStream(kubeOf(context), options, abort.signal));
   if (wantsEventStream(context)) return streamEvents(context, response, abort);
   // Through startStream, so a followed log ends with the caller's session (ADR 0027).
   startStream(context, 'text/plain; charset=utf-8').pipeFrom(Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>));
@@ -129,7 +129,7 @@ async function openTerminal(deps: PodsRouteDeps, context: AppContext): Promise<v
   if (ticket && (ticket.pod !== name || ticket.namespace !== query.namespace || ticket.container !== asked)) {
     throw new AppError('FORBIDDEN', 'this terminal ticket was issued for another pod or container', { reason: 'ticket_mismatch' });
   }
-  const client = clusterOf(context);
+  const client = kubeOf(context);
   const container = resolveContainer(await getPod(client, query.namespace, name), asked);
   const command = query.shell ? [query.shell] : defaultShellCommand;
   const podSocket = await audited(
@@ -172,7 +172,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       body: execBody,
       response: execResult,
       handler: async (context, { params: { name }, body }) => {
-        const client = clusterOf(context);
+        const client = kubeOf(context);
         const limits = { outputLimit: deps.config.limits.exec_output_limit, timeoutMs: deps.config.limits.exec_timeout };
         const container = resolveContainer(await getPod(client, body.namespace, name), body.container);
         const line = execLine({ namespace: body.namespace, pod: name, container, command: body.command });
@@ -197,7 +197,7 @@ export function podRoutes(deps: PodsRouteDeps): RouteSpec[] {
       status: 201,
       response: z.object({ ticket: z.string(), expiresAt: z.string(), container: z.string() }).meta({ id: 'TerminalTicket' }),
       handler: async (context, { params: { name }, body }) => {
-        const container = resolveContainer(await getPod(clusterOf(context), body.namespace, name), body.container);
+        const container = resolveContainer(await getPod(kubeOf(context), body.namespace, name), body.container);
         const authorization = context.get('Authorization') || undefined;
         const cluster = scopeOf(context).name;
         context.status = 201;

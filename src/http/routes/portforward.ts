@@ -7,12 +7,12 @@ import { AppError, notFound } from '../../errors.js';
 import { getPod } from '../../kube/pods/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../schemas/validate.js';
-import { clusterOf, scopeOf } from '../request-state.js';
+import { kubeOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { itemsOf } from '../schemas/api-schemas.js';
 import type { Clock } from '../../clock.js';
 import type { CustomClient } from '../../kube/custom-client.js';
-import type { ClusterScopes } from '../cluster-scope.js';
+import type { ClusterScopes } from '../../clusters/scope.js';
 import { clusterFilterQuery } from '../schemas/cluster-schemas.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -100,7 +100,7 @@ async function createForward(deps: PortforwardRouteDeps, context: AppContext): P
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
   const scope = scopeOf(context);
-  await getPod(clusterOf(context), body.namespace, body.pod);
+  await getPod(kubeOf(context), body.namespace, body.pod);
   const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The cluster and the identity there travel with the object from its creation: the reconciler opens the

@@ -3,10 +3,10 @@ import { compareFindings, matchesFilter, type FindingFilter } from '../../proble
 import { pageOfFindings } from '../../problems/finding-page.js';
 import { VisibilityCache, visibleFindings, type FindingViewer, type FindingVisibilityDeps } from '../../problems/visible-findings.js';
 import type { FindingChange } from '../../problems/engine.js';
-import type { ClusterScope } from '../cluster-scope.js';
+import type { ClusterScope } from '../../clusters/scope.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
 import { problemEvents, problemPage, problemsQuery, problemsWatchQuery } from '../schemas/problem-schemas.js';
-import { clusterOf, scopeOf } from '../request-state.js';
+import { kubeOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
 /** Keep-alive comments on the live stream, so proxies keep an idle stream open. */
@@ -18,10 +18,10 @@ export function visibilityOf(scope: ClusterScope): FindingVisibilityDeps {
 }
 
 function viewerOf(context: AppContext): FindingViewer {
-  return { principal: context.state.principal, client: clusterOf(context) };
+  return { principal: context.state.principal, client: kubeOf(context) };
 }
 
-/** The findings of the request's cluster the caller may see (after the engine's first analysis). */
+/** The findings of the request's cluster the caller may see (after the engine's first analysis; it starts with the scope). */
 async function visible(context: AppContext): Promise<Finding[]> {
   const scope = scopeOf(context);
   await scope.problems.start();

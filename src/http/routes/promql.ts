@@ -5,7 +5,7 @@ import { metricsViewOf } from '../../prometheus/metrics-access.js';
 import { promqlBody, promqlRequestOf } from '../../prometheus/promql-request.js';
 import { runPromql } from '../../prometheus/promql-service.js';
 import { requestAuditFields } from '../audit-context.js';
-import { clusterOf, scopeOf } from '../request-state.js';
+import { kubeOf, scopeOf } from '../request-state.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
@@ -43,7 +43,7 @@ export function promqlRoutes(deps: PromqlRouteDeps): RouteSpec[] {
         const details = { query: body.query, type: body.start === undefined ? 'instant' : 'range' };
         try {
           const request = promqlRequestOf(body, scope.prometheus.config.limits);
-          const view = await metricsViewOf(scope, context.state.principal, clusterOf(context));
+          const view = await metricsViewOf(scope, context.state.principal, kubeOf(context));
           context.body = await runPromql(scope.prometheus, view, request);
         } catch (error) {
           auditQuery(deps, context, details, error);

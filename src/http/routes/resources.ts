@@ -9,7 +9,7 @@ import type { ResourceType } from '../../kube/discovery.js';
 import { namespaceSchema, objectNameSchema, queryInteger } from '../schemas/validate.js';
 import { route, type AppContext, type ErrorStatus, type RouteSpec } from '../types.js';
 import { kubernetesObject, listOf, resourceItem } from '../schemas/api-schemas.js';
-import { clusterOf, resourceTypeOf, scopeOf } from '../request-state.js';
+import { kubeOf, resourceTypeOf, scopeOf } from '../request-state.js';
 import { audited } from '../audit-context.js';
 import { visibleDescribe } from '../describe-visibility.js';
 import { auditedRead, type AuditReadsDeps } from '../audit-reads.js';
@@ -85,7 +85,7 @@ async function readObject(deps: ResourcesRouteDeps, context: AppContext, target:
     command: `${kubectlLine('get', target)} -o ${output}`,
     sensitive: sensitiveType(target.type),
   };
-  const object = await auditedRead(deps, context, read, () => getObject(clusterOf(context), target.type, target.name, target.namespace));
+  const object = await auditedRead(deps, context, read, () => getObject(kubeOf(context), target.type, target.name, target.namespace));
   return maskObject(object, secretVisibility(context.state.principal));
 }
 
@@ -164,7 +164,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { params, query }) => {
         const page = { limit: query.limit, continue: query.continue, sortBy: query.sortBy };
-        replyWithList(context, await scopeOf(context).lists.page(clusterOf(context), await listRequest(context, params.resource, query), page));
+        replyWithList(context, await scopeOf(context).lists.page(kubeOf(context), await listRequest(context, params.resource, query), page));
       },
     }),
     route({
@@ -182,7 +182,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
       errors: [404],
       handler: async (context, { params, query }) => {
         // The first list happens before the stream starts, so its failures answer with the error body.
-        const live = await scopeOf(context).lists.live(clusterOf(context), await listRequest(context, params.resource, query));
+        const live = await scopeOf(context).lists.live(kubeOf(context), await listRequest(context, params.resource, query));
         streamLive(context, live, feeds, scopeOf(context).caches.access);
       },
     }),
@@ -245,7 +245,7 @@ export function resourceRoutes(deps: ResourcesRouteDeps): RouteSpec[] {
           deps,
           context,
           { resource: `${target.type.kind.toLowerCase()}/${target.name}`, command: kubectlLine('delete', target) },
-          () => deleteObject(clusterOf(context), target.type, target.name, target.namespace),
+          () => deleteObject(kubeOf(context), target.type, target.name, target.namespace),
         );
       },
     }),

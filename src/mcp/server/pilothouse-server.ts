@@ -6,12 +6,16 @@ import type { SafetyAnalyzer } from '../../tools/safety/index.js';
 import { auditedCommand, decide, type ServerPolicy } from './call-gate.js';
 import type { ToolExecutor } from './tool-executor.js';
 import { serverToolSpecs, type ServerToolSpec } from './tool-specs.js';
+import { handleReadCall, serverReadTools } from './read-tools.js';
+import type { Tool } from '../../tools/types.js';
 
 /** Everything the server mode's tool calls need. */
 export interface ServerModeDeps {
   analyzer: SafetyAnalyzer;
   policy: ServerPolicy;
   executor: ToolExecutor;
+  /** The chat's read-only `problems` and `promql` tools, run as the caller (absent: not offered). */
+  readTools?: readonly Tool[];
   audit: AuditRecorder;
   /**
    * Who calls: over HTTP the bearer token's principal (its user, role, per-user and resource-level
@@ -52,7 +56,7 @@ async function handleCall(deps: ServerModeDeps, spec: ServerToolSpec, args: Reco
 }
 
 /**
- * The `--mcp` server: the SDK's McpServer with exactly the server-mode tools. The SDK negotiates the
+ * The `--mcp` server: the SDK's McpServer with exactly the server-mode tools and the chat's read tools. The SDK negotiates the
  * protocol version (2024-11-05 answered with 2024-11-05), answers unknown methods with -32601, and
  * turns invalid arguments into `isError` results.
  */
@@ -63,6 +67,13 @@ export function createPilothouseMcpServer(deps: ServerModeDeps): McpServer {
       spec.name,
       { description: spec.description, inputSchema: spec.inputShape, annotations: spec.annotations },
       (args: Record<string, unknown>, extra) => handleCall(deps, spec, args, extra.signal),
+    );
+  }
+  for (const read of serverReadTools(deps.readTools ?? [])) {
+    server.registerTool(
+      read.name,
+      { description: read.description, inputSchema: read.inputShape, annotations: read.annotations },
+      (args: Record<string, unknown>, extra) => handleReadCall(deps, read, args, extra.signal),
     );
   }
   return server;

@@ -19,7 +19,7 @@ export interface ExecutorOptions {
    * that cluster's policy and the caller's identity there; an unknown name is a NOT_FOUND AppError. The tools hold
    * no credentials of the service.
    */
-  cluster: ToolClusterGateway;
+  proxyGateway: ToolClusterGateway;
   /** The policy's mode of every call: `direct` when the server may write, else `read` (reads and dry runs only). */
   mode: ToolMode;
   /** Output cap in bytes. */
@@ -82,12 +82,17 @@ export class ToolExecutor {
   private async inSession(tool: Tool, plan: CallPlan, command: string, context: ToolContext): Promise<ExecutorResult> {
     let session;
     try {
-      session = await this.options.cluster.open({ principal: context.principal, mode: this.options.mode, signal: context.signal, clusterName: plan.cluster });
+      session = await this.options.proxyGateway.open({
+        principal: context.principal,
+        mode: this.options.mode,
+        signal: context.signal,
+        clusterName: plan.cluster,
+      });
     } catch (error) {
       return { output: sessionFailure(plan.cluster, error), isError: true, refusals: [] };
     }
     try {
-      const result = await tool.run({ command }, { ...context, cluster: session });
+      const result = await tool.run({ command }, { ...context, proxySession: session });
       const refusals = session.refusals();
       return { ...withRefusals(result, refusals), refusals };
     } finally {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { HelmInvocations } from '../../helm/helm-invocations.js';
 import type { KubeIdentityClient } from '../../kube/clients.js';
-import type { IdentityResolver } from '../../rbac/identities.js';
+import type { Principal } from '../../rbac/principal.js';
 import type { PolicyEngine } from '../../rbac/policy-engine.js';
 
 /**
@@ -12,7 +12,7 @@ export interface GeneratorDeps {
   /** The cluster the report is generated from (ADR 0035): every dependency below is that cluster's. */
   clusterName: string;
   /** Maps the requester to their cluster identity (impersonation). */
-  identities: Pick<IdentityResolver, 'clientFor'>;
+  identities: { clientFor(principal: Principal | undefined): KubeIdentityClient };
   /** The one policy decision (resource-level roles, deny roles, Pilothouse's own namespace). */
   policy: Pick<PolicyEngine, 'authorize'>;
   /**

@@ -124,7 +124,7 @@ describe('bash tool in the bubblewrap sandbox', () => {
   it('uses the proxy kubeconfig as KUBECONFIG, read-only', async () => {
     const kubeconfigPath = await proxyKubeconfig();
     const result = await run('echo "$KUBECONFIG"; grep -c server "$KUBECONFIG"; { echo x >> "$KUBECONFIG"; } 2>/dev/null || echo read-only', {
-      cluster: proxySession(kubeconfigPath),
+      proxySession: proxySession(kubeconfigPath),
     });
     expect(result.output).toBe(`${kubeconfigPath}\n1\nread-only\n`);
     expect(await readFile(kubeconfigPath, 'utf8')).not.toContain('x\n');
@@ -132,9 +132,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('gives kubectl a cache of the call’s own (fresh /tmp): nothing one call cached, e.g. on another cluster, reaches the next', async () => {
     const cluster = proxySession(await proxyKubeconfig());
-    const first = await run('mkdir -p "$KUBECACHEDIR/discovery/127.0.0.1_40009" && echo "$KUBECACHEDIR"', { cluster });
+    const first = await run('mkdir -p "$KUBECACHEDIR/discovery/127.0.0.1_40009" && echo "$KUBECACHEDIR"', { proxySession: cluster });
     expect(first.output).toBe('/tmp/kube-cache\n');
-    const second = await run('ls -A "$KUBECACHEDIR" 2>/dev/null | wc -l; ls -A "$HOME/.kube" 2>/dev/null | wc -l', { cluster });
+    const second = await run('ls -A "$KUBECACHEDIR" 2>/dev/null | wc -l; ls -A "$HOME/.kube" 2>/dev/null | wc -l', { proxySession: cluster });
     expect(second.output).toBe('0\n0\n');
   });
 
@@ -161,9 +161,9 @@ describe('bash tool in the bubblewrap sandbox', () => {
     const proxy = createServer((request, response) => response.end(`proxy saw ${request.method} ${request.url}`));
     await new Promise<void>((resolve) => proxy.listen(session.socket.path, resolve));
     try {
-      const relayed = await run('curl -sS --max-time 5 http://127.0.0.1:40123/api/v1/pods; echo; echo oops >&2; exit 3', { cluster: session });
+      const relayed = await run('curl -sS --max-time 5 http://127.0.0.1:40123/api/v1/pods; echo; echo oops >&2; exit 3', { proxySession: session });
       expect(relayed).toMatchObject({ isError: true, exitCode: 3, output: 'proxy saw GET /api/v1/pods\n\n[stderr]\noops\n\n[exit code 3]' });
-      const timedOut = await run('sleep 20; echo never', { cluster: session }, { timeoutMs: 1500 });
+      const timedOut = await run('sleep 20; echo never', { proxySession: session }, { timeoutMs: 1500 });
       expect(timedOut.output).toContain('[timed out after 1500 ms]');
       expect(timedOut.output).not.toContain('never');
     } finally {
@@ -173,7 +173,7 @@ describe('bash tool in the bubblewrap sandbox', () => {
 
   it('refuses a kubeconfig whose folder is not private', async () => {
     const kubeconfigPath = await proxyKubeconfig(0o755);
-    const result = await run('echo ran', { cluster: proxySession(kubeconfigPath) });
+    const result = await run('echo ran', { proxySession: proxySession(kubeconfigPath) });
     expect(result).toEqual({ output: 'bash tool refused to run: the cluster kubeconfig is not in a private folder', isError: true });
   });
 

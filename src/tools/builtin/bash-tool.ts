@@ -23,7 +23,7 @@ const bashInput = z.object({
 /**
  * The `bash` tool: `bash -c` inside the sandbox, with the session's private folder as HOME and working
  * folder, a timeout and an output cap, and no network: the cluster is reachable only through the
- * call's policy proxy (`context.cluster`: its kubeconfig, relayed to its Unix socket); without one the
+ * call's policy proxy (`context.proxySession`: its kubeconfig, relayed to its Unix socket); without one the
  * shell has no KUBECONFIG and nothing outside the sandbox to reach. When disabled, or
  * when the sandbox cannot run here, it answers with an error result naming the reason.
  */
@@ -49,10 +49,10 @@ export function createBashTool(options: BashToolOptions): Tool {
       return options.sandbox.run({
         command: input.value.command,
         home,
-        proxy: context.cluster && {
-          kubeconfigPath: context.cluster.kubeconfigPath,
-          socketPath: context.cluster.socket.path,
-          port: context.cluster.socket.port,
+        proxy: context.proxySession && {
+          kubeconfigPath: context.proxySession.kubeconfigPath,
+          socketPath: context.proxySession.socket.path,
+          port: context.proxySession.socket.port,
         },
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,

@@ -8,7 +8,7 @@ import { createProblemsTool, type ProblemsReader } from './problems-tool.js';
 
 /**
  * Options of the built-in tools (config `tools.*` plus the resolved kubectl binary). No kubeconfig:
- * tools reach the cluster only through the per-call policy proxy (`ToolContext.cluster`).
+ * tools reach the cluster only through the per-call policy proxy (`ToolContext.proxySession`).
  */
 export interface BuiltinToolOptions {
   kubectlPath: string;

@@ -72,7 +72,7 @@ async function session(cache: SharedDiscoveryCache, served = answers): Promise<{
   return { cluster: { ...target, refusals: () => [], discovery, close: async () => undefined }, paths };
 }
 
-const context = (cluster: ToolClusterSession): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, cluster });
+const context = (cluster: ToolClusterSession): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, proxySession: cluster });
 const discoveryPaths = (paths: string[]): string[] => paths.filter((pathname) => pathname === '/api' || pathname === '/apis' || pathname === '/api/v1');
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ let folder: string;
 let kubeconfigPath: string;
 /** Stands in for the policy proxy session: only its kubeconfig path matters to the tool (the socket is the bash sandbox's). */
 const session = (): ToolClusterSession => ({ kubeconfigPath, socket: { path: '', port: 0 }, refusals: () => [], close: async () => undefined });
-const context = (): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, cluster: session() });
+const context = (): ToolContext => ({ principal: { username: 'tester', role: 'admin', roles: [] }, proxySession: session() });
 let server: Server;
 const seenHeaders: IncomingHttpHeaders[] = [];
 const seenPaths: string[] = [];
@@ -89,7 +89,7 @@ describe('kubectl tool', () => {
   });
 
   it('refuses to run without a cluster session', async () => {
-    expect(await run('version --client', { cluster: undefined })).toMatchObject({ isError: true, output: expect.stringMatching(/no cluster session/) });
+    expect(await run('version --client', { proxySession: undefined })).toMatchObject({ isError: true, output: expect.stringMatching(/no cluster session/) });
   });
 
   it('never impersonates by itself (the proxy does): no Impersonate-User header', async () => {

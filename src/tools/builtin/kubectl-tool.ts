@@ -79,10 +79,10 @@ function kubectlEnvironment(cluster: ToolClusterSession): NodeJS.ProcessEnv {
 
 /**
  * The `kubectl` tool: runs the real kubectl binary with the arguments split by shell quoting rules,
- * never through a shell. Its only cluster is the call's policy proxy (`context.cluster`): the
+ * never through a shell. Its only cluster is the call's policy proxy (`context.proxySession`): the
  * kubeconfig holds the proxy's URL and one-time token, no service credential; without a session it
  * refuses to run. The model's arguments pass kubectl's own grammar and the flag allowlist first.
- * kubectl's discovery cache is the warm copy of the session's own cluster (`context.cluster.discovery`, built and
+ * kubectl's discovery cache is the warm copy of the session's own cluster (`context.proxySession.discovery`, built and
  * closed with that cluster's gateway: kubectl-discovery-cache.ts), never one built through another cluster.
  */
 export function createKubectlTool(options: KubectlToolOptions): Tool {
@@ -109,20 +109,20 @@ export function createKubectlTool(options: KubectlToolOptions): Tool {
       const root = options.files?.root === undefined ? undefined : await ensureUserFolder(options.files.root, context.principal.username);
       const refused = await argumentRefusal(argv, root);
       if (refused) return errorResult(`kubectl tool: refused: ${refused}`);
-      if (!context.cluster) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
-      await context.cluster.discovery?.prepare(sessionCacheDir(context.cluster));
+      if (!context.proxySession) return errorResult('kubectl tool: no cluster session for this call (the policy proxy is not open); the command was not run');
+      await context.proxySession.discovery?.prepare(sessionCacheDir(context.proxySession));
       const result = await runProcess({
         file: options.kubectlPath,
         cwd: root,
-        args: ['--kubeconfig', context.cluster.kubeconfigPath, ...argv],
-        environment: kubectlEnvironment(context.cluster),
+        args: ['--kubeconfig', context.proxySession.kubeconfigPath, ...argv],
+        environment: kubectlEnvironment(context.proxySession),
         timeoutMs: options.timeoutMs,
         outputLimit: options.outputLimit,
         signal: context.signal,
         // kubectl starts no helpers that outlive it: the service's own session and scheduler group.
         ownSession: false,
       });
-      await context.cluster.discovery?.settle();
+      await context.proxySession.discovery?.settle();
       return result;
     },
   };

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../../src/kube/clients.js';
-import { ClusterSecretWatch, type ClusterSecretSource, type ClusterSecretTarget } from '../../../src/kube/cluster-secrets.js';
+import { ClusterSecretWatch, type ClusterSecretSource, type ClusterSecretTarget } from '../../../src/clusters/secret-watch.js';
+import type { SecretsProvider } from '../../../src/clusters/secrets-provider.js';
 import { RestClient } from '../../../src/kube/rest-client.js';
 import { createLogger } from '../../../src/log.js';
 import { clusterKubeconfig, uniqueName, useNamespace, waitFor } from '../../helpers/cluster.js';
@@ -111,7 +112,7 @@ function readCommandLine(pid: string): string {
 async function serviceWithSecrets(): Promise<{
   service: TestService;
   deps: TestService['deps'];
-  watch: ClusterSecretWatch;
+  watch: SecretsProvider;
   api<T = unknown>(path: string): Promise<ApiResponse<T>>;
   names(): Promise<string[]>;
   apply(data: Record<string, string>, clusterName?: string, secretName?: string): Promise<void>;

@@ -30,9 +30,9 @@ const user: Principal = { username: 'discovery-user', role: 'user', roles: [] };
 async function kubectlOn(service: TestService, command: string, options: { clusterName?: string; principal: Principal; mode: ToolMode }): Promise<ToolResult> {
   const kubectl = service.deps.tools.get('kubectl');
   if (!kubectl) throw new Error('the kubectl tool is missing');
-  const session = await service.deps.toolCluster.open({ principal: options.principal, mode: options.mode, clusterName: options.clusterName });
+  const session = await service.deps.proxyGateway.open({ principal: options.principal, mode: options.mode, clusterName: options.clusterName });
   try {
-    return await kubectl.run({ command }, { principal: options.principal, mode: options.mode, cluster: session });
+    return await kubectl.run({ command }, { principal: options.principal, mode: options.mode, proxySession: session });
   } finally {
     await session.close();
   }

@@ -76,12 +76,12 @@ async function serviceKubeconfig(): Promise<string> {
   return path;
 }
 
-const as = (name: string, groups: string[] = []): KubeIdentityClient => service.deps.kube.forIdentity({ user: name, groups });
+const as = (name: string, groups: string[] = []): KubeIdentityClient => service.deps.home.kube.forIdentity({ user: name, groups });
 
 /** Secret names the service shows `client` in the namespace, or 'refused' (the API server's 403). */
 async function shown(client: KubeIdentityClient): Promise<string[] | 'refused'> {
   try {
-    const view = await service.deps.caches.view(client, secrets, secretsHome.name);
+    const view = await service.deps.home.caches.view(client, secrets, secretsHome.name);
     return listResources(view, { type: secrets, namespace: secretsHome.name })
       .map((item) => item.name)
       .sort();
@@ -110,7 +110,7 @@ beforeAll(async () => {
       authorization: { impersonation: { enabled: true, mappings: { viewer: reader, user: reader, admin: reader } } },
     },
   });
-  secrets = await service.deps.discovery.resolve('secrets');
+  secrets = await service.deps.home.discovery.resolve('secrets');
   // The mode under test: the service's own identity may not list these Secrets.
   const canI = await tryKubectl(clusterKubeconfig(), ['auth', 'can-i', 'list', 'secrets', '-n', secretsHome.name, '--as', serviceUser]);
   expect(canI.stdout.trim()).toBe('no');
@@ -184,7 +184,7 @@ describe('access answers', () => {
     const reviews: string[] = [];
     const clients = new KubeClients(loadKubeConfig({ kubeconfigPath: clusterKubeconfig() }), {}, (verb) => reviews.push(verb));
     const access = new ListAccessSets(
-      () => service.deps.kube.forIdentity(undefined).rest,
+      () => service.deps.home.kube.forIdentity(undefined).rest,
       logger,
       () => now,
     );

@@ -66,7 +66,7 @@ async function apiServerAnswer(client: KubeIdentityClient, namespace?: string): 
 /** What the shared cache shows `client`, or 'refused' (the API server's 403). */
 async function ourAnswer(client: KubeIdentityClient, namespace?: string): Promise<string[] | 'refused'> {
   try {
-    const view = await service.deps.caches.view(client, configmaps, namespace);
+    const view = await service.deps.home.caches.view(client, configmaps, namespace);
     return ours(listResources(view, { type: configmaps, namespace }));
   } catch (error) {
     if (error instanceof ListRefused) {
@@ -77,7 +77,7 @@ async function ourAnswer(client: KubeIdentityClient, namespace?: string): Promis
   }
 }
 
-const as = (name: string, groups: string[] = []): KubeIdentityClient => service.deps.kube.forIdentity({ user: name, groups });
+const as = (name: string, groups: string[] = []): KubeIdentityClient => service.deps.home.kube.forIdentity({ user: name, groups });
 
 /** Ours equals the API server's answer, across all namespaces and in each of ours. */
 async function expectSameAsApiServer(client: KubeIdentityClient): Promise<void> {
@@ -112,7 +112,7 @@ beforeAll(async () => {
       },
     },
   });
-  configmaps = await service.deps.discovery.resolve('configmaps');
+  configmaps = await service.deps.home.discovery.resolve('configmaps');
 });
 
 afterAll(async () => {
@@ -135,7 +135,7 @@ describe('what a caller sees of the shared cache is what the API server lets the
     expect(await ourAnswer(as(user.member, [team]))).toEqual([`${b.name}/kube-root-ca.crt`, `${b.name}/one`, `${b.name}/two`]);
     expect(await ourAnswer(as(user.nobody))).toBe('refused');
     // One shared cache served all of them.
-    expect(service.deps.caches.cacheCount('configmaps')).toBe(1);
+    expect(service.deps.home.caches.cacheCount('configmaps')).toBe(1);
   });
 
   it('follows a RoleBinding added and removed', async () => {

@@ -172,9 +172,9 @@ describe('cache bounds', () => {
   it('keeps at most maxCaches watches, evicting the least recently used, and still answers', async () => {
     const { CacheManager } = await import('../../../src/kube/cache/cache-manager.js');
     const { createLogger } = await import('../../../src/log.js');
-    const client = service.deps.kube.forIdentity(undefined);
+    const client = service.deps.home.kube.forIdentity(undefined);
     const caches = new CacheManager(createLogger('silent'), () => client, { idleMs: 60_000, maxCaches: 3 });
-    const configmaps = await service.deps.discovery.resolve('configmaps');
+    const configmaps = await service.deps.home.discovery.resolve('configmaps');
     try {
       for (const namespace of ['ns-a', 'ns-b', 'ns-c', 'ns-d', 'ns-e', first.name]) {
         await caches.get(client, configmaps, namespace);

@@ -116,9 +116,9 @@ describe('live lists fan out', () => {
 
   it('drops a client that does not keep up, with an error event, and the others get every change', { timeout: 60_000 }, async () => {
     const feeds = new WatchFeeds(4096);
-    const own = service.deps.kube.forIdentity(undefined);
-    const configmaps = await service.deps.discovery.resolve('configmaps');
-    const cache = await service.deps.caches.get(own, configmaps, x.name);
+    const own = service.deps.home.kube.forIdentity(undefined);
+    const configmaps = await service.deps.home.discovery.resolve('configmaps');
+    const cache = await service.deps.home.caches.get(own, configmaps, x.name);
     const subscriber = (sink: PassThrough): FeedSubscriber & { dropped: boolean } => ({
       dropped: false,
       sees: (item: ResourceItem) => item.namespace === x.name,

@@ -107,7 +107,7 @@ describe('MCP server mode over HTTP: who may call', () => {
   it('serves Pilothouse session tokens of role user or admin, not viewer', async () => {
     const user = await web.createUser('user');
     const client = await connect({ authorization: `Bearer ${user.token}` });
-    expect((await client.listTools()).tools.length).toBe(6);
+    expect((await client.listTools()).tools.length).toBe(8);
     await client.close();
     const viewer = await web.createUser('viewer');
     expect((await initializeStatus({ authorization: `Bearer ${viewer.token}` })).status).toBe(403);

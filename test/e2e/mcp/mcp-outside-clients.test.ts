@@ -86,7 +86,7 @@ describe('@modelcontextprotocol/inspector-cli against pilothouse --mcp (stdio)',
     const outcome = await inspect([launcher, '--method', 'tools/list']);
     expect(outcome.code, outcome.stderr).toBe(0);
     const names = (JSON.parse(outcome.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
-    expect(names).toEqual(['kubectl', 'kubectl_get', 'kubectl_describe', 'kubectl_logs', 'kubectl_apply', 'bash']);
+    expect(names).toEqual(['kubectl', 'kubectl_get', 'kubectl_describe', 'kubectl_logs', 'kubectl_apply', 'bash', 'problems', 'promql']);
   });
 
   it('calls a tool against the cluster', async () => {

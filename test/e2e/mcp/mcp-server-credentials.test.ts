@@ -42,9 +42,9 @@ async function aiKubectl(command: string, role: RoleName, mode: 'read' | 'approv
   const principal: Principal = { username: `ai-${role}`, role, roles: [] };
   const tool = service.deps.tools.get('kubectl');
   if (!tool) throw new Error('kubectl tool missing');
-  const session = await service.deps.toolCluster.open({ principal, mode });
+  const session = await service.deps.proxyGateway.open({ principal, mode });
   try {
-    return (await tool.run({ command }, { principal, mode, cluster: session, sessionId: 'mcp-credentials' })).output;
+    return (await tool.run({ command }, { principal, mode, proxySession: session, sessionId: 'mcp-credentials' })).output;
   } finally {
     await session.close();
   }

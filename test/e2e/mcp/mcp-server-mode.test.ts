@@ -63,7 +63,16 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
   it('lists exactly the server-mode tools, matching the golden file of names and schemas', async () => {
     const { tools } = await reader.listTools();
     const listed = tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema, annotations: tool.annotations }));
-    expect(listed.map((tool) => tool.name)).toEqual(['kubectl', 'kubectl_get', 'kubectl_describe', 'kubectl_logs', 'kubectl_apply', 'bash']);
+    expect(listed.map((tool) => tool.name)).toEqual([
+      'kubectl',
+      'kubectl_get',
+      'kubectl_describe',
+      'kubectl_logs',
+      'kubectl_apply',
+      'bash',
+      'problems',
+      'promql',
+    ]);
     for (const tool of tools) expect(tool.description).toBeTruthy();
     if (process.env.UPDATE_GOLDEN === '1' || !existsSync(goldenPath)) writeFileSync(goldenPath, `${JSON.stringify(listed, null, 2)}\n`);
     expect(listed).toEqual(JSON.parse(readFileSync(goldenPath, 'utf8')));
@@ -91,7 +100,7 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
       };
       const connection = await connectStdio(readOnlyFiles.args(clusterKubeconfig()), recording);
       expect(seen).toEqual([answered]);
-      expect((await connection.client.listTools()).tools).toHaveLength(6);
+      expect((await connection.client.listTools()).tools).toHaveLength(8);
       await connection.client.close();
     }
   });
@@ -101,7 +110,7 @@ describe('pilothouse --mcp over stdio (official SDK client)', () => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32601);
     await reader.ping();
-    expect((await reader.listTools()).tools).toHaveLength(6);
+    expect((await reader.listTools()).tools).toHaveLength(8);
     expect(readerPid()).toBeGreaterThan(0);
   });
 

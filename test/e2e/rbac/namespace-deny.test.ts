@@ -168,7 +168,7 @@ describe('a deny role on a namespace covers the Namespace object', () => {
 
   it('gives the AI (through the policy proxy) and the route the same answer for the Namespace, its status and its objects', async () => {
     const principal: Principal = { username: denied.username, role: 'admin', roles: ['no-closed'] };
-    const session = await service.deps.toolCluster.open({ principal, mode: 'approved' });
+    const session = await service.deps.proxyGateway.open({ principal, mode: 'approved' });
     try {
       const kubeconfig = session.kubeconfigPath;
       const finalize = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: closed.name }, spec: { finalizers: [] } });

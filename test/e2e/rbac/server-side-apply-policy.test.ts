@@ -46,9 +46,9 @@ async function applyThroughProxy(name: string, { principal }: Caller): Promise<{
   await writeFile(join(await ensureUserFolder(filesRoot, principal.username), `${name}.yaml`), manifest(name));
   const kubectl = service.deps.tools.get('kubectl');
   if (!kubectl) throw new Error('the kubectl tool is missing');
-  const session = await service.deps.toolCluster.open({ principal, mode: 'approved' });
+  const session = await service.deps.proxyGateway.open({ principal, mode: 'approved' });
   try {
-    return await kubectl.run({ command: `apply --server-side -f ${name}.yaml` }, { principal, mode: 'approved', cluster: session });
+    return await kubectl.run({ command: `apply --server-side -f ${name}.yaml` }, { principal, mode: 'approved', proxySession: session });
   } finally {
     await session.close();
   }

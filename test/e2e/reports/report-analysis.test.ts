@@ -39,10 +39,10 @@ async function generate(
   const deps = target.deps;
   const generators = createGenerators({
     clusterName: deps.clusters.homeName,
-    identities: deps.identities,
-    policy: deps.policy,
-    ownClient: deps.kube.forIdentity(undefined),
-    helm: deps.helm,
+    identities: deps.home.identities,
+    policy: deps.home.policy,
+    ownClient: deps.home.kube.forIdentity(undefined),
+    helm: deps.home.helm,
     trustedRegistries: ['registry.k8s.io'],
     clock: deps.clock,
   });

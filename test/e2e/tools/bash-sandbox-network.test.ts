@@ -293,7 +293,7 @@ describe('bash sandbox network: only the policy proxy', () => {
   });
 
   it('reaches the call’s own proxy only, which still wants its token; another call’s proxy is out of reach', async () => {
-    const gateway = (service.deps as unknown as { toolCluster: ToolClusterGateway }).toolCluster;
+    const gateway = (service.deps as unknown as { proxyGateway: ToolClusterGateway }).proxyGateway;
     const other = await gateway.open({ principal: { username: user.username, role: 'user', roles: [] }, mode: 'approved' });
     try {
       const command =

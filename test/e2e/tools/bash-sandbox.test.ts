@@ -159,7 +159,7 @@ describe('bash sandbox (impersonation on)', () => {
     expect(execution.result).toContain("cannot access '/run/secrets': No such file or directory");
     expect(execution.result).toContain(`${clusterKubeconfig()}: No such file or directory`);
     // KUBECONFIG is the call's proxy kubeconfig once the gateway is wired, and nothing before; never the service's.
-    expect(execution.result).toMatch(toolCluster() ? /^\[\/\S*pilothouse-proxy-\w+\/kubeconfig\]\nend\n/m : /^\[\]\nend\n/m);
+    expect(execution.result).toMatch(proxyGateway() ? /^\[\/\S*pilothouse-proxy-\w+\/kubeconfig\]\nend\n/m : /^\[\]\nend\n/m);
     expect(execution.result).not.toContain('client-key-data');
     expect(execution.result).not.toContain('certificate-authority-data');
   });
@@ -194,14 +194,14 @@ describe('bash sandbox (impersonation on)', () => {
   });
 });
 
-/** The policy proxy gateway (`deps.toolCluster`), once it is wired into the service on this branch. */
-function toolCluster(): ToolClusterGateway | undefined {
-  return (service.deps as unknown as { toolCluster?: ToolClusterGateway }).toolCluster;
+/** The policy proxy gateway (`deps.proxyGateway`), once it is wired into the service on this branch. */
+function proxyGateway(): ToolClusterGateway | undefined {
+  return (service.deps as unknown as { proxyGateway?: ToolClusterGateway }).proxyGateway;
 }
 
 describe('bash sandbox through the policy proxy', () => {
   it('runs kubectl get pods as the caller’s impersonated identity', async (context) => {
-    if (!toolCluster()) context.skip('the policy proxy gateway (deps.toolCluster) is not wired into the service on this branch yet');
+    if (!proxyGateway()) context.skip('the policy proxy gateway (deps.proxyGateway) is not wired into the service on this branch yet');
     const listed = await runBash(`kubectl get pods -n ${workspace.name} -o name`, user.token);
     expect(listed.execution).toMatchObject({ status: 'executed', result: 'pod/sandbox-pod\n' });
     const refused = await runBash(`kubectl get pods -n ${workspace.name} -o name`, service.adminToken);
@@ -210,15 +210,15 @@ describe('bash sandbox through the policy proxy', () => {
   });
 
   it('answers a write that ran without approval (mode read) with 403 from the proxy; the cluster is unchanged', async (context) => {
-    const gateway = toolCluster();
-    if (!gateway) return context.skip('the policy proxy gateway (deps.toolCluster) is not wired into the service on this branch yet');
+    const gateway = proxyGateway();
+    if (!gateway) return context.skip('the policy proxy gateway (deps.proxyGateway) is not wired into the service on this branch yet');
     const principal: Principal = { username: user.username, role: 'user', roles: [] };
     const session = await gateway.open({ principal, mode: 'read' });
     try {
       const tool = service.deps.tools.get('bash');
       const result = await tool!.run(
         { command: `kubectl create configmap forced -n ${workspace.name}` },
-        { principal, sessionId: 'forced', mode: 'read', cluster: session },
+        { principal, sessionId: 'forced', mode: 'read', proxySession: session },
       );
       expect(result.isError).toBe(true);
       expect(result.output).toMatch(/forbidden|403|read-only/i);

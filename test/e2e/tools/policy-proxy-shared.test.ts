@@ -69,7 +69,7 @@ describe('policy proxies of one service', () => {
   it('forward concurrent calls of different callers over the shared upstream pool, each as its own identity', async () => {
     // viewer may not create the SelfSubjectReview (policy): user and admin, twice each.
     const roles: RoleName[] = ['user', 'admin', 'user', 'admin'];
-    const sessions = await Promise.all(roles.map((role) => service.deps.toolCluster.open({ principal: principal(role), mode: 'approved' })));
+    const sessions = await Promise.all(roles.map((role) => service.deps.proxyGateway.open({ principal: principal(role), mode: 'approved' })));
     try {
       const endpoints = sessions.map(endpointOf);
       // Eight rounds of all four at once, so that pooled connections are handed from one caller to another.
@@ -83,8 +83,8 @@ describe('policy proxies of one service', () => {
   });
 
   it('serve one certificate but take only their own call’s token, and none after the call closed', async () => {
-    const first = await service.deps.toolCluster.open({ principal: principal('admin'), mode: 'read' });
-    const second = await service.deps.toolCluster.open({ principal: principal('user'), mode: 'read' });
+    const first = await service.deps.proxyGateway.open({ principal: principal('admin'), mode: 'read' });
+    const second = await service.deps.proxyGateway.open({ principal: principal('user'), mode: 'read' });
     const [a, b] = [endpointOf(first), endpointOf(second)];
     try {
       expect(a.ca).toBe(b.ca);

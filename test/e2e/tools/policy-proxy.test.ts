@@ -42,9 +42,9 @@ async function throughProxy(command: string, options: { mode: ToolMode; role?: R
   const caller = principal(options.role);
   const tool = options.tool === 'bash' ? target.deps.tools.get('bash') : (options.tool ?? target.deps.tools.get('kubectl'));
   if (!tool) throw new Error('tool missing');
-  const session = await target.deps.toolCluster.open({ principal: caller, mode: options.mode });
+  const session = await target.deps.proxyGateway.open({ principal: caller, mode: options.mode });
   try {
-    const result = await tool.run({ command }, { principal: caller, mode: options.mode, cluster: session, sessionId: 'proxy-test' });
+    const result = await tool.run({ command }, { principal: caller, mode: options.mode, proxySession: session, sessionId: 'proxy-test' });
     outputs.push(result.output);
     return { ...result, refusals: [...session.refusals()] };
   } finally {
@@ -61,7 +61,7 @@ const rawKubectl: Tool = {
   run: async (args, context) =>
     runProcess({
       file: findBinary('kubectl'),
-      args: ['--kubeconfig', context.cluster?.kubeconfigPath ?? '/dev/null', ...String(args.command).split(' ')],
+      args: ['--kubeconfig', context.proxySession?.kubeconfigPath ?? '/dev/null', ...String(args.command).split(' ')],
       environment: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch },
       timeoutMs: 20_000,
       outputLimit: 256 * 1024,
@@ -174,7 +174,7 @@ describe('identity', () => {
 
 describe('credentials', () => {
   it('shows only the call’s own proxy endpoint in config view --raw, never the service’s credentials or another call’s token', async () => {
-    const other = await service.deps.toolCluster.open({ principal: principal(), mode: 'read' });
+    const other = await service.deps.proxyGateway.open({ principal: principal(), mode: 'read' });
     try {
       const otherToken = /token: "([^"]+)"/.exec(readFileSync(other.kubeconfigPath, 'utf8'))?.[1] ?? '';
       expect(otherToken.length).toBeGreaterThan(20);
@@ -268,7 +268,7 @@ describe('streaming through the proxy', () => {
   });
 
   it('runs kubectl exec over SPDY too (the upgrade kubectl falls back to)', async () => {
-    const session = await service.deps.toolCluster.open({ principal: principal(), mode: 'approved' });
+    const session = await service.deps.proxyGateway.open({ principal: principal(), mode: 'approved' });
     try {
       const spdy = await new Promise<{ stdout: string; code: number | null }>((resolve, reject) => {
         const child = spawn(findBinary('kubectl'), ['--kubeconfig', session.kubeconfigPath, 'exec', 'box', '-n', namespace.name, '--', 'echo', 'over-spdy'], {

@@ -113,7 +113,7 @@ const field = (kind: string, name: string, path: string): Promise<string> => kub
 /** kubectl with no argument check, inside a proxy session of `role` in `mode`: only the proxy stands between it and the cluster. */
 async function throughProxy(args: string[], role: RoleName, mode: ToolMode): Promise<{ output: string; refusals: { reason: string }[] }> {
   const principal = { username: `dry-${role}`, role, roles: [] };
-  const session = await service.deps.toolCluster.open({ principal, mode });
+  const session = await service.deps.proxyGateway.open({ principal, mode });
   try {
     const result = await runProcess({
       file: findBinary('kubectl'),
@@ -130,7 +130,7 @@ async function throughProxy(args: string[], role: RoleName, mode: ToolMode): Pro
 
 /** One HTTPS request to a proxy with the path exactly as written (kubectl would clean it first). */
 async function rawProxyRequest(method: string, path: string): Promise<{ status: number; body: string; refusals: { reason: string }[] }> {
-  const session = await service.deps.toolCluster.open({ principal: { username: 'dry-admin', role: 'admin', roles: [] }, mode: 'approved' });
+  const session = await service.deps.proxyGateway.open({ principal: { username: 'dry-admin', role: 'admin', roles: [] }, mode: 'approved' });
   try {
     const kubeconfig = readFileSync(session.kubeconfigPath, 'utf8');
     const server = /server: "?([^"\s]+)"?/.exec(kubeconfig)?.[1] ?? '';

@@ -3,10 +3,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { clusterNameSchema } from '../config/schema.js';
 import { AppError } from '../errors.js';
-import { parseClusterKubeconfig, type ClusterKubeconfig } from './cluster-kubeconfig.js';
-import type { ClusterMember, ClusterSet } from './cluster-set.js';
-import type { RestClient } from './rest-client.js';
-import { jsonLines } from './watch-stream.js';
+import { parseClusterKubeconfig, type ClusterKubeconfig } from './kubeconfig.js';
+import type { RestClient } from '../kube/rest-client.js';
+import { jsonLines } from '../kube/watch-stream.js';
 
 /** The label that makes a Secret in Pilothouse's namespace a cluster registration (ADR 0035). */
 export const clusterSecretLabel = 'pilothouse.dev/cluster';
@@ -26,23 +25,6 @@ export interface ClusterSecretTarget {
   put(name: string, source: ClusterSecretSource): Promise<void>;
   /** Its Secret is gone (or no longer valid, or names another cluster now). */
   remove(name: string): Promise<void>;
-}
-
-/**
- * The target over a cluster set: `reserved` holds the home cluster's name and those of `clusters:` (config wins);
- * a put builds the cluster's member (a replace closes the old one), a remove closes it.
- */
-export function clusterSetTarget<T extends ClusterMember>(
-  clusters: ClusterSet<T>,
-  reservedNames: Iterable<string>,
-  build: (name: string, source: ClusterSecretSource) => T,
-): ClusterSecretTarget {
-  const reserved = new Set(reservedNames);
-  return {
-    reserved: (name) => reserved.has(name),
-    put: (name, source) => clusters.put(build(name, source)),
-    remove: (name) => clusters.remove(name),
-  };
 }
 
 /** A labelled Secret that registers no cluster, and why (GET /api/clusters shows it on the cluster it names, to admins). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { loadClusterKubeconfigFile, parseClusterKubeconfig } from './cluster-kubeconfig.js';
+import { loadClusterKubeconfigFile, parseClusterKubeconfig } from './kubeconfig.js';
 
 const token = 'secret-token-value-0123456789';
 const caData = Buffer.from('-----BEGIN CERTIFICATE-----\nnot really\n-----END CERTIFICATE-----\n').toString('base64');

@@ -1,4 +1,4 @@
-import type { Principal } from './principal.js';
+import type { Principal } from '../rbac/principal.js';
 import type { Config } from '../config/schema.js';
 import type { KubeClients, KubeIdentityClient } from '../kube/clients.js';
 import type { KubectlInvocation } from '../kube/objects/resources.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { RestClient } from './rest-client.js';
+import type { RestClient } from '../kube/rest-client.js';
 
 /** A cluster's reachability as last probed (ADR 0035). */
 export interface ClusterReachability {
