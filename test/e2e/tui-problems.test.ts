@@ -65,7 +65,9 @@ describe('pilothouse tui :problems', () => {
     tui.keys('Enter');
     await tui.waitFor(/problems\[\d+\]/);
     tui.keys('/');
+    await tui.waitFor(/│\/\s/);
     tui.type('tui-pull-fails');
+    await tui.waitFor(/│\/tui-pull-fails/);
     tui.keys('Enter');
     const listed = await tui.waitFor(new RegExp(`${namespace.name}\\s+Pod/tui-pull-fails\\s+critical\\s+ImagePullBackOff`), 60_000);
     expect(listed).toMatch(/problems\[1\]/);

@@ -4,6 +4,7 @@ import { useShell, type Shell } from '../core/shell.js';
 import type { ActionName } from '../core/key-map.js';
 import type { Row, Target } from '../api/types.js';
 import { LoadedTableView } from './loaded-table-view.js';
+import { agedBy } from '../core/columns.js';
 
 /** `Pod/web-1` */
 const objectOf = (finding: Finding): string => `${finding.object.kind}/${finding.object.name}`;
@@ -17,7 +18,8 @@ function rowOf(finding: Finding): Row {
     reason: finding.reason,
     owner: finding.owner ? `${finding.owner.kind}/${finding.owner.name}` : '',
     message: finding.message,
-    since: finding.since,
+    // How long the finding has stood, in the lists' short age form (`40s`, `12m`, `3h`).
+    age: agedBy('0s', Math.max(0, (Date.now() - Date.parse(finding.since)) / 1000)),
     finding,
   } as Row;
 }
