@@ -4,7 +4,7 @@ import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js'
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
-import { chromiumPath, launchArgs, missingForWebTests, signInAt } from '../helpers/browser.js';
+import { chromiumPath, launchArgs, missingForWebTests, seriousAxeViolations, signInAt } from '../helpers/browser.js';
 
 // Issue 35, "where people look": the Problems page lists a broken object's finding live, the navigation counts it,
 // the object's page shows it in a banner whose Ask the pilot puts the finding into the chat's context (the model reads
@@ -96,6 +96,7 @@ describe.skipIf(missing.length > 0)('web: problems where people look', () => {
     await waitFor(async () => (await first.count()) === 0);
     await card(page, shown.name, 'late-fails').waitFor();
     expect(await fitsWidth(page, '.problems-page')).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The object link opens the pod's page, whose banner shows the finding.
     await card(page, shown.name, 'late-fails')
@@ -104,6 +105,7 @@ describe.skipIf(missing.length > 0)('web: problems where people look', () => {
     const banner = page.getByTestId('problem-banner');
     await banner.getByText('status.containerStatuses[main].state.waiting.reason: ImagePullBackOff').waitFor();
     await banner.getByText(`kubectl describe pod late-fails -n ${shown.name}`).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // Ask the pilot: the chat opens with the finding as its context, and the model reads the finding's evidence and hint.
     wire.script([{ text: ['The image does not exist: fix the image name.'] }]);
