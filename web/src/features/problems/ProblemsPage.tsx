@@ -112,6 +112,12 @@ export function ProblemsPage({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
   const live = useProblems();
   const [filters, setFilters] = useState<ProblemFilters>({ ...noFilters, namespace });
+  // The header's namespace, changed while the page is open, becomes the namespace filter (adjusted while rendering).
+  const [headerNamespace, setHeaderNamespace] = useState(namespace);
+  if (headerNamespace !== namespace) {
+    setHeaderNamespace(namespace);
+    setFilters({ ...filters, namespace });
+  }
   const all = useMemo(() => live.items ?? [], [live.items]);
   const shown = useMemo(() => all.filter((finding) => matchesFilters(finding, filters)), [all, filters]);
   return (
