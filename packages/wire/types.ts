@@ -2100,6 +2100,7 @@ export interface components {
             /** @default {} */
             context?: {
                 cluster?: components["schemas"]["ClusterName"];
+                finding?: string;
                 namespace?: "" | string;
                 range?: string;
                 resource?: string | "";

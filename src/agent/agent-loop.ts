@@ -15,7 +15,7 @@ import { resolveToolCalling } from './tool-calling.js';
 import type { ToolCallingMode } from '../config/schema.js';
 import { streamModelCall, toolSpecs, uniqueCallIds, type ModelReply } from './model-call.js';
 import { cancelled, finalAnswer, firstStop, stepCountIs, type LoopProgress, type StopCondition } from './stop-conditions.js';
-import { buildSystemPrompt, type PromptInput } from './system-prompt.js';
+import { buildSystemPrompt, type FocusedFinding, type PromptInput } from './system-prompt.js';
 import { ToolStep, TurnCancelledError, type ToolStepDeps, type ToolTurn } from './tool-step.js';
 
 /** Everything the loop needs, built once in the composition root. */
@@ -33,6 +33,8 @@ export interface AgentLoopDeps extends ToolStepDeps {
   usage?: UsageMeter;
   /** The caller's finding counts in one namespace of a cluster (src/problems); absent: the prompt says nothing of them. */
   problemCounts?(request: { principal: ToolTurn['principal']; clusterName?: string; namespace: string }): Promise<Record<string, number>>;
+  /** One finding by id as the caller may see it (the chat context's `finding`); undefined when it is gone or hidden from them. */
+  finding?(request: { principal: ToolTurn['principal']; clusterName?: string; id: string }): Promise<FocusedFinding | undefined>;
 }
 
 /** The caller's settings that shape a turn. */
@@ -151,6 +153,13 @@ export class AgentLoop {
     return counts && { namespace, counts };
   }
 
+  /** The finding the chat context names (a failure, like a gone finding, leaves only its id in the prompt). */
+  private async focusedFinding(turn: AgentTurn): Promise<FocusedFinding | undefined> {
+    const id = turn.context.finding;
+    if (!id) return undefined;
+    return this.deps.finding?.({ principal: turn.principal, clusterName: turn.context.cluster, id }).catch(() => undefined);
+  }
+
   /** One model call over the history; the reply (text and tool calls) is appended to it. */
   private async askModel(turn: AgentTurn): Promise<{ calls: LlmToolCall[]; corrected: number }> {
     const entries = await turn.history.entries();
@@ -190,6 +199,7 @@ export class AgentLoop {
       beginnerMode: turn.settings.beginnerMode,
       clusters: clusterPrompt(turn),
       problems: await this.problemsPrompt(turn),
+      finding: await this.focusedFinding(turn),
     });
     const standing = (await this.deps.instructions?.(turn.context).catch(() => [])) ?? [];
     const prompt = [base, ...standing, ...(turn.headless?.instructions ?? [])].join('\n\n');

@@ -14,6 +14,20 @@ export interface PromptInput {
   clusters?: { current: string; items: readonly ClusterListing[] };
   /** The caller's findings in the chat's namespace by severity (src/problems); absent: nothing to say. */
   problems?: { namespace: string; counts: Record<string, number> };
+  /** The finding the user asks about (the chat context's `finding`, as the caller may see it); absent: none or no longer found. */
+  finding?: FocusedFinding;
+}
+
+/** What the prompt says of the finding a question is about (a src/problems Finding, as far as the model needs it). */
+export interface FocusedFinding {
+  severity: string;
+  reason: string;
+  message: string;
+  object: { kind: string; namespace?: string; name: string };
+  owner?: { kind: string; name: string };
+  evidence: readonly string[];
+  hint: string;
+  since: string;
 }
 
 const languageNames: Record<string, string> = { en: 'English', ko: 'Korean', ja: 'Japanese', zh: 'Chinese' };
@@ -72,6 +86,21 @@ function problemLines(problems: PromptInput['problems']): string[] {
   ];
 }
 
+/** The finding the user asks about, with the evidence it rests on and its read-only next step. */
+function findingLines(finding: FocusedFinding | undefined, asked: string | undefined): string[] {
+  if (!asked) return [];
+  if (!finding) return [`The user asks about a finding (${asked}) that Pilothouse no longer finds: it may be fixed; check the object's state now.`];
+  const { object } = finding;
+  const where = `${object.kind} ${object.namespace ? `${object.namespace}/` : ''}${object.name}`;
+  const owner = finding.owner ? ` (owned by ${finding.owner.kind} ${finding.owner.name})` : '';
+  return [
+    `The user asks about this ${finding.severity} finding on ${where}${owner}, seen since ${finding.since}: ${finding.reason}: ${finding.message}`,
+    'Evidence:',
+    ...finding.evidence.map((line) => `- ${line}`),
+    `Suggested read-only next step: ${finding.hint}`,
+  ];
+}
+
 /**
  * The system prompt of a turn: who asks, what they are looking at (namespace, focused resource),
  * which clusters exist (and which is the chat's), which tools exist and the role's rules. Built fresh each turn, never stored.
@@ -83,6 +112,7 @@ export function buildSystemPrompt(input: PromptInput): string {
     ...contextLines(input.context),
     ...clusterLines(input.clusters),
     ...problemLines(input.problems),
+    ...findingLines(input.finding, input.context.finding),
     input.tools.length ? `Tools: ${input.tools.join(', ')}. Prefer one small command per call.` : 'No tools are available.',
     ...historyLines(input.tools),
     roleRules[input.role],

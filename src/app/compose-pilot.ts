@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AgentLoop, type AgentLoopDeps } from '../agent/agent-loop.js';
+import type { FocusedFinding } from '../agent/system-prompt.js';
 import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import { ApprovalRegistry, type Approvals } from '../agent/approvals/approvals.js';
 import { SharedApprovals } from '../agent/approvals/shared-approvals.js';
@@ -59,6 +60,14 @@ function problemCountsOf(reader: ProblemsReader): NonNullable<AgentLoopDeps['pro
   return async (request) => (await reader.read(request)).counts;
 }
 
+/** One finding by id, as the caller may see it, from the problems tool's reader. */
+function findingOf(reader: ProblemsReader): NonNullable<AgentLoopDeps['finding']> {
+  return async ({ principal, clusterName, id }) => {
+    const { items } = await reader.read({ principal, clusterName });
+    return (items as { id?: string }[]).find((item) => item.id === id) as FocusedFinding | undefined;
+  };
+}
+
 function countLlmRequest(metrics: PilotInputs['metrics'], provider: string, failed: boolean): void {
   metrics?.llmRequests.inc({ provider });
   if (failed) metrics?.llmErrors.inc({ provider });
@@ -109,7 +118,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     logger: inputs.logger,
     instructions: inputs.instructions,
     usage: new ChatUsageMeter(usage, chatBudgets),
-    ...(inputs.problems ? { problemCounts: problemCountsOf(inputs.problems) } : {}),
+    ...(inputs.problems ? { problemCounts: problemCountsOf(inputs.problems), finding: findingOf(inputs.problems) } : {}),
   });
   const chat = new ChatService(new ChatStore(inputs.store, () => new Date(inputs.clock())), loop);
   inputs.health.llmCheck = () => llm.check();

@@ -79,6 +79,7 @@ export function App(props: AppProps): ReactElement {
     setKinds([]);
     setRound((value) => value + 1);
   };
+  const pane = usePaneFocus(props.sidePane, columns, rows);
   const cluster = useCluster({ api: props.api, t: props.t, prompt, report, notice, switched: restart, fail: quit }, props.cluster);
   const base: Omit<Shell, 'write'> = {
     api: props.api,
@@ -96,6 +97,12 @@ export function App(props: AppProps): ReactElement {
     confirm: (question) => prompt<boolean>((resolve) => ({ kind: 'confirm', question, resolve })),
     ask: (label, initial) => prompt<string | undefined>((resolve) => ({ kind: 'ask', label, initial, resolve })),
     setCapturing,
+    askPilot: (focus) => {
+      if (!props.sidePane?.focus) return false;
+      props.sidePane.focus(focus);
+      pane.open();
+      return true;
+    },
     suspend: (work) => suspendTerminal(work),
   };
   const shell: Shell = { ...base, write: (work, scope) => writeWithApproval(base, work, scope, () => setRound((value) => value + 1)) };
@@ -116,7 +123,6 @@ export function App(props: AppProps): ReactElement {
     if (runCommand(shell, line, known)) quit();
   };
   const top = stack.at(-1) ?? podsView;
-  const pane = usePaneFocus(props.sidePane, columns, rows);
   const globalHandlers: Partial<Record<ActionName, () => void>> = {
     command: () => (setMessage(undefined), setModal({ kind: 'command' })),
     help: () => setModal({ kind: 'help' }),

@@ -13,6 +13,8 @@ export interface ChatContext {
   cluster?: string;
   /** The time range on screen (`1h`, `24h`: back from now), for questions about history (issue 36). */
   range?: string;
+  /** The id of a finding (src/problems) the user asks about ("Ask the pilot" on a finding); its evidence goes into the system prompt. */
+  finding?: string;
 }
 
 /** How a tool call ended; the `status` of the `tool_execution` event. */

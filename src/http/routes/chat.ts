@@ -53,6 +53,11 @@ const chatBody = z
           .string()
           .regex(/^\d+(m|h|d)$/, 'must be a duration like 1h')
           .optional(),
+        /** A finding's id (GET /api/problems) the question is about: the AI reads its evidence and hint first. */
+        finding: z
+          .string()
+          .regex(/^[a-f0-9]{20}$/, 'must be the id of a finding')
+          .optional(),
       })
       // An unknown context property is refused (400), never dropped: a dropped `cluster` ran the turn on home.
       .strict()
@@ -146,13 +151,14 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
           resource: body.context.resource || undefined,
           cluster,
           range: body.context.range,
+          ...(body.context.finding ? { finding: body.context.finding } : {}),
         };
         deps.audit.record({
           ...auditFields,
           action: 'query',
           resource: `chat/${session.id}`,
           cluster,
-          details: { message: body.message.slice(0, 500), namespace: chatContext.namespace, resource: chatContext.resource },
+          details: { message: body.message.slice(0, 500), namespace: chatContext.namespace, resource: chatContext.resource, finding: chatContext.finding },
           decision: 'allow',
           outcome: 'success',
         });

@@ -1,6 +1,6 @@
 import type { ApiClient } from './client.js';
 import type { AccessRequest, ClusterList, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
-import type { components } from '@pilothouse/wire/types';
+import type { components, Finding } from '@pilothouse/wire/types';
 
 /** The request bodies the terminal UI sends, as the OpenAPI document names them. */
 type Body = components['schemas'];
@@ -55,6 +55,11 @@ export class PilothouseApi {
   /** POST /api/{kind}/{verb} of a workload or node action (scale, restart, rollback, pause, resume, cordon, uncordon). */
   action(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.client.json('POST', path, { body });
+  }
+
+  /** GET /api/problems: the findings of the current cluster the caller may see, critical first. */
+  async problems(): Promise<Finding[]> {
+    return (await this.client.json<{ items: Finding[] }>('GET', '/api/problems')).items;
   }
 
   /** POST /api/investigations: asks the pilot to investigate (read-only); the new Investigation's name. */

@@ -22,6 +22,7 @@ const fixedCommands: Record<string, CommandOutcome> = {
   requests: { view: { type: 'access-requests' } },
   ar: { view: { type: 'access-requests' } },
   reports: { view: { type: 'reports' } },
+  problems: { view: { type: 'problems' } },
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
 const switchWords = new Set<string>(clusterWords);

@@ -18,6 +18,7 @@ export const viewIds = [
   'access-requests',
   'pilot',
   'reports',
+  'problems',
 ] as const;
 export type ViewId = (typeof viewIds)[number];
 
@@ -35,6 +36,7 @@ export type ActionName =
   | 'shell'
   | 'portForward'
   | 'investigate'
+  | 'askPilot'
   | 'delete'
   | 'scale'
   | 'restart'
@@ -149,6 +151,7 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
     { key: 'r', action: 'requestAccess' },
     { key: 'tab', action: 'focus' },
   ],
+  problems: [...table, { key: 'enter', action: 'open' }, { key: 'y', action: 'yaml' }, { key: 'p', action: 'askPilot' }, { key: 'i', action: 'investigate' }],
   reports: [
     ...navigation,
     { key: 'n', action: 'newReport' },

@@ -17,6 +17,10 @@ describe('row colours', () => {
     [{ name: 'node', status: 'Ready' }, undefined],
     [{ name: 'claim', phase: 'Pending' }, 'yellow'],
     [{ name: 'web' }, undefined],
+    // A finding of :problems, by its severity (a warning's reason such as Restarts names no state).
+    [{ name: 'Pod/web-1', severity: 'critical', reason: 'Unschedulable' }, 'red'],
+    [{ name: 'Service/web', severity: 'warning', reason: 'NoPodsSelected' }, 'yellow'],
+    [{ name: 'Node/n1', severity: 'info', reason: 'Cordoned' }, undefined],
   ])('%o is %s', (row, tone) => {
     expect(rowTone(row as never)).toBe(tone);
   });

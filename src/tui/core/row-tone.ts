@@ -19,6 +19,9 @@ function stateOf(row: Row): string {
 
 /** The colour of a row from the state it names (pods, nodes, jobs, claims, access requests…). */
 export function rowTone(row: Row): RowTone {
+  // A finding (the `:problems` view) is coloured by its severity.
+  if (row.severity === 'critical') return 'red';
+  if (row.severity === 'warning') return 'yellow';
   const state = stateOf(row);
   if (broken.test(state)) return 'red';
   if (waiting.test(state)) return 'yellow';

@@ -3,6 +3,7 @@ import type { PilothouseApi } from '../api/pilothouse-api.js';
 import type { Target } from '../api/types.js';
 import type { Translate } from './i18n.js';
 import type { ViewId } from './key-map.js';
+import type { PilotFocus } from './side-pane.js';
 
 /** One entry of the view stack (esc goes back to the one below). */
 export type ViewState =
@@ -13,7 +14,8 @@ export type ViewState =
   | { type: 'helm' }
   | { type: 'helm-history'; release: Target }
   | { type: 'access-requests' }
-  | { type: 'reports' };
+  | { type: 'reports' }
+  | { type: 'problems' };
 
 /** What a write needs an access request to cover when the server answers 403 approval_required. */
 export interface AccessScope {
@@ -49,6 +51,8 @@ export interface Shell {
   write<T>(work: () => Promise<T>, scope: AccessScope): Promise<T | undefined>;
   /** Views typing text (filter, search) take every key while they do. */
   setCapturing(capturing: boolean): void;
+  /** Opens the AI pilot's pane asking about a finding; false when there is no pilot pane. */
+  askPilot(focus: PilotFocus): boolean;
   /** Hands the terminal to another program (editor, shell) and takes it back. */
   suspend(work: () => Promise<void>): Promise<void>;
 }

@@ -7,10 +7,18 @@ export class PilotApi {
   constructor(private readonly client: ApiClient) {}
 
   /** POST /api/chat/agentic: yields the turn's events until `stream_end` (or `signal` aborts); the turn names the current cluster. */
-  async *ask(body: { message: string; namespace?: string; sessionId?: string }, signal: AbortSignal): AsyncGenerator<PilotEvent> {
+  async *ask(
+    body: { message: string; namespace?: string; sessionId?: string; resource?: string; finding?: string },
+    signal: AbortSignal,
+  ): AsyncGenerator<PilotEvent> {
     const headers: Record<string, string> = { ...this.client.serviceHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' };
     if (this.client.token) headers.Authorization = `Bearer ${this.client.token}`;
-    const payload = { message: body.message, context: { namespace: body.namespace ?? '' }, session_id: body.sessionId, cluster: this.client.cluster };
+    const context = {
+      namespace: body.namespace ?? '',
+      ...(body.resource ? { resource: body.resource } : {}),
+      ...(body.finding ? { finding: body.finding } : {}),
+    };
+    const payload = { message: body.message, context, session_id: body.sessionId, cluster: this.client.cluster };
     const response = await fetch(this.client.url('/api/chat/agentic'), { method: 'POST', headers, body: JSON.stringify(payload), signal });
     if (!response.ok || !response.body) throw await errorFromResponse(response);
     for await (const event of serverEvents(response.body as unknown as AsyncIterable<Uint8Array>)) yield event as PilotEvent;

@@ -1,5 +1,6 @@
 import { ApiError, errorLine } from '@pilothouse/wire/wire-client';
 import type { PilotApi } from './pilot-api.js';
+import type { PilotFocus } from '../core/side-pane.js';
 import { applyEvent, emptyTranscript, fromHistory, waitingTool, withAccessRequest, type Transcript } from './transcript.js';
 
 /**
@@ -10,6 +11,7 @@ export class PilotChat {
   private state: Transcript = emptyTranscript;
   private readonly listeners = new Set<() => void>();
   private turn?: AbortController;
+  private focused?: { focus: PilotFocus; round: number };
 
   constructor(
     private readonly api: PilotApi,
@@ -34,14 +36,27 @@ export class PilotChat {
     this.set({ ...this.state, busy: false, entries: [...this.state.entries, { kind: 'error', code, text }] });
   }
 
-  /** Sends a question in the current session (a new one when there is none) and streams the answer in. */
+  /** The finding the next questions are about (and how many times one was asked about), until dropped or a new chat. */
+  focus(): { focus: PilotFocus; round: number } | undefined {
+    return this.focused;
+  }
+
+  /** Puts a finding in the chat's context (the `:problems` view's ask key). */
+  focusOn(focus: PilotFocus): void {
+    this.focused = { focus, round: (this.focused?.round ?? 0) + 1 };
+    this.set({ ...this.state });
+  }
+
+  /** Sends a question in the current session (a new one when there is none) and streams the answer in; about the focused finding, if any. */
   async ask(message: string, namespace: string | undefined): Promise<void> {
     if (this.state.busy) return;
     const controller = new AbortController();
     this.turn = controller;
     this.set({ ...this.state, busy: true, entries: [...this.state.entries, { kind: 'user', text: message }] });
     try {
-      for await (const event of this.api.ask({ message, namespace, sessionId: this.state.sessionId }, controller.signal)) {
+      const focus = this.focused?.focus;
+      const about = focus ? { namespace: focus.namespace ?? namespace, resource: focus.resource, finding: focus.finding } : { namespace };
+      for await (const event of this.api.ask({ message, ...about, sessionId: this.state.sessionId }, controller.signal)) {
         this.set(applyEvent(this.state, event, this.now()));
       }
       if (this.state.busy) this.set({ ...this.state, busy: false });
@@ -82,6 +97,7 @@ export class PilotChat {
   /** Starts a new chat. */
   reset(): void {
     this.leave();
+    this.focused = undefined;
     this.set(emptyTranscript);
   }
 

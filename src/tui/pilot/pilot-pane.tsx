@@ -3,7 +3,7 @@ import { useEffect, useState, useSyncExternalStore, type ReactElement } from 're
 import { fileAccessRequest } from '../actions/access-flow.js';
 import { actionFor, type ActionName } from '../core/key-map.js';
 import { useShell, type Shell } from '../core/shell.js';
-import type { SidePane } from '../core/side-pane.js';
+import type { PilotFocus, SidePane } from '../core/side-pane.js';
 import { useTextInput } from '../components/use-text-input.js';
 import { PilotApi } from './pilot-api.js';
 import { PilotChat } from './pilot-chat.js';
@@ -27,8 +27,19 @@ interface PaneProps {
 /** The AI pilot as the terminal UI's side pane, opened and closed with `a`; the conversation outlives the pane. */
 export function aiPilotPane(): SidePane {
   let chat: PilotChat | undefined;
-  const chatOf = (shell: Shell): PilotChat => (chat ??= new PilotChat(new PilotApi(shell.api.client)));
-  return { key: 'a', render: (size) => <PilotPane {...size} chat={chatOf} /> };
+  let pending: PilotFocus | undefined;
+  const chatOf = (shell: Shell): PilotChat => {
+    if (chat) return chat;
+    chat = new PilotChat(new PilotApi(shell.api.client));
+    if (pending) chat.focusOn(pending);
+    pending = undefined;
+    return chat;
+  };
+  const focus = (next: PilotFocus): void => {
+    if (chat) chat.focusOn(next);
+    else pending = next;
+  };
+  return { key: 'a', render: (size) => <PilotPane {...size} chat={chatOf} />, focus };
 }
 
 /** Now, once a second while a tool call waits (the countdown). */
@@ -55,8 +66,8 @@ function moved(ids: string[], selected: string | undefined, step: number): strin
 
 const step = (input: string, key: Key): number => (key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : 0);
 
-function AskLine(props: { active: boolean; label: string; onSubmit(text: string): void; onCancel(): void }): ReactElement {
-  const { value } = useTextInput(props.active, '', { onSubmit: props.onSubmit, onCancel: props.onCancel });
+function AskLine(props: { active: boolean; label: string; initial?: string; onSubmit(text: string): void; onCancel(): void }): ReactElement {
+  const { value } = useTextInput(props.active, props.initial ?? '', { onSubmit: props.onSubmit, onCancel: props.onCancel });
   return (
     <Text color="yellow" wrap="truncate">
       {props.label} <Text color="white">{value}</Text>
@@ -78,6 +89,15 @@ function PilotPane(props: PaneProps): ReactElement {
     shell.setCapturing(next === 'ask');
     setMode(next);
   };
+  const focused = chat.focus();
+  // A finding put in context (the `:problems` view's ask key) starts a question about it.
+  useEffect(() => {
+    if (focused) switchMode('ask');
+  }, [focused?.round]);
+  const about = focused ? `[${focused.focus.label}] ` : '';
+  // The finding's question starts the first ask line after it was put in context, not every later one.
+  const [askedRound, setAskedRound] = useState(0);
+  const draft = focused && focused.round !== askedRound ? focused.focus.question : undefined;
   const decide = (approved: boolean): void => {
     chat.decide(approved).then((found) => (found ? undefined : shell.notice(shell.t('tui.pilot.nothingWaiting'))), shell.report);
   };
@@ -129,13 +149,16 @@ function PilotPane(props: PaneProps): ReactElement {
   const footer =
     mode === 'ask' ? (
       <AskLine
+        key={focused?.round ?? 0}
         active={props.active}
-        label={shell.t('tui.pilot.ask')}
-        onSubmit={(text) => (switchMode('chat'), text.trim() ? void chat.ask(text.trim(), shell.namespace) : undefined)}
+        label={`${about}${shell.t('tui.pilot.ask')}`}
+        initial={draft}
+        onSubmit={(text) => (switchMode('chat'), setAskedRound(focused?.round ?? 0), text.trim() ? void chat.ask(text.trim(), shell.namespace) : undefined)}
         onCancel={() => switchMode('chat')}
       />
     ) : (
       <Text dimColor wrap="truncate">
+        {about}
         {shell.t('tui.pilot.hint')}
       </Text>
     );

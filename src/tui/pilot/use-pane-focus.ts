@@ -17,6 +17,8 @@ export interface PaneFocus {
   bodyWidth: number;
   paneWidth: number;
   close(): void;
+  /** Opens the pane with the focus in it. */
+  open(): void;
   /** Handles `a` (open / close), tab (focus) and, in the pane, esc (the pane's own); true when the key was the pane's. */
   handles(input: string, key: Key, action: ActionName | undefined): boolean;
 }
@@ -54,6 +56,7 @@ export function usePaneFocus(pane: SidePane | undefined, columns: number, rows: 
     helpView: (tableView) => (tableActive ? tableView : 'pilot'),
     ...sizes,
     close: () => setOpen(false),
+    open: () => (setOpen(true), setFocused(true)),
     handles,
   };
 }

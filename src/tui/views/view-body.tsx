@@ -8,6 +8,7 @@ import { HelmHistoryView, HelmView } from './helm-views.js';
 import { DrainView } from './drain-view.js';
 import { AccessRequestsView } from './access-requests-view.js';
 import { ReportsView } from '../reports/reports-view.js';
+import { ProblemsView } from './problems-view.js';
 
 export interface BodySize {
   height: number;
@@ -23,6 +24,7 @@ export function viewIdOf(state: ViewState): ViewId {
   if (state.type === 'helm') return 'helm';
   if (state.type === 'helm-history') return 'helm-history';
   if (state.type === 'reports') return 'reports';
+  if (state.type === 'problems') return 'problems';
   return 'access-requests';
 }
 
@@ -46,5 +48,7 @@ export function ViewBody(props: { state: ViewState } & BodySize): ReactElement {
       return <AccessRequestsView {...size} />;
     case 'reports':
       return <ReportsView {...size} />;
+    case 'problems':
+      return <ProblemsView {...size} />;
   }
 }

@@ -231,6 +231,27 @@ describe('who sees which findings', () => {
     expect(theirs.prompt).toContain(`Pilothouse finds no problems in the namespace ${other.name} now.`);
   });
 
+  it('a chat about a finding (context.finding) quotes its evidence, only to a caller who may see it', async () => {
+    const finding = await waitForFinding(other.name, 'Pod', 'crasher', 'CrashLoopBackOff');
+    const promptOf = async (token: string): Promise<string> => {
+      wire.reset();
+      wire.script([{ text: ['Looked.'] }]);
+      const run = await chat(service, { message: 'why?', context: { namespace: other.name, resource: 'Pod/crasher', finding: finding.id } }, { token });
+      expect(run.status).toBe(200);
+      return String((wire.chatRequests()[0]?.body as { messages: { content?: unknown }[] }).messages[0]?.content);
+    };
+    const admin = await promptOf(service.adminToken);
+    expect(admin).toContain(`critical finding on Pod ${other.name}/crasher`);
+    expect(admin).toContain('- status.containerStatuses[main].state.waiting.reason: CrashLoopBackOff');
+    expect(admin).toContain(`Suggested read-only next step: kubectl logs crasher -n ${other.name} -c main --previous`);
+    // Denied the namespace: the id alone is named, none of the finding's evidence.
+    const theirs = await promptOf(limited.token);
+    expect(theirs).toContain(`a finding (${finding.id}) that Pilothouse no longer finds`);
+    expect(theirs).not.toContain('CrashLoopBackOff');
+    const refused = await chat(service, { message: 'why?', context: { finding: 'not an id' } }, { token: service.adminToken });
+    expect(refused.status).toBe(400);
+  });
+
   it('GET /api/clusters carries the counts the caller may see; /metrics has pilothouse_problems', async () => {
     const counts = async (token: string): Promise<Record<string, number> | undefined> => {
       const response = await service.api('GET', '/api/clusters', { token });

@@ -5,28 +5,44 @@ import type { ResourceItem } from '@pilothouse/wire/types';
 /** The rows of a live list (`GET /api/k8s/{resource}/watch`), keyed by namespace/name. */
 export type LiveRows = Map<string, ResourceItem>;
 
-const keyOf = (item: ResourceItem): string => `${item.namespace ?? ''}/${item.name}`;
+/** A live list row's key: namespace/name. */
+export const liveListKey = (item: ResourceItem): string => `${item.namespace ?? ''}/${item.name}`;
+
+/** The live lists' order: by namespace, then name. */
+export const liveListOrder = (left: ResourceItem, right: ResourceItem): number =>
+  (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name);
 
 /**
- * Applies one event of the live list: `snapshot` replaces every row, `added`/`modified` set one,
- * `deleted` removes one. Returns whether the rows changed (keep-alives and unknown events do not).
+ * Applies one event of a live stream: `snapshot` replaces every item (its other fields go to `onSnapshot`),
+ * `added`/`modified` set one, `deleted` removes one. Returns whether the items changed (keep-alives and unknown events do not).
  */
-export function applyLiveEvent(rows: LiveRows, event: SseEvent): boolean {
+export function applyKeyedEvent<T>(
+  rows: Map<string, T>,
+  event: SseEvent,
+  keyOf: (item: T) => string,
+  onSnapshot?: (fields: Record<string, unknown>) => void,
+): boolean {
   if (event.event === 'snapshot') {
-    const { items } = JSON.parse(event.data) as { items: ResourceItem[] };
+    const { items, ...fields } = JSON.parse(event.data) as { items: T[] };
     rows.clear();
     for (const item of items) rows.set(keyOf(item), item);
+    onSnapshot?.(fields);
     return true;
   }
   if (event.event !== 'added' && event.event !== 'modified' && event.event !== 'deleted') return false;
-  const { item } = JSON.parse(event.data) as { item: ResourceItem };
+  const { item } = JSON.parse(event.data) as { item: T };
   if (event.event === 'deleted') return rows.delete(keyOf(item));
   rows.set(keyOf(item), item);
   return true;
 }
 
+/** Applies one event of a live list (`GET /api/k8s/{resource}/watch`), keyed by namespace/name. */
+export function applyLiveEvent(rows: LiveRows, event: SseEvent): boolean {
+  return applyKeyedEvent(rows, event, liveListKey);
+}
+
 /** The rows as the list answers them: by namespace, then name. */
 export function liveListResponse(rows: LiveRows): ListResponse<ResourceItem> {
-  const items = [...rows.values()].sort((left, right) => (left.namespace ?? '').localeCompare(right.namespace ?? '') || left.name.localeCompare(right.name));
+  const items = [...rows.values()].sort(liveListOrder);
   return { items, total: items.length };
 }

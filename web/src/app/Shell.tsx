@@ -15,7 +15,10 @@ import type { ResourceTarget } from '../shared/resource-target';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { useT } from '../i18n';
 import { AccessScopeProvider, ApprovalActionProvider, type ApprovalAction } from '../shared/access-context';
-import { useLocationCluster, useRoute, type Route } from '../shared/router';
+import { routePath, useLocationCluster, useRoute, type Route } from '../shared/router';
+import { PilotFocusProvider, type PilotFocus } from '../shared/pilot-focus';
+import { ProblemsProvider } from '../shared/live-problems';
+import type { ChatContextValue } from '../features/chat/use-chat';
 import { ClusterScope } from './ClusterScope';
 import { useStoredState } from './stored-state';
 
@@ -66,9 +69,32 @@ function useSelection(listKey: string): [ResourceTarget | null, (target: Resourc
   return [selected, setSelected];
 }
 
-/** What the AI pilot is told about the screen: the namespace, and the open object as `<kind>/<name>`. */
-function chatContextOf(open: ResourceTarget | null, namespace: string): { namespace: string; resource?: string } {
+/** What the AI pilot is told about the screen: the namespace, the open object as `<kind>/<name>`, the finding asked about. */
+function chatContextOf(open: ResourceTarget | null, namespace: string, focus: PilotFocus | undefined): ChatContextValue {
+  if (focus) return { namespace: focus.namespace ?? namespace, resource: focus.resource, finding: { id: focus.finding, label: focus.label } };
   return { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
+}
+
+interface Focused {
+  /** The page (path and cluster) it was asked on: another page drops it. */
+  where: string;
+  focus: PilotFocus;
+  /** Counts the asks, so asking again starts the composer anew. */
+  round: number;
+}
+
+/** The finding the pilot is asked about ("Ask the pilot"), while the page it was asked on stays open. */
+function usePilotFocus(where: string, openChat: () => void): { focus?: Focused; ask: (focus: PilotFocus) => void; drop: () => void } {
+  const [focused, setFocused] = useState<Focused>();
+  const ask = useCallback(
+    (focus: PilotFocus) => {
+      setFocused((previous) => ({ where, focus, round: (previous?.round ?? 0) + 1 }));
+      openChat();
+    },
+    [where, openChat],
+  );
+  const drop = useCallback(() => setFocused(undefined), []);
+  return { focus: focused?.where === where ? focused : undefined, ask, drop };
 }
 
 /**
@@ -85,9 +111,12 @@ export function Shell({ session }: { session: Session }): ReactNode {
   const routeKind = route.page === 'resources' ? route.kind : '';
   const [selected, setSelected] = useSelection(`${cluster}|${routeKind}|${namespace}`);
   const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
+  const openChat = useCallback(() => setChatOpen('true'), [setChatOpen]);
+  const pilot = usePilotFocus(`${cluster}|${routePath(route)}`, openChat);
 
   const open = selected?.resource === routeKind ? selected : null;
-  const chatContext = chatContextOf(route.page === 'object' ? objectTarget(route) : open, namespace);
+  const chatContext = chatContextOf(route.page === 'object' ? objectTarget(route) : open, namespace, pilot.focus?.focus);
+  const draft = pilot.focus && { key: `${pilot.focus.focus.finding}#${pilot.focus.round}`, text: pilot.focus.focus.question };
 
   return (
     <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>
@@ -95,16 +124,20 @@ export function Shell({ session }: { session: Session }): ReactNode {
         {t('app.skipToContent')}
       </a>
       <ClusterScope cluster={cluster}>
-        <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
-          <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
-            <Header session={session} namespace={namespace} onNamespace={setNamespace} />
-            <Nav route={route} role={session.role} />
-            <main id="main" key={cluster} className="main" tabIndex={-1}>
-              <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
-            </main>
-            <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
-          </AccessScopeProvider>
-        </ApprovalActionProvider>
+        <ProblemsProvider>
+          <PilotFocusProvider ask={pilot.ask}>
+            <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
+              <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
+                <Header session={session} namespace={namespace} onNamespace={setNamespace} />
+                <Nav route={route} role={session.role} />
+                <main id="main" key={cluster} className="main" tabIndex={-1}>
+                  <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
+                </main>
+                <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} draft={draft} onDropFinding={pilot.drop} />
+              </AccessScopeProvider>
+            </ApprovalActionProvider>
+          </PilotFocusProvider>
+        </ProblemsProvider>
       </ClusterScope>
     </div>
   );

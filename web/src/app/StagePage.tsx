@@ -12,6 +12,7 @@ const PortForwardsPage = lazy(() => import('../features/portforwards/PortForward
 const McpServersPage = lazy(() => import('../features/mcp/McpServersPage').then((module) => ({ default: module.McpServersPage })));
 const AllClustersPage = lazy(() => import('../features/clusters/AllClustersPage').then((module) => ({ default: module.AllClustersPage })));
 const InvestigationsPage = lazy(() => import('../features/investigations/InvestigationsPage').then((module) => ({ default: module.InvestigationsPage })));
+const ProblemsPage = lazy(() => import('../features/problems/ProblemsPage').then((module) => ({ default: module.ProblemsPage })));
 const UsagePage = lazy(() => import('../features/usage/UsagePage').then((module) => ({ default: module.UsagePage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
 
@@ -37,6 +38,8 @@ function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): 
       return <PortForwardsPage namespace={namespace} />;
     case 'reports':
       return <ReportsPage namespace={namespace} />;
+    case 'problems':
+      return <ProblemsPage namespace={namespace} />;
     default:
       return <GlobalPageOf route={route} />;
   }

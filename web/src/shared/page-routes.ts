@@ -10,6 +10,7 @@ export type PageRoute =
   | { page: 'reports' }
   | { page: 'clusters' }
   | { page: 'investigations' }
+  | { page: 'problems' }
   | { page: 'usage' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -23,16 +24,21 @@ function helmRoute(parts: string[]): PageRoute | undefined {
   return undefined;
 }
 
+/** The pages of one path part and no parameters. */
+const plainPages = new Map<string, PageRoute>([
+  ['port-forwards', { page: 'portforwards' }],
+  ['reports', { page: 'reports' }],
+  ['clusters', { page: 'clusters' }],
+  ['investigations', { page: 'investigations' }],
+  ['problems', { page: 'problems' }],
+  ['usage', { page: 'usage' }],
+]);
+
 /** The stage-two page of a decoded path (its parts); the overview for any path no page claims. */
 export function parsePageRoute(parts: string[]): PageRoute {
   if (parts[0] === 'helm') return helmRoute(parts) ?? { page: 'helm' };
-  if (parts[0] === 'port-forwards') return { page: 'portforwards' };
   if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
-  if (parts[0] === 'reports') return { page: 'reports' };
-  if (parts[0] === 'clusters') return { page: 'clusters' };
-  if (parts[0] === 'investigations') return { page: 'investigations' };
-  if (parts[0] === 'usage') return { page: 'usage' };
-  return { page: 'overview' };
+  return plainPages.get(parts[0] ?? '') ?? { page: 'overview' };
 }
 
 /** The paths of the pages without parameters. */
@@ -46,6 +52,7 @@ const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
   reports: '/reports',
   clusters: '/clusters',
   investigations: '/investigations',
+  problems: '/problems',
   usage: '/usage',
 };
 
@@ -67,6 +74,7 @@ export function isPageRoute(route: { page: string }): route is PageRoute {
     'reports',
     'clusters',
     'investigations',
+    'problems',
     'usage',
   ].includes(route.page);
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
@@ -13,13 +13,55 @@ interface ChatPanelProps {
   open: boolean;
   onToggle: () => void;
   context: ChatContextValue;
+  /** The question the composer starts with when a finding is put in context (keyed by the finding). */
+  draft?: { key: string; text: string };
+  /** Removes the finding from the context (its chip's ×). */
+  onDropFinding?: () => void;
+}
+
+/** The context chips under the conversation: namespace, resource, the finding asked about. */
+function ContextChips({ context, onDropFinding }: { context: ChatContextValue; onDropFinding?: () => void }): ReactNode {
+  const t = useT();
+  return (
+    <div className="chat-context small" data-testid="chat-context">
+      <span className="muted">{t('chat.context')}:</span> {context.namespace && <span className="chip">ns/{context.namespace}</span>}
+      {context.resource && <span className="chip">{context.resource}</span>}
+      {context.finding && (
+        <span className="chip chip-finding" data-testid="chat-context-finding">
+          {t('problems.chip', { label: context.finding.label })}
+          {onDropFinding && (
+            <button type="button" className="chip-drop" aria-label={t('problems.chipDrop')} onClick={onDropFinding}>
+              ×
+            </button>
+          )}
+        </span>
+      )}
+      {!context.namespace && !context.resource && <span className="muted">{t('chat.contextNone')}</span>}
+    </div>
+  );
+}
+
+/** The composer's text: the draft of a newly focused finding replaces it once (adjusted while rendering, not in an effect). */
+function useComposerText(draft: ChatPanelProps['draft']): [string, (text: string) => void] {
+  const [message, setMessage] = useState(draft?.text ?? '');
+  const [draftKey, setDraftKey] = useState(draft?.key);
+  if (draft && draft.key !== draftKey) {
+    setDraftKey(draft.key);
+    setMessage(draft.text);
+  }
+  return [message, setMessage];
 }
 
 /** The AI pilot on the right: conversation, tool approvals, command preview, chat history. */
-export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNode {
+export function ChatPanel({ open, onToggle, context, draft, onDropFinding }: ChatPanelProps): ReactNode {
   const t = useT();
   const chat = useChat();
-  const [message, setMessage] = useState('');
+  const [message, setMessage] = useComposerText(draft);
+  const input = useRef<HTMLTextAreaElement>(null);
+  // A newly focused finding puts the cursor in the composer, after its question.
+  useEffect(() => {
+    if (draft?.key) input.current?.focus();
+  }, [draft?.key, open]);
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);
@@ -95,16 +137,13 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
         {showHistory ? <ChatHistoryList current={chat.state.sessionId} onPick={pick} /> : <ChatMessages state={chat.state} onDecide={chat.decide} />}
       </div>
       <form className="chat-composer" onSubmit={submit}>
-        <div className="chat-context small">
-          <span className="muted">{t('chat.context')}:</span> {context.namespace && <span className="chip">ns/{context.namespace}</span>}
-          {context.resource && <span className="chip">{context.resource}</span>}
-          {!context.namespace && !context.resource && <span className="muted">{t('chat.contextNone')}</span>}
-        </div>
+        <ContextChips context={context} onDropFinding={onDropFinding} />
         <CommandPreview report={preview} />
         <label htmlFor="chat-input" className="visually-hidden">
           {t('chat.input')}
         </label>
         <textarea
+          ref={input}
           id="chat-input"
           rows={3}
           value={message}

@@ -7,6 +7,8 @@ import { chatReducer, initialChat, type ChatState } from './chat-state';
 export interface ChatContextValue {
   namespace?: string;
   resource?: string;
+  /** A finding the question is about ("Ask the pilot" on it): its id goes to the server, the label to the context chip. */
+  finding?: { id: string; label: string };
 }
 
 export interface ChatControls {
@@ -46,11 +48,11 @@ export function useChat(): ChatControls {
       if (stream.current) return;
       const controller = new AbortController();
       stream.current = controller;
-      dispatch({ type: 'send', message, context });
+      dispatch({ type: 'send', message, context: { namespace: context.namespace, resource: context.resource } });
       // The chat is about the cluster the page shows (the client view's `?cluster=`; absent: home): tool calls go there unless they name another.
       const body = {
         message,
-        context: { namespace: context.namespace ?? '', resource: context.resource ?? '' },
+        context: { namespace: context.namespace ?? '', resource: context.resource ?? '', ...(context.finding ? { finding: context.finding.id } : {}) },
         session_id: sessionId.current,
         ...(client.cluster ? { cluster: client.cluster } : {}),
       };

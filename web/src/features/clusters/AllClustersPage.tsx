@@ -51,6 +51,20 @@ function Figures({ name }: { name: string }): ReactNode {
   );
 }
 
+/** The cluster's findings the caller may see (critical and warning; `GET /api/clusters` counts them), linked to its Problems page. */
+function ProblemsCell({ summary }: { summary: ClusterSummary }): ReactNode {
+  const t = useT();
+  const counts = summary.problems;
+  if (!counts) return <td className="muted">…</td>;
+  return (
+    <td data-testid={`cluster-problems-${summary.name}`}>
+      <Link to={keepCluster(pagePath({ page: 'problems' }), summary.name)}>
+        {t('clusters.problemsValue', { critical: counts.critical, warning: counts.warning })}
+      </Link>
+    </td>
+  );
+}
+
 function ClusterRow({ summary }: { summary: ClusterSummary }): ReactNode {
   const t = useT();
   const name = summary.name;
@@ -62,9 +76,12 @@ function ClusterRow({ summary }: { summary: ClusterSummary }): ReactNode {
       <StatusCell summary={summary} t={t} />
       <td>{summary.version ?? '—'}</td>
       {summary.reachable ? (
-        <Figures name={name} />
+        <>
+          <ProblemsCell summary={summary} />
+          <Figures name={name} />
+        </>
       ) : (
-        <td colSpan={3} className="muted">
+        <td colSpan={4} className="muted">
           {t('clusters.down')}
         </td>
       )}
@@ -96,6 +113,7 @@ export function AllClustersPage(): ReactNode {
               <th scope="col">{t('clusters.name')}</th>
               <th scope="col">{t('clusters.status')}</th>
               <th scope="col">{t('clusters.version')}</th>
+              <th scope="col">{t('clusters.problems')}</th>
               <th scope="col">{t('clusters.nodes')}</th>
               <th scope="col">{t('clusters.podsNotReady')}</th>
               <th scope="col">{t('clusters.pending')}</th>

@@ -9,21 +9,25 @@ import { pagePath } from '../../shared/page-routes';
 import { startInvestigation } from './InvestigationForm';
 import { kindOf } from './investigation-types';
 
-/** Investigate on an object's page: asks the pilot about this object and opens the Investigations page. */
-export function InvestigateButton({ target }: { target: ResourceTarget }): ReactNode {
+/**
+ * Investigate on an object's page: asks the pilot about this object (`question`, e.g. a finding's; by default
+ * what is wrong with it) and opens the Investigations page. `kind` names the subject's kind when the resource is not one of ours.
+ */
+export function InvestigateButton({ target, question, kind: subjectKind }: { target: ResourceTarget; question?: string; kind?: string }): ReactNode {
   const t = useT();
   const client = useApi();
   const cluster = useCluster();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const kind = kindOf(target.resource);
+  const kind = subjectKind ?? kindOf(target.resource);
   if (!kind) return null;
   const investigate = async (): Promise<void> => {
     setBusy(true);
     setError(undefined);
     try {
       const subject = { kind, name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) };
-      await startInvestigation(client, cluster, `What is wrong with ${kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name}?`, subject);
+      const asked = question ?? `What is wrong with ${kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name}?`;
+      await startInvestigation(client, cluster, asked, subject);
       navigate(pagePath({ page: 'investigations' }));
     } catch (failure) {
       setError(failure);

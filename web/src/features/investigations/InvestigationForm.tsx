@@ -14,7 +14,8 @@ export interface SubjectInput {
 
 /** Starts an investigation (POST /api/investigations) of the current cluster; resolves to its name. */
 export async function startInvestigation(client: ReturnType<typeof useApi>, cluster: string, question: string, subject?: SubjectInput): Promise<string> {
-  const body = { question, cluster, ...(subject ? { subject } : {}) };
+  // The home cluster ('') is named by leaving `cluster` out (the body takes a cluster's name only).
+  const body = { question, ...(cluster ? { cluster } : {}), ...(subject ? { subject } : {}) };
   return (await client.json<Investigation>('POST', investigationsPath, { body })).metadata.name;
 }
 

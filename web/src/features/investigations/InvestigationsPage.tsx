@@ -40,7 +40,8 @@ export function InvestigationsPage({ namespace }: { namespace: string }): ReactN
   const t = useT();
   const queries = useQueryClient();
   const list = useApiQuery<ListResponse<Investigation>>(investigationsPath, { refetchInterval: 3000 });
-  const [open, setOpen] = useState<string>();
+  // `?name=` (a link from an object page's problem banner) opens that one.
+  const [open, setOpen] = useState<string | undefined>(() => new URLSearchParams(window.location.search).get('name') ?? undefined);
   const rows = list.data?.items ?? [];
   return (
     <section className="page" aria-labelledby="investigations-title">

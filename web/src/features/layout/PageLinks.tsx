@@ -5,6 +5,7 @@ import { pagePath, type PageRoute } from '../../shared/page-routes';
 import type { ListResponse } from '../../api/list';
 import { useApiQuery } from '../../shared/use-api-query';
 import type { components } from '@pilothouse/wire/types';
+import { urgentCount, useProblems } from '../../shared/live-problems';
 
 type Investigation = components['schemas']['Investigation'];
 
@@ -46,11 +47,32 @@ function InvestigationsLink({ current }: { current: boolean }): ReactNode {
   );
 }
 
-/** The navigation's first block: Overview, Helm, Port forwards, Reports. */
+/** Problems, with the live count of critical and warning findings the caller may see. */
+function ProblemsLink({ current }: { current: boolean }): ReactNode {
+  const t = useT();
+  const live = useProblems();
+  const count = urgentCount(live.items ?? []);
+  return (
+    <li>
+      <Link to={pagePath({ page: 'problems' })} current={current}>
+        {t('nav.problems')}
+        {count > 0 && (
+          <span className="nav-count nav-count-problems" data-testid="nav-problems-count" aria-label={t('problems.navCount', { count })}>
+            {' '}
+            {count}
+          </span>
+        )}
+      </Link>
+    </li>
+  );
+}
+
+/** The navigation's first block: Overview, Problems, Helm, Port forwards, Reports, Investigations. */
 export function PageLinks({ route }: { route: Route }): ReactNode {
   return (
     <ul className="nav-pages">
       <PageLink to={{ page: 'overview' }} label="nav.overview" current={route.page === 'overview'} />
+      <ProblemsLink current={route.page === 'problems'} />
       <PageLink to={{ page: 'helm' }} label="nav.helm" current={helmPages.includes(route.page)} />
       <PageLink to={{ page: 'portforwards' }} label="nav.portforwards" current={route.page === 'portforwards'} />
       <PageLink to={{ page: 'reports' }} label="nav.reports" current={route.page === 'reports'} />

@@ -8,6 +8,7 @@ export function usePages(): PageEntry[] {
   return useMemo(
     () => [
       { path: '/overview', label: t('nav.overview') },
+      { path: '/problems', label: t('nav.problems') },
       { path: '/helm', label: t('nav.helm') },
       { path: '/helm/install', label: t('helm.installTitle') },
       { path: '/helm/repositories', label: t('helm.repositoriesTitle') },
