@@ -25,6 +25,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
+include mk/gitops-crds.mk
 
 .PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
