@@ -34,6 +34,9 @@ import { compareFindings, matchesFilter } from '../problems/finding-filter.js';
 import { visibleFindings } from '../problems/visible-findings.js';
 import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import type { ToolClusterGateway } from '../tools/types.js';
+import type { AgentLoopDeps } from '../agent/agent-loop.js';
+import { managedObjects } from '../kube/managed-objects.js';
+import { kubectlTargets } from '../tools/kubectl-targets.js';
 
 /** What every cluster's scope is built from (part of the composition root). */
 export interface ClusterScopeInputs {
@@ -226,6 +229,17 @@ export function problemCounts(clusters: ClusterSet<ClusterScope>): { cluster: st
       return { cluster: scope.name, analyzer, severity, count };
     });
   });
+}
+
+/** The GitOps managers of the objects a kubectl call names, on the cluster it goes to, read as the caller (approval cards). */
+export function managedObjectsReader(clusters: ClusterSet<ClusterScope>): NonNullable<AgentLoopDeps['managedObjects']> {
+  return async (request) => {
+    const targets = kubectlTargets(request.command);
+    if (targets.length === 0) return [];
+    const scope = clusters.resolve(request.clusterName);
+    const lookup = { resolve: (resource: string) => scope.discovery.resolve(resource), rest: scope.identities.clientFor(request.principal).rest };
+    return managedObjects(lookup, targets);
+  };
 }
 
 /** The AI's problems tool's reader: the cluster the call names (absent: home; unknown: NOT_FOUND), as the caller may see it. */

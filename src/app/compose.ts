@@ -40,7 +40,7 @@ import { createBuiltinTools, type ProblemsReader, type PromqlRunner } from '../t
 import { promqlRunner } from '../prometheus/promql-runner.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from '../http/cluster-scope.js';
-import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, problemCounts, problemsReader } from './compose-clusters.js';
+import { cacheSizes, clusterToolGateway, composeClusters, homeConnection, managedObjectsReader, problemCounts, problemsReader } from './compose-clusters.js';
 import { composeClusterSecrets } from './compose-cluster-secrets.js';
 import type { ClusterSecretWatch } from '../kube/cluster-secrets.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
@@ -245,6 +245,7 @@ export function composeServices(options: ComposeOptions): Services {
     sessions: security.sessions,
     instructions: (context) => runbooks.chatInstructions(context.cluster, context.namespace),
     problems,
+    managedObjects: managedObjectsReader(clusters),
   });
   const terminalTickets = new TerminalTickets(new SealedTokensStore(store));
   const portForwards = new CustomClient<PortForward>(ownRest, portForwardKind, namespace, portForwardSchema as never);
