@@ -141,7 +141,7 @@ test: deps web-types-check report-schema-check build cluster-build tools schemat
 # Every bench/*.bench.ts in turn; bench/clusters.bench.ts starts three clusters of its own (10,000 pods each) and stops them.
 bench: deps build cluster
 	@for file in bench/*.bench.ts; do echo "== $$file"; \
-	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
+	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings --expose-gc $$file || exit 1; done
 
 # Screenshots of the terminal UI (docs/screenshots/tui-*.png, English and Korean): the TUI in a tmux pane
 # on the test cluster, captured with colours, drawn by Chromium; a CJK font is installed when none is there.

@@ -28,11 +28,16 @@ export interface ProblemsEngineOptions {
   logger: Logger;
   deadlines?: Deadlines;
   kinds?: WatchedKind[];
+  /** Where each kind's changes come from (default: a list and watch of the cluster, KindWatch); the bench feeds objects in process. */
+  source?: (kind: WatchedKind, onChange: (change: KindChange) => void) => KindSource;
   /** The cluster's discovery: optional kinds (Argo CD's, Flux's) are watched only while it lists them. Without it, every kind is. */
   served?: () => Promise<ResourceType[]>;
   /** Every analyzer (src/problems/analyzers/index.ts), handed in by the composition. */
   analyzers: Analyzer[];
 }
+
+/** One kind's stream of changes: `synced` settles after its first list. */
+export type KindSource = Pick<KindWatch, 'synced' | 'stop'>;
 
 interface Dependent {
   kind: string;
@@ -75,7 +80,7 @@ export class ProblemsEngine {
   /** True once the first analysis of every object is done. */
   ready = false;
   private readonly deadlines: Deadlines;
-  private watches: KindWatch[] = [];
+  private watches: KindSource[] = [];
   private started: Promise<void> | undefined;
   private syncing = true;
   private closed = false;
@@ -156,8 +161,9 @@ export class ProblemsEngine {
     this.options.logger.debug({ cluster: this.cluster, findings: this.byId.size }, 'problems analyzed');
   }
 
-  private watch(kind: WatchedKind): KindWatch {
-    return new KindWatch(this.options.rest, kind, (change) => this.changed(kind, change), this.options.logger);
+  private watch(kind: WatchedKind): KindSource {
+    const onChange = (change: KindChange): void => this.changed(kind, change);
+    return this.options.source ? this.options.source(kind, onChange) : new KindWatch(this.options.rest, kind, onChange, this.options.logger);
   }
 
   /** Asks discovery again, every few minutes, for the optional kinds it did not serve (Argo CD installed later). */
