@@ -62,7 +62,7 @@ describe('report PDF tables', () => {
     const row = lines.findIndex((line) => line.includes('2026-11-26 07:59:58 UTC'));
     expect(row, text).toBeGreaterThan(-1);
     const cells = lines.slice(row, row + 12).join(' ');
-    for (const part of ['BackOff', '42', 'Back-off restarting failed container', '0f1e2d3c']) expect(cells).toContain(part);
+    for (const part of ['BackOff', '42', 'Back-off restarting', 'failed container in', podName.slice(0, 15), '0f1e2d3c-4b5a']) expect(cells).toContain(part);
     // One way for every time on the page: no raw RFC 3339 with its T, Z or fractions.
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(text).toMatch(/Generated \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
