@@ -4,6 +4,7 @@ import { chromiumPath, launchArgs, missingForWebTests, signInAt } from '../helpe
 import { serveDemoChartRepository, type ChartRepository } from '../helpers/chart-repository.js';
 import { clusterKubeconfig, useNamespace, waitFor } from '../helpers/cluster.js';
 import { applyYaml, runKubectl } from '../helpers/kubectl.js';
+import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
 import { startTestService, testAdminPassword, type TestService } from '../helpers/service.js';
 
 // Issue 39 item 7 and issue 35's ownership marks, in Chromium on a real helm release and a real cluster: a release's
@@ -18,6 +19,7 @@ describe.skipIf(missing.length > 0)('web: a helm release page and a GitOps-manag
   let service: TestService;
   let browser: Browser;
   let charts: ChartRepository;
+  let wire: LlmWireServer;
   const pageErrors: string[] = [];
   const admin = { username: 'admin', password: testAdminPassword };
   const greeting = (): Promise<string> =>
@@ -25,7 +27,9 @@ describe.skipIf(missing.length > 0)('web: a helm release page and a GitOps-manag
 
   beforeAll(async () => {
     charts = await serveDemoChartRepository();
-    service = await startTestService({ web: true, config: { helm: { allow_http: true, allow_private_urls: true } } });
+    wire = await startLlmWireServer();
+    const llm = { provider: 'openai', model: 'wire-model', base_url: `${wire.url}/v1`, api_key: 'sk-web-release', max_retries: 0 };
+    service = await startTestService({ web: true, config: { llm: llm as never, helm: { allow_http: true, allow_private_urls: true } } });
     browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs, headless: true });
     const installed = await service.api('POST', '/api/helm/install', {
       token: service.adminToken,
@@ -37,6 +41,7 @@ describe.skipIf(missing.length > 0)('web: a helm release page and a GitOps-manag
   afterAll(async () => {
     await browser?.close();
     await service?.close();
+    await wire?.close();
     charts?.close();
   });
 
@@ -74,7 +79,7 @@ describe.skipIf(missing.length > 0)('web: a helm release page and a GitOps-manag
     expect(pageErrors).toEqual([]);
   });
 
-  it('says on the page of a Deployment Flux applies that Flux manages it', { timeout: 120_000 }, async () => {
+  it('says on the page of a Deployment Flux applies, and on the approval card of a scale of it, that Flux manages it', { timeout: 120_000 }, async () => {
     await applyYaml(
       clusterKubeconfig(),
       `apiVersion: apps/v1
@@ -92,6 +97,23 @@ spec:
     );
     const page = await signInAt(browser, `${service.url}/resources/deployments/${namespace.name}/fleet-web`, admin, pageErrors);
     await page.getByRole('note').getByText('Managed by Flux Kustomization apps (flux-system)').waitFor();
+
+    wire.script([
+      { toolCalls: [{ name: 'kubectl', arguments: { command: `kubectl scale deployment/fleet-web -n ${namespace.name} --replicas=2` } }] },
+      { text: ['Left as it is.'] },
+    ]);
+    const panel = page.locator('#chat-panel');
+    if (!(await panel.isVisible())) await page.getByRole('button', { name: 'AI pilot' }).click();
+    const input = page.getByLabel('Message to the AI pilot');
+    await input.fill('Scale fleet-web to 2');
+    await input.press('Enter');
+    const card = page.locator('.tool-card');
+    await card
+      .getByRole('list', { name: 'Managed by GitOps' })
+      .getByText(`A manual change to deployment/fleet-web -n ${namespace.name} will be reverted by Flux Kustomization apps (flux-system).`)
+      .waitFor();
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('log').getByText('Left as it is.').waitFor();
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });
