@@ -25,6 +25,7 @@ export PATH := $(ROOT)/.tools/bin:$(PATH)
 include mk/cluster.mk
 include mk/image.mk
 include mk/cluster-node.mk
+include mk/gitops-crds.mk
 
 .PHONY: all node deps build web web-types readme-permissions config-reference tui-keys adr-index docs-reference web-types-check report-schema test-web screenshots lint lint-web format format-check typecheck test test-unit test-e2e test-area fuzz schemathesis demo bench screenshots-tui clean help kubectl-flags kubectl-flags-check report-schema-check
 
@@ -148,7 +149,7 @@ test: deps web-types-check report-schema-check build cluster-build tools schemat
 # Every bench/*.bench.ts in turn; bench/clusters.bench.ts starts three clusters of its own (10,000 pods each) and stops them.
 bench: deps build cluster
 	@for file in bench/*.bench.ts; do echo "== $$file"; \
-	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings $$file || exit 1; done
+	  node --import ./test/fixtures/mcp/register-ts.mjs --experimental-transform-types --no-warnings --expose-gc $$file || exit 1; done
 
 # Screenshots of the terminal UI (docs/screenshots/tui-*.png, English and Korean): the TUI in a tmux pane
 # on the test cluster, captured with colours, drawn by Chromium; a CJK font is installed when none is there.

@@ -2570,6 +2570,23 @@ export interface components {
             password: string;
             username?: string;
         };
+        ManagedObject: {
+            manager: {
+                /** @enum {string} */
+                controller: "Argo CD" | "Flux";
+                /** @enum {string} */
+                kind: "Application" | "Kustomization" | "HelmRelease";
+                name: string;
+                namespace?: string;
+            };
+            /** @description For the approval card: a manual change to the object will be reverted by its controller */
+            note: string;
+            object: {
+                kind: string;
+                name: string;
+                namespace?: string;
+            };
+        };
         Manifest: {
             apiVersion: string;
             kind: string;
@@ -3051,6 +3068,8 @@ export interface components {
             /** @enum {string} */
             decision?: "approved" | "rejected" | "timeout" | "cancelled";
             id: string;
+            /** @description The objects the call names that Argo CD or Flux manages (a manual change to them will be reverted); only on calls that wait for approval */
+            managedBy?: components["schemas"]["ManagedObject"][];
             requiresApproval?: boolean;
             result?: string;
             status?: components["schemas"]["ToolStatus"];
@@ -3080,6 +3099,8 @@ export interface components {
             cluster?: string;
             command: string;
             id: string;
+            /** @description The objects the call names that Argo CD or Flux manages (a manual change to them will be reverted); only on calls that wait for approval */
+            managedBy?: components["schemas"]["ManagedObject"][];
             requiresApproval?: boolean;
             tool: string;
             type?: components["schemas"]["CommandClass"];
@@ -3380,6 +3401,7 @@ export type LlmTestResult = components['schemas']['LlmTestResult'];
 export type LockChange = components['schemas']['LockChange'];
 export type LoggedOut = components['schemas']['LoggedOut'];
 export type LoginBody = components['schemas']['LoginBody'];
+export type ManagedObject = components['schemas']['ManagedObject'];
 export type Manifest = components['schemas']['Manifest'];
 export type McpServer = components['schemas']['McpServer'];
 export type McpServerCreateBody = components['schemas']['McpServerCreateBody'];

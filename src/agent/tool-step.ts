@@ -1,5 +1,6 @@
 import type { AuditInput, AuditRecorder } from '../audit/types.js';
 import { isAppError } from '../errors.js';
+import type { ManagedObject } from '../kube/managed-objects.js';
 import type { Principal } from '../rbac/principal.js';
 import type { LivenessSource } from '../auth/sessions/session-streams.js';
 import type { LlmToolCall } from '../llm/types.js';
@@ -46,6 +47,11 @@ export interface ToolStepDeps {
    * asked before each call runs, so a call approved after a role change (also on another replica) never runs with the old one.
    */
   sessions?: Pick<LivenessSource, 'liveness'>;
+  /**
+   * The GitOps managers (Argo CD, Flux) of the objects a call that waits for approval names, read as the caller:
+   * its card then says that a manual change will be reverted by that controller.
+   */
+  managedObjects?: (request: { principal: Principal; clusterName?: string; command: string }) => Promise<ManagedObject[]>;
 }
 
 /** One turn as tool handling sees it. */
@@ -181,9 +187,18 @@ export class ToolStep {
     return this.deps.approvals.wait(this.approvalRequest(turn, call), turn.signal);
   }
 
+  /** The GitOps managers of what a call waiting for approval names ([] when none, or the lookup fails). */
+  private async managed(turn: ToolTurn, call: HandledCall, asks: boolean): Promise<{ managedBy?: ManagedObject[] }> {
+    if (!asks || !this.deps.managedObjects || call.cluster === undefined) return {};
+    const request = { principal: turn.principal, clusterName: call.cluster, command: call.analyzed.command };
+    const found = await this.deps.managedObjects(request).catch(() => []);
+    return found.length ? { managedBy: found } : {};
+  }
+
   private async request(turn: ToolTurn, call: HandledCall, requiresApproval: boolean): Promise<void> {
     const { report, command } = call.analyzed;
     const cluster = call.cluster === undefined ? {} : { cluster: call.cluster };
+    const managed = await this.managed(turn, call, requiresApproval && !report.blocked);
     await turn.history.append({
       kind: 'tool_request',
       id: call.id,
@@ -194,6 +209,7 @@ export class ToolStep {
       blocked: report.blocked,
       warnings: report.warnings,
       ...cluster,
+      ...managed,
     });
     turn.emit({
       event: 'tool_request',
@@ -206,6 +222,7 @@ export class ToolStep {
         blocked: report.blocked,
         warnings: report.warnings,
         ...cluster,
+        ...managed,
         // How long the call waits for a decision before it is rejected (clients count it down).
         ...(requiresApproval && !report.blocked ? { approvalTimeoutSeconds: Math.round(this.deps.approvalTimeoutMs / 1000) } : {}),
       },

@@ -53,6 +53,8 @@ export interface PilotInputs {
   sessions?: Pick<LivenessSource, 'liveness'>;
   /** Standing instructions of what a chat is about (per-namespace instructions, issue 37). */
   instructions?: AgentLoopDeps['instructions'];
+  /** The GitOps managers of the objects a call waiting for approval names (its card says a manual change is reverted). */
+  managedObjects?: AgentLoopDeps['managedObjects'];
 }
 
 /** The caller's finding counts in one namespace, from the problems tool's reader. */
@@ -117,6 +119,7 @@ export function composePilot(inputs: PilotInputs, scheduler: Scheduler = timerSc
     maxSteps: config.authorization.max_steps,
     logger: inputs.logger,
     instructions: inputs.instructions,
+    managedObjects: inputs.managedObjects,
     usage: new ChatUsageMeter(usage, chatBudgets),
     ...(inputs.problems ? { problemCounts: problemCountsOf(inputs.problems), finding: findingOf(inputs.problems) } : {}),
   });

@@ -106,6 +106,7 @@ export function composeClusterScope(inputs: ClusterScopeInputs, cluster: Cluster
     rest: () => kube.forIdentity(undefined).rest,
     config: config.problems,
     analyzers: allAnalyzers,
+    served: () => discovery.all(),
     clock,
     logger: logger.child({ cluster: name }),
   });

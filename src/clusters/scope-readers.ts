@@ -5,6 +5,9 @@ import type { PromqlCluster } from '../prometheus/promql-runner.js';
 import type { ProblemsReader } from '../tools/builtin/problems-tool.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScopes } from './scope.js';
+import type { AgentLoopDeps } from '../agent/agent-loop.js';
+import { managedObjects } from '../kube/managed-objects.js';
+import { kubectlTargets } from '../tools/kubectl-targets.js';
 
 /** The AI's proxy gateway: each tool call opens its policy proxy on the cluster it names (absent: home); each closes with its cluster. */
 export function clusterProxyGateway(clusters: ClusterScopes): ToolClusterGateway {
@@ -40,6 +43,17 @@ export function problemCounts(clusters: ClusterScopes): { cluster: string; analy
       return { cluster: scope.name, analyzer, severity, count };
     });
   });
+}
+
+/** The GitOps managers of the objects a kubectl call names, on the cluster it goes to, read as the caller (approval cards). */
+export function managedObjectsReader(clusters: ClusterScopes): NonNullable<AgentLoopDeps['managedObjects']> {
+  return async (request) => {
+    const targets = kubectlTargets(request.command);
+    if (targets.length === 0) return [];
+    const scope = clusters.resolve(request.clusterName);
+    const lookup = { resolve: (resource: string) => scope.discovery.resolve(resource), rest: scope.identities.clientFor(request.principal).rest };
+    return managedObjects(lookup, targets);
+  };
 }
 
 /**

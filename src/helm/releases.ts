@@ -119,9 +119,25 @@ export async function uninstallRelease(helm: HelmInvocation, name: string, names
   return { name, namespace, uninstalled: true };
 }
 
-/** `helm status`. */
+/** What `helm get metadata -o json` says of a release's chart. */
+interface HelmMetadata {
+  chart?: string;
+  version?: string;
+  appVersion?: string;
+}
+
+/**
+ * `helm status` (status, times, description, NOTES) with the chart and app version of `helm get metadata`: helm
+ * strips the chart from `helm status -o json`, so its `chart.metadata` is never there.
+ */
 export async function releaseDetails(helm: HelmInvocation, name: string, namespace: string): Promise<ReleaseDetails> {
-  return details(await runHelmJson<HelmStatus>(helm, ['status', name, '-n', namespace, ...helmClusterArgs(helm)]));
+  const where = [name, '-n', namespace, ...helmClusterArgs(helm)];
+  const [status, metadata] = await Promise.all([
+    runHelmJson<HelmStatus>(helm, ['status', ...where]),
+    runHelmJson<HelmMetadata>(helm, ['get', 'metadata', ...where]),
+  ]);
+  const chart = metadata.chart ? { metadata: { name: metadata.chart, version: metadata.version, appVersion: metadata.appVersion } } : status.chart;
+  return details({ ...status, chart });
 }
 
 /** `helm history`: [{revision, updated, status, chart, appVersion, description}]. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { ProblemsConfig } from '../config/problems-schema.js';
+import type { ResourceType } from '../kube/discovery.js';
 import type { RestClient } from '../kube/rest-client.js';
 import { earliest, type Analyzer, type AnalyzerSettings } from './analyzer.js';
 import { timerDeadlines, type Deadlines } from './deadlines.js';
@@ -8,6 +9,7 @@ import { findingId, type Finding, type FindingDraft, type ObjectRef } from './fi
 import { ignoredBecause } from './ignore-rules.js';
 import { KindWatch, type KindChange } from './kind-watch.js';
 import { objectKey, ObjectStore, refOf } from './object-store.js';
+import { servedKinds, unservedRecheckMs } from './served-kinds.js';
 import type { KubeThing } from './shapes.js';
 import { watchedKinds, type WatchedKind } from './watched-kinds.js';
 
@@ -26,9 +28,16 @@ export interface ProblemsEngineOptions {
   logger: Logger;
   deadlines?: Deadlines;
   kinds?: WatchedKind[];
+  /** Where each kind's changes come from (default: a list and watch of the cluster, KindWatch); the bench feeds objects in process. */
+  source?: (kind: WatchedKind, onChange: (change: KindChange) => void) => KindSource;
+  /** The cluster's discovery: optional kinds (Argo CD's, Flux's) are watched only while it lists them. Without it, every kind is. */
+  served?: () => Promise<ResourceType[]>;
   /** Every analyzer (src/problems/analyzers/index.ts), handed in by the composition. */
   analyzers: Analyzer[];
 }
+
+/** One kind's stream of changes: `synced` settles after its first list. */
+export type KindSource = Pick<KindWatch, 'synced' | 'stop'>;
 
 interface Dependent {
   kind: string;
@@ -71,7 +80,7 @@ export class ProblemsEngine {
   /** True once the first analysis of every object is done. */
   ready = false;
   private readonly deadlines: Deadlines;
-  private watches: KindWatch[] = [];
+  private watches: KindSource[] = [];
   private started: Promise<void> | undefined;
   private syncing = true;
   private closed = false;
@@ -141,14 +150,34 @@ export class ProblemsEngine {
       this.ready = true;
       return;
     }
-    const kinds = this.options.kinds ?? watchedKinds;
-    this.watches = kinds.map((kind) => new KindWatch(this.options.rest, kind, (change) => this.changed(kind, change), this.options.logger));
+    const kinds = await servedKinds(this.options.kinds ?? watchedKinds, this.options.served);
+    this.watches = kinds.now.map((kind) => this.watch(kind));
     await Promise.all(this.watches.map((watch) => watch.synced));
     if (this.closed) return;
+    this.watchWhenServed(kinds.later);
     for (const kind of this.analyzersOf.keys()) for (const object of this.store.all(kind)) this.analyze(objectKey(refOf(object)));
     this.syncing = false;
     this.ready = true;
     this.options.logger.debug({ cluster: this.cluster, findings: this.byId.size }, 'problems analyzed');
+  }
+
+  private watch(kind: WatchedKind): KindSource {
+    const onChange = (change: KindChange): void => this.changed(kind, change);
+    return this.options.source ? this.options.source(kind, onChange) : new KindWatch(this.options.rest, kind, onChange, this.options.logger);
+  }
+
+  /** Asks discovery again, every few minutes, for the optional kinds it did not serve (Argo CD installed later). */
+  private watchWhenServed(later: WatchedKind[]): void {
+    if (later.length === 0 || this.closed) return;
+    const cancel = this.deadlines.schedule(this.options.clock() + unservedRecheckMs, () => {
+      this.stopListeners.delete(cancel);
+      void servedKinds(later, this.options.served).then(({ now, later: still }) => {
+        if (this.closed) return;
+        this.watches.push(...now.map((kind) => this.watch(kind)));
+        this.watchWhenServed(still);
+      });
+    });
+    this.stopListeners.add(cancel);
   }
 
   private changed(kind: WatchedKind, change: KindChange): void {

@@ -4,9 +4,17 @@ import type { ResourceType } from '../kube/discovery.js';
 export interface WatchedKind extends ResourceType {
   /** Only objects the analyzers read (e.g. TLS Secrets). */
   fieldSelector?: string;
+  /** Another project's kind (Argo CD's, Flux's): watched only while the cluster's discovery serves it. */
+  optional?: boolean;
 }
 
-function kind(groupVersion: string, kindName: string, plural: string, options: { clusterScoped?: boolean; fieldSelector?: string } = {}): WatchedKind {
+interface KindOptions {
+  clusterScoped?: boolean;
+  fieldSelector?: string;
+  optional?: boolean;
+}
+
+function kind(groupVersion: string, kindName: string, plural: string, options: KindOptions = {}): WatchedKind {
   const [group = '', version = ''] = groupVersion.includes('/') ? groupVersion.split('/') : ['', groupVersion];
   const namespaced = !options.clusterScoped;
   return {
@@ -19,6 +27,7 @@ function kind(groupVersion: string, kindName: string, plural: string, options: {
     namespaced,
     verbs: ['list', 'watch'],
     fieldSelector: options.fieldSelector,
+    ...(options.optional ? { optional: true } : {}),
   };
 }
 
@@ -52,6 +61,9 @@ export const watchedKinds: WatchedKind[] = [
   kind('pilothouse.dev/v1alpha1', 'AccessRequest', 'accessrequests'),
   kind('pilothouse.dev/v1alpha1', 'Report', 'reports'),
   kind('pilothouse.dev/v1alpha1', 'MCPServer', 'mcpservers'),
+  kind('argoproj.io/v1alpha1', 'Application', 'applications', { optional: true }),
+  kind('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', 'kustomizations', { optional: true }),
+  kind('helm.toolkit.fluxcd.io/v2', 'HelmRelease', 'helmreleases', { optional: true }),
 ];
 
 /** The watched kind of a kind name (`Pod`). */

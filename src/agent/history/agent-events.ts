@@ -1,3 +1,4 @@
+import type { ManagedObject } from '../../kube/managed-objects.js';
 import type { CommandClass } from '../../tools/safety/index.js';
 import type { AccessNeeded } from '../../tools/types.js';
 import type { TurnUsageTotals } from './call-usage.js';
@@ -22,6 +23,8 @@ export type AgentEvent =
         warnings: string[];
         /** The cluster a kubectl or bash call targets (ADR 0035); absent for tools that reach no cluster. */
         cluster?: string;
+        /** The objects the call names that Argo CD or Flux manages: a manual change to them will be reverted. */
+        managedBy?: ManagedObject[];
       };
     }
   | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus; accessNeeded?: AccessNeeded } }

@@ -1,3 +1,4 @@
+import type { ManagedObject } from '../../kube/managed-objects.js';
 import type { LlmToolCall } from '../../llm/types.js';
 import type { CallUsage } from './call-usage.js';
 import type { ChatStore } from '../../store/chat-store.js';
@@ -51,6 +52,8 @@ export type HistoryEntry =
       warnings: string[];
       /** The cluster a kubectl or bash call targets (absent for tools that reach no cluster). */
       cluster?: string;
+      /** The objects of a call waiting for approval that Argo CD or Flux manages (a manual change is reverted). */
+      managedBy?: ManagedObject[];
     }
   | { kind: 'decision'; id: string; outcome: ApprovalOutcome; by?: string }
   | {

@@ -1,4 +1,5 @@
 import type { ChatContext, StoredHistoryEntry, ToolStatus, TurnEndReason, ApprovalOutcome } from './history-entries.js';
+import type { ManagedObject } from '../../kube/managed-objects.js';
 import type { CommandClass } from '../../tools/safety/index.js';
 import type { CallUsage } from './call-usage.js';
 import type { AccessNeeded } from '../../tools/types.js';
@@ -15,6 +16,8 @@ export interface ToolCallView {
   warnings?: string[];
   /** The cluster a kubectl or bash call targeted. */
   cluster?: string;
+  /** The objects the call named that Argo CD or Flux manages. */
+  managedBy?: ManagedObject[];
   decision?: ApprovalOutcome;
   decidedBy?: string;
   status?: ToolStatus;
@@ -38,6 +41,7 @@ function attach(call: ToolCallView, entry: StoredHistoryEntry): void {
       blocked: entry.blocked,
       warnings: entry.warnings,
       ...(entry.cluster === undefined ? {} : { cluster: entry.cluster }),
+      ...(entry.managedBy ? { managedBy: entry.managedBy } : {}),
     });
   } else if (entry.kind === 'decision') {
     Object.assign(call, { decision: entry.outcome, decidedBy: entry.by });

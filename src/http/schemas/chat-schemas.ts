@@ -23,6 +23,24 @@ export const accessNeeded = z
     description: 'Set when the policy refused a request of the call with approval_required: the scope of the access request that lets it pass',
   });
 
+/** An object a tool call names that a GitOps controller manages (packages/wire/managed-by.ts reads the marks). */
+export const managedObject = z
+  .object({
+    object: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string() }),
+    manager: z.object({
+      controller: z.enum(['Argo CD', 'Flux']),
+      kind: z.enum(['Application', 'Kustomization', 'HelmRelease']),
+      name: z.string(),
+      namespace: z.string().optional(),
+    }),
+    note: z.string().meta({ description: 'For the approval card: a manual change to the object will be reverted by its controller' }),
+  })
+  .meta({ id: 'ManagedObject' });
+
+const managedObjects = z.array(managedObject).optional().meta({
+  description: 'The objects the call names that Argo CD or Flux manages (a manual change to them will be reverted); only on calls that wait for approval',
+});
+
 export const toolCallView = z
   .object({
     id: z.string(),
@@ -34,6 +52,7 @@ export const toolCallView = z
     blocked: z.boolean().optional(),
     warnings: z.array(z.string()).optional(),
     cluster: z.string().optional().meta({ description: 'The cluster a kubectl or bash call targeted (ADR 0035)' }),
+    managedBy: managedObjects,
     decision: z.enum(['approved', 'rejected', 'timeout', 'cancelled']).optional(),
     decidedBy: z.string().optional(),
     status: toolStatus.optional(),
@@ -99,6 +118,7 @@ export const chatEvents = {
       cluster: z.string().optional().meta({
         description: "The cluster a kubectl or bash call runs on (its policy proxy decides with that cluster's rules); absent for tools that reach no cluster",
       }),
+      managedBy: managedObjects,
       approvalTimeoutSeconds: z.number().int().positive().optional().meta({
         description: 'For a call that waits for approval: the seconds left before it is rejected as timed out (authorization.tool_approval.timeout)',
       }),

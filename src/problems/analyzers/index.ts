@@ -1,9 +1,12 @@
 import type { Analyzer } from '../analyzer.js';
+import { argoApplicationAnalyzer } from './argocd-application.js';
 import { autoscalerAnalyzer } from './autoscaler.js';
 import { cronJobAnalyzer } from './cron-job.js';
 import { daemonSetAnalyzer } from './daemon-set.js';
 import { deploymentAnalyzer } from './deployment.js';
 import { disruptionBudgetAnalyzer } from './disruption-budget.js';
+import { fluxHelmReleaseAnalyzer } from './flux-helm-release.js';
+import { fluxKustomizationAnalyzer } from './flux-kustomization.js';
 import { ingressAnalyzer } from './ingress.js';
 import { jobAnalyzer } from './job.js';
 import { networkPolicyAnalyzer } from './network-policy.js';
@@ -43,4 +46,7 @@ export const allAnalyzers: Analyzer[] = [
   accessRequestAnalyzer,
   reportAnalyzer,
   mcpServerAnalyzer,
+  argoApplicationAnalyzer,
+  fluxKustomizationAnalyzer,
+  fluxHelmReleaseAnalyzer,
 ];

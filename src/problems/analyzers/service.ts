@@ -1,7 +1,7 @@
-import { namespaceOf, nameOf, sameNamespace, type Analysis, type Analyzer, type AnalysisContext } from '../analyzer.js';
+import { namespaceOf, nameOf, type Analysis, type Analyzer, type AnalysisContext } from '../analyzer.js';
 import type { FindingDraft } from '../finding.js';
 import type { PodShape } from '../shapes.js';
-import { isReadyPod, selectedPods, type ServiceShape } from './service-pods.js';
+import { isReadyPod, selectedPods, servicesSelecting, type ServiceShape } from './service-pods.js';
 
 function exposes(pod: PodShape, portName: string): boolean {
   return (pod.spec?.containers ?? []).some((container) => (container.ports ?? []).some((port) => port.name === portName));
@@ -53,5 +53,5 @@ export const serviceAnalyzer: Analyzer = {
   name: 'service',
   kind: 'Service',
   analyze: (object, context) => analyzeService(object as ServiceShape, context),
-  dependents: { Pod: sameNamespace('Service') },
+  dependents: { Pod: servicesSelecting },
 };

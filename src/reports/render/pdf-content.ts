@@ -3,6 +3,8 @@ import type { Finding, ReportDocument, ReportSection, ReportTable } from '../doc
 import { severityColours } from './html-style.js';
 import { objectLabel, scopeLine, severityCounts, unavailableLine } from './finding-rows.js';
 import { pdfBarChart } from './pdf-chart.js';
+import { fittedTable } from './pdf-table.js';
+import { reportTime } from './report-time.js';
 
 /**
  * Text that wraps at spaces only: pdfmake would also break after hyphens (Unicode line breaking),
@@ -13,15 +15,17 @@ export function spaceWrapped(text: string): Array<{ text: string; noWrap: true }
   return text.split(/(?<=\s)/).map((word) => ({ text: word, noWrap: true }));
 }
 
-/** A table that breaks across pages: its header row repeats on every page and rows stay whole. */
+/**
+ * A table that breaks across pages: its header row repeats on every page and rows stay whole. It always fits the
+ * page width: columns sized by what they hold, long cells wrapped (src/reports/render/pdf-table.ts).
+ */
 function dataTable(data: ReportTable): Content {
-  const header: TableCell[] = data.columns.map((column) => ({ text: column, style: 'tableHeader' }));
-  const rows: TableCell[][] = data.rows.map((row) => row.map((cell) => ({ text: String(cell), fontSize: 8 })));
+  const { widths, body } = fittedTable(data);
   return {
     stack: [
       ...(data.title ? [{ text: data.title, style: 'tableTitle' }] : []),
       {
-        table: { headerRows: 1, dontBreakRows: true, widths: data.columns.map(() => '*'), body: [header, ...rows] },
+        table: { headerRows: 1, dontBreakRows: true, widths, body },
         layout: 'lightHorizontalLines',
       },
     ],
@@ -73,7 +77,7 @@ function titlePage(document: ReportDocument): Content[] {
   return [
     { text: 'Pilothouse', style: 'brand', margin: [0, 160, 0, 8] },
     { text: document.title, style: 'title' },
-    { text: `Generated ${document.generatedAt}`, margin: [0, 24, 0, 2] },
+    { text: `Generated ${reportTime(document.generatedAt)}`, margin: [0, 24, 0, 2] },
     { text: `Requested by ${document.requester}`, margin: [0, 0, 0, 2] },
     { text: `Cluster: ${cluster}`, margin: [0, 0, 0, 2] },
     { text: scopeLine(document), margin: [0, 0, 0, 2] },

@@ -23,6 +23,6 @@ export type ChatSessionSummary = Schemas['ChatSessionSummary'];
 export type ToolCallView = Schemas['ToolCallView'];
 /** A tool call's wire fields once its request arrived (the request's own fields are then always set). */
 export type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
-  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded'>;
+  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded' | 'managedBy'>;
 export type MessageView = Schemas['MessageView'];
 export type ChatHistory = Schemas['ChatHistory'];

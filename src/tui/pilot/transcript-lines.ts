@@ -1,3 +1,4 @@
+import { managedByText } from '@pilothouse/wire/managed-by';
 import stringWidth from 'string-width';
 import { answerBlocks, plainText, type Block } from '@pilothouse/wire/markdown';
 import type { Translate } from '../core/i18n.js';
@@ -77,7 +78,16 @@ function toolLines(entry: ToolEntry, options: LineOptions): Line[] {
   if (entry.id === options.selected) head[0] = { ...head[0]!, inverse: true };
   const blocked = entry.blocked ? wrapped(options.t('tui.pilot.blocked'), options.width, { color: 'red' }, '  ') : [];
   const warnings = entry.warnings.flatMap((warning) => wrapped(`${mark.warning} ${warning}`, options.width, { color: 'yellow' }, '  '));
-  return [...head, ...blocked, ...warnings, ...toolState(entry, options), ...accessLines(entry, options)];
+  return [...head, ...blocked, ...warnings, ...managedLines(entry, options), ...toolState(entry, options), ...accessLines(entry, options)];
+}
+
+/** Objects of the call that Argo CD or Flux manages: a manual change is reverted by that controller. */
+function managedLines(entry: ToolEntry, options: LineOptions): Line[] {
+  return (entry.managedBy ?? []).flatMap(({ object, manager }) => {
+    const target = `${object.kind.toLowerCase()}/${object.name}${object.namespace ? ` -n ${object.namespace}` : ''}`;
+    const text = options.t('tui.pilot.managedBy', { object: target, manager: managedByText(manager) });
+    return wrapped(`${options.ascii ? '!' : '↺'} ${text}`, options.width, { color: 'magenta' }, '  ');
+  });
 }
 
 /** What the policy refused for want of an access request (and `r` to file it), or the request filed for it. */

@@ -81,6 +81,41 @@ describe('the AI pilot transcript', () => {
     expect(stored.entries[0]).toMatchObject({ accessNeeded: scope });
   });
 
+  it('says on the approval card that a GitOps controller reverts a manual change, also for a stored session', () => {
+    const managedBy = [
+      {
+        object: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+        manager: { controller: 'Argo CD' as const, kind: 'Application' as const, name: 'shop' },
+        note: 'A manual change to deployment/web -n shop will be reverted by Argo CD Application shop.',
+      },
+    ];
+    const asked: PilotEvent = {
+      event: 'tool_request',
+      data: {
+        tool: 'kubectl',
+        command: 'kubectl scale deployment/web -n shop --replicas=3',
+        id: 'm1',
+        type: 'write',
+        requiresApproval: true,
+        blocked: false,
+        warnings: [],
+        managedBy,
+      },
+    };
+    const t = (key: string, values: Record<string, unknown> = {}): string => `${key} ${JSON.stringify(values)}`;
+    const options = { width: 200, now: 1_000, timeoutMs: 30_000, expanded: new Set<string>(), t, ascii: false };
+    const note = 'tui.pilot.managedBy {"object":"deployment/web -n shop","manager":"Argo CD Application shop"}';
+    const drawn = (entries: Transcript['entries']): string[] => transcriptLines(entries, options).lines.map((line) => line.text);
+    expect(drawn(play([asked]).entries)).toContain(`  ↺ ${note}`);
+    const stored = fromHistory({
+      session: { id: 's', title: '', createdAt: '', updatedAt: '' },
+      messages: [
+        { role: 'assistant', content: '', toolCalls: [{ id: 'm1', tool: 'kubectl', arguments: {}, command: 'kubectl scale', managedBy }], createdAt: '' },
+      ],
+    });
+    expect(drawn(stored.entries)).toContain(`  ↺ ${note}`);
+  });
+
   it('draws the assistant’s Markdown without its markers: bold heading, bullets, code, plain inline text', () => {
     const t = (key: string): string => key;
     const options = { width: 80, now: 0, timeoutMs: 30_000, expanded: new Set<string>(), t, ascii: false };

@@ -37,6 +37,8 @@ function toolEntry(data: ToolRequestData | ToolCallView, requestedAt: number): T
     warnings: data.warnings ?? [],
     requestedAt,
     ...clusterOf(data),
+    // Objects Argo CD or Flux manages: the card says a manual change will be reverted.
+    ...(data.managedBy?.length ? { managedBy: data.managedBy } : {}),
     ...('approvalTimeoutSeconds' in data && typeof data.approvalTimeoutSeconds === 'number' ? { timeoutMs: data.approvalTimeoutSeconds * 1000 } : {}),
   };
 }

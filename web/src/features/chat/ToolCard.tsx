@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AccessNeeded } from '@pilothouse/wire/types';
+import { managedByText } from '@pilothouse/wire/managed-by';
 import { useT, type MessageKey } from '../../i18n';
 import { RequestAccess } from '../access/RequestAccess';
 import { PromqlChart } from '../history/PromqlChart';
@@ -105,6 +106,20 @@ function isRunning(entry: ToolEntry, streaming: boolean, waiting: boolean): bool
   return streaming && !entry.status && !waiting && !entry.blocked && entry.decision !== 'rejected';
 }
 
+/** Objects of the call that Argo CD or Flux manages: a manual change is reverted by that controller. */
+function ManagedNotes({ entry }: { entry: ToolEntry }): ReactNode {
+  const t = useT();
+  if (!entry.managedBy?.length) return null;
+  return (
+    <ul className="warnings managed-by" aria-label={t('tool.managedByLabel')}>
+      {entry.managedBy.map(({ object, manager }) => {
+        const target = `${object.kind.toLowerCase()}/${object.name}${object.namespace ? ` -n ${object.namespace}` : ''}`;
+        return <li key={target}>↺ {t('tool.managedBy', { object: target, manager: managedByText(manager) })}</li>;
+      })}
+    </ul>
+  );
+}
+
 /** A tool call: command, safety class, warnings, Approve/Reject while it waits, then its output. */
 export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNode {
   const t = useT();
@@ -123,6 +138,7 @@ export function ToolCard({ entry, streaming, onDecide }: ToolCardProps): ReactNo
           ))}
         </ul>
       )}
+      <ManagedNotes entry={entry} />
       {waiting && <ToolDecision entry={entry} onDecide={onDecide} />}
       {entry.decisionError && (
         <p className="notice notice-error compact" role="alert">

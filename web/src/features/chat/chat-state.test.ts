@@ -6,6 +6,32 @@ const run = (actions: ChatAction[], state: ChatState = initialChat): ChatState =
 const event = (name: string, data: unknown): ChatAction => ({ type: 'event', event: name, data });
 
 describe('chatReducer', () => {
+  it('keeps the objects a GitOps controller manages on the card (the note that a manual change is reverted)', () => {
+    const managedBy = [
+      {
+        object: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+        manager: { controller: 'Flux' as const, kind: 'Kustomization' as const, name: 'apps', namespace: 'flux-system' },
+        note: 'A manual change to deployment/web -n shop will be reverted by Flux Kustomization apps (flux-system).',
+      },
+    ];
+    const request = {
+      id: 't9',
+      tool: 'kubectl',
+      command: 'kubectl scale deployment/web -n shop --replicas=3',
+      type: 'write',
+      requiresApproval: true,
+      blocked: false,
+      warnings: [],
+    };
+    const live = run([
+      { type: 'send', message: 'scale', context: {} },
+      event('session', { session_id: 's9' }),
+      event('tool_request', { ...request, managedBy }),
+    ]);
+    expect(live.entries.find((entry) => entry.kind === 'tool')).toMatchObject({ managedBy });
+    expect(run([event('tool_request', request)]).entries.find((entry) => entry.kind === 'tool')).not.toHaveProperty('managedBy');
+  });
+
   it('builds a turn from the stream: text, a tool card waiting for approval, its result, the end', () => {
     const state = run([
       { type: 'send', message: 'scale web', context: { namespace: 'shop' } },

@@ -1,8 +1,18 @@
-import type { AccessNeeded, ChatHistory, CommandClass, MessageView, ToolCallView, ToolStatus, TurnEndReason, TurnUsage } from '@pilothouse/wire/types';
+import type {
+  AccessNeeded,
+  ChatHistory,
+  CommandClass,
+  ManagedObject,
+  MessageView,
+  ToolCallView,
+  ToolStatus,
+  TurnEndReason,
+  TurnUsage,
+} from '@pilothouse/wire/types';
 
 /** A tool call's wire fields (the one ToolCallView schema) once its request arrived: the request's own fields are then set. */
 type ToolCallFields = Required<Pick<ToolCallView, 'id' | 'tool' | 'command' | 'type' | 'requiresApproval' | 'blocked' | 'warnings'>> &
-  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded' | 'cluster'>;
+  Pick<ToolCallView, 'decision' | 'status' | 'result' | 'accessNeeded' | 'cluster' | 'managedBy'>;
 
 /** A tool call card: the request, the user's decision and the result (accessNeeded: "Request access" in place). */
 export interface ToolEntry extends ToolCallFields {
@@ -79,6 +89,8 @@ function toolRequest(state: ChatState, data: Payload): ChatState {
     warnings: Array.isArray(data.warnings) ? data.warnings.map(String) : [],
     // The cluster a kubectl or bash call runs on (ADR 0035): shown in bold on the card and the approval.
     ...(text(data.cluster) ? { cluster: text(data.cluster) } : {}),
+    // Objects Argo CD or Flux manages: the card says a manual change will be reverted.
+    ...(Array.isArray(data.managedBy) ? { managedBy: data.managedBy as ManagedObject[] } : {}),
     ...(typeof data.approvalTimeoutSeconds === 'number' ? { expiresAt: Date.now() + data.approvalTimeoutSeconds * 1000 } : {}),
   };
   if (state.entries.some((existing) => existing.kind === 'tool' && existing.id === entry.id))
@@ -166,6 +178,7 @@ function toolFromView(call: ToolCallView): Omit<ToolEntry, 'key'> {
     result: call.result,
     accessNeeded: call.accessNeeded,
     cluster: call.cluster,
+    managedBy: call.managedBy,
   };
 }
 

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
+import { formatTime } from '../../shared/time';
 import { statusTone, type ReleaseDetails } from './helm-types';
 import { ReleaseHistory } from './ReleaseHistory';
 import { ReleaseTabs, type ReleaseTab } from './ReleaseTabs';
@@ -29,8 +30,22 @@ function Summary({ release }: { release: ReleaseDetails }): ReactNode {
       <dt>{t('helm.revision')}</dt>
       <dd data-testid="release-revision">{release.revision}</dd>
       <dt>{t('helm.updated')}</dt>
-      <dd>{release.lastDeployed ?? ''}</dd>
+      <dd data-testid="release-updated">{release.lastDeployed ? formatTime(release.lastDeployed) : ''}</dd>
     </dl>
+  );
+}
+
+/** The chart's NOTES of the release (what to do next, where it answers), as the chart printed them. */
+function Notes({ notes }: { notes: string }): ReactNode {
+  const t = useT();
+  if (!notes.trim()) return null;
+  return (
+    <details className="card page-section" open>
+      <summary>{t('helm.notes')}</summary>
+      <pre className="code" data-testid="release-notes">
+        {notes.trim()}
+      </pre>
+    </details>
   );
 }
 
@@ -97,6 +112,7 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
       </div>
       <ActionNotices action={action} error={release.error} />
       {release.data && <Summary release={release.data} />}
+      {release.data && <Notes notes={release.data.notes} />}
       <ReleaseTabs tab={tab} onTab={setTab} />
       <div role="tabpanel" id={`release-panel-${tab}`} aria-labelledby={`release-tab-${tab}`} className="tab-panel">
         <ReleasePanel

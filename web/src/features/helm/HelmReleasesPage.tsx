@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
+import { formatTime } from '../../shared/time';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
@@ -40,7 +41,7 @@ export function HelmReleasesPage({ namespace }: { namespace: string }): ReactNod
     { key: 'chart', header: t('helm.chart'), cell: (row) => row.chart, sortValue: (row) => row.chart },
     { key: 'appVersion', header: t('helm.appVersion'), cell: (row) => row.appVersion },
     { key: 'revision', header: t('helm.revision'), cell: (row) => row.revision, sortValue: (row) => row.revision },
-    { key: 'updated', header: t('helm.updated'), cell: (row) => <span className="small">{row.updated}</span>, sortValue: (row) => row.updated },
+    { key: 'updated', header: t('helm.updated'), cell: (row) => <span className="small">{formatTime(row.updated)}</span>, sortValue: (row) => row.updated },
   ];
   return (
     <section className="page" aria-labelledby="helm-title">

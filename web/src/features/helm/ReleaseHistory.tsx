@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
+import { formatTime } from '../../shared/time';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
@@ -24,7 +25,7 @@ export function ReleaseHistory({ namespace, name, current, busy, canWrite, onRol
     { key: 'status', header: t('helm.status'), cell: (row) => <span className={statusTone(row.status)}>{row.status}</span> },
     { key: 'chart', header: t('helm.chart'), cell: (row) => row.chart },
     { key: 'appVersion', header: t('helm.appVersion'), cell: (row) => row.appVersion },
-    { key: 'updated', header: t('helm.updated'), cell: (row) => <span className="small">{row.updated}</span> },
+    { key: 'updated', header: t('helm.updated'), cell: (row) => <span className="small">{formatTime(row.updated)}</span> },
     { key: 'description', header: t('helm.description'), cell: (row) => <span className="small">{row.description}</span> },
     {
       key: 'rollback',

@@ -15,9 +15,16 @@ export function ReleaseUpgrade({ release, onDone }: { release: ReleaseDetails; o
   const [repo, setRepo] = useState('');
   const [version, setVersion] = useState('');
   const [text, setText] = useState<string>();
+  // Keep (default): the release's current values, shown in the editor, are sent again; replace: start from the chart's defaults.
+  const [replace, setReplace] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<unknown>();
-  const shown = text ?? (values.data ? JSON.stringify(values.data.values ?? {}, null, 2) : '');
+  const previous = values.data ? JSON.stringify(values.data.values ?? {}, null, 2) : '';
+  const shown = text ?? (replace ? '{}' : previous);
+  const choose = (replacing: boolean): void => {
+    setReplace(replacing);
+    setText(undefined);
+  };
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -57,6 +64,15 @@ export function ReleaseUpgrade({ release, onDone }: { release: ReleaseDetails; o
           <input value={version} onChange={(event) => setVersion(event.target.value)} placeholder={t('helm.latest')} />
         </label>
       </div>
+      <fieldset className="form-row" aria-label={t('helm.valuesMode')}>
+        <label>
+          <input type="radio" name="upgrade-values-mode" checked={!replace} onChange={() => choose(false)} /> {t('helm.keepValues')}
+        </label>
+        <label>
+          <input type="radio" name="upgrade-values-mode" checked={replace} onChange={() => choose(true)} /> {t('helm.replaceValues')}
+        </label>
+      </fieldset>
+      <p className="muted small">{replace ? t('helm.replaceValuesHelp') : t('helm.keepValuesHelp')}</p>
       <ValuesEditor id="upgrade-values" value={shown} onChange={setText} />
       <button type="submit" className="primary" disabled={phase === 'running'}>
         {t('helm.upgrade')}

@@ -10,6 +10,7 @@ import type { ResourceTarget } from '../../shared/resource-target';
 import { pickTab, tabsFor, type ObjectTab } from './object-tabs';
 import { ObjectTabBody } from './ObjectTabBody';
 import { InvestigateButton } from '../investigations/InvestigateButton';
+import { ManagedByNote } from './ManagedByNote';
 import { ProblemBanner } from '../problems/ProblemBanner';
 import './object.css';
 
@@ -104,6 +105,7 @@ export function ObjectPage({ target, tab: wanted }: { target: ResourceTarget; ta
         {role === 'admin' && <DeleteButton target={target} onDeleted={() => navigate(routePath({ page: 'resources', kind: target.resource }))} />}
       </header>
       <ProblemBanner target={target} />
+      <ManagedByNote target={target} />
       {role !== 'viewer' && <ForwardFrom target={target} />}
       {role !== 'viewer' && <InvestigateButton target={target} />}
       {notice && (
