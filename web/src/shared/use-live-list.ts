@@ -4,9 +4,20 @@ import { isAbort, readSse } from '@pilothouse/wire/wire-client';
 import type { ListResponse } from '../api/list';
 import { applyLiveEvent, liveListResponse, type LiveRows } from '../api/live-list';
 import type { ResourceItem } from '@pilothouse/wire/types';
-import type { Polled } from './use-polling';
 
-type Keyed = Omit<Polled<ListResponse<ResourceItem>>, 'reload'> & { key: string };
+/** A live list's state: the last rows (kept while the stream reconnects), its error, and when it last changed. */
+export interface LiveList {
+  data: ListResponse<ResourceItem> | undefined;
+  error: unknown;
+  /** True until the first snapshot for the current inputs arrives. */
+  loading: boolean;
+  /** True while the stream (re)connects. */
+  refreshing: boolean;
+  updatedAt: number | undefined;
+  reload: () => void;
+}
+
+type Keyed = Omit<LiveList, 'reload'> & { key: string };
 
 const blank = { data: undefined, error: undefined, loading: true, refreshing: true, updatedAt: undefined };
 /** Changes are drawn at most this often, so a burst of events (a rollout, 10,000 pods) re-renders once. */
@@ -26,7 +37,7 @@ function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
  * deleted rows applied in place, so selection and scroll stay; reconnects after a dropped stream and
  * keeps the last rows on screen meanwhile (the error shows until the stream is back).
  */
-export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined, labelSelector = ''): Polled<ListResponse<ResourceItem>> {
+export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined, labelSelector = ''): LiveList {
   const key = `${resource}|${namespace ?? ''}|${labelSelector}`;
   const [generation, setGeneration] = useState(0);
   const [state, setState] = useState<Keyed>({ key, ...blank });

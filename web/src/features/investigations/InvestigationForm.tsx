@@ -3,7 +3,7 @@ import { useApi } from '../../shared/api-context';
 import { useCluster } from '../../shared/cluster-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { investigationsPath, type Investigation } from './investigation-types';
+import { investigationsPath } from './investigation-types';
 
 /** The subject an investigation is asked about. */
 export interface SubjectInput {
@@ -15,7 +15,7 @@ export interface SubjectInput {
 /** Starts an investigation (POST /api/investigations) of the current cluster; resolves to its name. */
 export async function startInvestigation(client: ReturnType<typeof useApi>, cluster: string, question: string, subject?: SubjectInput): Promise<string> {
   const body = { question, cluster, ...(subject ? { subject } : {}) };
-  return (await client.json<Investigation>('POST', investigationsPath, { body })).metadata.name;
+  return (await client.call('POST', investigationsPath, { body })).metadata.name;
 }
 
 /** Ask the pilot: a question and, optionally, the object it is about. */
