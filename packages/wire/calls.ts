@@ -18,7 +18,13 @@ export type Operation<M extends Method, P extends PathOf<M>> = paths[P][Lowercas
 
 type Parameters<O> = O extends { parameters: infer Declared } ? Declared : never;
 type PathParameters<O> = Parameters<O> extends { path: infer Declared } ? Declared : never;
-type QueryParameters<O> = Parameters<O> extends { query?: infer Declared } ? Exclude<Declared, undefined> : never;
+/**
+ * A query value as a call may give it (it travels as text anyway): a number or a boolean where the contract declares
+ * free text, a boolean where it declares the text of one (`"true" | "false"`).
+ */
+type QueryValue<T> = string extends T ? T | number | boolean : [Extract<T, 'true'>] extends [never] ? T : T | boolean;
+type WideQuery<Query> = { [K in keyof Query]: QueryValue<Query[K]> };
+type QueryParameters<O> = Parameters<O> extends { query?: infer Declared } ? WideQuery<Exclude<Declared, undefined>> : never;
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 type Body<O> = O extends { requestBody?: infer Request } ? JsonContent<NonNullable<Request>> : never;
 type BodyRequired<O> = O extends { requestBody: object } ? true : false;
@@ -35,7 +41,11 @@ export type ResponseBody<M extends Method, P extends PathOf<M>> =
 export type QueryOf<M extends Method, P extends PathOf<M>> = QueryParameters<Operation<M, P>>;
 
 type PathPart<O> = [PathParameters<O>] extends [never] ? { path?: never } : { path: PathParameters<O> };
-type QueryPart<O> = [QueryParameters<O>] extends [never] ? { query?: never } : { query?: QueryParameters<O> };
+type QueryPart<O> = [QueryParameters<O>] extends [never]
+  ? { query?: never }
+  : Parameters<O> extends { query: object }
+    ? { query: QueryParameters<O> }
+    : { query?: QueryParameters<O> };
 type BodyPart<O> = [Body<O>] extends [never] ? { body?: never } : BodyRequired<O> extends true ? { body: Body<O> } : { body?: Body<O> };
 
 /** What a call of `M P` takes besides method and path: `path` parameters, `query`, JSON `body`, `signal`. */

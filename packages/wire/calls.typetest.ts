@@ -11,7 +11,9 @@ export async function typedCallsCompile(client: TypedCalls): Promise<void> {
   const requests: Schemas['AccessRequestItems'] = await client.call('GET', '/api/access-requests', { query: { phase: 'Pending' } });
   const one: Schemas['AccessRequest'] = await client.call('GET', '/api/access-requests/{id}', { path: { id: 'abc' } });
   const filed: Schemas['AccessRequest'] = await client.call('POST', '/api/access-requests', { body: { permission: 'execute_write', ttl: '1h' } });
-  void [health, requests, one, filed];
+  const audit: Schemas['AuditEntryList'] = await client.call('GET', '/api/audit', { query: { limit: 50, offset: 0 } });
+  const history: Schemas['HistoryAnswer'] = await client.call('GET', '/api/metrics/history', { query: { kind: 'node', name: 'node-1' } });
+  void [health, requests, one, filed, audit, history];
 
   // @ts-expect-error a path the contract does not have
   await client.call('GET', '/api/no-such-path');
@@ -27,6 +29,12 @@ export async function typedCallsCompile(client: TypedCalls): Promise<void> {
   await client.call('POST', '/api/access-requests', { body: { permission: 'execute_write', ttl: 60 } });
   // @ts-expect-error GET takes no body
   await client.call('GET', '/api/health', { body: {} });
+  // @ts-expect-error the query of GET /api/metrics/history is required (kind and name)
+  await client.call('GET', '/api/metrics/history');
+  // @ts-expect-error GET /api/health takes no query
+  await client.call('GET', '/api/health', { query: { cluster: 'x' } });
+  // @ts-expect-error a query key the operation does not declare
+  await client.call('GET', '/api/access-requests', { query: { colour: 'red' } });
   // @ts-expect-error a query value the operation does not allow
   await client.call('GET', '/api/access-requests', { query: { phase: 'Sleeping' } });
   // @ts-expect-error the answer of GET /api/health is not a list of access requests
