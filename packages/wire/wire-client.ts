@@ -1,7 +1,9 @@
 // The clients' shared wire module: the error class of `{error, code, details}`, the request every call
-// sends, the refreshed-token headers, the SSE parser and the typed request bodies of the OpenAPI paths.
+// sends, the refreshed-token headers and the SSE reading (eventsource-parser); the typed calls are in calls.ts.
 // Written once, here, and imported as `@pilothouse/wire/wire-client` by the web UI (web/) and the terminal
 // UI (src/tui/); Node runs this file as it is (type stripping): erasable TypeScript only (docs/adr/0036).
+
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** The contract's error body: `{error, code, details}`. */
 export interface ErrorBody {
@@ -135,56 +137,25 @@ export interface SseEvent {
 }
 
 /**
- * Incremental SSE parser (the `text/event-stream` format): feed it text as it arrives, in any
- * chunking; it calls `onEvent` for each complete event. Comment lines (`: ping`) are skipped,
- * multi-line `data:` fields are joined with `\n`, CRLF and CR line ends are accepted.
+ * Incremental SSE parser (the `text/event-stream` format) over eventsource-parser: feed it text as it arrives, in
+ * any chunking; it calls `onEvent` for each complete event. Comment lines (`: ping`) are skipped, multi-line `data:`
+ * fields are joined with `\n`, CRLF and CR line ends are accepted, events without data are not delivered.
  */
 export class SseParser {
-  private buffer = '';
-  private event = '';
-  private data: string[] = [];
-
-  private readonly onEvent: (event: SseEvent) => void;
+  private readonly parser: EventSourceParser;
 
   constructor(onEvent: (event: SseEvent) => void) {
-    this.onEvent = onEvent;
+    this.parser = createParser({ onEvent: (event) => onEvent({ event: event.event || 'message', data: event.data }) });
   }
 
   feed(text: string): void {
-    this.buffer += text;
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      if (!match) return;
-      // A lone CR at the end may be the first half of CRLF: wait for more text.
-      if (match[0] === '\r' && match.index === this.buffer.length - 1) return;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      this.line(line);
-    }
+    this.parser.feed(text);
   }
 
   /** Ends the stream: a last event without its blank line is still delivered. */
   end(): void {
-    if (this.buffer) this.line(this.buffer);
-    this.buffer = '';
-    this.line('');
-  }
-
-  private line(line: string): void {
-    if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') this.event = value;
-    else if (field === 'data') this.data.push(value);
-  }
-
-  private dispatch(): void {
-    if (this.data.length > 0) this.onEvent({ event: this.event || 'message', data: this.data.join('\n') });
-    this.event = '';
-    this.data = [];
+    this.parser.feed('\n\n');
+    this.parser.reset();
   }
 }
 
@@ -242,15 +213,3 @@ export async function* serverEvents(body: AsyncIterable<Uint8Array>): AsyncGener
   parser.end();
   for (const event of pending.splice(0)) yield parsedEvent(event);
 }
-
-type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
-
-/** The JSON request body an operation of the generated `paths` takes: `RequestBody<paths, '/api/settings/llm', 'put'>`. */
-export type RequestBody<Paths, P extends keyof Paths, M extends keyof Paths[P]> = Paths[P][M] extends { requestBody?: infer Request }
-  ? JsonContent<NonNullable<Request>>
-  : never;
-
-/** The JSON body of an operation's 200 or 201 answer. */
-export type ResponseBody<Paths, P extends keyof Paths, M extends keyof Paths[P]> = Paths[P][M] extends { responses: infer Responses }
-  ? JsonContent<Responses[200 & keyof Responses]> | JsonContent<Responses[201 & keyof Responses]>
-  : never;

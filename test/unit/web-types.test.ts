@@ -45,11 +45,12 @@ describe('the wire module, packages/wire (@pilothouse/wire): types.ts generated 
   it('loads in plain Node 24 the way the built terminal UI (dist/) imports it: through node_modules, types stripped', () => {
     const script =
       "const wire = await import('@pilothouse/wire/wire-client'); await import('@pilothouse/wire/types');" +
+      "const calls = await import('@pilothouse/wire/calls'); const path = calls.pathOf('/api/k8s/{resource}/{name}', { resource: 'pods', name: 'a b' });" +
       "const error = new wire.ApiError(403, { error: 'no', code: 'FORBIDDEN', details: { reason: 'approval_required' } });" +
       'const events = []; const parser = new wire.SseParser((event) => events.push(event)); parser.feed(\'event: x\\ndata: {"a":1}\\n\\n\');' +
-      'console.log(JSON.stringify({ line: error.line, approval: error.approvalRequired, events }));';
+      'console.log(JSON.stringify({ line: error.line, approval: error.approvalRequired, events, path }));';
     const output = execFileSync(process.execPath, ['--input-type=module', '--eval', script], { cwd: root, encoding: 'utf8' });
-    expect(JSON.parse(output)).toEqual({ line: 'FORBIDDEN: no', approval: true, events: [{ event: 'x', data: '{"a":1}' }] });
+    expect(JSON.parse(output)).toEqual({ line: 'FORBIDDEN: no', approval: true, events: [{ event: 'x', data: '{"a":1}' }], path: '/api/k8s/pods/a%20b' });
     expect(existsSync(join(root, 'node_modules/@pilothouse/wire/package.json'))).toBe(true);
   });
 });

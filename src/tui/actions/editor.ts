@@ -3,9 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
+import type { components } from '@pilothouse/wire/types';
 import { ApiError } from '@pilothouse/wire/wire-client';
 import type { Target } from '../api/types.js';
 import type { Shell } from '../core/shell.js';
+
+/** The object an apply sends (the API server checks the rest). */
+type Manifest = components['schemas']['Manifest'];
 
 /** Runs $VISUAL / $EDITOR (default vi) on a file with the terminal handed over; resolves when it exits. */
 function runEditor(file: string, environment: NodeJS.ProcessEnv): Promise<void> {
@@ -45,7 +49,7 @@ function conflictsOf(error: unknown): Conflict[] {
 }
 
 /** A server-side dry run of the edited object: the conflicts it met (none: it would apply as is). */
-async function dryRun(shell: Shell, target: Target, object: Record<string, unknown>, force: boolean): Promise<Conflict[] | undefined> {
+async function dryRun(shell: Shell, target: Target, object: Manifest, force: boolean): Promise<Conflict[] | undefined> {
   const scope = { permission: 'execute_write' as const, namespace: target.namespace, resource: target.resource };
   const check = async (): Promise<Conflict[]> => {
     await shell.api.apply(target.resource, object, { dryRun: true, force });
@@ -55,7 +59,7 @@ async function dryRun(shell: Shell, target: Target, object: Record<string, unkno
 }
 
 /** Whether to apply, and with force: the dry run passed, or it met conflicts that a forced dry run passes. */
-async function reviewed(shell: Shell, target: Target, object: Record<string, unknown>): Promise<{ force: boolean; question: string } | undefined> {
+async function reviewed(shell: Shell, target: Target, object: Manifest): Promise<{ force: boolean; question: string } | undefined> {
   const label = `${target.resource}/${target.name}`;
   const conflicts = await dryRun(shell, target, object, false);
   if (!conflicts) return undefined;
@@ -75,7 +79,7 @@ export async function editObject(shell: Shell, target: Target): Promise<void> {
   const original = await shell.api.yaml(target);
   const edited = await editedText(shell, target, original);
   if (edited === undefined) return shell.notice(shell.t('tui.notice.unchanged'));
-  const object = yaml.load(edited) as Record<string, unknown>;
+  const object = yaml.load(edited) as Manifest;
   const review = await reviewed(shell, target, object);
   if (!review || !(await shell.confirm(review.question))) return;
   const scope = { permission: 'execute_write' as const, namespace: target.namespace, resource: target.resource };

@@ -1,4 +1,5 @@
 import type { Row, Target } from '../api/types.js';
+import type { ActionPath } from '../api/pilothouse-api.js';
 import type { ActionName } from '../core/key-map.js';
 import type { Shell } from '../core/shell.js';
 import { editObject } from './editor.js';
@@ -20,7 +21,7 @@ const objectName = (target: Target): string => `${kindOf(target.resource)}/${tar
 async function workloadAction(shell: Shell, target: Target, verb: string, extra: Record<string, unknown> = {}): Promise<void> {
   const kind = kindOf(target.resource);
   const body = { namespace: target.namespace, name: target.name, ...extra };
-  const done = await shell.write(() => shell.api.action(`/api/${kind}/${verb}`, body), {
+  const done = await shell.write(() => shell.api.action(`/api/${kind}/${verb}` as ActionPath, body), {
     permission: 'execute_write',
     namespace: target.namespace,
     resource: target.resource,

@@ -1,3 +1,4 @@
+import { pathOf, type CallArgs, type LooseInit, type Method, type PathOf, type ResponseBody, type TypedCalls } from '@pilothouse/wire/calls';
 import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Query } from '@pilothouse/wire/wire-client';
 
 /** The session a client presents: a bearer token and when it expires (ms since the epoch). */
@@ -22,7 +23,7 @@ export interface ApiClientOptions {
  * The terminal UI's one way to the service: Pilothouse's own HTTP API, with the bearer token,
  * refreshes inside the refresh window, and a 401 that goes back to the login prompt.
  */
-export class ApiClient {
+export class ApiClient implements TypedCalls {
   private session?: ClientSession;
   private refreshing?: Promise<void>;
   private currentCluster?: string;
@@ -69,9 +70,14 @@ export class ApiClient {
     return new URL(this.baseUrl + withQuery(path, { ...query, cluster: this.currentCluster })).toString();
   }
 
-  /** A JSON request; throws ApiError on a non-2xx answer. */
-  async json<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-    return ((await readJson(await this.send(method, path, options))) ?? {}) as T;
+  /**
+   * A JSON call bound to the contract: the method and the path template pick the path parameters, the query, the
+   * body and the answer's type (`call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' } })`); throws
+   * ApiError on a non-2xx answer.
+   */
+  async call<M extends Method, P extends PathOf<M>>(method: M, path: P, ...args: CallArgs<M, P>): Promise<ResponseBody<M, P>> {
+    const { path: parameters, ...options } = (args[0] ?? {}) as LooseInit;
+    return ((await readJson(await this.send(method, pathOf(path, parameters), options))) ?? {}) as ResponseBody<M, P>;
   }
 
   /** A text request (describe, YAML, logs). */
@@ -133,7 +139,7 @@ export class ApiClient {
   /** POST /api/auth/refresh; a refusal (outside the server's window) leaves the session as it is. */
   async refresh(): Promise<void> {
     try {
-      const renewed = await this.json<{ token: string; expires_at: string }>('POST', '/api/auth/refresh');
+      const renewed = await this.call('POST', '/api/auth/refresh');
       this.session = { token: renewed.token, expiresAt: Date.parse(renewed.expires_at) };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 401) throw error;

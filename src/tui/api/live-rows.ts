@@ -91,7 +91,8 @@ export class LiveRows {
   private async poll(): Promise<void> {
     while (!this.controller.signal.aborted) {
       try {
-        const { items } = await this.client.json<{ items: Row[] }>('GET', this.path, {
+        const { items } = await this.client.call('GET', '/api/k8s/{resource}', {
+          path: { resource: this.query.resource },
           query: { namespace: this.query.namespace, labelSelector: this.query.labelSelector },
         });
         this.listener.rows(items);

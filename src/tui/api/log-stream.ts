@@ -25,11 +25,9 @@ export async function streamLog(client: ApiClient, pod: Target, options: LogOpti
 
 /** The containers of a pod (GET /api/k8s/pods/{name}), the default one first (kubectl.kubernetes.io/default-container). */
 export async function podContainers(client: ApiClient, pod: Target): Promise<string[]> {
-  const object = await client.json<{ metadata?: { annotations?: Record<string, string> }; spec?: { containers?: { name: string }[] } }>(
-    'GET',
-    `/api/k8s/pods/${encodeURIComponent(pod.name)}`,
-    { query: { namespace: pod.namespace } },
-  );
+  const answer = await client.call('GET', '/api/k8s/{resource}/{name}', { path: { resource: 'pods', name: pod.name }, query: { namespace: pod.namespace } });
+  // The contract's answer is any Kubernetes object; a pod's shape is the API server's.
+  const object = answer as { metadata?: { annotations?: Record<string, string> }; spec?: { containers?: { name: string }[] } };
   const names = (object.spec?.containers ?? []).map((container) => container.name);
   const preferred = object.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
   return preferred && names.includes(preferred) ? [preferred, ...names.filter((name) => name !== preferred)] : names;

@@ -1,33 +1,37 @@
 import type { ApiClient } from './client.js';
 import type { AccessRequest, ClusterList, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+import type { PathOf, ResponseBody } from '@pilothouse/wire/calls';
 import type { components, Finding } from '@pilothouse/wire/types';
 
 /** The request bodies the terminal UI sends, as the OpenAPI document names them. */
 type Body = components['schemas'];
 
-/** The endpoints the terminal UI calls, typed; every call goes through the one ApiClient. */
+/** The workload and node action routes (`POST /api/{kind}/{verb}`: scale, restart, rollback, pause, resume, trigger, suspend, cordon, uncordon). */
+export type ActionPath = Extract<PathOf<'POST'>, `/api/${'deployment' | 'statefulset' | 'daemonset' | 'cronjob' | 'node'}/${string}`>;
+
+/** The endpoints the terminal UI calls, typed by the contract; every call goes through the one ApiClient. */
 export class PilothouseApi {
   constructor(readonly client: ApiClient) {}
 
   health(): Promise<Health> {
-    return this.client.json<Health>('GET', '/api/health');
+    return this.client.call('GET', '/api/health');
   }
 
   me(): Promise<Me> {
-    return this.client.json<Me>('GET', '/api/auth/me');
+    return this.client.call('GET', '/api/auth/me');
   }
 
   /** GET /api/clusters: every cluster the service serves, with its reachability and the caller's access there. */
   clusters(): Promise<ClusterList> {
-    return this.client.json<ClusterList>('GET', '/api/clusters');
+    return this.client.call('GET', '/api/clusters');
   }
 
   async kinds(): Promise<ResourceKind[]> {
-    return (await this.client.json<{ items: ResourceKind[] }>('GET', '/api/k8s')).items;
+    return (await this.client.call('GET', '/api/k8s')).items;
   }
 
   async list(resource: string, query: { namespace?: string; labelSelector?: string }): Promise<Row[]> {
-    return (await this.client.json<{ items: Row[] }>('GET', `/api/k8s/${encodeURIComponent(resource)}`, { query })).items;
+    return (await this.client.call('GET', '/api/k8s/{resource}', { path: { resource }, query })).items;
   }
 
   describe(target: Target): Promise<string> {
@@ -43,75 +47,82 @@ export class PilothouseApi {
    * path); `dryRun` validates and admits on the API server only, `force` takes over fields other
    * field managers own (a 409 CONFLICT with `details.conflicts` otherwise).
    */
-  apply(resource: string, object: Record<string, unknown>, options: { dryRun: boolean; force: boolean }): Promise<{ created: boolean; dryRun: boolean }> {
+  apply(resource: string, object: Body['Manifest'], options: { dryRun: boolean; force: boolean }): Promise<{ created: boolean; dryRun: boolean }> {
     const query = { dryRun: options.dryRun, force: options.force };
-    return this.client.json('POST', `/api/k8s/${encodeURIComponent(resource)}/apply`, { query, body: object });
+    return this.client.call('POST', '/api/k8s/{resource}/apply', { path: { resource }, query, body: object });
   }
 
   async remove(target: Target): Promise<void> {
-    await this.client.json('DELETE', objectPath(target), { query: { namespace: target.namespace } });
+    await this.client.call('DELETE', '/api/k8s/{resource}/{name}', {
+      path: { resource: target.resource, name: target.name },
+      query: { namespace: target.namespace },
+    });
   }
 
   /** POST /api/{kind}/{verb} of a workload or node action (scale, restart, rollback, pause, resume, cordon, uncordon). */
-  action(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.client.json('POST', path, { body });
+  action(path: ActionPath, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    // Each route takes its own body (the caller builds it from the row); the answer is a change report for all of them.
+    return this.client.call('POST', path as '/api/deployment/restart', { body: body as Body['WorkloadTargetBody'] });
   }
 
   /** GET /api/problems: the findings of the current cluster the caller may see, critical first. */
   async problems(): Promise<Finding[]> {
-    return (await this.client.json<{ items: Finding[] }>('GET', '/api/problems')).items;
+    return (await this.client.call('GET', '/api/problems')).items;
   }
 
   /** POST /api/investigations: asks the pilot to investigate (read-only); the new Investigation's name. */
   async investigate(body: Body['InvestigationCreateBody']): Promise<string> {
-    return (await this.client.json<{ metadata: { name: string } }>('POST', '/api/investigations', { body })).metadata.name;
+    return (await this.client.call('POST', '/api/investigations', { body })).metadata.name;
   }
 
   async startDrain(node: string): Promise<string> {
     const body: Body['NodeDrainBody'] = { name: node, ignoreDaemonSets: true, deleteLocalData: true };
-    const started = await this.client.json<{ id: string }>('POST', '/api/node/drain', { body });
+    const started = await this.client.call('POST', '/api/node/drain', { body });
     return started.id;
   }
 
   async helmReleases(namespace?: string): Promise<HelmRelease[]> {
-    return (await this.client.json<{ items: HelmRelease[] }>('GET', '/api/helm/releases', { query: { namespace } })).items;
+    return (await this.client.call('GET', '/api/helm/releases', { query: { namespace } })).items;
   }
 
-  async helmHistory(release: Target): Promise<Row[]> {
-    const path = `/api/helm/releases/${encodeURIComponent(release.name)}/history`;
-    return (await this.client.json<{ items: Row[] }>('GET', path, { query: { namespace: release.namespace } })).items;
+  async helmHistory(release: Target): Promise<ResponseBody<'GET', '/api/helm/releases/{name}/history'>['items']> {
+    const answer = await this.client.call('GET', '/api/helm/releases/{name}/history', {
+      path: { name: release.name },
+      query: { namespace: release.namespace ?? '' },
+    });
+    return answer.items;
   }
 
   async helmRollback(release: Target, revision?: number): Promise<void> {
     const body: Body['HelmRollbackBody'] = { namespace: release.namespace ?? '', revision };
-    await this.client.json('POST', `/api/helm/releases/${encodeURIComponent(release.name)}/rollback`, { body });
+    await this.client.call('POST', '/api/helm/releases/{name}/rollback', { path: { name: release.name }, body });
   }
 
   async helmUninstall(release: Target): Promise<void> {
-    await this.client.json('DELETE', `/api/helm/releases/${encodeURIComponent(release.name)}`, { query: { namespace: release.namespace } });
+    await this.client.call('DELETE', '/api/helm/releases/{name}', { path: { name: release.name }, query: { namespace: release.namespace ?? '' } });
   }
 
   async accessRequests(): Promise<AccessRequest[]> {
-    return (await this.client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests')).items;
+    return (await this.client.call('GET', '/api/access-requests')).items;
   }
 
   /** An admin's decision on a Pending request (`approve` or `deny`), with an optional comment for the requester. */
   decideAccessRequest(id: string, verb: 'approve' | 'deny', comment?: string): Promise<AccessRequest> {
     const body: Body['AccessDecisionBody'] = comment ? { comment } : {};
-    return this.client.json('POST', `/api/access-requests/${encodeURIComponent(id)}/${verb}`, { body });
+    return this.client.call('POST', `/api/access-requests/{id}/${verb}`, { path: { id }, body });
   }
 
   requestAccess(body: Body['AccessRequestCreateBody']): Promise<AccessRequest> {
-    return this.client.json<AccessRequest>('POST', '/api/access-requests', { body });
+    return this.client.call('POST', '/api/access-requests', { body });
   }
 
   portForward(body: Body['PortForwardCreateBody']): Promise<{ id: string; localPort: number; address?: string }> {
-    return this.client.json('POST', '/api/portforward', { body });
+    return this.client.call('POST', '/api/portforward', { body });
   }
 
   async terminalTicket(pod: Target, container?: string): Promise<components['schemas']['TerminalTicket']> {
     const body: Body['TerminalTicketBody'] = { namespace: pod.namespace, container };
-    return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body });
+    return this.client.call('POST', '/api/pods/{name}/terminal/ticket', { path: { name: pod.name }, body });
   }
 }
 

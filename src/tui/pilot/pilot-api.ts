@@ -26,14 +26,18 @@ export class PilotApi {
 
   /** POST /api/tool/approve: the session owner's y / n on a waiting tool call. */
   async decide(id: string, approved: boolean): Promise<void> {
-    await this.client.json('POST', '/api/tool/approve', { body: { id, approved } });
+    await this.client.call('POST', '/api/tool/approve', { body: { id, approved } });
   }
 
   async sessions(): Promise<ChatSessionSummary[]> {
-    return (await this.client.json<{ items: ChatSessionSummary[] }>('GET', '/api/chat/history')).items;
+    const answer = await this.client.call('GET', '/api/chat/history');
+    if (!('items' in answer)) throw new TypeError('GET /api/chat/history answered one session');
+    return answer.items;
   }
 
-  history(sessionId: string): Promise<ChatHistory> {
-    return this.client.json<ChatHistory>('GET', '/api/chat/history', { query: { session_id: sessionId } });
+  async history(sessionId: string): Promise<ChatHistory> {
+    const answer = await this.client.call('GET', '/api/chat/history', { query: { session_id: sessionId } });
+    if (!('messages' in answer)) throw new TypeError('GET /api/chat/history?session_id= answered a session list');
+    return answer;
   }
 }

@@ -23,15 +23,15 @@ export class ReportsApi {
   constructor(private readonly client: ApiClient) {}
 
   async list(): Promise<ReportStatus[]> {
-    return (await this.client.json<{ items: ReportStatus[] }>('GET', '/api/reports')).items;
+    return (await this.client.call('GET', '/api/reports')).items;
   }
 
   async request(body: ReportRequest): Promise<string> {
-    return (await this.client.json<{ id: string }>('POST', '/api/reports', { body })).id;
+    return (await this.client.call('POST', '/api/reports', { body })).id;
   }
 
   async remove(id: string): Promise<void> {
-    await this.client.json('DELETE', `/api/reports/${encodeURIComponent(id)}`);
+    await this.client.call('DELETE', '/api/reports/{id}', { path: { id } });
   }
 
   /**

@@ -50,7 +50,7 @@ describe('ApiClient', () => {
     await client.login('alice', 'secret');
     expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ username: 'alice', password: 'secret' });
     expect(JSON.parse(storage.getItem('pilothouse.session') ?? '{}').token).toBe('t1');
-    await client.json('GET', '/api/k8s/pods', { query: { namespace: 'demo', empty: '' } });
+    await client.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' }, query: { namespace: 'demo', labelSelector: '' } });
     expect(calls[1]?.url).toBe('/api/k8s/pods?namespace=demo');
     expect(header(calls[1], 'Authorization')).toBe('Bearer t1');
     expect(new ApiClient({ fetch, storage }).current?.username).toBe('alice');
@@ -64,8 +64,8 @@ describe('ApiClient', () => {
     const client = new ApiClient({ fetch, storage });
     const seen: (string | undefined)[] = [];
     client.subscribe((next) => seen.push(next?.token));
-    await client.json('GET', '/api/health');
-    await client.json('GET', '/api/health');
+    await client.call('GET', '/api/health');
+    await client.call('GET', '/api/health');
     expect(header(calls[1], 'Authorization')).toBe('Bearer t2');
     expect(client.current?.expires_at).toBe('2031-01-01T00:00:00.000Z');
     expect(seen).toEqual(['t2']);
@@ -81,15 +81,25 @@ describe('ApiClient', () => {
     const client = new ApiClient({ fetch, storage });
     const ended: (string | undefined)[] = [];
     client.subscribe((next, why) => ended.push(next ? 'session' : why));
-    const forbidden = await client.json('DELETE', '/api/k8s/pods/x').catch((error: unknown) => error);
+    const forbidden = await client.call('DELETE', '/api/k8s/{resource}/{name}', { path: { resource: 'pods', name: 'x' } }).catch((error: unknown) => error);
     expect(forbidden).toBeInstanceOf(ApiError);
     expect((forbidden as ApiError).approvalRequired).toBe(true);
     expect(client.current).not.toBeNull();
-    const expired = await client.json('GET', '/api/k8s/pods').catch((error: unknown) => error);
+    const expired = await client.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' } }).catch((error: unknown) => error);
     expect((expired as ApiError).code).toBe('UNAUTHORIZED');
     expect(client.current).toBeNull();
     expect(storage.getItem('pilothouse.session')).toBeNull();
     expect(ended).toEqual(['expired']);
+  });
+
+  it('fills the path template with URL-encoded parameters', async () => {
+    const { fetch, calls } = fakeFetch([json({}), json({})]);
+    const client = new ApiClient({ fetch });
+    await client.call('GET', '/api/k8s/{resource}/{name}', { path: { resource: 'pods', name: 'a b/c' }, query: { namespace: 'x' } });
+    expect(calls[0]?.url).toBe('/api/k8s/pods/a%20b%2Fc?namespace=x');
+    await client.call('DELETE', '/api/access-requests/{id}', { path: { id: 'r-1' } });
+    expect(calls[1]?.url).toBe('/api/access-requests/r-1');
+    expect(calls[1]?.init?.method).toBe('DELETE');
   });
 
   it('keeps no session when the login is refused', async () => {
@@ -105,7 +115,7 @@ describe('ApiClient', () => {
     });
     await expect(client.text('/api/k8s/pods/x/yaml')).rejects.toMatchObject({ status: 502, code: 'HTTP_502', message: 'Bad Gateway' });
     const offline = new ApiClient({ fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
-    await expect(offline.json('GET', '/api/health')).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
+    await expect(offline.call('GET', '/api/health')).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
   });
 
   it('binds a view to one cluster: every request names it, the session stays shared', async () => {
@@ -119,23 +129,23 @@ describe('ApiClient', () => {
     expect(home.cluster).toBeUndefined();
     expect(home.forCluster('').cluster).toBeUndefined();
 
-    await staging.json('GET', '/api/k8s/pods', { query: { namespace: 'web' } });
+    await staging.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' }, query: { namespace: 'web' } });
     expect(calls[0]?.url).toBe('/api/k8s/pods?namespace=web&cluster=staging');
     // The token the service refreshed on the staging view is the one the home view sends next.
     expect(home.current?.token).toBe('t2');
-    await home.json('GET', '/api/k8s/pods');
+    await home.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' } });
     expect(calls[1]?.url).toBe('/api/k8s/pods');
     expect(header(calls[1], 'Authorization')).toBe('Bearer t2');
     // A request that names its own cluster keeps it (the all-clusters overview asks each cluster).
-    await staging.json('GET', '/api/k8s/nodes', { query: { cluster: 'prod' } });
+    await staging.call('GET', '/api/k8s/{resource}', { path: { resource: 'nodes' }, query: { cluster: 'prod' } });
     expect(calls[2]?.url).toBe('/api/k8s/nodes?cluster=prod');
-    await staging.json('POST', '/api/pods/web/terminal/ticket', { body: {} });
+    await staging.call('POST', '/api/pods/{name}/terminal/ticket', { path: { name: 'web' }, body: {} });
     expect(calls[3]?.url).toBe('/api/pods/web/terminal/ticket?cluster=staging');
 
     // A 401 on the staging view ends the one session: the home view is signed out too.
     const ended: (string | undefined)[] = [];
     home.subscribe((_session, why) => ended.push(why));
-    await expect(staging.json('GET', '/api/k8s/pods')).rejects.toMatchObject({ status: 401 });
+    await expect(staging.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' } })).rejects.toMatchObject({ status: 401 });
     expect(home.current).toBeNull();
     expect(ended).toEqual(['expired']);
   });

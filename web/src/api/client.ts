@@ -1,4 +1,5 @@
 import type { Session } from '@pilothouse/wire/types';
+import { pathOf, type CallArgs, type LooseInit, type Method, type PathOf, type ResponseBody, type TypedCalls } from '@pilothouse/wire/calls';
 import { ApiError, errorFromResponse, readJson, refreshedToken, sendRequest, withQuery, type Fetch, type Query } from '@pilothouse/wire/wire-client';
 type SessionStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -45,7 +46,7 @@ function readStored(storage: SessionStorageLike | undefined): Session | null {
  * sessionStorage and replaced when the service hands out a refreshed one, 401 ends the session,
  * non-2xx answers thrown as ApiError with the contract body `{error, code, details}`.
  */
-export class ApiClient {
+export class ApiClient implements TypedCalls {
   private state: SessionState;
   private readonly fetcher: Fetch;
   private readonly storage: SessionStorageLike | undefined;
@@ -93,7 +94,7 @@ export class ApiClient {
 
   async login(username: string, password: string): Promise<Session> {
     const body = username.trim() ? { username: username.trim(), password } : { password };
-    const session = await this.json<Session>('POST', '/api/auth/login', { body });
+    const session = await this.call('POST', '/api/auth/login', { body });
     this.setSession(session);
     return session;
   }
@@ -105,7 +106,7 @@ export class ApiClient {
   async logout(): Promise<string | undefined> {
     let endSessionUrl: string | undefined;
     try {
-      if (this.session) endSessionUrl = (await this.json<{ endSessionUrl?: string }>('POST', '/api/auth/logout')).endSessionUrl;
+      if (this.session) endSessionUrl = (await this.call('POST', '/api/auth/logout')).endSessionUrl;
     } catch {
       // the local session ends anyway
     }
@@ -146,8 +147,13 @@ export class ApiClient {
     return sendRequest(this.fetcher, { ...rest, method, token, url: this.baseUrl + withQuery(path, scoped) });
   }
 
-  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    return (await readJson(await this.request(method, path, options))) as T;
+  /**
+   * A JSON call bound to the contract: the method and the path template pick the path parameters, the query,
+   * the body and the answer's type (`call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' } })`).
+   */
+  async call<M extends Method, P extends PathOf<M>>(method: M, path: P, ...args: CallArgs<M, P>): Promise<ResponseBody<M, P>> {
+    const { path: parameters, ...options } = (args[0] ?? {}) as LooseInit;
+    return (await readJson(await this.request(method, pathOf(path, parameters), options))) as ResponseBody<M, P>;
   }
 
   async text(path: string, options: RequestOptions = {}): Promise<string> {

@@ -59,7 +59,7 @@ function DecideButtons({ request, own, action }: { request: AccessRequest; own: 
   const ownTitle = own ? t('access.ownRequest') : undefined;
   const decide = (chosen: 'approve' | 'deny', comment: string): void =>
     void action.act(async () => {
-      await client.json('POST', `/api/access-requests/${encodeURIComponent(request.id)}/${chosen}`, { body: comment ? { comment } : {} });
+      await client.call('POST', `/api/access-requests/{id}/${chosen}`, { path: { id: request.id }, body: comment ? { comment } : {} });
       setVerb(undefined);
       return t(chosen === 'approve' ? 'access.approved' : 'access.denied', { requester: request.requester });
     });
@@ -84,7 +84,7 @@ function RemoveButton({ request, own, action }: { request: AccessRequest; own: b
   const t = useT();
   const remove = (): void =>
     void action.act(async () => {
-      await client.json('DELETE', `/api/access-requests/${encodeURIComponent(request.id)}`);
+      await client.call('DELETE', '/api/access-requests/{id}', { path: { id: request.id } });
       return t(own ? 'access.withdrawn' : 'access.revoked');
     });
   return (

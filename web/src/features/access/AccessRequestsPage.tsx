@@ -1,11 +1,10 @@
-import { useCallback, type ReactNode } from 'react';
-import type { AccessRequest } from '@pilothouse/wire/types';
+import type { ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
-import { usePolling } from '../../shared/use-polling';
+import { useApiQuery } from '../../shared/use-api-query';
 import { useAction, type ActionState } from '../../shared/use-action';
 import { AccessActions } from './AccessActions';
 import { accessColumns } from './access-columns';
@@ -30,17 +29,16 @@ export function AccessRequestsPage(): ReactNode {
   const t = useT();
   const me = client.current;
   const admin = me?.role === 'admin';
-  const load = useCallback((signal: AbortSignal) => client.json<{ items: AccessRequest[] }>('GET', '/api/access-requests', { signal }), [client]);
-  const requests = usePolling('access-requests', load, 5000);
+  const requests = useApiQuery('/api/access-requests', { refetchInterval: 5000, keepPrevious: true });
 
-  const action = useAction(() => requests.reload());
+  const action = useAction(() => void requests.refetch());
 
   const items = requests.data?.items ?? [];
   return (
     <section className="page" aria-labelledby="access-title">
       <div className="toolbar">
         <h1 id="access-title">{t('access.title')}</h1>
-        {requests.refreshing && <Spinner label={t('common.loading')} />}
+        {requests.isFetching && <Spinner label={t('common.loading')} />}
       </div>
       <p className="muted page-intro">{admin ? t('access.intro.admin') : t('access.intro.user')}</p>
       <ActionNotices action={action} loadError={requests.error} />

@@ -36,7 +36,7 @@ function RequestAccessDialog({ prefill, onDone, onCancel }: DialogProps): ReactN
     setBusy(true);
     setError(undefined);
     try {
-      onDone(await client.json<AccessRequest>('POST', '/api/access-requests', { body: accessRequestBody(fields) }));
+      onDone(await client.call('POST', '/api/access-requests', { body: accessRequestBody(fields) }));
     } catch (failure) {
       setError(failure);
       setBusy(false);

@@ -1,4 +1,4 @@
-import type { AccessNeeded } from '@pilothouse/wire/types';
+import type { AccessNeeded, AccessRequestCreateBody } from '@pilothouse/wire/types';
 
 export const ttlChoices = ['30m', '1h', '4h'] as const;
 
@@ -23,7 +23,7 @@ export function fieldsOf(scope: AccessNeeded): Pick<AccessRequestFields, 'namesp
 }
 
 /** The request body of the dialog's fields (empty namespace / kind mean all). */
-export function accessRequestBody(fields: AccessRequestFields): Record<string, unknown> {
+export function accessRequestBody(fields: AccessRequestFields): AccessRequestCreateBody {
   const namespaces = listOf(fields.namespace);
   const resources = listOf(fields.resource);
   const reason = fields.reason.trim();

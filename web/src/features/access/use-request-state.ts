@@ -13,7 +13,7 @@ export function useRequestState(filed: AccessRequest): AccessRequest {
   useEffect(() => {
     if (!pending) return undefined;
     const timer = setInterval(() => {
-      client.json<AccessRequest>('GET', `/api/access-requests/${encodeURIComponent(filed.id)}`).then(setRequest, () => undefined);
+      client.call('GET', '/api/access-requests/{id}', { path: { id: filed.id } }).then(setRequest, () => undefined);
     }, pollMs);
     return () => clearInterval(timer);
   }, [client, filed.id, pending]);

@@ -1,16 +1,20 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { QueryOf } from '@pilothouse/wire/calls';
 import type { AuditEntry } from '@pilothouse/wire/types';
-import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatTime } from '../../shared/time';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
 
 const pageSize = 50;
-const actions = ['login', 'logout', 'query', 'approve', 'reject', 'execute', 'access_request', 'lock'];
+type AuditAction = NonNullable<QueryOf<'GET', '/api/audit'>['action']>;
+interface AuditFilters {
+  action: AuditAction | '';
+  user: string;
+}
+const actions: AuditAction[] = ['login', 'logout', 'query', 'approve', 'reject', 'execute', 'access_request', 'lock'];
 
 function detailsText(details: Record<string, unknown>): string {
   if (typeof details.command === 'string') return details.command;
@@ -36,22 +40,21 @@ function auditColumns(t: Translate): Column<AuditEntry>[] {
   ];
 }
 
+/** The query of `GET /api/audit` for the filters and the page (an empty filter asks for all). */
+const auditQuery = (filters: AuditFilters, offset: number): QueryOf<'GET', '/api/audit'> => ({
+  limit: pageSize,
+  offset,
+  action: filters.action || undefined,
+  user: filters.user.trim(),
+});
+
 /** `GET /api/audit` with action/user filters and paging (admins). */
 export function AuditPage(): ReactNode {
-  const client = useApi();
   const t = useT();
-  const [draft, setDraft] = useState({ action: '', user: '' });
-  const [filters, setFilters] = useState({ action: '', user: '' });
+  const [draft, setDraft] = useState<AuditFilters>({ action: '', user: '' });
+  const [filters, setFilters] = useState<AuditFilters>({ action: '', user: '' });
   const [offset, setOffset] = useState(0);
-  const load = useCallback(
-    (signal: AbortSignal) =>
-      client.json<ListResponse<AuditEntry>>('GET', '/api/audit', {
-        query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() },
-        signal,
-      }),
-    [client, offset, filters],
-  );
-  const audit = useLoad(`${offset}|${filters.action}|${filters.user}`, load);
+  const audit = useApiQuery('/api/audit', { query: auditQuery(filters, offset) });
   const total = audit.data?.total ?? 0;
   const items = audit.data?.items ?? [];
 
@@ -65,12 +68,12 @@ export function AuditPage(): ReactNode {
     <section className="page" aria-labelledby="audit-title">
       <div className="toolbar">
         <h1 id="audit-title">{t('audit.title')}</h1>
-        {audit.loading && <Spinner label={t('common.loading')} />}
+        {audit.isFetching && <Spinner label={t('common.loading')} />}
       </div>
       <form className="filters" onSubmit={apply}>
         <label className="inline-field">
           <span>{t('audit.action')}</span>
-          <select value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value })}>
+          <select value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value as AuditAction | '' })}>
             <option value="">{t('audit.anyAction')}</option>
             {actions.map((action) => (
               <option key={action} value={action}>

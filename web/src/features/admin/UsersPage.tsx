@@ -1,12 +1,11 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Role, User } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
 import { useAction } from '../../shared/use-action';
 
 const roles: Role[] = ['viewer', 'user', 'admin'];
@@ -50,24 +49,23 @@ function userColumns(t: Translate, { busy, onLock }: { busy: boolean; onLock: (u
 export function UsersPage(): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<ListResponse<User>>('GET', '/api/admin/users', { signal }), [client]);
-  const users = useLoad('users', load);
+  const users = useApiQuery('/api/admin/users');
   const [form, setForm] = useState(emptyForm);
 
-  const { busy, error, message, act, dismiss } = useAction(() => users.reload());
+  const { busy, error, message, act, dismiss } = useAction(() => void users.refetch());
 
   const create = (event: FormEvent): void => {
     event.preventDefault();
     void act(async () => {
       const body = { username: form.username.trim(), password: form.password, role: form.role, ...(form.email.trim() ? { email: form.email.trim() } : {}) };
-      await client.json('POST', '/api/admin/users', { body });
+      await client.call('POST', '/api/admin/users', { body });
       setForm(emptyForm);
       return t('users.created.done', { username: body.username });
     });
   };
   const setLock = (user: User, locked: boolean): void =>
     void act(async () => {
-      await client.json('POST', locked ? '/api/admin/lock' : '/api/admin/unlock', { body: { username: user.username } });
+      await client.call('POST', locked ? '/api/admin/lock' : '/api/admin/unlock', { body: { username: user.username } });
       return `${user.username}: ${locked ? t('users.locked') : t('users.unlocked')}`;
     });
 

@@ -16,7 +16,7 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
   // Under SSO the service names the button and where it leads (public).
   const sso = useQuery({
     queryKey: ['auth', 'sso'],
-    queryFn: () => client.json<{ sso: { enabled: boolean; buttonLabel: string; loginUrl: string } }>('GET', '/api/auth/sso'),
+    queryFn: () => client.call('GET', '/api/auth/sso'),
   });
   const offer = sso.data?.sso.enabled ? sso.data.sso : undefined;
 

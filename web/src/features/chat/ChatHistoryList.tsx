@@ -1,34 +1,31 @@
-import { useCallback, useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { ChatSessionSummary } from '@pilothouse/wire/types';
+import { useState, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
 
 /** The caller's chat sessions (`GET /api/chat/history`); pick one to continue it, or delete it. */
 export function ChatHistoryList({ current, onPick }: { current?: string; onPick: (id: string) => void }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<ListResponse<ChatSessionSummary>>('GET', '/api/chat/history', { signal }), [client]);
-  const sessions = useLoad('sessions', load);
+  const sessions = useApiQuery('/api/chat/history');
   const [error, setError] = useState<unknown>();
 
   const remove = async (id: string): Promise<void> => {
     try {
       await client.request('DELETE', '/api/chat/history', { query: { session_id: id } });
-      sessions.reload();
+      void sessions.refetch();
     } catch (failure) {
       setError(failure);
     }
   };
 
-  const items = sessions.data?.items ?? [];
+  const items = sessions.data && 'items' in sessions.data ? sessions.data.items : [];
   return (
     <div className="chat-history">
       <ErrorNotice error={sessions.error ?? error} compact />
-      {sessions.loading && !sessions.data && <p className="muted">{t('common.loading')}</p>}
+      {sessions.isPending && <p className="muted">{t('common.loading')}</p>}
       {sessions.data && items.length === 0 && <p className="muted">{t('chat.historyEmpty')}</p>}
       <ul>
         {items.map((item) => (

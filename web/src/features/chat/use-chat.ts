@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { ApiError, isAbort, readSse } from '@pilothouse/wire/wire-client';
-import type { ChatHistory } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { chatReducer, initialChat, type ChatState } from './chat-state';
 
@@ -84,7 +83,7 @@ export function useChat(): ChatControls {
   const decide = useCallback(
     (id: string, approved: boolean) => {
       dispatch({ type: 'deciding', id });
-      client.json('POST', '/api/tool/approve', { body: { id, approved } }).then(
+      client.call('POST', '/api/tool/approve', { body: { id, approved } }).then(
         () => dispatch({ type: 'decided', id, approved }),
         (error: unknown) => dispatch({ type: 'decided', id, approved, error: error instanceof Error ? error.message : String(error) }),
       );
@@ -96,8 +95,8 @@ export function useChat(): ChatControls {
     async (id: string) => {
       stream.current?.abort();
       stream.current = null;
-      const history = await client.json<ChatHistory>('GET', '/api/chat/history', { query: { session_id: id } });
-      dispatch({ type: 'load', history });
+      const history = await client.call('GET', '/api/chat/history', { query: { session_id: id } });
+      if ('messages' in history) dispatch({ type: 'load', history });
     },
     [client],
   );

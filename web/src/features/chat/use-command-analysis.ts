@@ -23,7 +23,7 @@ export function useCommandAnalysis(message: string): SafetyReport | undefined {
     if (!command) return;
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
-      client.json<SafetyReport>('POST', '/api/tool/analyze', { body: { command, tool: 'bash' }, signal: controller.signal }).then(
+      client.call('POST', '/api/tool/analyze', { body: { command, tool: 'bash' }, signal: controller.signal }).then(
         (answer) => !controller.signal.aborted && setReport(answer),
         () => !controller.signal.aborted && setReport(undefined),
       );

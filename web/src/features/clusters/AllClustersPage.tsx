@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ClusterSummary } from '@pilothouse/wire/types';
 import { errorLine } from '@pilothouse/wire/wire-client';
 import { useT, type Translate } from '../../i18n';
@@ -6,17 +7,16 @@ import { keepCluster } from '../../shared/cluster-url';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { pagePath } from '../../shared/page-routes';
 import { Link } from '../../shared/router';
-import type { Polled } from '../../shared/use-polling';
 import { clusterTone, notReadyPods, pendingRequests, readyNodes } from './cluster-model';
 import { useClusterFigures } from './use-cluster-figures';
 import { useClusters } from './use-clusters';
 import './clusters.css';
 
 /** One number of a row: `…` while it loads, `—` (with the reason as its title) when the list failed. */
-function Figure<T>({ polled, value, to }: { polled: Polled<T>; value: (data: T) => string | number; to: string }): ReactNode {
+function Figure<T>({ polled, value, to }: { polled: UseQueryResult<T>; value: (data: T) => string | number; to: string }): ReactNode {
   const t = useT();
   if (polled.data !== undefined) return <Link to={to}>{value(polled.data)}</Link>;
-  if (polled.error !== undefined) return <span title={t('clusters.notShown', { reason: errorLine(polled.error) })}>—</span>;
+  if (polled.error) return <span title={t('clusters.notShown', { reason: errorLine(polled.error) })}>—</span>;
   return <span className="muted">…</span>;
 }
 
@@ -104,7 +104,7 @@ export function AllClustersPage(): ReactNode {
       </div>
       <p className="muted small pad">{t('clusters.intro')}</p>
       <ErrorNotice error={clusters.error} compact={!!clusters.data} />
-      {clusters.loading && !clusters.data && <p className="muted pad">{t('common.loading')}</p>}
+      {clusters.isPending && !clusters.data && <p className="muted pad">{t('common.loading')}</p>}
       {clusters.data && (
         <table className="data-table clusters-table">
           <caption className="visually-hidden">{t('clusters.title')}</caption>

@@ -1,28 +1,21 @@
-import { useCallback, useMemo } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { AccessRequest, ResourceItem } from '@pilothouse/wire/types';
-import { useApi } from '../../shared/api-context';
-import { usePolling, type Polled } from '../../shared/use-polling';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { AccessRequestItems, ResourcePage } from '@pilothouse/wire/types';
+import { useApiQuery } from '../../shared/use-api-query';
 
 /** One cluster's lists for the all-clusters overview, each polled on its own (a slow list never holds the others). */
 export interface ClusterFigures {
-  nodes: Polled<ListResponse<ResourceItem>>;
-  pods: Polled<ListResponse<ResourceItem>>;
-  requests: Polled<ListResponse<AccessRequest>>;
+  nodes: UseQueryResult<ResourcePage>;
+  pods: UseQueryResult<ResourcePage>;
+  requests: UseQueryResult<AccessRequestItems>;
 }
 
-const everyMs = 30_000;
+const polled = { refetchInterval: 30_000, keepPrevious: true };
 
 /** Polls the lists behind one cluster's row with `?cluster=NAME`: nodes, pods, access requests. */
 export function useClusterFigures(cluster: string): ClusterFigures {
-  const client = useApi();
-  const scoped = useMemo(() => client.forCluster(cluster), [client, cluster]);
-  const loadNodes = useCallback((signal: AbortSignal) => scoped.json<ListResponse<ResourceItem>>('GET', '/api/k8s/nodes', { signal }), [scoped]);
-  const loadPods = useCallback((signal: AbortSignal) => scoped.json<ListResponse<ResourceItem>>('GET', '/api/k8s/pods', { signal }), [scoped]);
-  const loadRequests = useCallback((signal: AbortSignal) => scoped.json<ListResponse<AccessRequest>>('GET', '/api/access-requests', { signal }), [scoped]);
   return {
-    nodes: usePolling(`all-clusters:${cluster}:nodes`, loadNodes, everyMs),
-    pods: usePolling(`all-clusters:${cluster}:pods`, loadPods, everyMs),
-    requests: usePolling(`all-clusters:${cluster}:access-requests`, loadRequests, everyMs),
+    nodes: useApiQuery('/api/k8s/{resource}', { path: { resource: 'nodes' }, query: { cluster }, ...polled }),
+    pods: useApiQuery('/api/k8s/{resource}', { path: { resource: 'pods' }, query: { cluster }, ...polled }),
+    requests: useApiQuery('/api/access-requests', { query: { cluster }, ...polled }),
   };
 }

@@ -1,5 +1,7 @@
 import { ApiError, type ApiClient } from '../../api/client';
+import { pathOf, type ResponseBody } from '@pilothouse/wire/calls';
 import type { ApplyResult } from '@pilothouse/wire/types';
+import { readJson } from '@pilothouse/wire/wire-client';
 
 /** A field another manager owns, as the apply route lists it in a 409's `details.conflicts`. */
 export interface Conflict {
@@ -8,12 +10,14 @@ export interface Conflict {
 }
 
 /** Sends YAML to `POST /api/k8s/{resource}/apply` (server-side apply; `dryRun` changes nothing). */
-export function applyManifest(client: ApiClient, resource: string, text: string, options: { dryRun: boolean; force?: boolean }): Promise<ApplyResult> {
-  return client.json<ApplyResult>('POST', `/api/k8s/${encodeURIComponent(resource)}/apply`, {
+export async function applyManifest(client: ApiClient, resource: string, text: string, options: { dryRun: boolean; force?: boolean }): Promise<ApplyResult> {
+  // The manifest goes as YAML text (the route takes YAML or JSON), so this is a request, not a JSON call.
+  const response = await client.request('POST', pathOf('/api/k8s/{resource}/apply', { resource }), {
     query: { dryRun: options.dryRun, force: options.force || undefined },
     text,
     contentType: 'application/yaml',
   });
+  return (await readJson(response)) as ResponseBody<'POST', '/api/k8s/{resource}/apply'>;
 }
 
 /** The conflicting fields of a failed apply (empty for other failures). */

@@ -8,7 +8,7 @@ export function useKindSchema(resource: string): KindSchemas | undefined {
   const schema = useQuery({
     queryKey: ['schema', resource],
     staleTime: 10 * 60_000,
-    queryFn: ({ signal }) => client.json<KindSchemas>('GET', `/api/schemas/${encodeURIComponent(resource)}`, { signal }),
+    queryFn: ({ signal }) => client.call('GET', '/api/schemas/{resource}', { path: { resource }, signal }),
   });
   return schema.data;
 }

@@ -1,5 +1,4 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -10,7 +9,7 @@ export function ChartSearch({ onPick }: { onPick: (chart: ChartHit) => void }): 
   const t = useT();
   const [draft, setDraft] = useState('');
   const [keyword, setKeyword] = useState<string>();
-  const charts = useApiQuery<ListResponse<ChartHit>>('/api/helm/charts', { query: { keyword }, enabled: keyword !== undefined });
+  const charts = useApiQuery('/api/helm/charts', { query: { keyword }, enabled: keyword !== undefined });
   const search = (event: FormEvent): void => {
     event.preventDefault();
     setKeyword(draft.trim());

@@ -52,7 +52,7 @@ export function HelmInstallPage({ namespace }: { namespace: string }): ReactNode
         valuesYaml: draft.values,
         createNamespace: draft.createNamespace,
       };
-      await client.json('POST', '/api/helm/install', { body });
+      await client.call('POST', '/api/helm/install', { body });
       setInstalled({ name: body.name, namespace: body.namespace });
       setPhase('done');
       await queries.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/helm/releases') });

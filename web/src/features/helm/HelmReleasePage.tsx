@@ -51,7 +51,6 @@ function Notes({ notes }: { notes: string }): ReactNode {
 
 interface PanelProps {
   tab: ReleaseTab;
-  path: string;
   namespace: string;
   name: string;
   release: ReleaseDetails | undefined;
@@ -61,10 +60,10 @@ interface PanelProps {
   onChanged: () => void;
 }
 
-function ReleasePanel({ tab, path, namespace, name, release, canWrite, busy, onRollback, onChanged }: PanelProps): ReactNode {
+function ReleasePanel({ tab, namespace, name, release, canWrite, busy, onRollback, onChanged }: PanelProps): ReactNode {
   const t = useT();
-  if (tab === 'values') return <ReleaseText path={`${path}/values`} namespace={namespace} kind="values" />;
-  if (tab === 'manifest') return <ReleaseText path={`${path}/manifest`} namespace={namespace} kind="manifest" />;
+  if (tab === 'values') return <ReleaseText name={name} namespace={namespace} kind="values" />;
+  if (tab === 'manifest') return <ReleaseText name={name} namespace={namespace} kind="manifest" />;
   if (tab === 'history')
     return <ReleaseHistory namespace={namespace} name={name} current={release?.revision ?? 0} busy={busy} canWrite={canWrite} onRollback={onRollback} />;
   if (!release) return null;
@@ -78,7 +77,7 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
   const queries = useQueryClient();
   const canWrite = client.current?.role !== 'viewer';
   const path = `/api/helm/releases/${encodeURIComponent(name)}`;
-  const release = useApiQuery<ReleaseDetails>(path, { query: { namespace } });
+  const release = useApiQuery('/api/helm/releases/{name}', { path: { name }, query: { namespace } });
   const [tab, setTab] = useState<ReleaseTab>('values');
   const [confirming, setConfirming] = useState(false);
   // A rollback replaces what runs: it waits for a confirmation that names the revision.
@@ -87,13 +86,13 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
   const action = useAction(refresh);
   const rollback = (revision: number): Promise<void> =>
     action.act(async () => {
-      await client.json('POST', `${path}/rollback`, { body: { namespace, revision } });
+      await client.call('POST', '/api/helm/releases/{name}/rollback', { path: { name }, body: { namespace, revision } });
       setRollingBack(undefined);
       return t('helm.rolledBack', { revision });
     });
   const uninstall = (): Promise<void> =>
     action.act(async () => {
-      await client.json('DELETE', path, { query: { namespace } });
+      await client.call('DELETE', '/api/helm/releases/{name}', { path: { name }, query: { namespace } });
       setConfirming(false);
       navigate('/helm');
       return t('helm.uninstalled', { name });
@@ -117,7 +116,6 @@ export function HelmReleasePage({ namespace, name }: { namespace: string; name: 
       <div role="tabpanel" id={`release-panel-${tab}`} aria-labelledby={`release-tab-${tab}`} className="tab-panel">
         <ReleasePanel
           tab={tab}
-          path={path}
           namespace={namespace}
           name={name}
           release={release.data}

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
 import { formatTime } from '../../shared/time';
@@ -33,7 +32,7 @@ function HelmLinks(): ReactNode {
 /** Helm releases of the namespace (all when none is picked): status, chart, app version, revision, updated. */
 export function HelmReleasesPage({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
-  const releases = useApiQuery<ListResponse<Release>>('/api/helm/releases', { query: { namespace: namespace || undefined }, refetchInterval: 10_000 });
+  const releases = useApiQuery('/api/helm/releases', { query: { namespace: namespace || undefined }, refetchInterval: 10_000 });
   const columns: Column<Release>[] = [
     { key: 'name', header: t('helm.name'), cell: (row) => <Link to={releasePath(row)}>{row.name}</Link>, sortValue: (row) => row.name },
     { key: 'namespace', header: t('helm.namespace'), cell: (row) => row.namespace, sortValue: (row) => row.namespace },

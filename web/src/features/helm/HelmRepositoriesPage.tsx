@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
@@ -18,14 +17,14 @@ export function HelmRepositoriesPage(): ReactNode {
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
-  const repositories = useApiQuery<ListResponse<Repository>>(listPath);
+  const repositories = useApiQuery(listPath);
   const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const add = (event: FormEvent): void => {
     event.preventDefault();
     void action.act(async () => {
-      await client.json('POST', listPath, { body: { name: name.trim(), url: url.trim() } });
+      await client.call('POST', listPath, { body: { name: name.trim(), url: url.trim() } });
       setName('');
       setUrl('');
       return t('helm.repoAdded', { name: name.trim() });
@@ -48,7 +47,10 @@ export function HelmRepositoriesPage(): ReactNode {
             aria-label={t('helm.repoUpdateNamed', { name: row.name })}
             onClick={() =>
               void action.act(
-                async () => (await client.json('POST', `${listPath}/update`, { body: { names: [row.name] } }), t('helm.repoUpdated', { name: row.name })),
+                async () => (
+                  await client.call('POST', '/api/helm/repositories/update', { body: { names: [row.name] } }),
+                  t('helm.repoUpdated', { name: row.name })
+                ),
               )
             }
           >
@@ -61,7 +63,10 @@ export function HelmRepositoriesPage(): ReactNode {
             aria-label={t('helm.repoRemoveNamed', { name: row.name })}
             onClick={() =>
               void action.act(
-                async () => (await client.json('DELETE', `${listPath}/${encodeURIComponent(row.name)}`), t('helm.repoRemoved', { name: row.name })),
+                async () => (
+                  await client.call('DELETE', '/api/helm/repositories/{name}', { path: { name: row.name } }),
+                  t('helm.repoRemoved', { name: row.name })
+                ),
               )
             }
           >

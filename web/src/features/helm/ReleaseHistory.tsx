@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { formatTime } from '../../shared/time';
 import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
@@ -19,7 +18,7 @@ interface HistoryProps {
 /** Every revision of the release, with Rollback to an earlier one. */
 export function ReleaseHistory({ namespace, name, current, busy, canWrite, onRollback }: HistoryProps): ReactNode {
   const t = useT();
-  const history = useApiQuery<ListResponse<HistoryEntry>>(`/api/helm/releases/${encodeURIComponent(name)}/history`, { query: { namespace } });
+  const history = useApiQuery('/api/helm/releases/{name}/history', { path: { name }, query: { namespace } });
   const columns: Column<HistoryEntry>[] = [
     { key: 'revision', header: t('helm.revision'), cell: (row) => row.revision, sortValue: (row) => row.revision },
     { key: 'status', header: t('helm.status'), cell: (row) => <span className={statusTone(row.status)}>{row.status}</span> },

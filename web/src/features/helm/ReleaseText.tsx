@@ -6,15 +6,20 @@ import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 
 /** The release's values (JSON, which is YAML) or its rendered manifest (YAML, Secrets masked by the service). */
-export function ReleaseText({ path, namespace, kind }: { path: string; namespace: string; kind: 'values' | 'manifest' }): ReactNode {
+export function ReleaseText({ name, namespace, kind }: { name: string; namespace: string; kind: 'values' | 'manifest' }): ReactNode {
   const t = useT();
   const client = useApi();
+  const path = `/api/helm/releases/${encodeURIComponent(name)}/${kind}`;
   const text = useQuery({
     queryKey: [withQuery(path, { namespace })],
     queryFn: async ({ signal }) =>
       kind === 'manifest'
         ? client.text(path, { query: { namespace }, signal })
-        : JSON.stringify((await client.json<{ values: unknown }>('GET', path, { query: { namespace }, signal })).values ?? {}, null, 2),
+        : JSON.stringify(
+            (await client.call('GET', '/api/helm/releases/{name}/values', { path: { name }, query: { namespace }, signal })).values ?? {},
+            null,
+            2,
+          ),
   });
   return (
     <>

@@ -10,7 +10,7 @@ import { ValuesEditor } from './ValuesEditor';
 export function ReleaseUpgrade({ release, onDone }: { release: ReleaseDetails; onDone: () => void }): ReactNode {
   const t = useT();
   const client = useApi();
-  const values = useApiQuery<{ values: unknown }>(`/api/helm/releases/${encodeURIComponent(release.name)}/values`, { query: { namespace: release.namespace } });
+  const values = useApiQuery('/api/helm/releases/{name}/values', { path: { name: release.name }, query: { namespace: release.namespace } });
   const [chart, setChart] = useState(chartNameOf(release.chart));
   const [repo, setRepo] = useState('');
   const [version, setVersion] = useState('');
@@ -39,7 +39,7 @@ export function ReleaseUpgrade({ release, onDone }: { release: ReleaseDetails; o
         version: version.trim() || undefined,
         valuesYaml: shown,
       };
-      await client.json('POST', '/api/helm/upgrade', { body });
+      await client.call('POST', '/api/helm/upgrade', { body });
       setPhase('done');
       onDone();
     } catch (failure) {

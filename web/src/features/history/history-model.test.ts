@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { alignedSeries, averagePercentSamples, formatValue, historyKindOf, historyPath, promqlCommand } from './history-model';
+import { alignedSeries, averagePercentSamples, formatValue, historyKindOf, historyQuery, promqlCommand } from './history-model';
 
 describe('usage history model', () => {
-  it('maps resource types to history kinds and builds the request path', () => {
+  it('maps resource types to history kinds and builds the request query', () => {
     expect(historyKindOf('deployments')).toBe('workload');
     expect(historyKindOf('configmaps')).toBeUndefined();
-    expect(historyPath({ resource: 'pods', name: 'web-1', namespace: 'shop' }, '6h')).toBe('/api/metrics/history?kind=pod&name=web-1&range=6h&namespace=shop');
-    expect(historyPath({ resource: 'nodes', name: 'node-1' }, '1h')).toBe('/api/metrics/history?kind=node&name=node-1&range=1h');
-    expect(historyPath({ resource: 'secrets', name: 'x', namespace: 'a' }, '1h')).toBeUndefined();
+    expect(historyQuery({ resource: 'pods', name: 'web-1', namespace: 'shop' }, '6h')).toEqual({ kind: 'pod', name: 'web-1', range: '6h', namespace: 'shop' });
+    expect(historyQuery({ resource: 'nodes', name: 'node-1', namespace: 'ignored' }, '1h')).toEqual({ kind: 'node', name: 'node-1', range: '1h' });
+    expect(historyQuery({ resource: 'secrets', name: 'x', namespace: 'a' }, '1h')).toBeUndefined();
   });
 
   it('writes values in their units', () => {

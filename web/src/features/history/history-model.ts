@@ -1,3 +1,4 @@
+import type { QueryOf } from '@pilothouse/wire/calls';
 import type { components } from '@pilothouse/wire/types';
 
 export type HistoryAnswer = components['schemas']['HistoryAnswer'];
@@ -22,13 +23,14 @@ export function historyKindOf(resource: string): 'pod' | 'workload' | 'node' | '
   return kinds[resource];
 }
 
-/** `GET /api/metrics/history` for one object and range (the client adds `?cluster=`). */
-export function historyPath(target: { resource: string; name: string; namespace?: string }, range: HistoryRange): string | undefined {
+/** The query of `GET /api/metrics/history` (the client adds `?cluster=`). */
+export type HistoryQuery = QueryOf<'GET', '/api/metrics/history'>;
+
+/** The query of `GET /api/metrics/history` for one object and range; undefined when the kind has no usage history. */
+export function historyQuery(target: { resource: string; name: string; namespace?: string }, range: HistoryRange): HistoryQuery | undefined {
   const kind = historyKindOf(target.resource);
   if (!kind) return undefined;
-  const query = new URLSearchParams({ kind, name: target.name, range });
-  if (kind !== 'node' && target.namespace) query.set('namespace', target.namespace);
-  return `/api/metrics/history?${query.toString()}`;
+  return kind !== 'node' && target.namespace ? { kind, name: target.name, range, namespace: target.namespace } : { kind, name: target.name, range };
 }
 
 const binary = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useCluster } from '../../shared/cluster-context';
 import { quantityValue } from '../../shared/columns';
-import { averagePercentSamples, historyPath, type HistoryAnswer, type PercentSample } from './history-model';
+import { averagePercentSamples, type PercentSample } from './history-model';
 
 /**
  * The overview chart's past: the last 15 minutes of every node's history (Prometheus, or this replica's memory),
@@ -21,7 +21,7 @@ export function useHistorySeed(
     const histories = nodes.map(async (node) => ({
       allocatableCpu: quantityValue(node.allocatableCpu ?? ''),
       allocatableMemory: quantityValue(node.allocatableMemory ?? ''),
-      history: await client.json<HistoryAnswer>('GET', historyPath({ resource: 'nodes', name: node.name }, '15m') ?? '', { signal: controller.signal }),
+      history: await client.call('GET', '/api/metrics/history', { query: { kind: 'node', name: node.name, range: '15m' }, signal: controller.signal }),
     }));
     Promise.all(histories).then(
       (answers) => setSeed({ cluster, samples: averagePercentSamples(answers) }),

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import type { ActionState } from '../../shared/use-action';
-import { investigationsPath, type Investigation } from './investigation-types';
+import type { Investigation } from './investigation-types';
 
 /** The findings and the suggested actions of one investigation, each action with its Approve button (once). */
 export function InvestigationDetails({ investigation, action }: { investigation: Investigation; action: ActionState }): ReactNode {
@@ -14,7 +14,7 @@ export function InvestigationDetails({ investigation, action }: { investigation:
   const actions = investigation.status?.suggestedActions ?? [];
   const approve = (index: number): Promise<string> =>
     client
-      .json<{ command: string }>('POST', `${investigationsPath}/${encodeURIComponent(name)}/actions/${index}/approve`, { body: {} })
+      .call('POST', '/api/investigations/{name}/actions/{index}/approve', { path: { name, index: String(index) }, body: {} })
       .then((run) => t('investigations.ran', { command: run.command }));
   return (
     <div className="pad">

@@ -3,7 +3,7 @@ import { useApi } from '../../shared/api-context';
 import { useCluster } from '../../shared/cluster-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { investigationsPath, type Investigation } from './investigation-types';
+import { investigationsPath } from './investigation-types';
 
 /** The subject an investigation is asked about. */
 export interface SubjectInput {
@@ -16,7 +16,7 @@ export interface SubjectInput {
 export async function startInvestigation(client: ReturnType<typeof useApi>, cluster: string, question: string, subject?: SubjectInput): Promise<string> {
   // The home cluster ('') is named by leaving `cluster` out (the body takes a cluster's name only).
   const body = { question, ...(cluster ? { cluster } : {}), ...(subject ? { subject } : {}) };
-  return (await client.json<Investigation>('POST', investigationsPath, { body })).metadata.name;
+  return (await client.call('POST', investigationsPath, { body })).metadata.name;
 }
 
 /** Ask the pilot: a question and, optionally, the object it is about. */

@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useT } from '../../i18n';
 import { useAction } from '../../shared/use-action';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -39,7 +38,7 @@ function InvestigationRow({ investigation, open, onToggle }: { investigation: In
 export function InvestigationsPage({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
   const queries = useQueryClient();
-  const list = useApiQuery<ListResponse<Investigation>>(investigationsPath, { refetchInterval: 3000 });
+  const list = useApiQuery(investigationsPath, { refetchInterval: 3000 });
   // `?name=` (a link from an object page's problem banner) opens that one.
   const [open, setOpen] = useState<string | undefined>(() => new URLSearchParams(window.location.search).get('name') ?? undefined);
   const rows = list.data?.items ?? [];

@@ -1,15 +1,11 @@
-import { useCallback, type ReactNode } from 'react';
-import type { Health } from '@pilothouse/wire/types';
-import { useApi } from '../../shared/api-context';
+import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
-import { usePolling } from '../../shared/use-polling';
+import { useApiQuery } from '../../shared/use-api-query';
 
 /** `GET /api/health` every 15 s: overall status dot plus cluster and AI state. */
 export function HealthIndicator(): ReactNode {
-  const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<Health>('GET', '/api/health', { signal }), [client]);
-  const health = usePolling('health', load, 15_000);
+  const health = useApiQuery('/api/health', { refetchInterval: 15_000, keepPrevious: true });
   const status = health.data?.status;
   const tone = status === 'healthy' ? 'good' : status ? 'bad' : health.error ? 'bad' : 'unknown';
   const label = status === 'healthy' ? t('header.healthy') : status ? t('header.degraded') : health.error ? t('error.network') : t('header.unknown');

@@ -1,16 +1,11 @@
-import { useCallback, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '@pilothouse/wire/types';
-import { useApi } from '../../shared/api-context';
+import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
-import { usePolling } from '../../shared/use-polling';
+import { useApiQuery } from '../../shared/use-api-query';
 
 /** Namespace picker from `GET /api/k8s/namespaces` (refreshed every 30 s); '' means all namespaces. */
 export function NamespaceSelect({ value, onChange }: { value: string; onChange: (namespace: string) => void }): ReactNode {
-  const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<ListResponse<ResourceItem>>('GET', '/api/k8s/namespaces', { signal }), [client]);
-  const namespaces = usePolling('namespaces', load, 30_000);
+  const namespaces = useApiQuery('/api/k8s/{resource}', { path: { resource: 'namespaces' }, refetchInterval: 30_000, keepPrevious: true });
   const names = (namespaces.data?.items ?? []).map((item) => item.name);
   if (value && !names.includes(value)) names.unshift(value);
   return (

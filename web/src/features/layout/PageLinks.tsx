@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Link, type Route } from '../../shared/router';
 import { useT, type MessageKey } from '../../i18n';
 import { pagePath, type PageRoute } from '../../shared/page-routes';
-import type { ListResponse } from '../../api/list';
 import { useApiQuery } from '../../shared/use-api-query';
 import type { components } from '@pilothouse/wire/types';
 import { urgentCount, useProblems } from '../../shared/live-problems';
@@ -30,7 +29,7 @@ function PageLink({ to, label, current }: { to: PageRoute; label: MessageKey; cu
 /** Investigations, with the count of those still pending or running. */
 function InvestigationsLink({ current }: { current: boolean }): ReactNode {
   const t = useT();
-  const list = useApiQuery<ListResponse<Investigation>>('/api/investigations', { refetchInterval: 10_000 });
+  const list = useApiQuery('/api/investigations', { refetchInterval: 10_000 });
   const count = openCount(list.data?.items ?? []);
   return (
     <li>

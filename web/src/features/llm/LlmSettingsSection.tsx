@@ -24,7 +24,7 @@ function LlmForm({ view }: { view: LlmView }): ReactNode {
     setError(undefined);
     setSaved(false);
     try {
-      await client.json('PUT', path, { body: llmBody(draft) });
+      await client.call('PUT', path, { body: llmBody(draft) });
       setDraft({ ...draft, apiKey: '', removeKey: false });
       setSaved(true);
       await queries.invalidateQueries({ queryKey: [path] });
@@ -94,7 +94,7 @@ function LlmForm({ view }: { view: LlmView }): ReactNode {
 /** Settings page, admins: the LLM provider, model, base URL, write-only key, and "Test connection". */
 export function LlmSettingsSection(): ReactNode {
   const t = useT();
-  const view = useApiQuery<LlmView>(path);
+  const view = useApiQuery(path);
   return (
     <section className="card page-section" aria-labelledby="llm-title">
       <h2 id="llm-title">{t('llm.title')}</h2>

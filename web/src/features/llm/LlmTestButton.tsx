@@ -16,7 +16,7 @@ export function LlmTestButton(): ReactNode {
     setResult(undefined);
     setError(undefined);
     try {
-      setResult(await client.json<LlmTestResult>('POST', '/api/llm/test'));
+      setResult(await client.call('POST', '/api/llm/test'));
     } catch (failure) {
       setError(failure);
     } finally {

@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
@@ -37,7 +36,7 @@ export function McpServersPage(): ReactNode {
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
-  const servers = useApiQuery<ListResponse<McpServer>>(listPath, { refetchInterval: 5_000 });
+  const servers = useApiQuery(listPath, { refetchInterval: 5_000 });
   const reload = (): void => void queries.invalidateQueries({ queryKey: [listPath] });
   const action = useAction(reload);
   const [editing, setEditing] = useState<{ draft: McpDraft; existing: boolean }>();
@@ -45,19 +44,19 @@ export function McpServersPage(): ReactNode {
 
   const save = async (draft: McpDraft): Promise<void> => {
     const body = bodyOf(draft);
-    if (editing?.existing) await client.json('PUT', `${listPath}/${encodeURIComponent(draft.name)}`, { body });
-    else await client.json('POST', listPath, { body: { name: draft.name.trim(), ...body } });
+    if (editing?.existing) await client.call('PUT', '/api/mcp/servers/{name}', { path: { name: draft.name }, body });
+    else await client.call('POST', listPath, { body: { name: draft.name.trim(), ...body } });
     setEditing(undefined);
     reload();
   };
   const toggle = (server: McpServer): Promise<void> =>
     action.act(async () => {
-      await client.json('PATCH', `${listPath}/${encodeURIComponent(server.name)}`, { body: { enabled: !server.enabled } });
+      await client.call('PATCH', '/api/mcp/servers/{name}', { path: { name: server.name }, body: { enabled: !server.enabled } });
       return t(server.enabled ? 'mcp.disabledDone' : 'mcp.enabledDone', { name: server.name });
     });
   const remove = (server: McpServer): Promise<void> =>
     action.act(async () => {
-      await client.json('DELETE', `${listPath}/${encodeURIComponent(server.name)}`);
+      await client.call('DELETE', '/api/mcp/servers/{name}', { path: { name: server.name } });
       setRemoving(undefined);
       return t('mcp.removed', { name: server.name });
     });

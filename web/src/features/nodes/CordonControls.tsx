@@ -3,7 +3,6 @@ import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import type { ActionState } from '../../shared/use-action';
-import type { CordonResult } from './node-api';
 
 interface CordonControlsProps {
   node: string;
@@ -19,7 +18,7 @@ export function CordonControls({ node, action, disabled }: CordonControlsProps):
   const state = (value: boolean | undefined): string => t(value ? 'node.unschedulable' : 'node.schedulable');
   const cordon = (verb: 'cordon' | 'uncordon'): void =>
     void action.act(async () => {
-      const result = await client.json<CordonResult>('POST', `/api/node/${verb}`, { body: { name: node } });
+      const result = await client.call('POST', `/api/node/${verb}`, { body: { name: node } });
       return t('node.cordonResult', { node: result.name, before: state(result.before?.unschedulable), after: state(result.after?.unschedulable) });
     });
   return (

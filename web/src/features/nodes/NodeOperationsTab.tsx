@@ -1,10 +1,9 @@
-import { useCallback, type ReactNode } from 'react';
-import { useApi } from '../../shared/api-context';
+import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useAction } from '../../shared/use-action';
-import { useLoad } from '../../shared/use-load';
-import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
+import { useApiQuery } from '../../shared/use-api-query';
+import { objectParams, type ResourceTarget } from '../../shared/resource-target';
 import { CordonControls } from './CordonControls';
 import { DrainForm } from './DrainForm';
 import { DrainProgressView } from './DrainProgressView';
@@ -13,13 +12,11 @@ import { useDrain } from './use-drain';
 
 /** Cordon / Uncordon and Drain (with live progress) of a node; admins only (the API enforces it). */
 export function NodeOperationsTab({ target }: { target: ResourceTarget }): ReactNode {
-  const client = useApi();
   const t = useT();
-  const load = useCallback((signal: AbortSignal) => client.json<NodeObject>('GET', objectPath(target), { signal }), [client, target]);
-  const node = useLoad(targetKey(target), load);
-  const unschedulable = node.data?.spec?.unschedulable === true;
-  const action = useAction(() => node.reload());
-  const drain = useDrain(target.name, () => node.reload());
+  const node = useApiQuery('/api/k8s/{resource}/{name}', objectParams(target));
+  const unschedulable = (node.data as NodeObject | undefined)?.spec?.unschedulable === true;
+  const action = useAction(() => void node.refetch());
+  const drain = useDrain(target.name, () => void node.refetch());
 
   return (
     <div className="node-ops">

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../../api/client';
 import { useApi } from '../../shared/api-context';
+import { pathOf } from '@pilothouse/wire/calls';
 import { readSse } from '@pilothouse/wire/wire-client';
 import { applyDrainEvent, initialProgress, type DrainProgress } from './drain-progress';
-import { podsPath, type DrainOptions, type NodePods } from './node-api';
+import type { DrainOptions } from './node-api';
 
 export interface DrainState {
   draining: boolean;
@@ -30,12 +31,12 @@ async function followDrain(
   onProgress: (update: (previous: DrainProgress | null) => DrainProgress) => void,
 ): Promise<void> {
   const expected = await client
-    .json<NodePods>('GET', podsPath(node), { signal })
+    .call('GET', '/api/nodes/{name}/pods', { path: { name: node }, signal })
     .then((pods) => pods.total)
     .catch(() => 0);
   onProgress(() => initialProgress(expected));
-  const started = await client.json<{ id: string; node: string }>('POST', '/api/node/drain', { body: { name: node, ...options }, signal });
-  const response = await client.request('GET', `/api/node/drain/${encodeURIComponent(started.id)}`, { accept: 'text/event-stream', signal });
+  const started = await client.call('POST', '/api/node/drain', { body: { name: node, ...options }, signal });
+  const response = await client.request('GET', pathOf('/api/node/drain/{id}', { id: started.id }), { accept: 'text/event-stream', signal });
   if (!response.body) return;
   await readSse(
     response.body,

@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { AccessRequest } from '@pilothouse/wire/types';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -9,7 +7,7 @@ import { Card, Stat } from './Stat';
 /** For reviewers (admins): access requests waiting for a decision. */
 export function AccessCard(): ReactNode {
   const t = useT();
-  const requests = useApiQuery<ListResponse<AccessRequest>>('/api/access-requests', { refetchInterval: 30_000 });
+  const requests = useApiQuery('/api/access-requests', { refetchInterval: 30_000 });
   const pending = (requests.data?.items ?? []).filter((request) => request.phase === 'Pending');
   return (
     <Card title={t('overview.access')} id="overview-access">

@@ -1,19 +1,15 @@
 import type { ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { Health } from '@pilothouse/wire/types';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
-import type { LlmView } from '../llm/llm-types';
-import type { McpServer } from '../mcp/mcp-types';
 import { Card, Stat } from './Stat';
 
 /** The AI pilot: the LLM's reachability, provider and model, MCP servers connected. */
 export function AiCard(): ReactNode {
   const t = useT();
-  const health = useApiQuery<Health>('/api/health', { refetchInterval: 15_000 });
-  const llm = useApiQuery<LlmView>('/api/settings/llm');
-  const mcp = useApiQuery<ListResponse<McpServer>>('/api/mcp/servers');
+  const health = useApiQuery('/api/health', { refetchInterval: 15_000 });
+  const llm = useApiQuery('/api/settings/llm');
+  const mcp = useApiQuery('/api/mcp/servers');
   const state = health.data?.llm;
   const connected = mcp.data?.items.filter((server) => server.status.phase === 'connected').length;
   return (

@@ -1,16 +1,10 @@
 import type { ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { Health, ResourceItem } from '@pilothouse/wire/types';
+import type { Health } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';
 import { countOf, listLink, notReadyNodes } from './overview-model';
 import { Card, Stat } from './Stat';
-
-interface Version {
-  gitVersion: string;
-  platform: string;
-}
 
 function HealthFact({ health }: { health: Health | undefined }): ReactNode {
   const t = useT();
@@ -27,10 +21,10 @@ function HealthFact({ health }: { health: Health | undefined }): ReactNode {
 /** Cluster version and health, nodes and namespaces counted. */
 export function ClusterCard(): ReactNode {
   const t = useT();
-  const health = useApiQuery<Health>('/api/health', { refetchInterval: 15_000 });
-  const version = useApiQuery<Version>('/api/cluster/version');
-  const nodes = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/nodes');
-  const namespaces = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/namespaces');
+  const health = useApiQuery('/api/health', { refetchInterval: 15_000 });
+  const version = useApiQuery('/api/cluster/version');
+  const nodes = useApiQuery('/api/k8s/{resource}', { path: { resource: 'nodes' } });
+  const namespaces = useApiQuery('/api/k8s/{resource}', { path: { resource: 'namespaces' } });
   const notReady = countOf(nodes.data, notReadyNodes);
   return (
     <Card title={t('overview.cluster')} id="overview-cluster">

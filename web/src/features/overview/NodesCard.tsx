@@ -1,5 +1,4 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -38,7 +37,7 @@ function useSamples(items: NodeUsage[] | undefined, updatedAt: number): UsageSam
 /** Nodes with CPU and memory use against allocatable (metrics.k8s.io), and the cluster's use over time. */
 export function NodesCard(): ReactNode {
   const t = useT();
-  const metrics = useApiQuery<ListResponse<NodeUsage>>('/api/metrics/node', { refetchInterval: 15_000 });
+  const metrics = useApiQuery('/api/metrics/node', { refetchInterval: 15_000 });
   const live = useSamples(metrics.data?.items, metrics.dataUpdatedAt);
   // With history (Prometheus, or the replica's memory) the chart starts with the last 15 minutes, not empty.
   const seed = useHistorySeed(metrics.data?.items);

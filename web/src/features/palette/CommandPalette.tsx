@@ -1,13 +1,12 @@
 import { Command } from 'cmdk';
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import type { Role } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { navigate } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 import { nextTheme, storedTheme, storeTheme } from '../theme/theme';
-import { exactKind, kindItems, pageItems, type KindEntry, type PaletteItem } from './palette-items';
+import { exactKind, kindItems, pageItems, type PaletteItem } from './palette-items';
 import { useObjectItems } from './use-object-items';
 import { usePages } from './use-pages';
 import './palette.css';
@@ -39,7 +38,7 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
   const t = useT();
   const client = useApi();
   const [search, setSearch] = useState('');
-  const kinds = useApiQuery<ListResponse<KindEntry>>('/api/k8s');
+  const kinds = useApiQuery('/api/k8s');
   const kindList = kinds.data?.items;
   const pages = usePages();
   const objects = useObjectItems(namespace, search);

@@ -1,6 +1,4 @@
 import { useMemo } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApiQuery } from '../../shared/use-api-query';
 import { objectPath, type PaletteItem } from './palette-items';
 
@@ -11,10 +9,10 @@ const perKind = 300;
 export function useObjectItems(namespace: string, search: string): PaletteItem[] {
   const enabled = search.trim().length > 1 && !search.startsWith(':');
   const query = { namespace: namespace || undefined, limit: perKind };
-  const pods = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/pods', { query, enabled });
-  const deployments = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/deployments', { query, enabled });
-  const services = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/services', { query, enabled });
-  const nodes = useApiQuery<ListResponse<ResourceItem>>('/api/k8s/nodes', { query: { limit: perKind }, enabled });
+  const pods = useApiQuery('/api/k8s/{resource}', { path: { resource: 'pods' }, query, enabled });
+  const deployments = useApiQuery('/api/k8s/{resource}', { path: { resource: 'deployments' }, query, enabled });
+  const services = useApiQuery('/api/k8s/{resource}', { path: { resource: 'services' }, query, enabled });
+  const nodes = useApiQuery('/api/k8s/{resource}', { path: { resource: 'nodes' }, query: { limit: perKind }, enabled });
   const lists = [pods.data, deployments.data, services.data, nodes.data];
   return useMemo(
     () =>

@@ -1,7 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { DataTable } from '../../shared/DataTable';
@@ -20,7 +18,7 @@ function StartForm({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
   const [kind, setKind] = useState<'pods' | 'services'>('pods');
   const [name, setName] = useState('');
-  const objects = useApiQuery<ListResponse<ResourceItem>>(`/api/k8s/${kind}`, { query: { namespace, limit: 500 }, enabled: !!namespace });
+  const objects = useApiQuery('/api/k8s/{resource}', { path: { resource: kind }, query: { namespace, limit: 500 }, enabled: !!namespace });
   if (!namespace) return <p className="muted">{t('portforward.pickNamespace')}</p>;
   return (
     <div className="pf-start">
@@ -60,11 +58,11 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
-  const forwards = useApiQuery<ListResponse<PortForward>>(listPath, { refetchInterval: 5_000 });
+  const forwards = useApiQuery(listPath, { refetchInterval: 5_000 });
   const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
   const stop = (forward: PortForward): Promise<void> =>
     action.act(async () => {
-      await client.json('DELETE', `${listPath}/${encodeURIComponent(forward.id)}`);
+      await client.call('DELETE', '/api/portforward/{id}', { path: { id: forward.id } });
       return t('portforward.stopped', { id: forward.id });
     });
   // Starting a forward is a write (viewers are refused by the service).

@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiClient } from '../../api/client';
-import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
@@ -33,7 +31,9 @@ function portsOf(kind: string, object: Record<string, unknown> | undefined): Off
 async function targetPod(client: ApiClient, { kind, namespace, name }: StartPortForwardProps, object: Record<string, unknown> | undefined): Promise<string> {
   if (kind !== 'services') return name;
   const selector = selectorOf(object ?? {});
-  const pods = selector ? await client.json<ListResponse<ResourceItem>>('GET', '/api/k8s/pods', { query: { namespace, labelSelector: selector } }) : undefined;
+  const pods = selector
+    ? await client.call('GET', '/api/k8s/{resource}', { path: { resource: 'pods' }, query: { namespace, labelSelector: selector } })
+    : undefined;
   const pod = pods?.items.find((item) => item.status === 'Running') ?? pods?.items[0];
   if (!pod) throw new Error(`service ${name} selects no pod`);
   return pod.name;
@@ -65,7 +65,7 @@ export function StartPortForward({ kind, namespace, name, ports }: StartPortForw
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
-  const object = useApiQuery<Record<string, unknown>>(`/api/k8s/${kind}/${encodeURIComponent(name)}`, { query: { namespace }, enabled: !ports });
+  const object = useApiQuery('/api/k8s/{resource}/{name}', { path: { resource: kind, name }, query: { namespace }, enabled: !ports });
   const offered = ports ?? portsOf(kind, object.data);
   const [port, setPort] = useState('');
   const [localPort, setLocalPort] = useState('0');
@@ -81,7 +81,7 @@ export function StartPortForward({ kind, namespace, name, ports }: StartPortForw
     try {
       const pod = await targetPod(client, { kind, namespace, name }, object.data);
       const body = { namespace, pod, podPort: Number(chosen), localPort: Number(localPort) || 0 };
-      setStarted(await client.json<Started>('POST', '/api/portforward', { body }));
+      setStarted(await client.call('POST', '/api/portforward', { body }));
       await queries.invalidateQueries({ queryKey: ['/api/portforward'] });
     } catch (failure) {
       setError(failure);

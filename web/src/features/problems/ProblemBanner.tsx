@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import type { components } from '@pilothouse/wire/types';
-import type { ListResponse } from '../../api/list';
 import { useT } from '../../i18n';
 import { Link } from '../../shared/router';
 import type { ResourceTarget } from '../../shared/resource-target';
@@ -15,7 +14,7 @@ type Investigation = components['schemas']['Investigation'];
 
 /** The investigations about the object of the page (its subject), newest first as the list answers. */
 function useInvestigationsAbout(target: ResourceTarget, enabled: boolean): Investigation[] {
-  const list = useApiQuery<ListResponse<Investigation>>('/api/investigations', { enabled, refetchInterval: 15_000 });
+  const list = useApiQuery('/api/investigations', { enabled, refetchInterval: 15_000 });
   return (list.data?.items ?? []).filter((item) => {
     const subject = item.spec.subject;
     return (

@@ -20,8 +20,8 @@ export function ReportForm({ namespace, onRequested }: { namespace: string; onRe
     setBusy(true);
     setError(undefined);
     try {
-      const body = { type, format, ...(target.trim() ? { namespace: target.trim() } : {}) };
-      const started = await client.json<{ id: string; status: Report['status'] }>('POST', '/api/reports', { body });
+      const body = { type: type as Report['type'], format: format as Report['format'], ...(target.trim() ? { namespace: target.trim() } : {}) };
+      const started = await client.call('POST', '/api/reports', { body });
       onRequested({
         id: started.id,
         status: started.status,

@@ -31,12 +31,12 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
-  const reports = useApiQuery<ListResponse<Report>>(listPath);
+  const reports = useApiQuery(listPath);
   const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
   const rows = reports.data?.items ?? [];
   const onStatus = useCallback(
     (report: Report) =>
-      queries.setQueryData<ListResponse<Report>>([listPath], (list) => ({
+      queries.setQueriesData<ListResponse<Report>>({ queryKey: [listPath] }, (list) => ({
         items: withReport(list?.items ?? [], report),
         total: (list?.total ?? 0) + (list?.items.some((row) => row.id === report.id) ? 0 : 1),
       })),
@@ -62,7 +62,7 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
         type="button"
         className="small-button danger"
         disabled={action.busy}
-        onClick={() => void action.act(async () => (await client.json('DELETE', `${listPath}/${encodeURIComponent(row.id)}`), t('reports.deleted')))}
+        onClick={() => void action.act(async () => (await client.call('DELETE', '/api/reports/{id}', { path: { id: row.id } }), t('reports.deleted')))}
         aria-label={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
       >
         {t('reports.delete')}

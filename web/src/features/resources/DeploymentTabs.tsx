@@ -1,12 +1,12 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { RevisionItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatTime } from '../../shared/time';
-import { useLoad } from '../../shared/use-load';
-import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
+import { useApiQuery } from '../../shared/use-api-query';
+import { objectParams, type ResourceTarget } from '../../shared/resource-target';
 import { useAction } from '../../shared/use-action';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 
@@ -14,37 +14,31 @@ interface DeploymentObject {
   spec?: { replicas?: number };
 }
 
-interface ActionResult {
-  before?: { replicas?: number };
-  after?: { replicas?: number };
-}
+/** The replicas of one side of a scale's change report. */
+const replicasOf = (state: Record<string, unknown>): number | undefined => (typeof state.replicas === 'number' ? state.replicas : undefined);
 
 /** Scale (replicas input) and rolling restart of a deployment. */
 export function DeploymentScaleTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback(
-    (signal: AbortSignal) => client.json<DeploymentObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
-    [client, target],
-  );
-  const deployment = useLoad(targetKey(target), load);
-  const current = deployment.data?.spec?.replicas;
+  const deployment = useApiQuery('/api/k8s/{resource}/{name}', objectParams(target));
+  const current = (deployment.data as DeploymentObject | undefined)?.spec?.replicas;
   const [replicas, setReplicas] = useState('');
   const body = { namespace: target.namespace ?? 'default', name: target.name };
 
-  const { busy, error, message, act } = useAction(() => deployment.reload());
+  const { busy, error, message, act } = useAction(() => void deployment.refetch());
 
   const scale = (event: FormEvent): void => {
     event.preventDefault();
     void act(async () => {
-      const result = await client.json<ActionResult>('POST', '/api/deployment/scale', { body: { ...body, replicas: Number(replicas) } });
-      return t('deploy.scaled', { before: result.before?.replicas ?? '?', after: result.after?.replicas ?? replicas });
+      const result = await client.call('POST', '/api/deployment/scale', { body: { ...body, replicas: Number(replicas) } });
+      return t('deploy.scaled', { before: replicasOf(result.before) ?? '?', after: replicasOf(result.after) ?? replicas });
     });
   };
   const [confirmingRestart, setConfirmingRestart] = useState(false);
   const restart = (): void =>
     void act(async () => {
-      await client.json('POST', '/api/deployment/restart', { body });
+      await client.call('POST', '/api/deployment/restart', { body });
       setConfirmingRestart(false);
       return t('deploy.restarted');
     });
@@ -157,10 +151,10 @@ function ActionNotices({ message, error }: { message: string | undefined; error:
 }
 
 /** The history table, or what stands in for it while it loads or when there is none. */
-function HistoryTable(props: { history: { data?: { items: RevisionItem[] }; loading: boolean }; rollback?: (item: RevisionItem) => ReactNode }): ReactNode {
+function HistoryTable(props: { history: { data?: { items: RevisionItem[] }; isFetching: boolean }; rollback?: (item: RevisionItem) => ReactNode }): ReactNode {
   const t = useT();
   const items = props.history.data?.items ?? [];
-  if (props.history.loading) return <p className="muted">{t('tab.loading')}</p>;
+  if (props.history.isFetching) return <p className="muted">{t('tab.loading')}</p>;
   if (props.history.data && items.length === 0) return <p className="muted">{t('deploy.noHistory')}</p>;
   return items.length > 0 ? <DataTable columns={historyColumns(t, props.rollback)} rows={items} rowKey={(item) => String(item.revision)} compact /> : null;
 }
@@ -169,17 +163,12 @@ function HistoryTable(props: { history: { data?: { items: RevisionItem[] }; load
 export function DeploymentHistoryTab({ target }: { target: ResourceTarget }): ReactNode {
   const client = useApi();
   const t = useT();
-  const load = useCallback(
-    (signal: AbortSignal) =>
-      client.json<{ items: RevisionItem[] }>('GET', '/api/deployment/history', { query: { namespace: target.namespace, name: target.name }, signal }),
-    [client, target],
-  );
-  const history = useLoad(`${targetKey(target)}/history`, load);
+  const history = useApiQuery('/api/deployment/history', { query: { namespace: target.namespace ?? 'default', name: target.name } });
   const [chosen, setChosen] = useState<RevisionItem | undefined>(undefined);
-  const { busy, error, message, act } = useAction(() => history.reload());
+  const { busy, error, message, act } = useAction(() => void history.refetch());
   const rollback = (item: RevisionItem): void =>
     void act(async () => {
-      await client.json('POST', '/api/deployment/rollback', { body: { namespace: target.namespace ?? 'default', name: target.name, revision: item.revision } });
+      await client.call('POST', '/api/deployment/rollback', { body: { namespace: target.namespace ?? 'default', name: target.name, revision: item.revision } });
       setChosen(undefined);
       return t('deploy.rolledBack', { revision: item.revision });
     });

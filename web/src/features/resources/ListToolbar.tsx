@@ -1,10 +1,8 @@
 import { useRef, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
-import type { ResourceItem } from '@pilothouse/wire/types';
 import { useT } from '../../i18n';
 import { Spinner } from '../../shared/Spinner';
 import { formatClock } from '../../shared/time';
-import type { Polled } from '../../shared/use-polling';
+import type { LiveList } from '../../shared/use-live-list';
 import { useSlashFocus } from './use-slash-focus';
 
 interface ListToolbarProps {
@@ -13,7 +11,7 @@ interface ListToolbarProps {
   onFilter: (filter: string) => void;
   selector: string;
   onSelector: (selector: string) => void;
-  list: Polled<ListResponse<ResourceItem>>;
+  list: LiveList;
   shown: number;
   /** Extra actions at the end (Create from YAML). */
   actions?: ReactNode;

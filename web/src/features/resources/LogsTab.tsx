@@ -1,11 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useApi } from '../../shared/api-context';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
 import { matchingLines } from './log-lines';
-import { objectPath, targetKey, type ResourceTarget } from '../../shared/resource-target';
+import { objectParams, type ResourceTarget } from '../../shared/resource-target';
 import { useLogText, type LogText } from './use-log-text';
 
 interface PodObject {
@@ -39,12 +38,12 @@ function ContainerPicker({ containers, value, onChange }: { containers: string[]
 }
 
 /** "Loading" while the pod or its first lines are on the way, "no logs" when the answer is empty. */
-function LogsNotice({ pod, logs }: { pod: { loading: boolean; error: unknown }; logs: LogText }): ReactNode {
+function LogsNotice({ pod, logs }: { pod: { isPending: boolean; error: unknown }; logs: LogText }): ReactNode {
   const t = useT();
   const nothingYet = !logs.text && !logs.error;
   return (
     <>
-      {nothingYet && (pod.loading || logs.loading) && !pod.error && <p className="muted">{t('tab.loading')}</p>}
+      {nothingYet && (pod.isPending || logs.loading) && !pod.error && <p className="muted">{t('tab.loading')}</p>}
       {nothingYet && !logs.loading && <p className="muted">{t('logs.empty')}</p>}
     </>
   );
@@ -70,14 +69,9 @@ function Check({ label, checked, onChange }: { label: string; checked: boolean; 
 
 /** Pod logs: one or all containers, last 200 lines, follow, the previous instance, a search that keeps matching lines, download. */
 export function LogsTab({ target }: { target: ResourceTarget }): ReactNode {
-  const client = useApi();
   const t = useT();
-  const loadPod = useCallback(
-    (signal: AbortSignal) => client.json<PodObject>('GET', objectPath(target), { query: { namespace: target.namespace }, signal }),
-    [client, target],
-  );
-  const pod = useLoad(targetKey(target), loadPod);
-  const containers = containerNames(pod.data);
+  const pod = useApiQuery('/api/k8s/{resource}/{name}', objectParams(target));
+  const containers = containerNames(pod.data as PodObject | undefined);
   const [chosen, setChosen] = useState<string>();
   const [follow, setFollow] = useState(false);
   const [previous, setPrevious] = useState(false);

@@ -1,12 +1,10 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
-import type { ListResponse } from '../../api/list';
 import type { ResourceItem } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { formatClock } from '../../shared/time';
-import type { Polled } from '../../shared/use-polling';
-import { useLiveList } from '../../shared/use-live-list';
+import { useLiveList, type LiveList } from '../../shared/use-live-list';
 import { columnsOf, matchesFilter } from '../../shared/columns';
 import { kindLabel } from './kinds';
 import { ResourceDrawer } from './ResourceDrawer';
@@ -31,7 +29,7 @@ function searchParameter(name: string): string {
 }
 
 /** Stale data, errors, loading and empty notices of the list. */
-function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>; title: string }): ReactNode {
+function ListNotices({ list, title }: { list: LiveList; title: string }): ReactNode {
   const t = useT();
   return (
     <>

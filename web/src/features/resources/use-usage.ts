@@ -26,8 +26,8 @@ export function useUsage(resource: string, namespace: string): Map<string, Pick<
     queryKey: ['usage', resource, namespace],
     enabled: path !== undefined,
     refetchInterval: refreshMs,
-    queryFn: ({ signal }) =>
-      client.json<{ items: UsageItem[] }>('GET', path ?? '', { query: { namespace: resource === 'pods' ? namespace : undefined }, signal }),
+    queryFn: async ({ signal }): Promise<{ items: UsageItem[] }> =>
+      resource === 'pods' ? client.call('GET', '/api/metrics/pod', { query: { namespace }, signal }) : client.call('GET', '/api/metrics/node', { signal }),
   });
   if (!path || !usage.data) return undefined;
   const byKey = new Map<string, Pick<UsageItem, 'cpu' | 'memory'>>();

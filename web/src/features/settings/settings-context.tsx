@@ -18,7 +18,7 @@ export function SettingsProvider({ onLanguage, children }: { onLanguage: (langua
 
   useEffect(() => {
     const controller = new AbortController();
-    client.json<UserSettings>('GET', '/api/settings', { signal: controller.signal }).then(
+    client.call('GET', '/api/settings', { signal: controller.signal }).then(
       (loaded) => {
         setSettings(loaded);
         onLanguage(loaded.language);
@@ -30,7 +30,7 @@ export function SettingsProvider({ onLanguage, children }: { onLanguage: (langua
 
   const save = useCallback(
     async (changes: Partial<UserSettings>) => {
-      const saved = await client.json<UserSettings>('PUT', '/api/settings', { body: changes });
+      const saved = await client.call('PUT', '/api/settings', { body: changes });
       setSettings(saved);
       onLanguage(saved.language);
       return saved;

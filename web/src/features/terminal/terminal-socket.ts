@@ -26,7 +26,8 @@ export function terminalUrl(location: { protocol: string; host: string }, target
  * on a WebSocket, and the token must never be in a URL), then the socket with the ticket.
  */
 export async function openTerminalSocket(client: ApiClient, target: ResourceTarget): Promise<WebSocket> {
-  const issued = await client.json<WireTerminalTicket>('POST', `/api/pods/${encodeURIComponent(target.name)}/terminal/ticket`, {
+  const issued = await client.call('POST', '/api/pods/{name}/terminal/ticket', {
+    path: { name: target.name },
     body: { namespace: target.namespace ?? 'default' },
   });
   return new WebSocket(terminalUrl(window.location, target, { ...issued, cluster: client.cluster }), ['pilothouse.terminal.v1']);
