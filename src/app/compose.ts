@@ -35,7 +35,15 @@ import { promqlRunner } from '../prometheus/promql-runner.js';
 import type { ToolClusterGateway } from '../tools/types.js';
 import type { ClusterScope, ClusterScopes } from '../clusters/scope.js';
 import { composeClusterScopes } from '../clusters/scope-factory.js';
-import { apiServerUrls, cacheSizes, clusterProxyGateway, managedObjectsReader, problemCounts, problemsReader, promqlClusterOf } from '../clusters/scope-readers.js';
+import {
+  apiServerUrls,
+  cacheSizes,
+  clusterProxyGateway,
+  managedObjectsReader,
+  problemCounts,
+  problemsReader,
+  promqlClusterOf,
+} from '../clusters/scope-readers.js';
 import { configuredProvider } from '../clusters/providers.js';
 import { secretsProvider, type SecretsProvider } from '../clusters/secrets-provider.js';
 import { InMemoryToolRegistry } from '../tools/registry.js';
