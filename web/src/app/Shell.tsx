@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { Session } from '@pilothouse/wire/types';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
@@ -17,7 +17,8 @@ import { useT } from '../i18n';
 import { AccessScopeProvider, ApprovalActionProvider, type ApprovalAction } from '../shared/access-context';
 import { useLocationCluster, useRoute, type Route } from '../shared/router';
 import { ClusterScope } from './ClusterScope';
-import { useStoredState } from './stored-state';
+import { usePilotOpen } from './pilot-open';
+import { useUrlNamespace, useUrlSelection } from './url-state';
 
 const requestAccess: ApprovalAction = () => <RequestAccess />;
 
@@ -55,17 +56,6 @@ function objectTarget(route: Extract<Route, { page: 'object' }>): ResourceTarget
   return { resource: route.kind, namespace: route.namespace, name: route.name };
 }
 
-/** The selected object of one list; another list (kind or namespace) starts with nothing selected (adjusted while rendering, not in an effect). */
-function useSelection(listKey: string): [ResourceTarget | null, (target: ResourceTarget | null) => void] {
-  const [selected, setSelected] = useState<ResourceTarget | null>(null);
-  const [selectedIn, setSelectedIn] = useState(listKey);
-  if (selectedIn !== listKey) {
-    setSelectedIn(listKey);
-    setSelected(null);
-  }
-  return [selected, setSelected];
-}
-
 /** What the AI pilot is told about the screen: the namespace, and the open object as `<kind>/<name>`. */
 function chatContextOf(open: ResourceTarget | null, namespace: string): { namespace: string; resource?: string } {
   return { namespace: open?.namespace ?? namespace, resource: open ? `${kindOf(open.resource)}/${open.name}` : undefined };
@@ -80,17 +70,16 @@ export function Shell({ session }: { session: Session }): ReactNode {
   const t = useT();
   const route = useRoute();
   const cluster = useLocationCluster();
-  const [namespace, setNamespace] = useStoredState('pilothouse.namespace', '');
-  const [chatOpen, setChatOpen] = useStoredState('pilothouse.chatOpen', 'true');
+  const [namespace, setNamespace] = useUrlNamespace();
+  const [chatOpen, toggleChat] = usePilotOpen();
   const routeKind = route.page === 'resources' ? route.kind : '';
-  const [selected, setSelected] = useSelection(`${cluster}|${routeKind}|${namespace}`);
-  const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
+  const [selected, setSelected] = useUrlSelection(routeKind);
 
   const open = selected?.resource === routeKind ? selected : null;
   const chatContext = chatContextOf(route.page === 'object' ? objectTarget(route) : open, namespace);
 
   return (
-    <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>
+    <div className={`shell ${chatOpen ? 'with-chat' : 'without-chat'}`}>
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
@@ -102,7 +91,7 @@ export function Shell({ session }: { session: Session }): ReactNode {
             <main id="main" key={cluster} className="main" tabIndex={-1}>
               <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
             </main>
-            <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} />
+            <ChatPanel open={chatOpen} onToggle={toggleChat} context={chatContext} />
           </AccessScopeProvider>
         </ApprovalActionProvider>
       </ClusterScope>

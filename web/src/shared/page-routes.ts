@@ -10,33 +10,35 @@ export type PageRoute =
   | { page: 'reports' }
   | { page: 'clusters' }
   | { page: 'investigations' }
-  | { page: 'usage' };
+  | { page: 'usage' }
+  | { page: 'not-found' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
-function helmRoute(parts: string[]): PageRoute | undefined {
+function helmRoute(parts: string[]): PageRoute {
   if (parts.length === 1) return { page: 'helm' };
   if (parts[1] === 'install') return { page: 'helm-install' };
   if (parts[1] === 'repositories') return { page: 'helm-repositories' };
   const [, section, namespace, name] = parts;
   if (section === 'releases' && namespace && name && namePattern.test(namespace) && namePattern.test(name)) return { page: 'helm-release', namespace, name };
-  return undefined;
+  return { page: 'not-found' };
 }
 
-/** The stage-two page of a decoded path (its parts); the overview for any path no page claims. */
+/** The stage-two page of a decoded path (its parts): the overview at `/`, a not-found page for any path no page claims. */
 export function parsePageRoute(parts: string[]): PageRoute {
-  if (parts[0] === 'helm') return helmRoute(parts) ?? { page: 'helm' };
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'overview')) return { page: 'overview' };
+  if (parts[0] === 'helm') return helmRoute(parts);
   if (parts[0] === 'port-forwards') return { page: 'portforwards' };
   if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
   if (parts[0] === 'reports') return { page: 'reports' };
   if (parts[0] === 'clusters') return { page: 'clusters' };
   if (parts[0] === 'investigations') return { page: 'investigations' };
   if (parts[0] === 'usage') return { page: 'usage' };
-  return { page: 'overview' };
+  return { page: 'not-found' };
 }
 
 /** The paths of the pages without parameters. */
-const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
+const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release' | 'not-found'>, string> = {
   overview: '/overview',
   helm: '/helm',
   'helm-install': '/helm/install',
@@ -51,6 +53,7 @@ const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
 
 export function pagePath(route: PageRoute): string {
   if (route.page === 'helm-release') return `/helm/releases/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
+  if (route.page === 'not-found') return '/overview';
   return fixedPaths[route.page];
 }
 
@@ -68,5 +71,6 @@ export function isPageRoute(route: { page: string }): route is PageRoute {
     'clusters',
     'investigations',
     'usage',
+    'not-found',
   ].includes(route.page);
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import { isAbort, readSse } from '@pilothouse/wire/wire-client';
+import { ApiError, isAbort, readSse } from '@pilothouse/wire/wire-client';
 import type { ListResponse } from '../api/list';
 import { applyLiveEvent, liveListResponse, type LiveRows } from '../api/live-list';
 import type { ResourceItem } from '@pilothouse/wire/types';
@@ -14,6 +14,11 @@ const flushMs = 250;
 /** Wait before reconnecting after the stream ended or failed. */
 const retryMs = 2_000;
 
+/** An answer asking again will not change: an unknown resource type (404) or a refused query (400). */
+function isFinal(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}
+
 function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = window.setTimeout(resolve, milliseconds);
@@ -24,7 +29,8 @@ function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
 /**
  * A list kept live by the server (`GET /api/k8s/{resource}/watch`): a snapshot, then added/modified/
  * deleted rows applied in place, so selection and scroll stay; reconnects after a dropped stream and
- * keeps the last rows on screen meanwhile (the error shows until the stream is back).
+ * keeps the last rows on screen meanwhile (the error shows until the stream is back); an unknown resource type
+ * or a refused query is not asked again.
  */
 export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined, labelSelector = ''): Polled<ListResponse<ResourceItem>> {
   const key = `${resource}|${namespace ?? ''}|${labelSelector}`;
@@ -53,6 +59,7 @@ export function useLiveList(client: ApiClient, resource: string, namespace: stri
         } catch (error) {
           if (signal.aborted || isAbort(error)) return;
           setState((previous) => ({ ...(previous.key === key ? previous : { key, ...blank }), error, loading: false, refreshing: false }));
+          if (isFinal(error)) return;
         }
         await wait(retryMs, signal);
       }

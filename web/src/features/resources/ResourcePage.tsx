@@ -14,6 +14,9 @@ import { ResourceTable } from './ResourceTable';
 import { ListToolbar } from './ListToolbar';
 import { useUsage, withUsage } from './use-usage';
 import type { ResourceTarget } from '../../shared/resource-target';
+import { ApiError } from '@pilothouse/wire/wire-client';
+import { NotFound } from '../layout/NotFound';
+import { pagePath } from '../../shared/page-routes';
 
 const noItems: ResourceItem[] = [];
 // The editor (CodeMirror) is its own chunk, loaded when first opened.
@@ -63,6 +66,14 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
     onSelect(null);
     list.reload();
   };
+  if (list.error instanceof ApiError && list.error.status === 404 && !list.data)
+    return (
+      <NotFound
+        title={t('notFound.kindTitle', { kind: resource })}
+        detail={list.error.message}
+        back={{ to: pagePath({ page: 'overview' }), label: t('notFound.toOverview') }}
+      />
+    );
 
   return (
     <div className="resource-page">
