@@ -24,17 +24,22 @@ function helmRoute(parts: string[]): PageRoute {
   return { page: 'not-found' };
 }
 
+/** The pages named by their first path part alone. */
+const firstPartPages: Record<string, PageRoute> = {
+  'port-forwards': { page: 'portforwards' },
+  reports: { page: 'reports' },
+  clusters: { page: 'clusters' },
+  investigations: { page: 'investigations' },
+  usage: { page: 'usage' },
+};
+
 /** The stage-two page of a decoded path (its parts): the overview at `/`, a not-found page for any path no page claims. */
 export function parsePageRoute(parts: string[]): PageRoute {
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'overview')) return { page: 'overview' };
-  if (parts[0] === 'helm') return helmRoute(parts);
-  if (parts[0] === 'port-forwards') return { page: 'portforwards' };
-  if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
-  if (parts[0] === 'reports') return { page: 'reports' };
-  if (parts[0] === 'clusters') return { page: 'clusters' };
-  if (parts[0] === 'investigations') return { page: 'investigations' };
-  if (parts[0] === 'usage') return { page: 'usage' };
-  return { page: 'not-found' };
+  const [first = '', second] = parts;
+  if (parts.length === 0 || (parts.length === 1 && first === 'overview')) return { page: 'overview' };
+  if (first === 'helm') return helmRoute(parts);
+  if (first === 'admin' && second === 'mcp') return { page: 'mcp' };
+  return Object.hasOwn(firstPartPages, first) ? (firstPartPages[first] as PageRoute) : { page: 'not-found' };
 }
 
 /** The paths of the pages without parameters. */

@@ -85,7 +85,9 @@ function MissingObject({ target }: { target: ResourceTarget }): ReactNode {
   return (
     <NotFound
       title={t('notFound.objectTitle', { name: target.name })}
-      detail={target.namespace ? t('notFound.objectIn', { kind, name: target.name, namespace: target.namespace }) : t('notFound.object', { kind, name: target.name })}
+      detail={
+        target.namespace ? t('notFound.objectIn', { kind, name: target.name, namespace: target.namespace }) : t('notFound.object', { kind, name: target.name })
+      }
       back={{ to: routePath({ page: 'resources', kind: target.resource }), label: t('notFound.toList', { kind }) }}
     />
   );

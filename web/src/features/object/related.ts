@@ -106,7 +106,10 @@ export function ingressServices(ingress: ObjectShape): string[] {
     defaultBackend?: { service?: { name?: string } };
     rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[];
   };
-  const names = [spec.defaultBackend?.service?.name, ...(spec.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((path) => path.backend?.service?.name))];
+  const names = [
+    spec.defaultBackend?.service?.name,
+    ...(spec.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((path) => path.backend?.service?.name)),
+  ];
   return [...new Set(names.filter((name): name is string => !!name))];
 }
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { averagePercent, crashLoopingPods, eventObjectTarget, listLink, notReadyNodes, pendingPods, unavailableDeployments, warningEvents } from './overview-model';
+import {
+  averagePercent,
+  crashLoopingPods,
+  eventObjectTarget,
+  listLink,
+  notReadyNodes,
+  pendingPods,
+  unavailableDeployments,
+  warningEvents,
+} from './overview-model';
 
 const pods = [
   { name: 'ok', namespace: 'shop', status: 'Running', restarts: '0' },

@@ -88,7 +88,15 @@ export function countOf<T>(list: { items: T[] } | undefined, pick?: (items: T[])
 const irregularPlurals: Record<string, string> = { ingress: 'ingresses', networkpolicy: 'networkpolicies', endpoints: 'endpoints' };
 
 /** Kinds without a namespace (their events are recorded in `default`). */
-const clusterScopedKinds: ReadonlySet<string> = new Set(['node', 'namespace', 'persistentvolume', 'clusterrole', 'clusterrolebinding', 'storageclass', 'customresourcedefinition']);
+const clusterScopedKinds: ReadonlySet<string> = new Set([
+  'node',
+  'namespace',
+  'persistentvolume',
+  'clusterrole',
+  'clusterrolebinding',
+  'storageclass',
+  'customresourcedefinition',
+]);
 
 /** The object an event is about (its `object` column: `pod/web-1`), as the target of its page; undefined when unnamed. */
 export function eventObjectTarget(event: ResourceItem): { resource: string; namespace?: string; name: string } | undefined {

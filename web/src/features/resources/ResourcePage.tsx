@@ -46,6 +46,22 @@ function ListNotices({ list, title }: { list: Polled<ListResponse<ResourceItem>>
   );
 }
 
+/** The list of a resource type the cluster does not serve (the API answered 404): nothing to list, nothing to ask again. */
+function isUnknownKind(list: Polled<ListResponse<ResourceItem>>): boolean {
+  return list.error instanceof ApiError && list.error.status === 404 && !list.data;
+}
+
+function UnknownKind({ resource, error }: { resource: string; error: unknown }): ReactNode {
+  const t = useT();
+  return (
+    <NotFound
+      title={t('notFound.kindTitle', { kind: resource })}
+      detail={error instanceof Error ? error.message : ''}
+      back={{ to: pagePath({ page: 'overview' }), label: t('notFound.toOverview') }}
+    />
+  );
+}
+
 /** One kind's list: filter box, live rows pushed by the server (stale data stays while it reconnects), detail drawer. */
 export function ResourcePage({ resource, namespace, selected, onSelect }: ResourcePageProps): ReactNode {
   const client = useApi();
@@ -66,14 +82,7 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
     onSelect(null);
     list.reload();
   };
-  if (list.error instanceof ApiError && list.error.status === 404 && !list.data)
-    return (
-      <NotFound
-        title={t('notFound.kindTitle', { kind: resource })}
-        detail={list.error.message}
-        back={{ to: pagePath({ page: 'overview' }), label: t('notFound.toOverview') }}
-      />
-    );
+  if (isUnknownKind(list)) return <UnknownKind resource={resource} error={list.error} />;
 
   return (
     <div className="resource-page">

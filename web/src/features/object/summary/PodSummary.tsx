@@ -5,6 +5,28 @@ import { containerRows, podStatusText, record, text, type ContainerRow } from '.
 
 const problemStates = /BackOff|Err|OOMKilled|Error|Failed|Invalid/;
 
+const orDash = (value: string): string => value || '-';
+
+function ContainerLine({ row }: { row: ContainerRow }): ReactNode {
+  const t = useT();
+  const ready = row.ready === undefined ? '-' : row.ready ? t('summary.yes') : t('summary.no');
+  return (
+    <tr>
+      <th scope="row" className="mono">
+        {row.name}
+        {row.init && <span className="muted small"> ({t('summary.init')})</span>}
+      </th>
+      <td className={row.state === 'Running' ? 'tone-good' : 'tone-warn'}>{orDash(row.state)}</td>
+      <td className={problemStates.test(row.reason) ? 'tone-bad' : undefined}>{orDash(row.reason)}</td>
+      <td>{ready}</td>
+      <td className={row.restarts > 0 ? 'tone-warn' : undefined}>{row.restarts}</td>
+      <td>{orDash(row.lastState)}</td>
+      <td className="mono small">{row.image}</td>
+      <td className="mono small">{orDash(row.ports)}</td>
+    </tr>
+  );
+}
+
 function ContainerTable({ rows }: { rows: ContainerRow[] }): ReactNode {
   const t = useT();
   return (
@@ -26,19 +48,7 @@ function ContainerTable({ rows }: { rows: ContainerRow[] }): ReactNode {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={`${row.init ? 'init' : 'main'}/${row.name}`}>
-                <th scope="row" className="mono">
-                  {row.name}
-                  {row.init && <span className="muted small"> ({t('summary.init')})</span>}
-                </th>
-                <td className={row.state === 'Running' ? 'tone-good' : 'tone-warn'}>{row.state || '-'}</td>
-                <td className={problemStates.test(row.reason) ? 'tone-bad' : undefined}>{row.reason || '-'}</td>
-                <td>{row.ready === undefined ? '-' : row.ready ? t('summary.yes') : t('summary.no')}</td>
-                <td className={row.restarts > 0 ? 'tone-warn' : undefined}>{row.restarts}</td>
-                <td>{row.lastState || '-'}</td>
-                <td className="mono small">{row.image}</td>
-                <td className="mono small">{row.ports || '-'}</td>
-              </tr>
+              <ContainerLine key={`${row.init ? 'init' : 'main'}/${row.name}`} row={row} />
             ))}
           </tbody>
         </table>
