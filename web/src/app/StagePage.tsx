@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useT } from '../i18n';
 import type { PageRoute } from '../shared/page-routes';
-import { NotFoundPage } from '../features/layout/NotFound';
+import { NotFoundPage } from '../shared/NotFound';
 
 // Every page of this module is its own chunk: the initial bundle carries only the shell and the lists.
 const OverviewPage = lazy(() => import('../features/overview/OverviewPage').then((module) => ({ default: module.OverviewPage })));

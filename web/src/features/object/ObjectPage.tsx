@@ -11,7 +11,7 @@ import { pickTab, tabsFor, type ObjectTab } from './object-tabs';
 import { ObjectTabBody } from './ObjectTabBody';
 import { InvestigateButton } from '../investigations/InvestigateButton';
 import { ApiError } from '@pilothouse/wire/wire-client';
-import { NotFound } from '../layout/NotFound';
+import { NotFound } from '../../shared/NotFound';
 import { useObject } from './use-object';
 import './object.css';
 

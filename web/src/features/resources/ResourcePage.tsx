@@ -15,7 +15,7 @@ import { ListToolbar } from './ListToolbar';
 import { useUsage, withUsage } from './use-usage';
 import type { ResourceTarget } from '../../shared/resource-target';
 import { ApiError } from '@pilothouse/wire/wire-client';
-import { NotFound } from '../layout/NotFound';
+import { NotFound } from '../../shared/NotFound';
 import { pagePath } from '../../shared/page-routes';
 
 const noItems: ResourceItem[] = [];

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useT } from '../../i18n';
-import { Link } from '../../shared/router';
-import { pagePath } from '../../shared/page-routes';
+import { useT } from '../i18n';
+import { Link } from './router';
+import { pagePath } from './page-routes';
 
 /** A not-found state: what is missing, and where to go instead (no actions on what is not there). */
 export function NotFound({ title, detail, back }: { title: string; detail: string; back: { to: string; label: string } }): ReactNode {
