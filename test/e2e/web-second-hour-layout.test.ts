@@ -159,7 +159,7 @@ lastTimestamp: '${now}'`,
       expect(await inView(details)).toBe(true);
 
       await page.goto(`${service.url}/overview?namespace=${namespace.name}`);
-      const events = page.locator('#overview-events');
+      const events = page.locator('section[aria-labelledby="overview-events"]');
       await events.locator('td', { hasText: 'payments-reconciliation-worker' }).first().waitFor();
       const widths = await events.evaluate((card: HTMLElement) => ({
         card: card.clientWidth,
@@ -245,7 +245,7 @@ describe.skipIf(missing.length > 0)('web: the second hour, a lost connection', (
     await health.getByText('Healthy').waitFor();
     // The cards ask again on their own: no navigation, no reload.
     await expect.poll(() => version.textContent(), { timeout: 30_000 }).toMatch(/^v\d/);
-    await page.locator('#overview-cluster [role="alert"]').waitFor({ state: 'detached' });
+    await page.locator('section[aria-labelledby="overview-cluster"] [role="alert"]').waitFor({ state: 'detached' });
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

@@ -277,12 +277,12 @@ lastTimestamp: '${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}'`,
     const page = await signInAt(browser, `${service.url}/overview?namespace=${namespace.name}`, admin, pageErrors);
     // The legend reads the newest sample while the pointer is elsewhere (not "--" and "—").
     await page.mouse.move(0, 0);
-    const legend = page.locator('#overview-usage .u-legend');
+    const legend = page.locator('section[aria-labelledby="overview-usage"] .u-legend');
     await expect.poll(() => legend.locator('.u-series').nth(1).locator('.u-value').textContent(), { timeout: 60_000 }).toMatch(/^\d+%$/);
     expect(await legend.locator('.u-series').first().locator('.u-value').textContent()).not.toBe('--');
 
     await page
-      .locator('#overview-events')
+      .locator('section[aria-labelledby="overview-events"]')
       .getByRole('link', { name: `${namespace.name}/pod/crasher` })
       .click();
     await page.getByRole('heading', { level: 1, name: 'crasher' }).waitFor();
