@@ -131,14 +131,16 @@ lastTimestamp: '${now}'`,
   for (const size of sizes) {
     it(`keeps STATUS, node use and every action column in view with the pilot open at ${size.width}×${size.height}`, { timeout: 180_000 }, async () => {
       const page = await openAt(browser, `${service.url}/resources/pods?namespace=${namespace.name}`, size, pageErrors);
-      const status = page.getByRole('cell', { name: 'CrashLoopBackOff', exact: true });
+      const row = page.getByRole('row').filter({ hasText: 'crashing-payments-worker' });
+      const status = row.getByRole('cell', { name: 'CrashLoopBackOff', exact: true }).first();
       await status.waitFor();
+      expect(await row.count()).toBe(1);
       expect(await fits(status)).toBe(true);
 
       await page.goto(`${service.url}/resources/nodes`);
       const usage = page.getByRole('cell', { name: /\(\d+%\)$/ });
       await usage.first().waitFor({ timeout: 60_000 });
-      for (const cell of await usage.all()) expect(await fits(cell), await cell.textContent()).toBe(true);
+      for (const cell of await usage.all()) expect(await fits(cell), (await cell.textContent()) ?? '').toBe(true);
 
       await page.goto(`${service.url}/reports`);
       const download = page.getByRole('link', { name: /Download/ }).or(page.getByRole('button', { name: /Download/ }));
@@ -194,7 +196,7 @@ lastTimestamp: '${now}'`,
         .map(({ control }) => control.textContent ?? '');
     });
     expect(overlaps).toEqual([]);
-    for (const control of await drawer.locator('button, a').all()) expect(await inView(control), await control.textContent()).toBe(true);
+    for (const control of await drawer.locator('button, a').all()) expect(await inView(control), (await control.textContent()) ?? '').toBe(true);
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });
