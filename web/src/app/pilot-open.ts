@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useSettings } from '../features/settings/settings-context';
 import { useStoredState } from './stored-state';
 
@@ -9,9 +9,12 @@ import { useStoredState } from './stored-state';
 export function usePilotOpen(): [boolean, () => void] {
   const { settings, save } = useSettings();
   const [stored, setStored] = useStoredState('pilothouse.chatOpen', 'true');
-  const open = settings?.pilot_open ?? stored === 'true';
+  // A click here wins at once over the settings loaded before it (the save answers later).
+  const [chosen, setChosen] = useState<boolean>();
+  const open = chosen ?? settings?.pilot_open ?? stored === 'true';
   const toggle = useCallback(() => {
     const next = !open;
+    setChosen(next);
     setStored(String(next));
     // Kept for this browser even when the service cannot store it now.
     save({ pilot_open: next }).catch(() => undefined);
