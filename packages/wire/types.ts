@@ -3194,12 +3194,15 @@ export interface components {
             auto_approve_readonly: boolean;
             beginner_mode: boolean;
             language: components["schemas"]["Language"];
+            /** @description The web UI's AI pilot panel as the user last left it (absent: open) */
+            pilot_open?: boolean;
         };
         UserSettingsBody: {
             auto_approve_readonly?: boolean;
             beginner_mode?: boolean;
             /** @enum {string} */
             language?: "en" | "ko" | "ja" | "zh";
+            pilot_open?: boolean;
         };
         UserUpdateBody: {
             email?: string | null;

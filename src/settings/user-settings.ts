@@ -7,6 +7,8 @@ export const userSettingsSchema = z.object({
   language: z.enum(['en', 'ko', 'ja', 'zh']),
   beginner_mode: z.boolean(),
   auto_approve_readonly: z.boolean(),
+  /** The web UI's AI pilot panel: open or closed, as the user last left it (absent: open). */
+  pilot_open: z.boolean().optional(),
 });
 export type UserSettingsValue = z.infer<typeof userSettingsSchema>;
 

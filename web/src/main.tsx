@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiClient } from './api/client';
 import { App } from './app/App';
 import './app/styles.css';
+import './app/layout-fit.css';
 import { applyTheme, storedTheme } from './features/theme/theme';
 
 // The stored colour scheme (or the system's) before the first paint.

@@ -89,7 +89,14 @@ export const auditEntry = z
   })
   .meta({ id: 'AuditEntry' });
 
-export const userSettings = z.object({ language, beginner_mode: z.boolean(), auto_approve_readonly: z.boolean() }).meta({ id: 'UserSettings' });
+export const userSettings = z
+  .object({
+    language,
+    beginner_mode: z.boolean(),
+    auto_approve_readonly: z.boolean(),
+    pilot_open: z.boolean().optional().meta({ description: "The web UI's AI pilot panel as the user last left it (absent: open)" }),
+  })
+  .meta({ id: 'UserSettings' });
 
 export const safetyReport = z
   .object({

@@ -115,7 +115,8 @@ count: 1`,
     expect(await usage.getByRole('meter', { name: 'CPU use of kwok-node-0' }).count()).toBe(1);
     // A number is a link to the list behind it, filtered.
     await workloads.getByRole('link', { name: /Pending pods/ }).click();
-    await page.waitForURL(/\/resources\/pods\?filter=Pending$/);
+    // The link keeps the namespace chosen on the overview (issue 39: the namespace is in the URL).
+    await page.waitForURL(new RegExp(`/resources/pods\\?filter=Pending&namespace=${namespace.name}$`));
     // The list applies the filter of the link: the pending pod is listed, the running ones are not.
     await expect.poll(() => page.locator('input[type="search"]').first().inputValue()).toBe('Pending');
     await page.getByRole('table').getByRole('button', { name: 'stuck' }).waitFor();

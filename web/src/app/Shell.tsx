@@ -20,7 +20,8 @@ import { PilotFocusProvider, type PilotFocus } from '../shared/pilot-focus';
 import { ProblemsProvider } from '../shared/live-problems';
 import type { ChatContextValue } from '../features/chat/use-chat';
 import { ClusterScope } from './ClusterScope';
-import { useStoredState } from './stored-state';
+import { usePilotOpen } from './pilot-open';
+import { useUrlNamespace, useUrlSelection } from './url-state';
 
 const requestAccess: ApprovalAction = () => <RequestAccess />;
 
@@ -56,17 +57,6 @@ function Page({
 /** The object an object page shows. */
 function objectTarget(route: Extract<Route, { page: 'object' }>): ResourceTarget {
   return { resource: route.kind, namespace: route.namespace, name: route.name };
-}
-
-/** The selected object of one list; another list (kind or namespace) starts with nothing selected (adjusted while rendering, not in an effect). */
-function useSelection(listKey: string): [ResourceTarget | null, (target: ResourceTarget | null) => void] {
-  const [selected, setSelected] = useState<ResourceTarget | null>(null);
-  const [selectedIn, setSelectedIn] = useState(listKey);
-  if (selectedIn !== listKey) {
-    setSelectedIn(listKey);
-    setSelected(null);
-  }
-  return [selected, setSelected];
 }
 
 /** What the AI pilot is told about the screen: the namespace, the open object as `<kind>/<name>`, the finding asked about. */
@@ -106,20 +96,18 @@ export function Shell({ session }: { session: Session }): ReactNode {
   const t = useT();
   const route = useRoute();
   const cluster = useLocationCluster();
-  const [namespace, setNamespace] = useStoredState('pilothouse.namespace', '');
-  const [chatOpen, setChatOpen] = useStoredState('pilothouse.chatOpen', 'true');
+  const [namespace, setNamespace] = useUrlNamespace();
+  const [chatOpen, toggleChat, showChat] = usePilotOpen();
   const routeKind = route.page === 'resources' ? route.kind : '';
-  const [selected, setSelected] = useSelection(`${cluster}|${routeKind}|${namespace}`);
-  const toggleChat = useCallback(() => setChatOpen(chatOpen === 'true' ? 'false' : 'true'), [chatOpen, setChatOpen]);
-  const openChat = useCallback(() => setChatOpen('true'), [setChatOpen]);
-  const pilot = usePilotFocus(`${cluster}|${routePath(route)}`, openChat);
+  const [selected, setSelected] = useUrlSelection(routeKind);
+  const pilot = usePilotFocus(`${cluster}|${routePath(route)}`, showChat);
 
   const open = selected?.resource === routeKind ? selected : null;
   const chatContext = chatContextOf(route.page === 'object' ? objectTarget(route) : open, namespace, pilot.focus?.focus);
   const draft = pilot.focus && { key: `${pilot.focus.focus.finding}#${pilot.focus.round}`, text: pilot.focus.focus.question };
 
   return (
-    <div className={`shell ${chatOpen === 'true' ? 'with-chat' : 'without-chat'}`}>
+    <div className={`shell ${chatOpen ? 'with-chat' : 'without-chat'}`}>
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
@@ -133,7 +121,7 @@ export function Shell({ session }: { session: Session }): ReactNode {
                 <main id="main" key={cluster} className="main" tabIndex={-1}>
                   <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />
                 </main>
-                <ChatPanel open={chatOpen === 'true'} onToggle={toggleChat} context={chatContext} draft={draft} onDropFinding={pilot.drop} />
+                <ChatPanel open={chatOpen} onToggle={toggleChat} context={chatContext} draft={draft} onDropFinding={pilot.drop} />
               </AccessScopeProvider>
             </ApprovalActionProvider>
           </PilotFocusProvider>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useT } from '../i18n';
 import type { PageRoute } from '../shared/page-routes';
+import { NotFoundPage } from '../shared/NotFound';
 
 // Every page of this module is its own chunk: the initial bundle carries only the shell and the lists.
 const OverviewPage = lazy(() => import('../features/overview/OverviewPage').then((module) => ({ default: module.OverviewPage })));
@@ -40,6 +41,8 @@ function PageOf({ route, namespace }: { route: PageRoute; namespace: string }): 
       return <ReportsPage namespace={namespace} />;
     case 'problems':
       return <ProblemsPage namespace={namespace} />;
+    case 'not-found':
+      return <NotFoundPage />;
     default:
       return <GlobalPageOf route={route} />;
   }

@@ -10,9 +10,18 @@ import type clusters from '@locales/en/clusters.json';
 import type investigations from '@locales/en/investigations.json';
 import type history from '@locales/en/history.json';
 import type problems from '@locales/en/problems.json';
+import type views from '@locales/en/views.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
-type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters & typeof investigations & typeof history & typeof problems;
+type English = typeof web &
+  typeof sso &
+  typeof objects &
+  typeof pages &
+  typeof clusters &
+  typeof investigations &
+  typeof history &
+  typeof problems &
+  typeof views;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

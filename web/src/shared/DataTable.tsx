@@ -10,6 +10,10 @@ export interface Column<T> {
   className?: string | ((row: T) => string | undefined);
   /** When set, the header is a button that sorts the rows by this value. */
   sortValue?: (row: T) => SortValue;
+  /** The cell's text, when the table sizes its columns by their content (VirtualTable). */
+  text?: (row: T) => string;
+  /** A column that is never cut (a status, a percentage): it gets the width of its longest value. */
+  important?: boolean;
 }
 
 interface DataTableProps<T> {
@@ -34,13 +38,13 @@ export function cellClass<T>(column: Column<T>, row: T): string | undefined {
 export function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sort: SortState | undefined; onSort: (key: string) => void }): ReactNode {
   if (!column.sortValue)
     return (
-      <th scope="col" role="columnheader">
+      <th scope="col" role="columnheader" data-column={column.key}>
         {column.header}
       </th>
     );
   const direction = sort?.key === column.key ? sort.direction : undefined;
   return (
-    <th scope="col" role="columnheader" aria-sort={direction ?? 'none'}>
+    <th scope="col" role="columnheader" aria-sort={direction ?? 'none'} data-column={column.key}>
       <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
         {column.header}
         <span className="sort-arrow" aria-hidden="true">
@@ -54,7 +58,8 @@ export function HeaderCell<T>({ column, sort, onSort }: { column: Column<T>; sor
 /**
  * Every table of the web UI: a header row, one row per item, sorting by a column's header (a button, so
  * keyboards reach it). Cells keep to one line; a table wider than its place scrolls sideways, and a cell
- * cut by its column (`details-cell`) names its full value on hover and focus.
+ * cut by its column (`details-cell`) names its full value on hover and focus. An `actions` column (and the audit's
+ * details) stays in view at the right edge while the rest scrolls.
  */
 export function DataTable<T>({ columns, rows, rowKey, caption, compact, rowProps }: DataTableProps<T>): ReactNode {
   const [sort, setSort] = useState<SortState>();
@@ -78,7 +83,7 @@ export function DataTable<T>({ columns, rows, rowKey, caption, compact, rowProps
           {sorted.map((row) => (
             <tr key={rowKey(row)} {...rowProps?.(row)}>
               {columns.map((column) => (
-                <td key={column.key} className={cellClass(column, row)}>
+                <td key={column.key} className={cellClass(column, row)} data-column={column.key}>
                   {column.cell(row)}
                 </td>
               ))}

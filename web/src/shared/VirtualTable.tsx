@@ -20,8 +20,26 @@ interface VirtualTableProps<T> {
 
 const rowHeight = 34;
 
-function gridTemplate<T>(columns: readonly Column<T>[]): string {
-  return columns.map((_column, index) => (index === 0 ? 'minmax(14rem, 2fr)' : 'minmax(7rem, 1fr)')).join(' ');
+/** Rows read to size the columns (enough to find the long values; a 10,000-row list is not read whole). */
+const sizedRows = 500;
+
+/**
+ * Columns sized by their content: each at least as wide as its longest value (in `ch`, capped: a name or an image
+ * may be cut, an important column such as STATUS or a percentage is not), the rest of the width shared by length.
+ */
+export function gridTemplate<T>(columns: readonly Column<T>[], rows: readonly T[]): string {
+  const sample = rows.slice(0, sizedRows);
+  return columns
+    .map((column, index) => {
+      const header = typeof column.header === 'string' ? column.header.length : 6;
+      const longest = sample.reduce((most, row) => Math.max(most, column.text?.(row).length ?? 0), header);
+      const cap = column.important ? 48 : index === 0 ? 36 : 24;
+      const floor = index === 0 ? 12 : 5;
+      const width = Math.min(Math.max(longest, floor), cap);
+      // Proportional text is a little wider than `ch` in capitals (CrashLoopBackOff); padding and the sort arrow come on top.
+      return `minmax(calc(${Math.ceil(width * 1.08)}ch + 2.2rem), ${Math.max(width, 4)}fr)`;
+    })
+    .join(' ');
 }
 
 interface RowProps<T> {
@@ -82,7 +100,7 @@ export function VirtualTable<T>({ columns, rows, rowKey, caption, selectedKey, o
     // Scroll updates render in React's normal batch instead of synchronously inside the scroll event.
     useFlushSync: false,
   });
-  const template = gridTemplate(columns);
+  const template = useMemo(() => gridTemplate(columns, rows), [columns, rows]);
   const cursor = useMemo(() => (cursorKey === undefined ? -1 : sorted.findIndex((row) => rowKey(row) === cursorKey)), [cursorKey, sorted, rowKey]);
   const openRef = useRef(onOpen);
   openRef.current = onOpen;

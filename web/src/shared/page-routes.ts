@@ -11,38 +11,41 @@ export type PageRoute =
   | { page: 'clusters' }
   | { page: 'investigations' }
   | { page: 'problems' }
-  | { page: 'usage' };
+  | { page: 'usage' }
+  | { page: 'not-found' };
 
 const namePattern = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
-function helmRoute(parts: string[]): PageRoute | undefined {
+function helmRoute(parts: string[]): PageRoute {
   if (parts.length === 1) return { page: 'helm' };
   if (parts[1] === 'install') return { page: 'helm-install' };
   if (parts[1] === 'repositories') return { page: 'helm-repositories' };
   const [, section, namespace, name] = parts;
   if (section === 'releases' && namespace && name && namePattern.test(namespace) && namePattern.test(name)) return { page: 'helm-release', namespace, name };
-  return undefined;
+  return { page: 'not-found' };
 }
 
-/** The pages of one path part and no parameters. */
-const plainPages = new Map<string, PageRoute>([
-  ['port-forwards', { page: 'portforwards' }],
-  ['reports', { page: 'reports' }],
-  ['clusters', { page: 'clusters' }],
-  ['investigations', { page: 'investigations' }],
-  ['problems', { page: 'problems' }],
-  ['usage', { page: 'usage' }],
-]);
+/** The pages named by their first path part alone. */
+const firstPartPages: Record<string, PageRoute> = {
+  'port-forwards': { page: 'portforwards' },
+  reports: { page: 'reports' },
+  clusters: { page: 'clusters' },
+  investigations: { page: 'investigations' },
+  problems: { page: 'problems' },
+  usage: { page: 'usage' },
+};
 
-/** The stage-two page of a decoded path (its parts); the overview for any path no page claims. */
+/** The stage-two page of a decoded path (its parts): the overview at `/`, a not-found page for any path no page claims. */
 export function parsePageRoute(parts: string[]): PageRoute {
-  if (parts[0] === 'helm') return helmRoute(parts) ?? { page: 'helm' };
-  if (parts[0] === 'admin' && parts[1] === 'mcp') return { page: 'mcp' };
-  return plainPages.get(parts[0] ?? '') ?? { page: 'overview' };
+  const [first = '', second] = parts;
+  if (parts.length === 0 || (parts.length === 1 && first === 'overview')) return { page: 'overview' };
+  if (first === 'helm') return helmRoute(parts);
+  if (first === 'admin' && second === 'mcp') return { page: 'mcp' };
+  return Object.hasOwn(firstPartPages, first) ? (firstPartPages[first] as PageRoute) : { page: 'not-found' };
 }
 
 /** The paths of the pages without parameters. */
-const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
+const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release' | 'not-found'>, string> = {
   overview: '/overview',
   helm: '/helm',
   'helm-install': '/helm/install',
@@ -58,6 +61,7 @@ const fixedPaths: Record<Exclude<PageRoute['page'], 'helm-release'>, string> = {
 
 export function pagePath(route: PageRoute): string {
   if (route.page === 'helm-release') return `/helm/releases/${encodeURIComponent(route.namespace)}/${encodeURIComponent(route.name)}`;
+  if (route.page === 'not-found') return '/overview';
   return fixedPaths[route.page];
 }
 
@@ -76,5 +80,6 @@ export function isPageRoute(route: { page: string }): route is PageRoute {
     'investigations',
     'problems',
     'usage',
+    'not-found',
   ].includes(route.page);
 }

@@ -68,6 +68,24 @@ function pushPath(path: string): void {
   window.dispatchEvent(new Event(changeEvent));
 }
 
+/**
+ * Sets (or, with null, removes) query parameters of the current page: `push` makes a history entry (Back
+ * undoes the change), `replace` does not. Views reading the parameters (useSearchParam) follow.
+ */
+export function setSearchParams(changes: Record<string, string | null>, mode: 'push' | 'replace'): void {
+  const params = new URLSearchParams(window.location.search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) params.delete(name);
+    else params.set(name, value);
+  }
+  const query = params.toString();
+  const path = `${window.location.pathname}${query ? `?${query}` : ''}`;
+  if (path === window.location.pathname + window.location.search) return;
+  if (mode === 'push') window.history.pushState(null, '', path);
+  else window.history.replaceState(window.history.state, '', path);
+  window.dispatchEvent(new Event(changeEvent));
+}
+
 /** Goes to an in-app path; the current cluster (`?cluster=`) comes along unless the path names one. */
 export function navigate(path: string): void {
   pushPath(keepCluster(path, clusterOfSearch(window.location.search)));
@@ -99,6 +117,12 @@ const readCluster = (): string => clusterOfSearch(window.location.search);
 /** The current route; follows pushState navigation and the back/forward buttons. */
 export function useRoute(): Route {
   return useLocationValue(readRoute);
+}
+
+/** A query parameter of the current URL (null when absent); follows navigation like useRoute. */
+export function useSearchParam(name: string): string | null {
+  const read = useCallback(() => new URLSearchParams(window.location.search).get(name), [name]);
+  return useLocationValue(read);
 }
 
 /** The cluster the URL names (`?cluster=`; '' = the home cluster); follows navigation like useRoute. */

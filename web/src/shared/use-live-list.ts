@@ -21,7 +21,8 @@ export interface LiveList {
 /**
  * A list kept live by the server (`GET /api/k8s/{resource}/watch`): a snapshot, then added/modified/
  * deleted rows applied in place, so selection and scroll stay; reconnects after a dropped stream and
- * keeps the last rows on screen meanwhile (the error shows until the stream is back).
+ * keeps the last rows on screen meanwhile (the error shows until the stream is back); an unknown resource type
+ * or a refused query is not asked again.
  */
 export function useLiveList(client: ApiClient, resource: string, namespace: string | undefined, labelSelector = ''): LiveList {
   const live = useLiveStream<ResourceItem>(client, `/api/k8s/${encodeURIComponent(resource)}/watch`, { namespace, labelSelector }, shape);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client';
-import { isAbort, readSse, type Query } from '@pilothouse/wire/wire-client';
+import { ApiError, isAbort, readSse, type Query } from '@pilothouse/wire/wire-client';
 import { applyKeyedEvent } from '../api/live-list';
 
 /** What a live stream shows: the items in order, the last snapshot's extra fields, the state of the stream. */
@@ -29,6 +29,11 @@ const blank = { items: undefined, snapshot: undefined, error: undefined, loading
 const flushMs = 250;
 /** Wait before reconnecting after the stream ended or failed. */
 const retryMs = 2_000;
+
+/** An answer asking again will not change: an unknown resource type (404) or a refused query (400). */
+function isFinal(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}
 
 function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -70,6 +75,7 @@ export function useLiveStream<T, Extra = Record<string, unknown>>(client: ApiCli
         } catch (error) {
           if (signal.aborted || isAbort(error)) return;
           setState((previous) => ({ ...(previous.key === key ? previous : { key, ...blank }), error, loading: false }));
+          if (isFinal(error)) return;
         }
         await wait(retryMs, signal);
       }

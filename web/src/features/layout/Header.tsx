@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import type { Session } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
-import { HealthIndicator } from './HealthIndicator';
+import { ConnectionBanner, HealthIndicator } from './ConnectionStatus';
+import { useConnection } from './use-connection';
 import { ClusterSwitcher } from '../clusters/ClusterSwitcher';
 import { NamespaceSelect } from './NamespaceSelect';
 import { ThemeToggle } from '../theme/ThemeToggle';
@@ -18,8 +19,10 @@ interface HeaderProps {
 export function Header({ session, namespace, onNamespace }: HeaderProps): ReactNode {
   const client = useApi();
   const t = useT();
+  const connection = useConnection();
   return (
     <header className="topbar">
+      <ConnectionBanner reachable={connection.reachable} />
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
           ⎈
@@ -27,7 +30,7 @@ export function Header({ session, namespace, onNamespace }: HeaderProps): ReactN
         {t('app.title')}
       </div>
       <ClusterSwitcher />
-      <HealthIndicator />
+      <HealthIndicator connection={connection} />
       <NamespaceSelect value={namespace} onChange={onNamespace} />
       <div className="topbar-spacer" />
       <PaletteLauncher role={session.role} namespace={namespace} />

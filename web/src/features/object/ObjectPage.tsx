@@ -12,6 +12,9 @@ import { ObjectTabBody } from './ObjectTabBody';
 import { InvestigateButton } from '../investigations/InvestigateButton';
 import { ManagedByNote } from './ManagedByNote';
 import { ProblemBanner } from '../problems/ProblemBanner';
+import { ApiError } from '@pilothouse/wire/wire-client';
+import { NotFound } from '../../shared/NotFound';
+import { useObject } from './use-object';
 import './object.css';
 
 /** Kinds a port forward starts from (a service forwards to a running pod it selects). */
@@ -72,6 +75,27 @@ function Tabs({ tabs, tab, onTab }: { tabs: ObjectTab[]; tab: ObjectTab; onTab: 
  * for pods; Edit opens the YAML editor (review the server's dry run, then apply).
  */
 export function ObjectPage({ target, tab: wanted }: { target: ResourceTarget; tab?: string }): ReactNode {
+  const missing = useObject(target).error;
+  if (missing instanceof ApiError && missing.status === 404) return <MissingObject target={target} />;
+  return <FoundObjectPage target={target} tab={wanted} />;
+}
+
+/** An object that is not there (deleted, or a wrong link): says so, with no actions to take on it. */
+function MissingObject({ target }: { target: ResourceTarget }): ReactNode {
+  const t = useT();
+  const kind = kindLabel(target.resource, t);
+  return (
+    <NotFound
+      title={t('notFound.objectTitle', { name: target.name })}
+      detail={
+        target.namespace ? t('notFound.objectIn', { kind, name: target.name, namespace: target.namespace }) : t('notFound.object', { kind, name: target.name })
+      }
+      back={{ to: routePath({ page: 'resources', kind: target.resource }), label: t('notFound.toList', { kind }) }}
+    />
+  );
+}
+
+function FoundObjectPage({ target, tab: wanted }: { target: ResourceTarget; tab?: string }): ReactNode {
   const t = useT();
   const role = useApi().current?.role;
   const tabs = tabsFor(target.resource, role);

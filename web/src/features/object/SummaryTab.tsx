@@ -5,17 +5,38 @@ import { formatTime } from '../../shared/time';
 import type { ResourceTarget } from '../../shared/resource-target';
 import type { ObjectShape } from './related';
 import { useObject } from './use-object';
+import { KindSummary } from './summary/KindSummary';
+import { lastAppliedAnnotation } from './summary/summary-model';
+
+/** The last applied manifest kubectl keeps in an annotation: collapsed, opened on demand. */
+function LastApplied({ value }: { value: string }): ReactNode {
+  const t = useT();
+  return (
+    <li className="mono small">
+      <details className="last-applied">
+        <summary>
+          {lastAppliedAnnotation} <span className="muted">({t('summary.lastAppliedSize', { size: value.length })})</span>
+        </summary>
+        <pre className="last-applied-text">{value}</pre>
+      </details>
+    </li>
+  );
+}
 
 function Pairs({ values }: { values: Record<string, string> | undefined }): ReactNode {
   const entries = Object.entries(values ?? {});
   if (entries.length === 0) return <span className="muted">-</span>;
   return (
     <ul className="pairs">
-      {entries.map(([key, value]) => (
-        <li key={key} className="mono small">
-          {key}={value}
-        </li>
-      ))}
+      {entries.map(([key, value]) =>
+        key === lastAppliedAnnotation ? (
+          <LastApplied key={key} value={value} />
+        ) : (
+          <li key={key} className="mono small">
+            {key}={value}
+          </li>
+        ),
+      )}
     </ul>
   );
 }
@@ -81,7 +102,7 @@ function Fields({ data }: { data: ObjectShape }): ReactNode {
   );
 }
 
-/** Summary: kind, namespace, age, phase, labels, annotations and status conditions. */
+/** Summary: kind, namespace, age, phase, labels, annotations (kubectl's last applied manifest collapsed), what matters for the kind, and status conditions. */
 export function SummaryTab({ target }: { target: ResourceTarget }): ReactNode {
   const t = useT();
   const object = useObject(target);
@@ -92,6 +113,7 @@ export function SummaryTab({ target }: { target: ResourceTarget }): ReactNode {
       {object.data && (
         <>
           <Fields data={object.data} />
+          <KindSummary object={object.data} />
           <Conditions object={object.data} />
         </>
       )}

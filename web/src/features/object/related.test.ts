@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childKinds, ownerLinks, resourceOfKind, selectorOf } from './related';
+import { childKinds, ingressServices, nodeLinks, ownerLinks, parseSelectorColumn, resourceOfKind, selectorOf, selects } from './related';
 import { pickTab, tabsFor } from './object-tabs';
 
 describe('related objects', () => {
@@ -34,12 +34,31 @@ describe('related objects', () => {
       metadata: { namespace: 'shop', ownerReferences: [{ kind: 'ReplicaSet', name: 'web-1' }] },
       spec: { nodeName: 'node-a' },
     };
-    expect(ownerLinks(pod)).toEqual([
-      { resource: 'replicasets', namespace: 'shop', name: 'web-1', relation: 'owner' },
-      { resource: 'nodes', name: 'node-a', relation: 'node' },
-    ]);
+    expect(ownerLinks(pod)).toEqual([{ resource: 'replicasets', namespace: 'shop', name: 'web-1', relation: 'owner' }]);
+    expect(nodeLinks(pod)).toEqual([{ resource: 'nodes', name: 'node-a', relation: 'node' }]);
     expect(childKinds('Deployment')).toEqual(['replicasets', 'pods']);
     expect(childKinds('ConfigMap')).toEqual([]);
+  });
+});
+
+describe('what routes to a workload', () => {
+  it('matches a service selector against the pod template labels', () => {
+    expect(parseSelectorColumn('app=web,tier=front')).toEqual({ app: 'web', tier: 'front' });
+    expect(parseSelectorColumn('<none>')).toBeUndefined();
+    expect(selects({ app: 'web' }, { app: 'web', tier: 'front' })).toBe(true);
+    expect(selects({ app: 'web', tier: 'back' }, { app: 'web', tier: 'front' })).toBe(false);
+    expect(selects(undefined, { app: 'web' })).toBe(false);
+  });
+
+  it('finds the services an ingress routes to', () => {
+    const ingress = {
+      kind: 'Ingress',
+      spec: {
+        defaultBackend: { service: { name: 'fallback' } },
+        rules: [{ http: { paths: [{ backend: { service: { name: 'web' } } }, { backend: { service: { name: 'web' } } }] } }],
+      },
+    };
+    expect(ingressServices(ingress)).toEqual(['fallback', 'web']);
   });
 });
 

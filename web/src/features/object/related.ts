@@ -20,7 +20,7 @@ export interface RelatedLink {
   resource: string;
   namespace?: string;
   name: string;
-  relation: 'owner' | 'pods' | 'replicasets' | 'node';
+  relation: 'owner' | 'pods' | 'replicasets' | 'node' | 'services' | 'ingresses';
 }
 
 /** `ReplicaSet` → `replicasets` (the API resolves kinds by their plural names, like kubectl). */
@@ -61,17 +61,56 @@ function expressionText(expression: { key: string; operator: string; values?: st
   return '';
 }
 
-/** The owners (ownerReferences) and, for pods, the node they run on. */
+/** The owners (ownerReferences); a pod's node is not an owner (see nodeLinks). */
 export function ownerLinks(object: ObjectShape): RelatedLink[] {
   const namespace = object.metadata?.namespace;
-  const owners = (object.metadata?.ownerReferences ?? []).map((owner): RelatedLink => ({
+  return (object.metadata?.ownerReferences ?? []).map((owner): RelatedLink => ({
     resource: resourceOfKind(owner.kind),
     namespace,
     name: owner.name,
     relation: 'owner',
   }));
-  const node = object.kind === 'Pod' && object.spec?.nodeName ? [{ resource: 'nodes', name: object.spec.nodeName, relation: 'node' as const }] : [];
-  return [...owners, ...node];
+}
+
+/** The node a pod runs on ("Runs on"). */
+export function nodeLinks(object: ObjectShape): RelatedLink[] {
+  return object.kind === 'Pod' && object.spec?.nodeName ? [{ resource: 'nodes', name: object.spec.nodeName, relation: 'node' }] : [];
+}
+
+/** The workload kinds whose pods services route to (their pod template's labels). */
+export const routedKinds: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
+/** The labels of a workload's pod template. */
+export function templateLabels(object: ObjectShape): Record<string, string> {
+  const template = object.spec?.template as { metadata?: { labels?: Record<string, string> } } | undefined;
+  return template?.metadata?.labels ?? {};
+}
+
+/** A service list row's selector column (`app=web,tier=front`, `<none>`) as a map; undefined when it selects nothing. */
+export function parseSelectorColumn(column: unknown): Record<string, string> | undefined {
+  if (typeof column !== 'string' || !column.includes('=')) return undefined;
+  const pairs = column.split(',').map((pair) => pair.trim().split('='));
+  if (pairs.some((pair) => pair.length !== 2 || !pair[0])) return undefined;
+  return Object.fromEntries(pairs as [string, string][]);
+}
+
+/** True when every label of a service's selector is on the pod template (the service routes to the workload's pods). */
+export function selects(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  return Object.entries(selector).every(([key, value]) => labels[key] === value);
+}
+
+/** The services an Ingress sends traffic to: its default backend and every path's backend. */
+export function ingressServices(ingress: ObjectShape): string[] {
+  const spec = (ingress.spec ?? {}) as {
+    defaultBackend?: { service?: { name?: string } };
+    rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[];
+  };
+  const names = [
+    spec.defaultBackend?.service?.name,
+    ...(spec.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((path) => path.backend?.service?.name)),
+  ];
+  return [...new Set(names.filter((name): name is string => !!name))];
 }
 
 /** The kinds whose children are found by the object's selector: pods for every selector, replica sets for deployments. */

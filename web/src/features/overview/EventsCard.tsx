@@ -4,10 +4,18 @@ import { useT } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { useLiveList } from '../../shared/use-live-list';
 import type { ResourceItem } from '@pilothouse/wire/types';
-import { listLink, warningEvents } from './overview-model';
+import { eventObjectTarget, listLink, warningEvents } from './overview-model';
+import { Link, objectRoutePath } from '../../shared/router';
 import { Card, Stat } from './Stat';
 
 const shown = 10;
+
+/** The event's object as a link to its page (`namespace/kind/name`, as kubectl names it). */
+function EventObject({ row }: { row: ResourceItem }): ReactNode {
+  const label = `${row.namespace ? `${row.namespace}/` : ''}${String(row.object ?? '')}`;
+  const target = eventObjectTarget(row);
+  return target ? <Link to={objectRoutePath(target)}>{label}</Link> : label;
+}
 
 /** Recent Warning events, live. */
 export function EventsCard({ namespace }: { namespace: string }): ReactNode {
@@ -17,7 +25,7 @@ export function EventsCard({ namespace }: { namespace: string }): ReactNode {
   const all = warningEvents(events.data?.items ?? [], Number.MAX_SAFE_INTEGER);
   const columns: Column<ResourceItem>[] = [
     { key: 'lastSeen', header: t('overview.eventSeen'), cell: (row) => String(row.lastSeen ?? row.age ?? '') },
-    { key: 'object', header: t('overview.eventObject'), cell: (row) => `${row.namespace ? `${row.namespace}/` : ''}${String(row.object ?? '')}` },
+    { key: 'object', header: t('overview.eventObject'), cell: (row) => <EventObject row={row} />, className: 'event-object' },
     { key: 'reason', header: t('overview.eventReason'), cell: (row) => String(row.reason ?? '') },
     { key: 'message', header: t('overview.eventMessage'), cell: (row) => String(row.message ?? '') },
   ];

@@ -28,6 +28,25 @@ interface UsageChartProps {
   title: string;
 }
 
+/** The newest known value of a series (what the legend shows while the pointer is not over the chart). */
+function latest(values: readonly (number | null | undefined)[] | undefined): number | null {
+  for (let index = (values?.length ?? 0) - 1; index >= 0; index--) {
+    const value = values?.[index];
+    if (typeof value === 'number') return value;
+  }
+  return null;
+}
+
+/** A legend value: the hovered sample's, or with no pointer over the chart the newest one (never `--`). */
+function legendValue(format: (value: number) => string): (chart: uPlot, value: number | null, series: number, index: number | null) => string {
+  return (chart, value, series, index) => {
+    const shown = index === null ? latest(chart.data[series] as (number | null)[]) : value;
+    return shown === null ? '—' : format(shown);
+  };
+}
+
+const clockOf = (seconds: number): string => new Date(seconds * 1000).toLocaleTimeString();
+
 function dataOf(samples: readonly UsageSample[]): uPlot.AlignedData {
   return [samples.map((sample) => sample.time / 1000), samples.map((sample) => sample.cpu), samples.map((sample) => sample.memory)];
 }
@@ -64,9 +83,9 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
         { stroke: styles.getPropertyValue('--muted'), values: (_, ticks) => ticks.map((tick) => `${tick}%`) },
       ],
       series: [
-        { label: labels.time },
-        { label: labels.cpu, stroke: '#0d9488', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
-        { label: labels.memory, stroke: '#6366f1', width: 2, value: (_, value) => (value === null ? '—' : `${value}%`) },
+        { label: labels.time, value: legendValue(clockOf) },
+        { label: labels.cpu, stroke: '#0d9488', width: 2, value: legendValue((value) => `${value}%`) },
+        { label: labels.memory, stroke: '#6366f1', width: 2, value: legendValue((value) => `${value}%`) },
       ],
       hooks: {
         draw: [
@@ -90,6 +109,8 @@ export function UsageChart({ samples, labels, title }: UsageChartProps): ReactNo
     const last = samples.at(-1);
     windowEnd.current = (last?.time ?? Date.now()) / 1000;
     chart.current?.setData(dataOf(samples));
+    // The legend follows the newest sample while no sample is hovered.
+    if (chart.current && chart.current.cursor.idx == null) chart.current.setLegend({ idxs: chart.current.series.map(() => null) });
   }, [samples]);
 
   return (

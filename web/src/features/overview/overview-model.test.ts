@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { averagePercent, crashLoopingPods, listLink, notReadyNodes, pendingPods, unavailableDeployments, warningEvents } from './overview-model';
+import {
+  averagePercent,
+  crashLoopingPods,
+  eventObjectTarget,
+  listLink,
+  notReadyNodes,
+  pendingPods,
+  unavailableDeployments,
+  warningEvents,
+} from './overview-model';
 
 const pods = [
   { name: 'ok', namespace: 'shop', status: 'Running', restarts: '0' },
@@ -39,5 +48,12 @@ describe('overview model', () => {
     expect(averagePercent([10, null, 30])).toBe(20);
     expect(averagePercent([null])).toBeNull();
     expect(listLink('pods', 'CrashLoopBackOff')).toBe('/resources/pods?filter=CrashLoopBackOff');
+  });
+
+  it('links a warning event to the page of its object', () => {
+    expect(eventObjectTarget({ name: 'e', namespace: 'shop', object: 'pod/web-1' })).toEqual({ resource: 'pods', namespace: 'shop', name: 'web-1' });
+    expect(eventObjectTarget({ name: 'e', namespace: 'shop', object: 'ingress/front' })).toEqual({ resource: 'ingresses', namespace: 'shop', name: 'front' });
+    expect(eventObjectTarget({ name: 'e', namespace: 'default', object: 'node/node-a' })).toEqual({ resource: 'nodes', namespace: undefined, name: 'node-a' });
+    expect(eventObjectTarget({ name: 'e', namespace: 'shop', object: '' })).toBeUndefined();
   });
 });

@@ -83,3 +83,26 @@ export function countOf<T>(list: { items: T[] } | undefined, pick?: (items: T[])
   if (!list) return '…';
   return pick ? pick(list.items).length : list.items.length;
 }
+
+/** Kinds whose list name is not the lowercase kind plus `s`. */
+const irregularPlurals: Record<string, string> = { ingress: 'ingresses', networkpolicy: 'networkpolicies', endpoints: 'endpoints' };
+
+/** Kinds without a namespace (their events are recorded in `default`). */
+const clusterScopedKinds: ReadonlySet<string> = new Set([
+  'node',
+  'namespace',
+  'persistentvolume',
+  'clusterrole',
+  'clusterrolebinding',
+  'storageclass',
+  'customresourcedefinition',
+]);
+
+/** The object an event is about (its `object` column: `pod/web-1`), as the target of its page; undefined when unnamed. */
+export function eventObjectTarget(event: ResourceItem): { resource: string; namespace?: string; name: string } | undefined {
+  const match = /^([^/]+)\/(.+)$/.exec(text(event.object));
+  if (!match) return undefined;
+  const kind = (match[1] ?? '').toLowerCase().split('.')[0] ?? '';
+  const resource = irregularPlurals[kind] ?? (kind.endsWith('s') ? `${kind}es` : kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`);
+  return { resource, namespace: clusterScopedKinds.has(kind) ? undefined : event.namespace || undefined, name: match[2] ?? '' };
+}

@@ -12,6 +12,9 @@ import { ResourceTable } from './ResourceTable';
 import { ListToolbar } from './ListToolbar';
 import { useUsage, withUsage } from './use-usage';
 import type { ResourceTarget } from '../../shared/resource-target';
+import { ApiError } from '@pilothouse/wire/wire-client';
+import { NotFound } from '../../shared/NotFound';
+import { pagePath } from '../../shared/page-routes';
 
 const noItems: ResourceItem[] = [];
 // The editor (CodeMirror) is its own chunk, loaded when first opened.
@@ -41,6 +44,22 @@ function ListNotices({ list, title }: { list: LiveList; title: string }): ReactN
   );
 }
 
+/** The list of a resource type the cluster does not serve (the API answered 404): nothing to list, nothing to ask again. */
+function isUnknownKind(list: LiveList): boolean {
+  return list.error instanceof ApiError && list.error.status === 404 && !list.data;
+}
+
+function UnknownKind({ resource, error }: { resource: string; error: unknown }): ReactNode {
+  const t = useT();
+  return (
+    <NotFound
+      title={t('notFound.kindTitle', { kind: resource })}
+      detail={error instanceof Error ? error.message : ''}
+      back={{ to: pagePath({ page: 'overview' }), label: t('notFound.toOverview') }}
+    />
+  );
+}
+
 /** One kind's list: filter box, live rows pushed by the server (stale data stays while it reconnects), detail drawer. */
 export function ResourcePage({ resource, namespace, selected, onSelect }: ResourcePageProps): ReactNode {
   const client = useApi();
@@ -61,6 +80,7 @@ export function ResourcePage({ resource, namespace, selected, onSelect }: Resour
     onSelect(null);
     list.reload();
   };
+  if (isUnknownKind(list)) return <UnknownKind resource={resource} error={list.error} />;
 
   return (
     <div className="resource-page">
