@@ -1,5 +1,7 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n';
+import { useApi } from '../../shared/api-context';
+import { useChatDraft } from './use-chat-draft';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { ChatHistoryList } from './ChatHistoryList';
@@ -19,7 +21,9 @@ interface ChatPanelProps {
 export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNode {
   const t = useT();
   const chat = useChat();
-  const [message, setMessage] = useState('');
+  // A half-typed question outlives the session: kept per user, restored after signing in again.
+  const username = useApi().current?.username ?? '';
+  const [message, setMessage] = useChatDraft(username);
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);

@@ -1,0 +1,83 @@
+import type { Next } from 'koa';
+import { forbidden } from '../errors.js';
+import { refreshedTokenHeader } from '../auth/jwt-authenticator.js';
+import type { AuditRecorder } from '../audit/types.js';
+import type { AppContext } from './types.js';
+
+/**
+ * The browser's session credential (ADR 0050): the session JWT in an HttpOnly, SameSite=Strict cookie, so every
+ * tab of one browser shares one sign-in and no script can read the token. Bearer headers keep working unchanged
+ * (API and TUI clients); the cookie is read only when a request carries no `Authorization` header.
+ */
+export const csrfHeader = 'X-Pilothouse-CSRF';
+const plainName = 'pilothouse-session';
+const hostName = '__Host-pilothouse-session';
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function cookieName(context: AppContext): string {
+  return context.secure ? hostName : plainName;
+}
+
+function cookieValue(context: AppContext): string | undefined {
+  const value = context.cookies.get(hostName) ?? context.cookies.get(plainName);
+  return value ? value.slice(0, 4096) : undefined;
+}
+
+function writeCookie(context: AppContext, value: string, maxAgeSeconds: number): void {
+  const secure = context.secure ? '; Secure' : '';
+  context.append('Set-Cookie', `${cookieName(context)}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`);
+}
+
+/** Sets the session cookie at a sign-in (password, LDAP or SSO) and at a refresh; it lasts as long as the token. */
+export function setSessionCookie(context: AppContext, token: string, expiresAt: string | number): void {
+  const seconds = Math.max(0, Math.floor((new Date(expiresAt).getTime() - Date.now()) / 1000));
+  writeCookie(context, token, seconds);
+}
+
+/** Clears the session cookie (logout). */
+export function clearSessionCookie(context: AppContext): void {
+  writeCookie(context, '', 0);
+}
+
+/** Whether the request's `Origin` (when a browser sent one) is the service's own or a configured CORS origin. */
+function originFits(context: AppContext, corsOrigins: readonly string[]): boolean {
+  const origin = context.get('Origin');
+  if (!origin) return context.get('Sec-Fetch-Site') !== 'cross-site';
+  if (corsOrigins.includes(origin)) return true;
+  return URL.canParse(origin) && new URL(origin).host === context.host.toLowerCase();
+}
+
+/**
+ * Reads the session cookie of a request without a bearer header into `Authorization`, so the one authenticator
+ * judges it. A state-changing request made with the cookie must also carry `X-Pilothouse-CSRF` (a header no
+ * cross-site form or simple request can set) and come from the service's own origin: otherwise 403 FORBIDDEN
+ * (`details.reason: csrf`), audited. A token the authenticator refreshed replaces the cookie (and is not shown to
+ * scripts in `X-Refreshed-Token`).
+ */
+export function sessionCookie(deps: { audit: AuditRecorder; corsOrigins: readonly string[] }) {
+  return async (context: AppContext, next: Next): Promise<void> => {
+    const token = context.get('Authorization') ? undefined : cookieValue(context);
+    if (!token) return next();
+    if (!safeMethods.has(context.method) && (!context.get(csrfHeader) || !originFits(context, deps.corsOrigins))) {
+      deps.audit.record({
+        user: 'unknown',
+        source: context.ip,
+        requestId: context.state.requestId,
+        action: 'execute',
+        resource: `route/${context.method} ${context.path}`,
+        details: { method: context.method, path: context.path, reason: 'csrf', origin: context.get('Origin') || undefined },
+        decision: 'deny',
+        outcome: 'forbidden',
+      });
+      throw forbidden(`a request made with the session cookie needs the ${csrfHeader} header and this service's own origin`, { reason: 'csrf' });
+    }
+    context.request.headers.authorization = `Bearer ${token}`;
+    context.state.cookieSession = true;
+    await next();
+    const refreshed = context.response.get(refreshedTokenHeader);
+    if (refreshed) {
+      setSessionCookie(context, refreshed, context.response.get('X-Token-Expires-At') || Date.now());
+      context.remove(refreshedTokenHeader);
+    }
+  };
+}
