@@ -10,9 +10,10 @@ import type clusters from '@locales/en/clusters.json';
 import type investigations from '@locales/en/investigations.json';
 import type history from '@locales/en/history.json';
 import type session from '@locales/en/session.json';
+import type audit from '@locales/en/audit.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
-type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters & typeof investigations & typeof history & typeof session;
+type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters & typeof investigations & typeof history & typeof session & typeof audit;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import type { AuditEntry } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
@@ -7,7 +7,8 @@ import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatTime } from '../../shared/time';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
+import { allAuditRows, auditCsv, auditQuery, noFilters, saveFile, type AuditFilters } from './audit-export';
 
 const pageSize = 50;
 const actions = ['login', 'logout', 'query', 'approve', 'reject', 'execute', 'access_request', 'lock'];
@@ -36,24 +37,62 @@ function auditColumns(t: Translate): Column<AuditEntry>[] {
   ];
 }
 
-/** `GET /api/audit` with action/user filters and paging (admins). */
-export function AuditPage(): ReactNode {
+type TextFilter = Exclude<keyof AuditFilters, 'action'>;
+
+/** One filter input of the form. */
+function FilterField({ label, type, value, onChange }: { label: string; type: string; value: string; onChange: (value: string) => void }): ReactNode {
+  return (
+    <label className="inline-field">
+      <span>{label}</span>
+      <input type={type} value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
+}
+
+/** Export buttons: every row the applied filters match, as CSV or JSON. */
+function AuditExport({ filters }: { filters: AuditFilters }): ReactNode {
   const client = useApi();
   const t = useT();
-  const [draft, setDraft] = useState({ action: '', user: '' });
-  const [filters, setFilters] = useState({ action: '', user: '' });
-  const [offset, setOffset] = useState(0);
-  const load = useCallback(
-    (signal: AbortSignal) =>
-      client.json<ListResponse<AuditEntry>>('GET', '/api/audit', {
-        query: { limit: pageSize, offset, action: filters.action, user: filters.user.trim() },
-        signal,
-      }),
-    [client, offset, filters],
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const save = async (format: 'csv' | 'json'): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const rows = await allAuditRows(client, filters);
+      const text = format === 'csv' ? auditCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`;
+      saveFile(`pilothouse-audit.${format}`, text, format === 'csv' ? 'text/csv' : 'application/json');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="toolbar-status">
+      <button type="button" disabled={busy} onClick={() => void save('csv')}>
+        {t('audit.exportCsv')}
+      </button>
+      <button type="button" disabled={busy} onClick={() => void save('json')}>
+        {t('audit.exportJson')}
+      </button>
+      <ErrorNotice error={error} />
+    </div>
   );
-  const audit = useLoad(`${offset}|${filters.action}|${filters.user}`, load);
+}
+
+/** `GET /api/audit` with action, user, from, to and cluster filters, paging and export (admins). */
+export function AuditPage(): ReactNode {
+  const t = useT();
+  const [draft, setDraft] = useState<AuditFilters>(noFilters);
+  const [filters, setFilters] = useState<AuditFilters>(noFilters);
+  const [offset, setOffset] = useState(0);
+  const audit = useApiQuery<ListResponse<AuditEntry>>('/api/audit', { query: { limit: pageSize, offset, ...auditQuery(filters) } });
   const total = audit.data?.total ?? 0;
   const items = audit.data?.items ?? [];
+  const field = (key: TextFilter, type: string, label: string): ReactNode => (
+    <FilterField label={label} type={type} value={draft[key]} onChange={(value) => setDraft({ ...draft, [key]: value })} />
+  );
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
@@ -65,7 +104,8 @@ export function AuditPage(): ReactNode {
     <section className="page" aria-labelledby="audit-title">
       <div className="toolbar">
         <h1 id="audit-title">{t('audit.title')}</h1>
-        {audit.loading && <Spinner label={t('common.loading')} />}
+        {audit.isFetching && <Spinner label={t('common.loading')} />}
+        <AuditExport filters={filters} />
       </div>
       <form className="filters" onSubmit={apply}>
         <label className="inline-field">
@@ -79,10 +119,10 @@ export function AuditPage(): ReactNode {
             ))}
           </select>
         </label>
-        <label className="inline-field">
-          <span>{t('audit.user')}</span>
-          <input value={draft.user} onChange={(event) => setDraft({ ...draft, user: event.target.value })} />
-        </label>
+        {field('user', 'text', t('audit.user'))}
+        {field('from', 'datetime-local', t('audit.from'))}
+        {field('to', 'datetime-local', t('audit.to'))}
+        {field('cluster', 'text', t('audit.cluster'))}
         <button type="submit" className="primary">
           {t('audit.apply')}
         </button>
