@@ -72,7 +72,13 @@ describe.skipIf(missing.length > 0)('audit: one shape for decisions, filters and
     expect(Object.keys(human!.details)).toEqual(expect.arrayContaining(['id', 'command', 'reason']));
     expect(Object.keys(timeout!.details)).toEqual(expect.arrayContaining(['id', 'command', 'reason']));
     const approves = (await service.api<{ items: AuditEntry[] }>('GET', '/api/audit?action=approve&limit=100', { token: service.adminToken })).body.items;
-    expect(rowOf(approves, commands.approved)).toMatchObject({ action: 'approve', resource: 'tool/kubectl', decision: 'allow', user: 'admin', cluster: 'home' });
+    expect(rowOf(approves, commands.approved)).toMatchObject({
+      action: 'approve',
+      resource: 'tool/kubectl',
+      decision: 'allow',
+      user: 'admin',
+      cluster: 'home',
+    });
     // One row per decision: no second row naming the chat instead of the tool.
     expect(rejects.filter((row) => row.resource.startsWith('chat/'))).toEqual([]);
   });

@@ -13,7 +13,15 @@ import type session from '@locales/en/session.json';
 import type audit from '@locales/en/audit.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
-type English = typeof web & typeof sso & typeof objects & typeof pages & typeof clusters & typeof investigations & typeof history & typeof session & typeof audit;
+type English = typeof web &
+  typeof sso &
+  typeof objects &
+  typeof pages &
+  typeof clusters &
+  typeof investigations &
+  typeof history &
+  typeof session &
+  typeof audit;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

@@ -1,6 +1,5 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n';
-import { useApi } from '../../shared/api-context';
 import { useChatDraft } from './use-chat-draft';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
@@ -22,8 +21,7 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
   const t = useT();
   const chat = useChat();
   // A half-typed question outlives the session: kept per user, restored after signing in again.
-  const username = useApi().current?.username ?? '';
-  const [message, setMessage] = useChatDraft(username);
+  const [message, setMessage] = useChatDraft();
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);
