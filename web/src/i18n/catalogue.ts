@@ -11,6 +11,7 @@ import type investigations from '@locales/en/investigations.json';
 import type history from '@locales/en/history.json';
 import type session from '@locales/en/session.json';
 import type audit from '@locales/en/audit.json';
+import type palette from '@locales/en/palette.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
 type English = typeof web &

@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { useChatDraft } from './use-chat-draft';
+import { useAskedQuestions } from './ask-pilot';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { ChatHistoryList } from './ChatHistoryList';
@@ -22,6 +23,11 @@ export function ChatPanel({ open, onToggle, context }: ChatPanelProps): ReactNod
   const chat = useChat();
   // A half-typed question outlives the session: kept per user, restored after signing in again.
   const [message, setMessage] = useChatDraft();
+  useAskedQuestions((question) => {
+    setMessage(question);
+    if (!open) onToggle();
+    window.requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
+  });
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);

@@ -7,7 +7,18 @@ import { navigate } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 import { nextTheme, storedTheme, storeTheme } from '../theme/theme';
-import { exactKind, kindItems, pageItems, type KindEntry, type PaletteItem } from './palette-items';
+import { askPilot } from '../chat/ask-pilot';
+import {
+  exactKind,
+  groupsInOrder,
+  kindItems,
+  pageItems,
+  rankItems,
+  withObjectActions,
+  type KindEntry,
+  type ObjectActionLabels,
+  type PaletteItem,
+} from './palette-items';
 import { useObjectItems } from './use-object-items';
 import { usePages } from './use-pages';
 import './palette.css';
@@ -17,8 +28,6 @@ interface PaletteProps {
   namespace: string;
   onClose: () => void;
 }
-
-const groups: PaletteItem['group'][] = ['pages', 'kinds', 'objects', 'actions'];
 
 function useActionItems(): PaletteItem[] {
   const t = useT();
@@ -34,6 +43,19 @@ function useActionItems(): PaletteItem[] {
   );
 }
 
+function useObjectActionLabels(): ObjectActionLabels {
+  const t = useT();
+  return useMemo(
+    () => ({
+      logs: (name) => t('palette.objectLogs', { name }),
+      events: (name) => t('palette.objectEvents', { name }),
+      ask: (name) => t('palette.objectAsk', { name }),
+      question: (object) => t('palette.objectQuestion', { object }),
+    }),
+    [t],
+  );
+}
+
 /** The command palette (ctrl-k / cmd-k): pages, every kind the cluster serves, objects, actions; `:pods` jumps k9s-style. */
 export function CommandPalette({ role, namespace, onClose }: PaletteProps): ReactNode {
   const t = useT();
@@ -44,11 +66,15 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
   const pages = usePages();
   const objects = useObjectItems(namespace, search);
   const actions = useActionItems();
+  const labels = useObjectActionLabels();
   const items = useMemo(() => [...pageItems(pages, role), ...kindItems(kindList ?? []), ...objects, ...actions], [pages, role, kindList, objects, actions]);
+  // Our own ranking (exact object names first, then names typed in full, …), objects with their actions.
+  const groups = useMemo(() => groupsInOrder(withObjectActions(rankItems(items, search), labels)), [items, search, labels]);
 
   const run = (item: PaletteItem): void => {
     onClose();
     if (item.to) navigate(item.to);
+    if (item.action === 'ask' && item.question) askPilot(item.question);
     else if (item.action === 'theme') storeTheme(nextTheme(storedTheme()));
     else if (item.action === 'logout') void client.logout().then((url) => url && window.location.assign(url));
   };
@@ -63,6 +89,7 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
   return (
     <Command.Dialog
       open
+      shouldFilter={false}
       onOpenChange={(open) => !open && onClose()}
       label={t('palette.label')}
       className="palette"
@@ -78,16 +105,14 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
       />
       <Command.List label={t('palette.results')}>
         <Command.Empty>{t('palette.empty')}</Command.Empty>
-        {groups.map((group) => (
+        {groups.map(([group, entries]) => (
           <Command.Group key={group} heading={t(`palette.group.${group}`)}>
-            {items
-              .filter((item) => item.group === group)
-              .map((item) => (
-                <Command.Item key={item.id} value={item.id} keywords={[item.label, ...item.keywords]} onSelect={() => run(item)}>
-                  <span>{item.label}</span>
-                  {item.hint && <span className="palette-hint">{item.hint}</span>}
-                </Command.Item>
-              ))}
+            {entries.map((item) => (
+              <Command.Item key={item.id} value={item.id} onSelect={() => run(item)}>
+                <span>{item.label}</span>
+                {item.hint && <span className="palette-hint">{item.hint}</span>}
+              </Command.Item>
+            ))}
           </Command.Group>
         ))}
       </Command.List>
