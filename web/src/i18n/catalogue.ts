@@ -22,7 +22,8 @@ type English = typeof web &
   typeof investigations &
   typeof history &
   typeof session &
-  typeof audit;
+  typeof audit &
+  typeof palette;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;
