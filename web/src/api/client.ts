@@ -44,8 +44,17 @@ export interface ClientOptions {
 /** The header every request carries: a state-changing request made with the session cookie needs it (CSRF defence). */
 export const csrfHeader = 'X-Pilothouse-CSRF';
 
+/** The session as the UI shows it: who is signed in, why the last session ended, whether it is still being looked up. */
+export interface SessionView {
+  session: SignedIn | null;
+  ended: SessionEnd | undefined;
+  restoring: boolean;
+}
+
 /** What every view of one client shares: the session, whether it is still being looked up, and who listens. */
 interface SessionState {
+  /** The latest {@link SessionView}, replaced (never changed) at every change, for React's useSyncExternalStore. */
+  view: SessionView;
   session: SignedIn | null;
   /** Bumped at every change, so a 401 to a request sent under an older session ends nothing. */
   generation: number;
@@ -79,7 +88,7 @@ export class ApiClient {
     this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.channel = options.channel;
     this.baseUrl = options.baseUrl ?? '';
-    this.state = { session: null, generation: 0, restoring: false, listeners: new Set() };
+    this.state = { session: null, generation: 0, restoring: false, listeners: new Set(), view: { session: null, ended: undefined, restoring: false } };
     if (this.channel) this.channel.onmessage = (event) => this.heard(event.data);
   }
 
@@ -89,6 +98,11 @@ export class ApiClient {
 
   get current(): SignedIn | null {
     return this.session;
+  }
+
+  /** The session, why the last one ended and whether it is being looked up (the same object until something changes). */
+  get view(): SessionView {
+    return this.state.view;
   }
 
   /** True while {@link restore} asks the service whether this browser is signed in. */
@@ -222,6 +236,8 @@ export class ApiClient {
   }
 
   private notify(ended: SessionEnd | undefined): void {
+    const { session, restoring, view } = this.state;
+    this.state.view = { session, restoring, ended: session ? undefined : (ended ?? view.ended) };
     for (const listener of this.state.listeners) listener(this.state.session, ended);
   }
 }
