@@ -12,6 +12,7 @@ import type history from '@locales/en/history.json';
 import type session from '@locales/en/session.json';
 import type audit from '@locales/en/audit.json';
 import type palette from '@locales/en/palette.json';
+import type health from '@locales/en/health.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
 type English = typeof web &
@@ -23,7 +24,8 @@ type English = typeof web &
   typeof history &
   typeof session &
   typeof audit &
-  typeof palette;
+  typeof palette &
+  typeof health;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

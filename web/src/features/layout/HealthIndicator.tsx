@@ -1,8 +1,14 @@
 import { useCallback, type ReactNode } from 'react';
 import type { Health } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
-import { useT } from '../../i18n';
+import { dictionaries, useT, type MessageKey, type Translate } from '../../i18n';
 import { usePolling } from '../../shared/use-polling';
+
+/** A health value in the UI's language (the shared catalogue's `health.*` words); one it does not know, as the service said it. */
+function healthValue(t: Translate, part: 'kubernetes' | 'llm', value: string): string {
+  const key = `health.${part}.${value}`;
+  return key in dictionaries.en ? t(key as MessageKey) : value;
+}
 
 /** `GET /api/health` every 15 s: overall status dot plus cluster and AI state. */
 export function HealthIndicator(): ReactNode {
@@ -19,7 +25,8 @@ export function HealthIndicator(): ReactNode {
       <span className="health-label">{label}</span>
       {health.data && (
         <span className="health-detail">
-          {t('header.kubernetes', { value: health.data.kubernetes })} · {t('header.llm', { value: health.data.llm })}
+          {t('header.kubernetes', { value: healthValue(t, 'kubernetes', health.data.kubernetes) })} ·{' '}
+          {t('header.llm', { value: healthValue(t, 'llm', health.data.llm) })}
         </span>
       )}
     </div>
