@@ -6,7 +6,7 @@ import { useApi } from '../../shared/api-context';
 import { navigate } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
-import { nextTheme, storedTheme, storeTheme } from '../theme/theme';
+import { resolvedTheme, storedTheme, storeTheme } from '../theme/theme';
 import { askPilot } from '../chat/ask-pilot';
 import {
   exactKind,
@@ -75,7 +75,8 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
     onClose();
     if (item.to) navigate(item.to);
     if (item.action === 'ask' && item.question) askPilot(item.question);
-    else if (item.action === 'theme') storeTheme(nextTheme(storedTheme()));
+    // From the palette ("dark", "theme"): the other scheme than the one shown, at once.
+    else if (item.action === 'theme') storeTheme(resolvedTheme(storedTheme()) === 'dark' ? 'light' : 'dark');
     else if (item.action === 'logout') void client.logout().then((url) => url && window.location.assign(url));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {

@@ -60,6 +60,11 @@ describe('command palette ranking', () => {
     expect(rankItems(items, 'zzz')).toEqual([]);
   });
 
+  it('puts the closer of two names first', () => {
+    const pod: PaletteItem = { ...object, id: 'object:pods/shop/payments-worker-7d9f-x2', label: 'payments-worker-7d9f-x2', keywords: ['pods'] };
+    expect(rankItems([pod, object], 'payments')[0]?.id).toBe(object.id);
+  });
+
   it('finds the theme toggle by "dark" and "theme"', () => {
     expect(rankItems(items, 'dark')[0]?.id).toBe('action:theme');
     expect(rankItems(items, 'theme')[0]?.id).toBe('action:theme');

@@ -105,9 +105,11 @@ function subsequence(text: string, search: string): boolean {
 /** How well the item's label matches: exact, prefix, a word's prefix, inside, loosely (0: not at all). */
 function labelScore(label: string, search: string): number {
   if (label === search) return 1000;
-  if (label.startsWith(search)) return 800;
-  if (words(label).some((word) => word.startsWith(search))) return 600;
-  if (label.includes(search)) return 500;
+  // The closer the label is to the search, the higher (`payments-worker` before `payments-worker-7d9f-x2`).
+  const closeness = Math.round((40 * search.length) / label.length);
+  if (label.startsWith(search)) return 800 + closeness;
+  if (words(label).some((word) => word.startsWith(search))) return 600 + closeness;
+  if (label.includes(search)) return 500 + closeness;
   return subsequence(label, search) ? 100 : 0;
 }
 
