@@ -10,6 +10,8 @@ import type { AppContext } from './types.js';
  * (API and TUI clients); the cookie is read only when a request carries no `Authorization` header.
  */
 export const csrfHeader = 'X-Pilothouse-CSRF';
+/** On answers to cookie requests: the caller's role now, so the web notices an admin's change at its next request. */
+export const roleHeader = 'X-Pilothouse-Role';
 const plainName = 'pilothouse-session';
 const hostName = '__Host-pilothouse-session';
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -52,32 +54,44 @@ function originFits(context: AppContext, corsOrigins: readonly string[]): boolea
  * judges it. A state-changing request made with the cookie must also carry `X-Pilothouse-CSRF` (a header no
  * cross-site form or simple request can set) and come from the service's own origin: otherwise 403 FORBIDDEN
  * (`details.reason: csrf`), audited. A token the authenticator refreshed replaces the cookie (and is not shown to
- * scripts in `X-Refreshed-Token`).
+ * scripts in `X-Refreshed-Token`). Answers carry the caller's current role in `X-Pilothouse-Role`.
  */
+/** A state-changing cookie request without the CSRF header or from a foreign origin: audited, then 403. */
+function refuseCrossSite(context: AppContext, audit: AuditRecorder): never {
+  audit.record({
+    user: 'unknown',
+    source: context.ip,
+    requestId: context.state.requestId,
+    action: 'execute',
+    resource: `route/${context.method} ${context.path}`,
+    details: { method: context.method, path: context.path, reason: 'csrf', origin: context.get('Origin') || undefined },
+    decision: 'deny',
+    outcome: 'forbidden',
+  });
+  throw forbidden(`a request made with the session cookie needs the ${csrfHeader} header and this service's own origin`, { reason: 'csrf' });
+}
+
+/** After the answer: a refreshed token goes into the cookie (not to scripts); the caller's role into its header. */
+function finishCookieAnswer(context: AppContext): void {
+  const role = context.state.principal?.role;
+  if (role) context.set(roleHeader, role);
+  const refreshed = context.response.get(refreshedTokenHeader);
+  if (!refreshed) return;
+  setSessionCookie(context, refreshed, context.response.get('X-Token-Expires-At') || Date.now());
+  context.remove(refreshedTokenHeader);
+}
+
 export function sessionCookie(deps: { audit: AuditRecorder; corsOrigins: readonly string[] }) {
   return async (context: AppContext, next: Next): Promise<void> => {
     const token = context.get('Authorization') ? undefined : cookieValue(context);
     if (!token) return next();
-    if (!safeMethods.has(context.method) && (!context.get(csrfHeader) || !originFits(context, deps.corsOrigins))) {
-      deps.audit.record({
-        user: 'unknown',
-        source: context.ip,
-        requestId: context.state.requestId,
-        action: 'execute',
-        resource: `route/${context.method} ${context.path}`,
-        details: { method: context.method, path: context.path, reason: 'csrf', origin: context.get('Origin') || undefined },
-        decision: 'deny',
-        outcome: 'forbidden',
-      });
-      throw forbidden(`a request made with the session cookie needs the ${csrfHeader} header and this service's own origin`, { reason: 'csrf' });
-    }
+    if (!safeMethods.has(context.method) && (!context.get(csrfHeader) || !originFits(context, deps.corsOrigins))) refuseCrossSite(context, deps.audit);
     context.request.headers.authorization = `Bearer ${token}`;
     context.state.cookieSession = true;
-    await next();
-    const refreshed = context.response.get(refreshedTokenHeader);
-    if (refreshed) {
-      setSessionCookie(context, refreshed, context.response.get('X-Token-Expires-At') || Date.now());
-      context.remove(refreshedTokenHeader);
+    try {
+      await next();
+    } finally {
+      finishCookieAnswer(context);
     }
   };
 }

@@ -110,6 +110,11 @@ describe.skipIf(missing.length > 0)('web: one session for all tabs', () => {
     const question = 'why does payments-worker keep restarting?';
     await page.locator('#chat-input').fill(question);
 
+    // An admin changes alice's role: her page follows the new role and says so.
+    const demoted = await service.api('PATCH', `/api/admin/users/${alice.username}`, { token: adminToken, body: { role: 'viewer' } });
+    expect(demoted.status).toBe(200);
+    await page.getByRole('alert').filter({ hasText: 'changed your role from user to viewer' }).waitFor({ timeout: 60_000 });
+
     // An admin ends alice's sessions: her page says so, with the reason the service gave.
     const revoked = await service.api('DELETE', `/api/admin/users/${alice.username}/sessions`, { token: adminToken });
     expect(revoked.status).toBe(200);

@@ -90,6 +90,15 @@ describe('ApiClient', () => {
     expect(ended).toEqual(['revoked']);
   });
 
+  it('follows a role an admin changed (X-Pilothouse-Role) and says from which', async () => {
+    const client = new ApiClient({ fetch: fakeFetch([json(me), json({}, 200, { 'X-Pilothouse-Role': 'viewer' })]).fetch });
+    await client.restore();
+    await client.json('GET', '/api/health');
+    expect(client.view).toMatchObject({ session: { role: 'viewer' }, roleChangedFrom: 'admin' });
+    client.dismissRoleChange();
+    expect(client.view.roleChangedFrom).toBeUndefined();
+  });
+
   it('ends the session in every tab at a logout in one', async () => {
     const [first, second] = channelPair();
     const one = new ApiClient({ fetch: fakeFetch([json(me), json({ loggedOut: true })]).fetch, channel: first });

@@ -43,12 +43,15 @@ export interface ClientOptions {
 
 /** The header every request carries: a state-changing request made with the session cookie needs it (CSRF defence). */
 export const csrfHeader = 'X-Pilothouse-CSRF';
+const roleHeader = 'X-Pilothouse-Role';
 
 /** The session as the UI shows it: who is signed in, why the last session ended, whether it is still being looked up. */
 export interface SessionView {
   session: SignedIn | null;
   ended: SessionEnd | undefined;
   restoring: boolean;
+  /** The role an admin changed this session's user from, until the user dismisses the notice. */
+  roleChangedFrom?: string;
 }
 
 /** What every view of one client shares: the session, whether it is still being looked up, and who listens. */
@@ -59,6 +62,7 @@ interface SessionState {
   /** Bumped at every change, so a 401 to a request sent under an older session ends nothing. */
   generation: number;
   restoring: boolean;
+  roleChangedFrom?: string;
   readonly listeners: Set<Listener>;
 }
 
@@ -199,6 +203,7 @@ export class ApiClient {
     const generation = this.state.generation;
     const response = await this.send(method, path, options);
     this.takeRefreshedExpiry(response);
+    this.takeRole(response);
     if (response.ok) return response;
     const failure = await errorFromResponse(response);
     if (response.status === 401 && this.session && generation === this.state.generation) this.setSession(null, endOf(failure));
@@ -229,15 +234,32 @@ export class ApiClient {
     this.notify(undefined);
   }
 
+  /** An admin changed the user's role: the UI follows the new one and says so (`X-Pilothouse-Role`). */
+  private takeRole(response: Response): void {
+    const role = response.headers.get(roleHeader) as SignedIn['role'] | null;
+    const session = this.session;
+    if (!role || !session || role === session.role) return;
+    this.state.session = { ...session, role };
+    this.state.roleChangedFrom = session.role;
+    this.notify(undefined);
+  }
+
+  /** Hides the notice of a role change. */
+  dismissRoleChange(): void {
+    this.state.roleChangedFrom = undefined;
+    this.notify(undefined);
+  }
+
   private setSession(session: SignedIn | null, ended?: SessionEnd): void {
+    this.state.roleChangedFrom = undefined;
     this.state.session = session;
     this.state.generation += 1;
     this.notify(ended);
   }
 
   private notify(ended: SessionEnd | undefined): void {
-    const { session, restoring, view } = this.state;
-    this.state.view = { session, restoring, ended: session ? undefined : (ended ?? view.ended) };
+    const { session, restoring, view, roleChangedFrom } = this.state;
+    this.state.view = { session, restoring, ended: session ? undefined : (ended ?? view.ended), roleChangedFrom };
     for (const listener of this.state.listeners) listener(this.state.session, ended);
   }
 }

@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import type { SignedIn } from '../api/client';
-import { SessionEndWarning } from '../features/auth/SessionEndWarning';
+import { RoleChangeNotice, SessionEndWarning } from '../features/auth/SessionEndWarning';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { AccessRequestsPage } from '../features/access/AccessRequestsPage';
@@ -100,6 +100,7 @@ export function Shell({ session }: { session: SignedIn }): ReactNode {
           <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
             <Header session={session} namespace={namespace} onNamespace={setNamespace} />
             <SessionEndWarning endsAt={session.session_ends_at} />
+            <RoleChangeNotice />
             <Nav route={route} role={session.role} />
             <main id="main" key={cluster} className="main" tabIndex={-1}>
               <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />

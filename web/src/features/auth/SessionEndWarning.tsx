@@ -2,6 +2,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { formatClock } from '../../shared/time';
 import './session-warning.css';
+import { useApi } from '../../shared/api-context';
+import { useSession } from './use-session';
 
 /** How long before the session's absolute end the warning shows. */
 export const warningLeadMs = 5 * 60_000;
@@ -37,6 +39,22 @@ export function SessionEndWarning({ endsAt }: { endsAt: string | null }): ReactN
     <div className="session-warning" role="alert">
       <span>{t('session.warning', { minutes: state.minutesLeft, time: formatClock(Date.parse(endsAt)) })}</span>
       <button type="button" className="topbar-button" onClick={() => setDismissed(true)}>
+        {t('session.warning.dismiss')}
+      </button>
+    </div>
+  );
+}
+
+/** Says that an admin changed the user's role while they were signed in (the UI already follows the new role). */
+export function RoleChangeNotice(): ReactNode {
+  const t = useT();
+  const client = useApi();
+  const { session, roleChangedFrom } = useSession();
+  if (!session || !roleChangedFrom) return null;
+  return (
+    <div className="session-warning role-notice" role="alert">
+      <span>{t('session.roleChanged', { from: roleChangedFrom, to: session.role })}</span>
+      <button type="button" className="topbar-button" onClick={() => client.dismissRoleChange()}>
         {t('session.warning.dismiss')}
       </button>
     </div>
