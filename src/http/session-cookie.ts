@@ -25,15 +25,19 @@ function cookieValue(context: AppContext): string | undefined {
   return value ? value.slice(0, 4096) : undefined;
 }
 
-function writeCookie(context: AppContext, value: string, maxAgeSeconds: number): void {
+/** `Max-Age` only to clear: a set cookie lives as long as the browser session, the token inside it until its `exp`. */
+function writeCookie(context: AppContext, value: string, maxAge?: number): void {
   const secure = context.secure ? '; Secure' : '';
-  context.append('Set-Cookie', `${cookieName(context)}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`);
+  const age = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
+  context.append('Set-Cookie', `${cookieName(context)}=${value}; Path=/${age}; HttpOnly; SameSite=Strict${secure}`);
 }
 
-/** Sets the session cookie at a sign-in (password, LDAP or SSO) and at a refresh; it lasts as long as the token. */
-export function setSessionCookie(context: AppContext, token: string, expiresAt: string | number): void {
-  const seconds = Math.max(0, Math.floor((new Date(expiresAt).getTime() - Date.now()) / 1000));
-  writeCookie(context, token, seconds);
+/**
+ * Sets the session cookie at a sign-in (password, LDAP or SSO) and at a refresh. A browser-session cookie: the
+ * token's own expiry (checked by the service, on its clock) is what ends it, never the browser's clock.
+ */
+export function setSessionCookie(context: AppContext, token: string): void {
+  writeCookie(context, token);
 }
 
 /** Clears the session cookie (logout). */
@@ -77,7 +81,7 @@ function finishCookieAnswer(context: AppContext): void {
   if (role) context.set(roleHeader, role);
   const refreshed = context.response.get(refreshedTokenHeader);
   if (!refreshed) return;
-  setSessionCookie(context, refreshed, context.response.get('X-Token-Expires-At') || Date.now());
+  setSessionCookie(context, refreshed);
   context.remove(refreshedTokenHeader);
 }
 

@@ -51,7 +51,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
           requestId: context.state.requestId,
         });
         // A browser's tabs share this sign-in through the HttpOnly session cookie (ADR 0050).
-        setSessionCookie(context, signedIn.token, signedIn.expires_at);
+        setSessionCookie(context, signedIn.token);
         context.body = signedIn;
       },
     }),
@@ -91,7 +91,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
           return;
         }
         const issued = await sessions.refresh(context.state.principal!);
-        if (context.state.cookieSession) setSessionCookie(context, issued.token, issued.expiresAt);
+        if (context.state.cookieSession) setSessionCookie(context, issued.token);
         context.body = { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString() };
       },
     }),

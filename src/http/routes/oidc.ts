@@ -134,7 +134,7 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
           const fragment = new URLSearchParams({ token: result.token, expires_at: result.expires_at, username: result.username, role: result.role });
           context.set('Cache-Control', 'no-store');
           // The browser's credential from here on: the session cookie (the fragment stays for clients that read it).
-          setSessionCookie(context, result.token, result.expires_at);
+          setSessionCookie(context, result.token);
           context.redirect(`/login/sso#${fragment.toString()}`);
         } catch (error) {
           if (!isAppError(error) || !context.accepts('json', 'html') || context.accepts('json', 'html') === 'json') throw error;
