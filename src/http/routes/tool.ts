@@ -4,11 +4,9 @@ import { principalOf } from '../request-state.js';
 import { safetyReport } from '../api-schemas.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
-import type { AuditRecorder } from '../../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ToolRouteDeps {
-  audit: AuditRecorder;
   pilot: Pilot;
   safety: SafetyAnalyzer;
 }
