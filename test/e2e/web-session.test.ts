@@ -105,6 +105,12 @@ describe.skipIf(missing.length > 0)('web: one session for all tabs', () => {
       .getByRole('alert')
       .filter({ hasText: /Your session ends in [1-4] min/ })
       .waitFor();
+    // At 1024×768 too the warning leaves the header alone (Log out stays clickable) and fits the window.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const warning = await page.getByRole('alert').filter({ hasText: 'Your session ends' }).boundingBox();
+    const header = await page.locator('header.topbar').boundingBox();
+    expect(warning && header && warning.y >= header.y + header.height).toBe(true);
+    expect(warning!.x + warning!.width <= 1024).toBe(true);
     const panel = page.locator('#chat-panel');
     if (!(await panel.isVisible())) await page.getByRole('button', { name: 'AI pilot' }).click();
     const question = 'why does payments-worker keep restarting?';
