@@ -318,7 +318,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller: {username, role, roles, expires_at}
+         * The caller: {username, role, roles, expires_at, session_ends_at} (the session's absolute end, which no refresh extends)
          * @description Permission: `authenticated` — allowed for viewer, user, admin.
          */
         get: operations["getApiAuthMe"];
@@ -2657,6 +2657,7 @@ export interface components {
             expires_at: string | null;
             role: string;
             roles: string[];
+            session_ends_at: string | null;
             username: string;
         };
         MessageView: {

@@ -234,6 +234,7 @@ export class ToolStep {
     if (decision.outcome === 'cancelled') throw new TurnCancelledError();
     await turn.history.append({ kind: 'decision', id: call.id, outcome: decision.outcome, by: decision.by });
     turn.machine.fire(decisionTrigger[decision.outcome]);
+    if (decision.outcome === 'approved' || decision.outcome === 'rejected') this.auditDecision(turn, call, decision);
     if (decision.outcome === 'approved') return true;
     if (decision.outcome === 'timeout') {
       this.deps.audit.record({
@@ -248,6 +249,30 @@ export class ToolStep {
     }
     await this.finish(turn, call, decisionOutcome(decision, this.deps.approvalTimeoutMs));
     return false;
+  }
+
+  /**
+   * A human's decision, recorded like a timeout's: `approve` (allow) or `reject` (deny), resource `tool/<name>`, the
+   * command, by whom (the owner or an admin), on the call's cluster (issue 39: one shape for every decision).
+   */
+  private auditDecision(turn: ToolTurn, call: HandledCall, decision: ApprovalResult): void {
+    const approved = decision.outcome === 'approved';
+    this.deps.audit.record({
+      ...turn.auditFields,
+      user: decision.by ?? turn.auditFields.user,
+      action: approved ? 'approve' : 'reject',
+      resource: `tool/${call.name}`,
+      details: {
+        id: call.id,
+        command: call.analyzed.command,
+        session_id: turn.history.sessionId,
+        owner: turn.principal.username,
+        ...(approved ? {} : { reason: 'rejected' }),
+      },
+      ...clusterField(call),
+      decision: approved ? 'allow' : 'deny',
+      outcome: approved ? 'approved' : 'rejected',
+    });
   }
 
   private async execute(turn: ToolTurn, call: HandledCall, tool: Tool, mode: ToolMode): Promise<void> {

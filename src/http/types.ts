@@ -11,6 +11,8 @@ import type { ResourceType } from '../kube/discovery.js';
 export interface RequestState {
   requestId: string;
   principal?: Principal;
+  /** The credential came from the browser's session cookie (src/http/session-cookie.ts), not a bearer header. */
+  cookieSession?: boolean;
   /**
    * The cluster the request is about (`?cluster=`, default the home cluster; ADR 0035), set before authorization on
    * routes declared `cluster: true`. Audit rows of the request carry it.

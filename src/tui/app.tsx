@@ -4,7 +4,7 @@ import type { PilothouseApi } from './api/pilothouse-api.js';
 import type { ClientSession } from './api/client.js';
 import type { ResourceKind } from './api/types.js';
 import { errorLine } from '@pilothouse/wire/wire-client';
-import type { Translate } from './core/i18n.js';
+import { createTranslate, type Language, type Translate } from './core/i18n.js';
 import { ShellContext, type Shell, type ViewState } from './core/shell.js';
 import { Header } from './components/header.js';
 import { Footer, type FooterMessage } from './components/footer.js';
@@ -59,6 +59,9 @@ export function App(props: AppProps): ReactElement {
   const [capturing, setCapturing] = useState(false);
   const [kinds, setKinds] = useState<ResourceKind[]>([]);
   const [round, setRound] = useState(0);
+  // `:lang ko` switches every string at once (the catalogue is read again for that language).
+  const [language, setLanguage] = useState<Language | undefined>(undefined);
+  const t = useMemo(() => (language ? createTranslate(language) : props.t), [language, props.t]);
   const modalRef = useRef(modal);
   modalRef.current = modal;
   // The ref follows at once (not at the next render), so keys typed between one prompt and the next never reach the view.
@@ -80,14 +83,18 @@ export function App(props: AppProps): ReactElement {
     setRound((value) => value + 1);
   };
   const pane = usePaneFocus(props.sidePane, columns, rows);
-  const cluster = useCluster({ api: props.api, t: props.t, prompt, report, notice, switched: restart, fail: quit }, props.cluster);
+  const cluster = useCluster({ api: props.api, t, prompt, report, notice, switched: restart, fail: quit }, props.cluster);
   const base: Omit<Shell, 'write'> = {
     api: props.api,
-    t: props.t,
+    t: t,
     readonly: props.readonly,
     ascii: props.ascii,
     namespace,
     setNamespace: (next) => setNamespace(next),
+    setLanguage: (next) => {
+      setLanguage(next);
+      setMessage({ kind: 'notice', text: createTranslate(next)('lang.switched') });
+    },
     cluster: cluster.name,
     switchCluster: cluster.switchTo,
     push: (view) => setStack((current) => [...current, view]),
@@ -141,14 +148,14 @@ export function App(props: AppProps): ReactElement {
     onKey(input, key, action);
   });
   const { bodyHeight, bodyWidth, paneWidth } = pane;
-  const hint = props.t('tui.footer.hint');
+  const hint = t('tui.footer.hint');
   return (
     <ShellContext.Provider value={shell}>
       <Box flexDirection="column" width={columns} height={rows}>
-        <Header t={props.t} context={props.context} cluster={cluster.name} namespace={namespace} readonly={props.readonly} {...header} />
+        <Header t={t} context={props.context} cluster={cluster.name} namespace={namespace} readonly={props.readonly} {...header} />
         <Box borderStyle={props.ascii ? 'classic' : 'round'} borderColor="cyan" height={bodyHeight + 2} flexDirection="row">
           <Box flexDirection="column" width={bodyWidth} height={bodyHeight} overflow="hidden" display={pane.tableDisplay}>
-            <Overlay modal={modal} view={pane.helpView(viewIdOf(top))} readonly={props.readonly} t={props.t} height={bodyHeight} />
+            <Overlay modal={modal} view={pane.helpView(viewIdOf(top))} readonly={props.readonly} t={t} height={bodyHeight} />
             {showViews
               ? stack.map((state, index) => (
                   <Box key={`${cluster.epoch}-${index}`} display={index === stack.length - 1 && !overlay(modal) ? 'flex' : 'none'} flexDirection="column">
@@ -164,7 +171,7 @@ export function App(props: AppProps): ReactElement {
           message={message}
           hint={hint}
           words={words}
-          t={props.t}
+          t={t}
           onCommand={(line) => (setModal(undefined), void command(line))}
           onCancel={() => setModal(undefined)}
         />

@@ -17,6 +17,7 @@ import { listenerAccess, type ListenerAccess } from './host-check.js';
 import type { AppContext, RequestState, RouteSpec } from '../types.js';
 import type { Config } from '../../config/schema.js';
 import type { Metrics } from '../metrics.js';
+import { sessionCookie } from '../session-cookie.js';
 import type { Logger } from 'pino';
 import type { AuditRecorder } from '../../audit/types.js';
 import type { ClusterScope, ClusterScopes } from '../../clusters/scope.js';
@@ -160,6 +161,8 @@ export function createApp(deps: HttpAppDeps, routes: RouteSpec[], options: AppOp
   app.use(requestSetup(deps) as never);
   app.use(errorMiddleware(deps.logger) as never);
   app.use(listenerAccess(options.listener ?? { allowedHosts: deps.config.server.allowed_hosts }) as never);
+  // The browser's session cookie becomes the bearer credential; state-changing cookie requests need the CSRF header.
+  app.use(sessionCookie({ audit: deps.audit, corsOrigins: deps.config.server.cors_origins }) as never);
   // Before the body parser, so rate limits and CORS also answer oversized or malformed bodies.
   for (const middleware of options.middlewares ?? []) app.use(middleware as never);
   // YAML bodies (manifests for apply) are parsed here; the JSON parser then leaves them alone.

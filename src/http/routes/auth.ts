@@ -5,6 +5,7 @@ import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
 import { z } from 'zod';
 import { session } from '../schemas/api-schemas.js';
+import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 import type { AuditRecorder } from '../../audit/types.js';
 
@@ -43,12 +44,15 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       errors: [401],
       handler: async (context, { body }) => {
         refuseInTokenMode(deps, 'login');
-        context.body = await login.login({
+        const signedIn = await login.login({
           ...body,
           source: context.ip,
           userAgent: context.get('User-Agent') || undefined,
           requestId: context.state.requestId,
         });
+        // A browser's tabs share this sign-in through the HttpOnly session cookie (ADR 0050).
+        setSessionCookie(context, signedIn.token);
+        context.body = signedIn;
       },
     }),
     route({
@@ -61,6 +65,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         refuseInTokenMode(deps, 'logout');
         const { sessionId } = sessionPrincipal(context);
         await sessions.revoke(sessionId);
+        clearSessionCookie(context);
         deps.audit.record({ ...requestAuditFields(context), action: 'logout', resource: `session/${sessionId}`, decision: 'allow', outcome: 'success' });
         const endSessionUrl = context.state.principal?.identitySource === 'oidc' ? deps.security.oidc.endSessionUrl() : undefined;
         context.body = endSessionUrl ? { loggedOut: true, endSessionUrl } : { loggedOut: true };
@@ -86,6 +91,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
           return;
         }
         const issued = await sessions.refresh(context.state.principal!);
+        if (context.state.cookieSession) setSessionCookie(context, issued.token);
         context.body = { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString() };
       },
     }),
@@ -93,12 +99,26 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/auth/me',
       permission: 'authenticated',
-      summary: 'The caller: {username, role, roles, expires_at}',
-      response: z.object({ username: z.string(), role: z.string(), roles: z.array(z.string()), expires_at: z.string().nullable() }).meta({ id: 'Me' }),
+      summary: "The caller: {username, role, roles, expires_at, session_ends_at} (the session's absolute end, which no refresh extends)",
+      response: z
+        .object({
+          username: z.string(),
+          role: z.string(),
+          roles: z.array(z.string()),
+          expires_at: z.string().nullable(),
+          session_ends_at: z.string().nullable(),
+        })
+        .meta({ id: 'Me' }),
       handler: async (context) => {
         const principal = context.state.principal!;
-        const expiresAt = principal.tokenExpiresAt === undefined ? null : new Date(principal.tokenExpiresAt).toISOString();
-        context.body = { username: principal.username, role: principal.role, roles: principal.roles, expires_at: expiresAt };
+        const iso = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
+        context.body = {
+          username: principal.username,
+          role: principal.role,
+          roles: principal.roles,
+          expires_at: iso(principal.tokenExpiresAt),
+          session_ends_at: iso(principal.sessionEndsAt),
+        };
       },
     }),
   ];

@@ -1,3 +1,4 @@
+import { setSessionCookie } from '../session-cookie.js';
 import { z } from 'zod';
 import { isAppError, type AppError } from '../../errors.js';
 import type { OidcService } from '../../auth/oidc/oidc-service.js';
@@ -132,6 +133,8 @@ export function oidcRoutes(deps: OidcRouteDeps): RouteSpec[] {
           const result = await flows.callback(new URLSearchParams(context.querystring), origin(context, 'browser'), signInCookie(context, oidc));
           const fragment = new URLSearchParams({ token: result.token, expires_at: result.expires_at, username: result.username, role: result.role });
           context.set('Cache-Control', 'no-store');
+          // The browser's credential from here on: the session cookie (the fragment stays for clients that read it).
+          setSessionCookie(context, result.token);
           context.redirect(`/login/sso#${fragment.toString()}`);
         } catch (error) {
           if (!isAppError(error) || !context.accepts('json', 'html') || context.accepts('json', 'html') === 'json') throw error;

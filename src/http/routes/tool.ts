@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { requestAuditFields } from '../audit-context.js';
 import { route, type RouteSpec } from '../types.js';
 import { principalOf } from '../request-state.js';
 import { safetyReport } from '../schemas/api-schemas.js';
 import type { Pilot } from '../../agent/pilot.js';
 import type { SafetyAnalyzer } from '../../tools/safety/index.js';
-import type { AuditRecorder } from '../../audit/types.js';
 
 /** What this module uses of the composed services (src/app/compose.ts hands it exactly these). */
 export interface ToolRouteDeps {
-  audit: AuditRecorder;
   pilot: Pilot;
   safety: SafetyAnalyzer;
 }
@@ -25,7 +22,7 @@ const analyzeBody = z
 
 /**
  * Tool call approvals and the command analyzer (docs/user-guide/ai-pilot.md). Approve: only the chat session's owner or
- * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject`. Analyze: any role, runs nothing.
+ * an admin decides (anyone else: NOT_FOUND); audited `approve`/`reject` by the waiting turn. Analyze: any role, runs nothing.
  */
 export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
   return [
@@ -39,17 +36,9 @@ export function toolRoutes(deps: ToolRouteDeps): RouteSpec[] {
       response: z.object({ id: z.string(), approved: z.boolean(), status: z.enum(['approved', 'rejected']) }).meta({ id: 'ToolDecision' }),
       errors: [404, 409],
       handler: async (context, { body }) => {
-        const request = await deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
-        // The route is not cluster-facing: the row names the cluster of the call decided (absent for tools that reach none).
-        deps.audit.record({
-          ...requestAuditFields(context),
-          ...(request.cluster === undefined ? {} : { cluster: request.cluster }),
-          action: body.approved ? 'approve' : 'reject',
-          resource: `chat/${request.sessionId}`,
-          details: { id: body.id, owner: request.owner },
-          decision: 'allow',
-          outcome: 'success',
-        });
+        // The decision's audit row (approve/reject, `tool/<name>`, the command) is recorded where the call waits
+        // (src/agent/tool-step.ts), in the same shape as a timeout's, with who decided.
+        await deps.pilot.approvals.decide(principalOf(context), body.id, body.approved);
         context.body = { id: body.id, approved: body.approved, status: body.approved ? 'approved' : 'rejected' };
       },
     }),

@@ -17,6 +17,14 @@ export interface HeaderProps {
 
 const healthColor = (health: string | undefined): string => (health === 'healthy' ? 'green' : health === undefined ? 'gray' : 'yellow');
 
+/** The health value in the UI's language (`healthy` → `정상`); a value the catalogue does not know, as the service said it. */
+export function healthWord(t: Translate, health: string | undefined): string {
+  if (health === undefined) return '…';
+  const key = `health.status.${health}`;
+  const word = t(key);
+  return word === key ? health : word;
+}
+
 /** Context, the cluster shown (bold), its health, user and role (and namespace, read-only mode, pending access requests). */
 export function Header(props: HeaderProps): ReactElement {
   const { t } = props;
@@ -35,7 +43,7 @@ export function Header(props: HeaderProps): ReactElement {
           </>
         )}
         {` ${t('tui.header.health')}: `}
-        <Text color={healthColor(props.health)}>{props.health ?? '…'}</Text>
+        <Text color={healthColor(props.health)}>{healthWord(t, props.health)}</Text>
         {` ${t('tui.header.user')}: `}
         <Text bold>{props.user ?? '…'}</Text>
         {` (${props.role ?? '…'})`}

@@ -3,10 +3,18 @@ import { kindNamed } from './completion.js';
 import { clusterWords } from './clusters.js';
 import { viewOfResource } from './key-map.js';
 import type { Shell, ViewState } from './shell.js';
+import { languages, type Language } from './i18n.js';
 
 /** What a `:` command asks for: a view to open, a namespace, a cluster (undefined: the picker), quitting, or an error to show. */
 export type CommandOutcome =
-  { view: ViewState } | { namespace: string } | { cluster: string | undefined } | { quit: true } | { unknown: string } | { none: true };
+  | { view: ViewState }
+  | { namespace: string }
+  | { cluster: string | undefined }
+  | { language: Language }
+  | { badLanguage: string | undefined }
+  | { quit: true }
+  | { unknown: string }
+  | { none: true };
 
 /** The table view of a kind. */
 export function tableOf(kind: ResourceKind): ViewState {
@@ -26,6 +34,13 @@ const fixedCommands: Record<string, CommandOutcome> = {
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
 const switchWords = new Set<string>(clusterWords);
+const languageWords = new Set(['lang', 'language']);
+
+/** `:lang ko`: one of the catalogue's languages, or what was typed (nothing: the usage line). */
+function languageOutcome(argument: string | undefined): CommandOutcome {
+  const code = argument?.toLowerCase();
+  return code && (languages as readonly string[]).includes(code) ? { language: code as Language } : { badLanguage: argument };
+}
 
 export function interpretCommand(line: string, kinds: ResourceKind[]): CommandOutcome {
   const [word = '', argument] = line.trim().split(/\s+/);
@@ -35,6 +50,7 @@ export function interpretCommand(line: string, kinds: ResourceKind[]): CommandOu
   if (fixed) return fixed;
   if (namespaceWords.has(lower) && argument) return { namespace: argument };
   if (switchWords.has(lower)) return { cluster: argument };
+  if (languageWords.has(lower)) return languageOutcome(argument);
   const kind = kindNamed(kinds, lower);
   return kind ? { view: tableOf(kind) } : { unknown: word };
 }
@@ -46,6 +62,12 @@ export function runCommand(shell: Shell, line: string, kinds: ResourceKind[]): b
   if ('view' in outcome) shell.push(outcome.view);
   else if ('namespace' in outcome) shell.setNamespace(outcome.namespace === '-A' || outcome.namespace === 'all' ? undefined : outcome.namespace);
   else if ('cluster' in outcome) shell.switchCluster(outcome.cluster);
+  else if ('language' in outcome) shell.setLanguage(outcome.language);
+  else if ('badLanguage' in outcome) shell.report(new Error(badLanguageLine(shell, outcome.badLanguage)));
   else if ('unknown' in outcome) shell.report(new Error(shell.t('tui.error.unknownCommand', { command: outcome.unknown })));
   return false;
+}
+
+function badLanguageLine(shell: Shell, typed: string | undefined): string {
+  return typed ? shell.t('lang.unknown', { language: typed }) : shell.t('lang.usage');
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { PilothouseApi } from '../api/pilothouse-api.js';
 import type { Target } from '../api/types.js';
-import type { Translate } from './i18n.js';
+import type { Language, Translate } from './i18n.js';
 import type { ViewId } from './key-map.js';
 import type { PilotFocus } from './side-pane.js';
 
@@ -37,6 +37,8 @@ export interface Shell {
   cluster: string | undefined;
   /** `:ctx NAME` switches to the cluster (an unknown name: an error line); `:ctx` alone opens the picker. */
   switchCluster(name: string | undefined): void;
+  /** `:lang ko`: every string is drawn in that language from now on (the shared catalogue). */
+  setLanguage(language: Language): void;
   push(view: ViewState): void;
   pop(): void;
   /** Shows an error in the footer, in the contract's words (`CODE: message`). */

@@ -166,7 +166,7 @@ describe('the AI pilot across clusters', () => {
     // The human's decision is audited with the cluster of the call it decided (the approve route itself names none).
     const decided = await service.api<{ items: AuditEntry[] }>('GET', '/api/audit?action=approve&cluster=b&limit=50', { token: service.adminToken });
     expect(decided.body.items.filter((row) => row.details.id === 'call_write_b')).toEqual([
-      expect.objectContaining({ action: 'approve', cluster: 'b', resource: `chat/${run.nth('session').session_id}`, decision: 'allow' }),
+      expect.objectContaining({ action: 'approve', cluster: 'b', resource: 'tool/kubectl', decision: 'allow' }),
     ]);
   });
 
@@ -188,7 +188,7 @@ describe('the AI pilot across clusters', () => {
     expect(await onB('get', 'configmap', name, '-n', bNamespace)).toBe(false);
     const rejected = await service.api<{ items: AuditEntry[] }>('GET', '/api/audit?action=reject&limit=50', { token: service.adminToken });
     expect(rejected.body.items.filter((row) => row.details.id === 'call_reject_b')).toEqual([
-      expect.objectContaining({ action: 'reject', cluster: 'b', decision: 'allow' }),
+      expect.objectContaining({ action: 'reject', cluster: 'b', resource: 'tool/kubectl', decision: 'deny' }),
     ]);
   });
 

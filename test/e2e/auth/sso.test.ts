@@ -124,8 +124,11 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
       .catch(async (error: Error) => {
         throw new Error(`${error.message}\nat ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`);
       });
-    const stored = await page.evaluate<string | null>('window.sessionStorage.getItem("pilothouse.session")');
-    return { page, session: JSON.parse(stored ?? 'null') };
+    // The browser's credential is the HttpOnly session cookie the callback set (ADR 0050).
+    const cookie = (await page.context().cookies()).find((entry) => entry.name.endsWith('pilothouse-session'));
+    if (!cookie) throw new Error('the SSO sign-in set no session cookie');
+    const me = await service.api('GET', '/api/auth/me', { token: cookie.value });
+    return { page, session: { token: cookie.value, username: me.body.username, role: me.body.role } };
   }
 
   async function mint(claims: Record<string, unknown>, options: { key?: JWK & { kid: string }; expiresIn?: string } = {}): Promise<string> {
@@ -267,7 +270,7 @@ describe.skipIf(missing.length > 0)('single sign-on (OpenID Connect)', () => {
     await victim.getByRole('heading', { name: 'Sign-in refused' }).waitFor();
     expect(await victim.textContent('body')).toContain('browser_mismatch');
     expect(victim.url()).not.toContain('/login/sso');
-    expect(await victim.evaluate<string | null>('window.sessionStorage.getItem("pilothouse.session")')).toBeNull();
+    expect((await victim.context().cookies()).filter((entry) => entry.name.endsWith('pilothouse-session'))).toEqual([]);
     const audit = await service.api('GET', '/api/audit?action=login&user=oidc', { token: service.adminToken });
     expect((audit.body.items as { details: { reason?: string } }[]).filter((row) => row.details.reason === 'browser_mismatch').length).toBeGreaterThanOrEqual(
       2,

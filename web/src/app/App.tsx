@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { ApiClient } from '../api/client';
 import type { Language } from '@pilothouse/wire/types';
-import { LoginPage } from '../features/auth/LoginPage';
+import { LoginPage, SessionCheck } from '../features/auth/LoginPage';
 import { useSession } from '../features/auth/use-session';
 import { SettingsProvider } from '../features/settings/settings-context';
 import { dictionaries, I18nProvider } from '../i18n';
@@ -12,7 +12,7 @@ import { Shell } from './Shell';
 import { useStoredState } from './stored-state';
 
 function Root(): ReactNode {
-  const { session, ended } = useSession();
+  const { session, ended, restoring } = useSession();
   const [stored, setStored] = useStoredState('pilothouse.language', 'en');
   const language: Language = stored in dictionaries ? (stored as Language) : 'en';
   const onLanguage = useCallback((next: Language) => setStored(next), [setStored]);
@@ -21,11 +21,7 @@ function Root(): ReactNode {
   }, [language]);
 
   if (!session) {
-    return (
-      <I18nProvider language={language}>
-        <LoginPage expired={ended === 'expired'} />
-      </I18nProvider>
-    );
+    return <I18nProvider language={language}>{restoring ? <SessionCheck /> : <LoginPage ended={ended === 'logout' ? undefined : ended} />}</I18nProvider>;
   }
   return (
     <SettingsProvider key={session.username} onLanguage={onLanguage}>

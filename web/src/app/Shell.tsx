@@ -1,5 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import type { Session } from '@pilothouse/wire/types';
+import type { SignedIn } from '../api/client';
+import { RoleChangeNotice, SessionEndWarning } from '../features/auth/SessionEndWarning';
 import { AuditPage } from '../features/admin/AuditPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { AccessRequestsPage } from '../features/access/AccessRequestsPage';
@@ -92,7 +93,7 @@ function usePilotFocus(where: string, openChat: () => void): { focus?: Focused; 
  * (`?cluster=`, ADR 0035). The page is mounted anew on another cluster, so no state of one cluster's page
  * (a selection, a chart's samples) is shown as another's.
  */
-export function Shell({ session }: { session: Session }): ReactNode {
+export function Shell({ session }: { session: SignedIn }): ReactNode {
   const t = useT();
   const route = useRoute();
   const cluster = useLocationCluster();
@@ -117,6 +118,8 @@ export function Shell({ session }: { session: Session }): ReactNode {
             <ApprovalActionProvider action={session.role === 'viewer' ? null : requestAccess}>
               <AccessScopeProvider namespace={namespace} resource={routeKind || undefined}>
                 <Header session={session} namespace={namespace} onNamespace={setNamespace} />
+                <SessionEndWarning endsAt={session.session_ends_at} />
+                <RoleChangeNotice />
                 <Nav route={route} role={session.role} />
                 <main id="main" key={cluster} className="main" tabIndex={-1}>
                   <Page route={route} namespace={namespace} selected={open} onSelect={setSelected} />

@@ -11,6 +11,10 @@ import type investigations from '@locales/en/investigations.json';
 import type history from '@locales/en/history.json';
 import type problems from '@locales/en/problems.json';
 import type views from '@locales/en/views.json';
+import type session from '@locales/en/session.json';
+import type audit from '@locales/en/audit.json';
+import type palette from '@locales/en/palette.json';
+import type health from '@locales/en/health.json';
 
 /** Every English area the web UI uses; add an area's type here when the web UI starts using it. */
 type English = typeof web &
@@ -21,7 +25,11 @@ type English = typeof web &
   typeof investigations &
   typeof history &
   typeof problems &
-  typeof views;
+  typeof views &
+  typeof session &
+  typeof audit &
+  typeof palette &
+  typeof health;
 
 export type MessageKey = keyof English;
 export type Dictionary = Record<MessageKey, string>;

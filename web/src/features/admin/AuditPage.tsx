@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { QueryOf } from '@pilothouse/wire/calls';
+import { useApi } from '../../shared/api-context';
 import type { AuditEntry } from '@pilothouse/wire/types';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
@@ -7,13 +7,9 @@ import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { formatTime } from '../../shared/time';
 import { useApiQuery } from '../../shared/use-api-query';
+import { allAuditRows, auditCsv, auditQuery, noFilters, saveFile, type AuditAction, type AuditFilters } from './audit-export';
 
 const pageSize = 50;
-type AuditAction = NonNullable<QueryOf<'GET', '/api/audit'>['action']>;
-interface AuditFilters {
-  action: AuditAction | '';
-  user: string;
-}
 const actions: AuditAction[] = ['login', 'logout', 'query', 'approve', 'reject', 'execute', 'access_request', 'lock'];
 
 function detailsText(details: Record<string, unknown>): string {
@@ -40,23 +36,62 @@ function auditColumns(t: Translate): Column<AuditEntry>[] {
   ];
 }
 
-/** The query of `GET /api/audit` for the filters and the page (an empty filter asks for all). */
-const auditQuery = (filters: AuditFilters, offset: number): QueryOf<'GET', '/api/audit'> => ({
-  limit: pageSize,
-  offset,
-  action: filters.action || undefined,
-  user: filters.user.trim(),
-});
+type TextFilter = Exclude<keyof AuditFilters, 'action'>;
 
-/** `GET /api/audit` with action/user filters and paging (admins). */
+/** One filter input of the form. */
+function FilterField({ label, type, value, onChange }: { label: string; type: string; value: string; onChange: (value: string) => void }): ReactNode {
+  return (
+    <label className="inline-field">
+      <span>{label}</span>
+      <input type={type} value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
+}
+
+/** Export buttons: every row the applied filters match, as CSV or JSON. */
+function AuditExport({ filters }: { filters: AuditFilters }): ReactNode {
+  const client = useApi();
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const save = async (format: 'csv' | 'json'): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const rows = await allAuditRows(client, filters);
+      const text = format === 'csv' ? auditCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`;
+      saveFile(`pilothouse-audit.${format}`, text, format === 'csv' ? 'text/csv' : 'application/json');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="toolbar-status">
+      <button type="button" disabled={busy} onClick={() => void save('csv')}>
+        {t('audit.exportCsv')}
+      </button>
+      <button type="button" disabled={busy} onClick={() => void save('json')}>
+        {t('audit.exportJson')}
+      </button>
+      <ErrorNotice error={error} />
+    </div>
+  );
+}
+
+/** `GET /api/audit` with action, user, from, to and cluster filters, paging and export (admins). */
 export function AuditPage(): ReactNode {
   const t = useT();
-  const [draft, setDraft] = useState<AuditFilters>({ action: '', user: '' });
-  const [filters, setFilters] = useState<AuditFilters>({ action: '', user: '' });
+  const [draft, setDraft] = useState<AuditFilters>(noFilters);
+  const [filters, setFilters] = useState<AuditFilters>(noFilters);
   const [offset, setOffset] = useState(0);
-  const audit = useApiQuery('/api/audit', { query: auditQuery(filters, offset) });
+  const audit = useApiQuery('/api/audit', { query: { limit: pageSize, offset, ...auditQuery(filters) } });
   const total = audit.data?.total ?? 0;
   const items = audit.data?.items ?? [];
+  const field = (key: TextFilter, type: string, label: string): ReactNode => (
+    <FilterField label={label} type={type} value={draft[key]} onChange={(value) => setDraft({ ...draft, [key]: value })} />
+  );
 
   const apply = (event: FormEvent): void => {
     event.preventDefault();
@@ -69,6 +104,7 @@ export function AuditPage(): ReactNode {
       <div className="toolbar">
         <h1 id="audit-title">{t('audit.title')}</h1>
         {audit.isFetching && <Spinner label={t('common.loading')} />}
+        <AuditExport filters={filters} />
       </div>
       <form className="filters" onSubmit={apply}>
         <label className="inline-field">
@@ -82,10 +118,10 @@ export function AuditPage(): ReactNode {
             ))}
           </select>
         </label>
-        <label className="inline-field">
-          <span>{t('audit.user')}</span>
-          <input value={draft.user} onChange={(event) => setDraft({ ...draft, user: event.target.value })} />
-        </label>
+        {field('user', 'text', t('audit.user'))}
+        {field('from', 'datetime-local', t('audit.from'))}
+        {field('to', 'datetime-local', t('audit.to'))}
+        {field('cluster', 'text', t('audit.cluster'))}
         <button type="submit" className="primary">
           {t('audit.apply')}
         </button>

@@ -1,12 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
+import type { SessionEnd } from '../../api/client';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import './login.css';
 
-/** Sign-in form: `POST /api/auth/login` with `{username, password}` (`{password}` alone signs in admin). */
-export function LoginPage({ expired }: { expired: boolean }): ReactNode {
+/** While a new tab or a reload asks the service whether the browser's session cookie still holds. */
+export function SessionCheck(): ReactNode {
+  const t = useT();
+  return (
+    <main className="login" aria-busy="true">
+      <p className="muted" role="status">
+        {t('session.checking')}
+      </p>
+    </main>
+  );
+}
+
+/**
+ * Sign-in form: `POST /api/auth/login` with `{username, password}` (`{password}` alone signs in admin). `ended` is
+ * why the last session ended (the reason the service gave: revoked, role changed, expired, locked, disabled).
+ */
+export function LoginPage({ ended }: { ended?: Exclude<SessionEnd, 'logout'> }): ReactNode {
   const client = useApi();
   const t = useT();
   const [username, setUsername] = useState('');
@@ -39,9 +55,9 @@ export function LoginPage({ expired }: { expired: boolean }): ReactNode {
           <span className="brand-mark">⎈</span> Pilothouse
         </div>
         <h1 id="login-heading">{t('login.heading')}</h1>
-        {expired && !error && (
+        {ended && !error && (
           <p className="notice" role="status">
-            {t('login.expired')}
+            {t(`session.ended.${ended}`)}
           </p>
         )}
         <ErrorNotice error={error} />

@@ -1,15 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { SessionEnd } from '../../api/client';
-import type { Session } from '@pilothouse/wire/types';
+import { useCallback, useSyncExternalStore } from 'react';
+import type { SessionView } from '../../api/client';
 import { useApi } from '../../shared/api-context';
 
-/** The signed-in session (null when signed out) and why the last one ended. */
-export function useSession(): { session: Session | null; ended: SessionEnd | undefined } {
+/** The signed-in session (null when signed out), why the last one ended, and whether it is still being looked up. */
+export function useSession(): SessionView {
   const client = useApi();
-  const [state, setState] = useState<{ session: Session | null; ended: SessionEnd | undefined }>({ session: client.current, ended: undefined });
-  useEffect(
-    () => client.subscribe((session, ended) => setState((previous) => ({ session, ended: session ? undefined : (ended ?? previous.ended) }))),
-    [client],
-  );
-  return state;
+  const subscribe = useCallback((changed: () => void) => client.subscribe(changed), [client]);
+  return useSyncExternalStore(subscribe, () => client.view);
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n';
+import { useChatDraft } from './use-chat-draft';
+import { useAskedQuestions } from './ask-pilot';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
 import { ChatHistoryList } from './ChatHistoryList';
@@ -43,8 +45,9 @@ function ContextChips({ context, onDropFinding }: { context: ChatContextValue; o
 
 /** The composer's text: the draft of a newly focused finding replaces it once (adjusted while rendering, not in an effect). */
 function useComposerText(draft: ChatPanelProps['draft']): [string, (text: string) => void] {
-  const [message, setMessage] = useState(draft?.text ?? '');
-  const [draftKey, setDraftKey] = useState(draft?.key);
+  // A half-typed question outlives the session: kept per user, restored after signing in again.
+  const [message, setMessage] = useChatDraft();
+  const [draftKey, setDraftKey] = useState<string>();
   if (draft && draft.key !== draftKey) {
     setDraftKey(draft.key);
     setMessage(draft.text);
@@ -62,6 +65,11 @@ export function ChatPanel({ open, onToggle, context, draft, onDropFinding }: Cha
   useEffect(() => {
     if (draft?.key) input.current?.focus();
   }, [draft?.key, open]);
+  useAskedQuestions((question) => {
+    setMessage(question);
+    if (!open) onToggle();
+    window.requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
+  });
   const [showHistory, setShowHistory] = useState(false);
   const [loadError, setLoadError] = useState<unknown>();
   const preview = useCommandAnalysis(message);

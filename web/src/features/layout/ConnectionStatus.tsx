@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
-import { useT } from '../../i18n';
+import { dictionaries, useT, type MessageKey, type Translate } from '../../i18n';
 import { useConnection } from './use-connection';
+
+/** A health value in the UI's language (the shared catalogue's `health.*` words); one it does not know, as the service said it. */
+function healthValue(t: Translate, part: 'kubernetes' | 'llm', value: string): string {
+  const key = `health.${part}.${value}`;
+  return key in dictionaries.en ? t(key as MessageKey) : value;
+}
 
 /** The header's health: a dot (green healthy, red degraded, grey unreachable or unknown), the status, the cluster and AI state. */
 export function HealthIndicator({ connection }: { connection: ReturnType<typeof useConnection> }): ReactNode {
@@ -15,7 +21,7 @@ export function HealthIndicator({ connection }: { connection: ReturnType<typeof 
       <span className="health-label">{label}</span>
       {health && reachable !== false && (
         <span className="health-detail">
-          {t('header.kubernetes', { value: health.kubernetes })} · {t('header.llm', { value: health.llm })}
+          {t('header.kubernetes', { value: healthValue(t, 'kubernetes', health.kubernetes) })} · {t('header.llm', { value: healthValue(t, 'llm', health.llm) })}
         </span>
       )}
     </div>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Session } from '@pilothouse/wire/types';
+import type { SignedIn } from '../../api/client';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ConnectionBanner, HealthIndicator } from './ConnectionStatus';
@@ -10,7 +10,7 @@ import { ThemeToggle } from '../theme/ThemeToggle';
 import { PaletteLauncher } from '../palette/PaletteLauncher';
 
 interface HeaderProps {
-  session: Session;
+  session: SignedIn;
   namespace: string;
   onNamespace: (namespace: string) => void;
 }

@@ -5,8 +5,9 @@ import { useApi } from '../../shared/api-context';
 import { navigate } from '../../shared/router';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
-import { nextTheme, storedTheme, storeTheme } from '../theme/theme';
-import { exactKind, kindItems, pageItems, type PaletteItem } from './palette-items';
+import { resolvedTheme, storedTheme, storeTheme } from '../theme/theme';
+import { askPilot } from '../chat/ask-pilot';
+import { exactKind, groupsInOrder, kindItems, pageItems, rankItems, withObjectActions, type ObjectActionLabels, type PaletteItem } from './palette-items';
 import { useObjectItems } from './use-object-items';
 import { usePages } from './use-pages';
 import './palette.css';
@@ -16,8 +17,6 @@ interface PaletteProps {
   namespace: string;
   onClose: () => void;
 }
-
-const groups: PaletteItem['group'][] = ['pages', 'kinds', 'objects', 'actions'];
 
 function useActionItems(): PaletteItem[] {
   const t = useT();
@@ -33,6 +32,19 @@ function useActionItems(): PaletteItem[] {
   );
 }
 
+function useObjectActionLabels(): ObjectActionLabels {
+  const t = useT();
+  return useMemo(
+    () => ({
+      logs: (name) => t('palette.objectLogs', { name }),
+      events: (name) => t('palette.objectEvents', { name }),
+      ask: (name) => t('palette.objectAsk', { name }),
+      question: (object) => t('palette.objectQuestion', { object }),
+    }),
+    [t],
+  );
+}
+
 /** The command palette (ctrl-k / cmd-k): pages, every kind the cluster serves, objects, actions; `:pods` jumps k9s-style. */
 export function CommandPalette({ role, namespace, onClose }: PaletteProps): ReactNode {
   const t = useT();
@@ -43,12 +55,17 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
   const pages = usePages();
   const objects = useObjectItems(namespace, search);
   const actions = useActionItems();
+  const labels = useObjectActionLabels();
   const items = useMemo(() => [...pageItems(pages, role), ...kindItems(kindList ?? []), ...objects, ...actions], [pages, role, kindList, objects, actions]);
+  // Our own ranking (exact object names first, then names typed in full, …), objects with their actions.
+  const groups = useMemo(() => groupsInOrder(withObjectActions(rankItems(items, search), labels)), [items, search, labels]);
 
   const run = (item: PaletteItem): void => {
     onClose();
     if (item.to) navigate(item.to);
-    else if (item.action === 'theme') storeTheme(nextTheme(storedTheme()));
+    if (item.action === 'ask' && item.question) askPilot(item.question);
+    // From the palette ("dark", "theme"): the other scheme than the one shown, at once.
+    else if (item.action === 'theme') storeTheme(resolvedTheme(storedTheme()) === 'dark' ? 'light' : 'dark');
     else if (item.action === 'logout') void client.logout().then((url) => url && window.location.assign(url));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
@@ -62,6 +79,7 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
   return (
     <Command.Dialog
       open
+      shouldFilter={false}
       onOpenChange={(open) => !open && onClose()}
       label={t('palette.label')}
       className="palette"
@@ -77,16 +95,14 @@ export function CommandPalette({ role, namespace, onClose }: PaletteProps): Reac
       />
       <Command.List label={t('palette.results')}>
         <Command.Empty>{t('palette.empty')}</Command.Empty>
-        {groups.map((group) => (
+        {groups.map(([group, entries]) => (
           <Command.Group key={group} heading={t(`palette.group.${group}`)}>
-            {items
-              .filter((item) => item.group === group)
-              .map((item) => (
-                <Command.Item key={item.id} value={item.id} keywords={[item.label, ...item.keywords]} onSelect={() => run(item)}>
-                  <span>{item.label}</span>
-                  {item.hint && <span className="palette-hint">{item.hint}</span>}
-                </Command.Item>
-              ))}
+            {entries.map((item) => (
+              <Command.Item key={item.id} value={item.id} onSelect={() => run(item)}>
+                <span>{item.label}</span>
+                {item.hint && <span className="palette-hint">{item.hint}</span>}
+              </Command.Item>
+            ))}
           </Command.Group>
         ))}
       </Command.List>

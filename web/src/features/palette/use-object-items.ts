@@ -26,6 +26,7 @@ export function useObjectItems(namespace: string, search: string): PaletteItem[]
             hint: item.namespace ? `${kind} · ${item.namespace}` : kind,
             keywords: [kind],
             to: objectPath(kind, item.name, item.namespace),
+            target: { resource: kind, name: item.name, namespace: item.namespace },
           };
         }),
       ),
