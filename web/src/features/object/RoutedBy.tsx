@@ -18,7 +18,8 @@ function useRoutingIngresses(namespace: string | undefined, services: string[]):
       const target = { resource: 'ingresses', namespace, name };
       return {
         queryKey: ['object', targetKey(target)],
-        queryFn: ({ signal }: { signal: AbortSignal }) => client.call('GET', '/api/k8s/{resource}/{name}', { ...objectParams(target), signal }) as Promise<ObjectShape>,
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          client.call('GET', '/api/k8s/{resource}/{name}', { ...objectParams(target), signal }) as Promise<ObjectShape>,
         enabled: services.length > 0,
       };
     }),
