@@ -104,6 +104,26 @@ export class PilothouseApi {
     return this.client.json('POST', '/api/portforward', { body });
   }
 
+  /** GET /api/portforward: the caller's forwards (every user's for admins), all namespaces. */
+  async portForwards(): Promise<PortForward[]> {
+    return (await this.client.json<{ items: PortForward[] }>('GET', '/api/portforward')).items;
+  }
+
+  /** DELETE /api/portforward/{id}: stops a forward. */
+  async stopPortForward(id: string): Promise<void> {
+    await this.client.json('DELETE', `/api/portforward/${encodeURIComponent(id)}`);
+  }
+
+  /** GET /api/investigations: the Investigations the caller may see. */
+  async investigations(): Promise<Investigation[]> {
+    return (await this.client.json<{ items: Investigation[] }>('GET', '/api/investigations')).items;
+  }
+
+  /** GET /api/investigations/{name}. */
+  investigation(name: string): Promise<Investigation> {
+    return this.client.json<Investigation>('GET', `/api/investigations/${encodeURIComponent(name)}`);
+  }
+
   async terminalTicket(pod: Target, container?: string): Promise<components['schemas']['TerminalTicket']> {
     const body: Body['TerminalTicketBody'] = { namespace: pod.namespace, container };
     return this.client.json('POST', `/api/pods/${encodeURIComponent(pod.name)}/terminal/ticket`, { body });

@@ -22,6 +22,11 @@ const fixedCommands: Record<string, CommandOutcome> = {
   requests: { view: { type: 'access-requests' } },
   ar: { view: { type: 'access-requests' } },
   reports: { view: { type: 'reports' } },
+  pf: { view: { type: 'port-forwards' } },
+  forwards: { view: { type: 'port-forwards' } },
+  portforwards: { view: { type: 'port-forwards' } },
+  investigations: { view: { type: 'investigations' } },
+  inv: { view: { type: 'investigations' } },
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
 const switchWords = new Set<string>(clusterWords);

@@ -18,6 +18,8 @@ export const viewIds = [
   'access-requests',
   'pilot',
   'reports',
+  'port-forwards',
+  'investigations',
 ] as const;
 export type ViewId = (typeof viewIds)[number];
 
@@ -58,6 +60,7 @@ export type ActionName =
   | 'approve'
   | 'approveRequest'
   | 'denyRequest'
+  | 'stopForward'
   | 'reject'
   | 'expand'
   | 'sessions'
@@ -149,6 +152,8 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
     { key: 'r', action: 'requestAccess' },
     { key: 'tab', action: 'focus' },
   ],
+  'port-forwards': [...table, { key: 'ctrl-d', action: 'stopForward', write: true }],
+  investigations: [...table, { key: 'enter', action: 'open' }],
   reports: [
     ...navigation,
     { key: 'n', action: 'newReport' },

@@ -13,7 +13,9 @@ export type ViewState =
   | { type: 'helm' }
   | { type: 'helm-history'; release: Target }
   | { type: 'access-requests' }
-  | { type: 'reports' };
+  | { type: 'reports' }
+  | { type: 'port-forwards' }
+  | { type: 'investigations' };
 
 /** What a write needs an access request to cover when the server answers 403 approval_required. */
 export interface AccessScope {
