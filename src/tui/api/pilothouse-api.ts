@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import type { AccessRequest, ClusterList, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+import type { AccessRequest, ClusterList, Health, HelmRelease, Investigation, Me, PortForward, ResourceKind, Row, Target } from './types.js';
 import type { components } from '@pilothouse/wire/types';
 
 /** The request bodies the terminal UI sends, as the OpenAPI document names them. */

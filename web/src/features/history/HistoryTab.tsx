@@ -1,20 +1,17 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useT, type MessageKey } from '../../i18n';
-import { useApi } from '../../shared/api-context';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { targetKey, type ResourceTarget } from '../../shared/resource-target';
-import { useLoad } from '../../shared/use-load';
+import type { ResourceTarget } from '../../shared/resource-target';
+import { useApiQuery } from '../../shared/use-api-query';
 import { HistoryChart } from './HistoryChart';
 import { historyPath, historyRanges, type HistoryAnswer, type HistoryRange } from './history-model';
 
 /** Usage history of a pod, workload, node or PVC (GET /api/metrics/history) with a range picker. */
 export function HistoryTab({ target }: { target: ResourceTarget }): ReactNode {
-  const client = useApi();
   const t = useT();
   const [range, setRange] = useState<HistoryRange>('1h');
   const path = historyPath(target, range);
-  const load = useCallback((signal: AbortSignal) => client.json<HistoryAnswer>('GET', path ?? '', { signal }), [client, path]);
-  const history = useLoad(`${targetKey(target)}/usage/${range}`, load);
+  const history = useApiQuery<HistoryAnswer>(path ?? '/api/metrics/history', { enabled: !!path });
   return (
     <div className="history-tab">
       <label className="history-range">
@@ -28,7 +25,7 @@ export function HistoryTab({ target }: { target: ResourceTarget }): ReactNode {
         </select>
       </label>
       <ErrorNotice error={history.error} />
-      {history.loading && <p className="muted">{t('tab.loading')}</p>}
+      {history.isPending && path && <p className="muted">{t('tab.loading')}</p>}
       {history.data && (
         <p className="muted small" data-testid="history-source">
           {t(history.data.source === 'memory' ? 'history.sourceMemory' : 'history.sourcePrometheus')}

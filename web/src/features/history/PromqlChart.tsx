@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useT } from '../../i18n';
 import { useApi } from '../../shared/api-context';
 import { ErrorNotice } from '../../shared/ErrorNotice';
-import { useLoad } from '../../shared/use-load';
 import { alignedSeries, promqlCommand } from './history-model';
 
 const colours = ['#0d9488', '#6366f1', '#d97706', '#db2777', '#2563eb'];
@@ -19,16 +19,18 @@ export function PromqlChart({ command, cluster }: { command: string; cluster?: s
   const t = useT();
   const container = useRef<HTMLDivElement>(null);
   const parsed = promqlCommand(command);
-  const load = useCallback(
-    (signal: AbortSignal) => {
+  // A query, not a change: cached per cluster and command like any read (TanStack Query), asked once per card.
+  const answer = useQuery({
+    queryKey: ['promql-chart', cluster ?? '', command],
+    enabled: !!parsed,
+    staleTime: Infinity,
+    queryFn: ({ signal }) => {
       const end = Math.floor(Date.now() / 1000);
       const seconds = parsed?.rangeSeconds ?? 3600;
       const body = { query: parsed?.query ?? '', start: end - seconds, end, step: Math.max(15, Math.ceil(seconds / 120)) };
       return client.forCluster(cluster).json<{ resultType: string; result: unknown }>('POST', '/api/prometheus/query', { body, signal });
     },
-    [client, cluster, parsed?.query, parsed?.rangeSeconds],
-  );
-  const answer = useLoad(`promql-chart/${cluster ?? ''}/${command}`, load);
+  });
   useEffect(() => {
     const element = container.current;
     if (!element || !answer.data) return;

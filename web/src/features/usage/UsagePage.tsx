@@ -1,11 +1,10 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { UsageGroup, UsageReport } from '@pilothouse/wire/types';
-import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
 import { DataTable, type Column } from '../../shared/DataTable';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { Spinner } from '../../shared/Spinner';
-import { useLoad } from '../../shared/use-load';
+import { useApiQuery } from '../../shared/use-api-query';
 
 const count = (value: number): string => value.toLocaleString();
 const money = (value: number): string => value.toFixed(4);
@@ -28,12 +27,10 @@ const rowKey = (group: UsageGroup): string => [group.day, group.username, group.
 
 /** `GET /api/usage`: tokens and cost by day, user, cluster and model (admins: everyone; others: their own). */
 export function UsagePage(): ReactNode {
-  const client = useApi();
   const t = useT();
   const [draft, setDraft] = useState({ from: '', to: '' });
   const [filters, setFilters] = useState({ from: '', to: '' });
-  const load = useCallback((signal: AbortSignal) => client.json<UsageReport>('GET', '/api/usage', { query: filters, signal }), [client, filters]);
-  const usage = useLoad(`${filters.from}|${filters.to}`, load);
+  const usage = useApiQuery<UsageReport>('/api/usage', { query: filters });
   const items = usage.data?.items ?? [];
   const totals = usage.data?.totals;
   const apply = (event: FormEvent): void => {
@@ -44,7 +41,7 @@ export function UsagePage(): ReactNode {
     <section className="page" aria-labelledby="usage-title">
       <div className="toolbar">
         <h1 id="usage-title">{t('usage.title')}</h1>
-        {usage.loading && <Spinner label={t('common.loading')} />}
+        {usage.isPending && <Spinner label={t('common.loading')} />}
       </div>
       <form className="filters" onSubmit={apply}>
         <label className="inline-field">
