@@ -44,7 +44,7 @@ export function investigationText(t: Translate, investigation: Investigation): s
     `${t('tui.investigations.actions')}:`,
     ...(status.suggestedActions ?? []).map((action, index) => {
       const state = action.approvedBy ? ` [${action.outcome ?? 'approved'} by ${action.approvedBy}]` : '';
-      return `  ${index}. kubectl ${action.command} (${action.class})${state}${action.rationale ? ` - ${action.rationale}` : ''}`;
+      return `  ${index}. ${action.command} (${action.class})${state}${action.rationale ? ` - ${action.rationale}` : ''}`;
     }),
   ];
   return lines.join('\n');
