@@ -9,8 +9,6 @@ export const portForwardSpecSchema = z.object({
   podPort: z.number().int().min(1).max(65535),
   localPort: z.number().int().min(0).max(65535).default(0),
   requester: z.string().optional(),
-  /** The Service the forward was opened for (display: it is listed as the Service; the tunnel goes to `pod`). */
-  service: z.string().min(1).optional(),
   /** The cluster of the pod (ADR 0035); absent: the home cluster (`cluster.name`). */
   cluster: z.string().min(1).max(63).optional(),
 });

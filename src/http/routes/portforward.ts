@@ -61,6 +61,9 @@ const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), s
 });
 const idParams = z.object({ id: objectNameSchema });
 
+/** The Service a forward was opened for (display only: the tunnel goes to `spec.pod`, one pod it selects). */
+const serviceAnnotation = 'pilothouse.dev/service';
+
 /** How long POST waits for the controller to bring the listener up. */
 const activationTimeoutMs = 15_000;
 
@@ -76,7 +79,7 @@ function view(object: PortForward, homeCluster: string): Record<string, unknown>
     id: object.metadata.name,
     namespace: object.spec.namespace,
     pod: object.spec.pod,
-    service: object.spec.service ?? null,
+    service: object.metadata.annotations?.[serviceAnnotation] ?? null,
     cluster: clusterOfForward(object, homeCluster),
     podPort: object.spec.podPort,
     localPort: status.localPort ?? object.spec.localPort,
@@ -113,8 +116,9 @@ async function createForward(deps: PortforwardRouteDeps, context: AppContext): P
   // The cluster and the identity there travel with the object from its creation: the reconciler opens the
   // tunnel to that cluster as that identity, and refuses objects without one.
   const identity = scope.identities.identityOf(principal) ?? serviceIdentity;
-  const spec = { ...body, requester: principal?.username ?? 'unknown', cluster: scope.name };
-  await client.create(name, spec, {}, { [identityAnnotation]: identity });
+  const { service, ...target } = body;
+  const spec = { ...target, requester: principal?.username ?? 'unknown', cluster: scope.name };
+  await client.create(name, spec, {}, { [identityAnnotation]: identity, ...(service ? { [serviceAnnotation]: service } : {}) });
   return activationResult(client, name, await waitForPhase(client, name, deps.clock));
 }
 

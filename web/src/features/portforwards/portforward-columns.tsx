@@ -20,7 +20,8 @@ function TargetCell({ forward, t }: { forward: PortForward; t: Translate }): Rea
   if (!forward.service) return targetOf(forward);
   return (
     <>
-      {targetOf(forward)} <span className="small muted">{t('portforward.viaPod', { pod: forward.pod })}</span>
+      {targetOf(forward)}
+      <div className="small muted">{t('portforward.viaPod', { pod: forward.pod })}</div>
     </>
   );
 }
