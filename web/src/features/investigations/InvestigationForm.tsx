@@ -12,9 +12,10 @@ export interface SubjectInput {
   name: string;
 }
 
-/** Starts an investigation (POST /api/investigations) of the current cluster; resolves to its name. */
+/** Starts an investigation (POST /api/investigations) of the current cluster (none chosen: the home cluster); resolves to its name. */
 export async function startInvestigation(client: ReturnType<typeof useApi>, cluster: string, question: string, subject?: SubjectInput): Promise<string> {
-  const body = { question, cluster, ...(subject ? { subject } : {}) };
+  // No cluster chosen (''): the home cluster, which the service takes when `cluster` is absent.
+  const body = { question, ...(cluster ? { cluster } : {}), ...(subject ? { subject } : {}) };
   return (await client.json<Investigation>('POST', investigationsPath, { body })).metadata.name;
 }
 
