@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uniqueName, waitFor } from '../helpers/cluster.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
+import { samplesUntil, startPrometheus } from '../helpers/prometheus.js';
 import { rootDirectory, toolPath } from '../helpers/paths.js';
 import { startLlmFront, type LlmFront } from './llm-front.js';
 
@@ -324,6 +325,55 @@ describe('the chart on the real node', () => {
     expect(metrics).toMatch(/^pilothouse_leader 1$/m);
     expect(metrics).toMatch(/^pilothouse_controller_reconciles_total\{controller="accessrequest",result="success"\} [1-9]/m);
   }, 180_000);
+
+  test('finds a Prometheus by its label and answers usage history through the API server service proxy', async () => {
+    // A real Prometheus on this host (Debian's binary cannot run in a pod image here) behind a Service without a
+    // selector and its Endpoints: the pod reaches it only through the API server's service proxy, as its own identity.
+    const pod = (await readyPod()).metadata.name;
+    const now = Math.floor(Date.now() / 1000);
+    const labels = { namespace, pod, container: 'pilothouse' };
+    const prometheus = await startPrometheus({
+      host: hostAddress,
+      series: [{ name: 'container_memory_working_set_bytes', labels, samples: samplesUntil(now, 3600, 30, () => 123_456_789) }],
+    });
+    const objects = `apiVersion: v1
+kind: Service
+metadata: {name: history-prometheus, labels: {pilothouse.dev/prometheus: "true"}}
+spec: {ports: [{name: http, port: 9090, targetPort: ${prometheus.port}}]}
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: history-prometheus}
+subsets: [{addresses: [{ip: "${hostAddress}"}], ports: [{name: http, port: ${prometheus.port}}]}]
+`;
+    try {
+      await runKubectl(kubeconfig, ['apply', '-n', namespace, '-f', '-'], objects);
+      const token = await login();
+      type Clusters = { items: Array<{ history?: { available: boolean; source: string; where?: string; reason?: string } }> };
+      let history: Clusters['items'][number]['history'];
+      // Detection and the reachability check are kept for a minute: wait for the next one.
+      await waitFor(
+        async () => {
+          history = (JSON.parse((await throughService('GET', '/api/clusters', { token })).body) as Clusters).items[0]?.history;
+          return history?.available === true;
+        },
+        150_000,
+        2_000,
+      );
+      expect(history).toMatchObject({ available: true, source: 'detected', where: `service ${namespace}/history-prometheus:http` });
+      const answer = await throughService('GET', `/api/metrics/history?kind=pod&namespace=${namespace}&name=${pod}&range=1h`, { token });
+      expect(answer.status, answer.body).toBe(200);
+      const body = JSON.parse(answer.body) as { source: string; series: Array<{ name: string; points: [number, number][] }> };
+      expect(body.source).toBe('prometheus');
+      expect(body.series.find((series) => series.name === 'memory')?.points.at(-1)?.[1]).toBe(123_456_789);
+      const query = await throughService('POST', '/api/prometheus/query', { token, body: { query: 'container_memory_working_set_bytes' } });
+      expect(query.status, query.body).toBe(200);
+      expect(JSON.parse(query.body)).toMatchObject({ resultType: 'vector', result: [expect.objectContaining({ metric: expect.objectContaining({ pod }) })] });
+    } finally {
+      await tryKubectl(kubeconfig, ['delete', '-n', namespace, 'service/history-prometheus', 'endpoints/history-prometheus', '--ignore-not-found']);
+      await prometheus.stop();
+    }
+  }, 240_000);
 
   test('a hanging LLM does not restart the pod: /api/health reports within its limit, the pod stays Ready', async () => {
     front.setMode('hang');
