@@ -14,10 +14,8 @@ const missing = missingForWebTests();
 if (missing.length && process.env.CI) throw new Error(`web UI test cannot run: ${missing.join('; ')}`);
 if (missing.length) console.warn(`skipping the web risky-clicks test: ${missing.join('; ')}`);
 
-const viewports = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 768 },
-];
+const small = { width: 1024, height: 768 };
+const viewports = [{ width: 1440, height: 900 }, small];
 
 describe.skipIf(missing.length > 0)('web: risky clicks and port forwards', () => {
   const namespace = useNamespace('web-risky');
@@ -149,7 +147,7 @@ spec:
   it('asks before a rolling restart, naming the deployment; Cancel restarts nothing', { timeout: 120_000 }, async () => {
     const restartedAt = (): Promise<string> =>
       kubectl('get', 'deployment', 'restartme', '-o', 'jsonpath={.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}');
-    const page = await signIn(`/resources/deployments/${namespace.name}/restartme`, viewports[1] ?? { width: 1024, height: 768 });
+    const page = await signIn(`/resources/deployments/${namespace.name}/restartme`, small);
     await page.getByRole('tab', { name: 'Scale' }).click();
     await page.getByRole('button', { name: 'Rolling restart' }).click();
     const dialog = page.getByRole('dialog', { name: 'Restart restartme?' });
@@ -171,7 +169,7 @@ spec:
       body: { permission: 'execute_write', namespaces: [namespace.name], resources: ['deployments'], ttl: '30m', reason: 'restart for the deny test' },
     });
     expect(filed.status, filed.text).toBe(201);
-    const page = await signIn('/access-requests', viewports[1] ?? { width: 1024, height: 768 });
+    const page = await signIn('/access-requests', small);
     const row = page.getByRole('row').filter({ hasText: 'restart for the deny test' });
     await row.getByText('Pending').waitFor();
     await row.getByRole('button', { name: 'Deny' }).click();
