@@ -1550,7 +1550,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, cluster, podPort, localPort, status, address, message, requester, createdAt}]}
+         * The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, service, cluster, podPort, localPort, status, address, message, requester, createdAt}]}
          * @description Permission: `view` — allowed for viewer, user, admin.
          */
         get: operations["getApiPortforward"];
@@ -2758,6 +2758,7 @@ export interface components {
             pod: string;
             podPort: number;
             requester: string | null;
+            service?: string | null;
             status: string;
         } & {
             [key: string]: unknown;
@@ -2768,6 +2769,7 @@ export interface components {
             namespace: string;
             pod: string;
             podPort: number;
+            service?: string;
         };
         PortForwardItems: {
             items: components["schemas"]["PortForward"][];

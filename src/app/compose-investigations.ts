@@ -173,6 +173,10 @@ export function composeInvestigations(input: InvestigationsComposeInput): Invest
     run: (request) => runInvestigation(runDeps, request),
     instructions: (investigation) => runbooks.forInvestigation(investigation, investigationNamespace(investigation)),
     classify: (command) => classifyAction(input.safety, command),
+    tokensToday: async () => {
+      const sums = await input.pilot.usage.usedToday({ source: 'investigation' });
+      return sums.inputTokens + sums.outputTokens;
+    },
     clock,
     logger,
     events: input.events,

@@ -204,7 +204,7 @@ export const configKeyDescriptions: Record<string, string> = {
   'investigations.cooldown': 'a firing alert with the fingerprint of an investigation younger than this starts none (`deduplicated`)',
   'investigations.concurrency': 'investigations running at once (on the leader); the others wait `Pending`',
   'investigations.daily_token_budget':
-    'input + output tokens of all investigations per UTC day; once spent new ones are `Skipped` (`BudgetExhausted`); unset: no budget',
+    'input + output tokens of all investigations per UTC day, as the providers report them (the usage store, `GET /api/usage?source=investigation`); once spent new ones are `Skipped` (`BudgetExhausted`); unset: no budget',
   'investigations.max_steps': 'model calls per investigation',
   'investigations.identity.mapping': 'the impersonation mapping investigations read the cluster with',
   'investigations.identity.roles': "resource-level roles (names of `authorization.roles`) added to investigations' identity",

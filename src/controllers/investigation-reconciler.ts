@@ -23,6 +23,11 @@ export interface InvestigationReconcilerDeps {
   events?: EventRecorder;
   /** The home cluster's name: Events on a subject are written there only. */
   homeCluster: string;
+  /**
+   * Input + output tokens of every investigation's model calls this UTC day, from the usage store (source
+   * `investigation`): the figure `investigations.daily_token_budget` is checked against.
+   */
+  tokensToday(): Promise<number>;
   /** `investigations.enabled`, `concurrency`, `daily_token_budget`, `max_steps`. */
   limits: { enabled: boolean; concurrency: number; dailyTokenBudget?: number; maxSteps: number };
   /** Sees every Investigation that reached a final phase (metric, audit, notifications). */
@@ -30,10 +35,6 @@ export interface InvestigationReconcilerDeps {
 }
 
 const pendingRecheckMs = 1000;
-
-function utcDay(milliseconds: number): string {
-  return new Date(milliseconds).toISOString().slice(0, 10);
-}
 
 /**
  * Level-based Investigation reconciler (leader only): a new Investigation is Pending until a run slot is free
@@ -90,16 +91,9 @@ export class InvestigationReconciler implements Reconciler {
     if (!this.deps.limits.enabled) return { reason: 'Disabled', message: 'investigations.enabled is false' };
     const budget = this.deps.limits.dailyTokenBudget;
     if (budget === undefined) return undefined;
-    const used = await this.tokensToday();
+    const used = await this.deps.tokensToday();
     if (used < budget) return undefined;
     return { reason: 'BudgetExhausted', message: `today's investigations used ${used} tokens of investigations.daily_token_budget ${budget}` };
-  }
-
-  /** Tokens of the investigations that started this UTC day (their status says). */
-  private async tokensToday(): Promise<number> {
-    const today = utcDay(this.deps.clock());
-    const { items } = await this.deps.investigations.list();
-    return items.filter((item) => item.status?.startedAt?.slice(0, 10) === today).reduce((total, item) => total + (item.status?.tokens ?? 0), 0);
   }
 
   private launch(investigation: Investigation): void {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uniqueName, waitFor } from '../helpers/cluster.js';
 import { runKubectl, tryKubectl } from '../helpers/kubectl.js';
 import { startLlmWireServer, type LlmWireServer } from '../helpers/llm-wire/index.js';
+import { samplesUntil, startPrometheus } from '../helpers/prometheus.js';
 import { rootDirectory, toolPath } from '../helpers/paths.js';
 import { startLlmFront, type LlmFront } from './llm-front.js';
 
@@ -324,6 +325,79 @@ describe('the chart on the real node', () => {
     expect(metrics).toMatch(/^pilothouse_leader 1$/m);
     expect(metrics).toMatch(/^pilothouse_controller_reconciles_total\{controller="accessrequest",result="success"\} [1-9]/m);
   }, 180_000);
+
+  test('finds a Prometheus by its label and answers usage history through the API server service proxy', async () => {
+    // A real Prometheus on this host (Debian's binary cannot run in a pod image here). The API server's service proxy
+    // only goes to addresses that are a pod's IP, so a hostNetwork pod on the real node (its IP is the node's, this
+    // host's) stands for it: the Service selects that pod, and its targetPort is Prometheus' port on the host. The
+    // Pilothouse pod reaches Prometheus only through the proxy, as its own identity.
+    const pod = await readyPod();
+    const now = Math.floor(Date.now() / 1000);
+    const labels = { namespace, pod: pod.metadata.name, container: 'pilothouse' };
+    const image = (await runKubectl(kubeconfig, ['get', 'pod', pod.metadata.name, '-n', namespace, '-o', 'jsonpath={.spec.containers[0].image}'])).trim();
+    const prometheus = await startPrometheus({
+      host: hostAddress,
+      series: [{ name: 'container_memory_working_set_bytes', labels, samples: samplesUntil(now, 3600, 30, () => 123_456_789) }],
+    });
+    const objects = `apiVersion: v1
+kind: Pod
+metadata: {name: history-prometheus-host, labels: {app: history-prometheus-host}}
+spec:
+  hostNetwork: true
+  nodeSelector: {node.pilothouse.dev/real: "true"}
+  tolerations: [{key: node.pilothouse.dev/real, operator: Exists, effect: NoSchedule}]
+  containers: [{name: hold, image: "${image}", imagePullPolicy: IfNotPresent, command: [node, -e, "setInterval(() => {}, 1 << 30)"]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: history-prometheus, labels: {pilothouse.dev/prometheus: "true"}}
+spec: {selector: {app: history-prometheus-host}, ports: [{name: http, port: 9090, targetPort: ${prometheus.port}}]}
+`;
+    type Clusters = { items: Array<{ history?: { available: boolean; source: string; where?: string; reason?: string } }> };
+    let history: Clusters['items'][number]['history'];
+    try {
+      await runKubectl(kubeconfig, ['apply', '-n', namespace, '-f', '-'], objects);
+      await runKubectl(kubeconfig, ['wait', '-n', namespace, '--for=condition=Ready', 'pod/history-prometheus-host', '--timeout=120s']);
+      const token = await login();
+      // Detection and the reachability check are kept for a minute: wait for the next one.
+      await waitFor(
+        async () => {
+          history = (JSON.parse((await throughService('GET', '/api/clusters', { token })).body) as Clusters).items[0]?.history;
+          return history?.available === true;
+        },
+        150_000,
+        2_000,
+      ).catch(async (error: unknown) => {
+        const proxy = `/api/v1/namespaces/${namespace}/services/history-prometheus:http/proxy/api/v1/query?query=vector(1)`;
+        const direct = await tryKubectl(kubeconfig, ['get', '--raw', proxy]);
+        const endpoints = await tryKubectl(kubeconfig, ['get', 'endpointslices', '-n', namespace, '-o', 'wide']);
+        throw new Error(`${String(error)}; history: ${JSON.stringify(history)}; the proxy as admin: ${direct.stdout}${direct.stderr}; ${endpoints.stdout}`);
+      });
+      expect(history).toMatchObject({ available: true, source: 'detected', where: `service ${namespace}/history-prometheus:http` });
+      const answer = await throughService('GET', `/api/metrics/history?kind=pod&namespace=${namespace}&name=${pod.metadata.name}&range=1h`, { token });
+      expect(answer.status, answer.body).toBe(200);
+      const body = JSON.parse(answer.body) as { source: string; series: Array<{ name: string; points: [number, number][] }> };
+      expect(body.source).toBe('prometheus');
+      expect(body.series.find((series) => series.name === 'memory')?.points.at(-1)?.[1]).toBe(123_456_789);
+      const query = await throughService('POST', '/api/prometheus/query', { token, body: { query: 'container_memory_working_set_bytes' } });
+      expect(query.status, query.body).toBe(200);
+      expect(JSON.parse(query.body)).toMatchObject({
+        resultType: 'vector',
+        result: [expect.objectContaining({ metric: expect.objectContaining({ pod: pod.metadata.name }) })],
+      });
+    } finally {
+      await tryKubectl(kubeconfig, [
+        'delete',
+        '-n',
+        namespace,
+        'service/history-prometheus',
+        'pod/history-prometheus-host',
+        '--ignore-not-found',
+        '--wait=false',
+      ]);
+      await prometheus.stop();
+    }
+  }, 300_000);
 
   test('a hanging LLM does not restart the pod: /api/health reports within its limit, the pod stays Ready', async () => {
     front.setMode('hang');

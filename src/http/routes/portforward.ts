@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { identityAnnotation, serviceIdentity } from '../../controllers/port-forward-reconciler.js';
 import type { PortForward } from '../../crds/port-forward.js';
 import { AppError, notFound } from '../../errors.js';
-import { getPod } from '../../kube/pods/pod-target.js';
+import type { KubeIdentityClient } from '../../kube/clients.js';
+import { getPod, type PodObject } from '../../kube/pods/pod-target.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { namespaceSchema, objectNameSchema, parseWith } from '../schemas/validate.js';
 import { kubeOf, scopeOf } from '../request-state.js';
@@ -31,6 +32,8 @@ const createBody = z
     pod: objectNameSchema,
     podPort: z.number().int().min(1).max(65535),
     localPort: z.number().int().min(0).max(65535).default(0),
+    /** The Service the forward is opened for (one of the pods it selects is `pod`): the forward is listed as the Service. */
+    service: objectNameSchema.optional(),
   })
   .meta({ id: 'PortForwardCreateBody' });
 
@@ -39,6 +42,8 @@ const forwardView = z
     id: z.string(),
     namespace: z.string(),
     pod: z.string(),
+    /** The Service the forward was opened for, when it was (the tunnel goes to `pod`, one pod it selects). */
+    service: z.string().nullable().optional(),
     /** The cluster of the pod (ADR 0035). */
     cluster: z.string(),
     podPort: z.number().int(),
@@ -56,6 +61,9 @@ const forwardStarted = z.object({ id: z.string(), localPort: z.number().int(), s
 });
 const idParams = z.object({ id: objectNameSchema });
 
+/** The Service a forward was opened for (display only: the tunnel goes to `spec.pod`, one pod it selects). */
+const serviceAnnotation = 'pilothouse.dev/service';
+
 /** How long POST waits for the controller to bring the listener up. */
 const activationTimeoutMs = 15_000;
 
@@ -71,6 +79,7 @@ function view(object: PortForward, homeCluster: string): Record<string, unknown>
     id: object.metadata.name,
     namespace: object.spec.namespace,
     pod: object.spec.pod,
+    service: object.metadata.annotations?.[serviceAnnotation] ?? null,
     cluster: clusterOfForward(object, homeCluster),
     podPort: object.spec.podPort,
     localPort: status.localPort ?? object.spec.localPort,
@@ -100,15 +109,28 @@ async function createForward(deps: PortforwardRouteDeps, context: AppContext): P
   const body = parseWith(createBody, context.request.body);
   const principal = context.state.principal;
   const scope = scopeOf(context);
-  await getPod(kubeOf(context), body.namespace, body.pod);
+  const pod = await getPod(kubeOf(context), body.namespace, body.pod);
+  if (body.service) await requireSelects(kubeOf(context), body.service, pod);
   const client = deps.portForwards;
   const name = `pf-${randomBytes(4).toString('hex')}`;
   // The cluster and the identity there travel with the object from its creation: the reconciler opens the
   // tunnel to that cluster as that identity, and refuses objects without one.
   const identity = scope.identities.identityOf(principal) ?? serviceIdentity;
-  const spec = { ...body, requester: principal?.username ?? 'unknown', cluster: scope.name };
-  await client.create(name, spec, {}, { [identityAnnotation]: identity });
+  const { service, ...target } = body;
+  const spec = { ...target, requester: principal?.username ?? 'unknown', cluster: scope.name };
+  await client.create(name, spec, {}, { [identityAnnotation]: identity, ...(service ? { [serviceAnnotation]: service } : {}) });
   return activationResult(client, name, await waitForPhase(client, name, deps.clock));
+}
+
+/** A forward listed as a Service must go to a pod that Service selects (read with the caller's identity: 404 when absent). */
+async function requireSelects(client: KubeIdentityClient, service: string, pod: PodObject): Promise<void> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/services/${encodeURIComponent(service)}`;
+  const object = await client.rest.json<{ spec?: { selector?: Record<string, string> } }>('GET', path, { target: `services/${service}` });
+  const selector = Object.entries(object.spec?.selector ?? {});
+  const labels = pod.metadata.labels ?? {};
+  if (selector.length === 0 || selector.some(([key, value]) => labels[key] !== value)) {
+    throw new AppError('VALIDATION_ERROR', `service ${service} does not select pod ${pod.metadata.name}`, { service, pod: pod.metadata.name });
+  }
 }
 
 /** 201 body for an active forward; a failed or silent one is deleted and reported. */
@@ -138,7 +160,7 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       status: 201,
       response: forwardStarted,
       handler: async (context, { body }) => {
-        const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}`;
+        const line = `kubectl port-forward pod/${body.pod} ${body.localPort || ''}:${body.podPort} -n ${body.namespace}${body.service ? ` (service/${body.service})` : ''}`;
         context.body = await audited(deps, context, { resource: `pod/${body.pod}`, command: line }, () => createForward(deps, context));
         context.status = 201;
       },
@@ -148,7 +170,7 @@ export function portForwardRoutes(deps: PortforwardRouteDeps): RouteSpec[] {
       path: '/api/portforward',
       permission: 'view',
       summary:
-        "The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, cluster, podPort, localPort, status, address, message, requester, createdAt}]}",
+        "The caller's forwards (all for admin) on every cluster, ?cluster=NAME keeps one cluster's: {items: [{id, namespace, pod, service, cluster, podPort, localPort, status, address, message, requester, createdAt}]}",
       query: clusterFilterQuery,
       response: itemsOf(forwardView),
       handler: async (context, { query }) => {

@@ -11,6 +11,7 @@ export interface PodObject {
     name: string;
     namespace: string;
     uid?: string;
+    labels?: Record<string, string>;
     annotations?: Record<string, string>;
     ownerReferences?: OwnerReference[];
     deletionTimestamp?: string;

@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import type { AccessRequest, ClusterList, Health, HelmRelease, Me, ResourceKind, Row, Target } from './types.js';
+import type { AccessRequest, ClusterList, Health, HelmRelease, Investigation, Me, PortForward, ResourceKind, Row, Target } from './types.js';
 import type { PathOf, ResponseBody } from '@pilothouse/wire/calls';
 import type { components, Finding } from '@pilothouse/wire/types';
 
@@ -118,6 +118,26 @@ export class PilothouseApi {
 
   portForward(body: Body['PortForwardCreateBody']): Promise<{ id: string; localPort: number; address?: string }> {
     return this.client.call('POST', '/api/portforward', { body });
+  }
+
+  /** GET /api/portforward: the caller's forwards (every user's for admins), all namespaces. */
+  async portForwards(): Promise<PortForward[]> {
+    return (await this.client.call('GET', '/api/portforward')).items;
+  }
+
+  /** DELETE /api/portforward/{id}: stops a forward. */
+  async stopPortForward(id: string): Promise<void> {
+    await this.client.call('DELETE', '/api/portforward/{id}', { path: { id } });
+  }
+
+  /** GET /api/investigations: the Investigations the caller may see. */
+  async investigations(): Promise<Investigation[]> {
+    return (await this.client.call('GET', '/api/investigations')).items;
+  }
+
+  /** GET /api/investigations/{name}. */
+  investigation(name: string): Promise<Investigation> {
+    return this.client.call('GET', '/api/investigations/{name}', { path: { name } });
   }
 
   async terminalTicket(pod: Target, container?: string): Promise<components['schemas']['TerminalTicket']> {

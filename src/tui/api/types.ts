@@ -10,7 +10,9 @@ export type {
   ClusterSummary,
   Health,
   HelmRelease,
+  Investigation,
   Me,
+  PortForward,
   ResourceItem as Row,
   ResourceTypeItem as ResourceKind,
 } from '@pilothouse/wire/types';

@@ -31,6 +31,11 @@ const fixedCommands: Record<string, CommandOutcome> = {
   ar: { view: { type: 'access-requests' } },
   reports: { view: { type: 'reports' } },
   problems: { view: { type: 'problems' } },
+  pf: { view: { type: 'port-forwards' } },
+  forwards: { view: { type: 'port-forwards' } },
+  portforwards: { view: { type: 'port-forwards' } },
+  investigations: { view: { type: 'investigations' } },
+  inv: { view: { type: 'investigations' } },
 };
 const namespaceWords = new Set(['ns', 'namespace', 'namespaces']);
 const switchWords = new Set<string>(clusterWords);

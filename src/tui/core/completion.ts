@@ -1,7 +1,7 @@
 import type { ResourceKind } from '../api/types.js';
 
 /** Commands of the `:` line besides resource kinds. */
-export const builtinCommands = ['helm', 'ns', 'ctx', 'cluster', 'requests', 'reports', 'problems', 'lang', 'quit', 'q'] as const;
+export const builtinCommands = ['helm', 'ns', 'ctx', 'cluster', 'requests', 'reports', 'problems', 'forwards', 'investigations', 'lang', 'quit', 'q'] as const;
 
 /** Every word the `:` line completes: built-ins, then each kind's plural, singular, short names and `plural.group`. */
 export function commandWords(kinds: ResourceKind[]): string[] {

@@ -19,6 +19,8 @@ export const viewIds = [
   'pilot',
   'reports',
   'problems',
+  'port-forwards',
+  'investigations',
 ] as const;
 export type ViewId = (typeof viewIds)[number];
 
@@ -60,6 +62,7 @@ export type ActionName =
   | 'approve'
   | 'approveRequest'
   | 'denyRequest'
+  | 'stopForward'
   | 'reject'
   | 'expand'
   | 'sessions'
@@ -152,6 +155,8 @@ const viewKeys: Record<ViewId, KeyBinding[]> = {
     { key: 'tab', action: 'focus' },
   ],
   problems: [...table, { key: 'enter', action: 'open' }, { key: 'y', action: 'yaml' }, { key: 'p', action: 'askPilot' }, { key: 'i', action: 'investigate' }],
+  'port-forwards': [...table, { key: 'ctrl-d', action: 'stopForward', write: true }],
+  investigations: [...table, { key: 'enter', action: 'open' }],
   reports: [
     ...navigation,
     { key: 'n', action: 'newReport' },

@@ -15,7 +15,9 @@ export type ViewState =
   | { type: 'helm-history'; release: Target }
   | { type: 'access-requests' }
   | { type: 'reports' }
-  | { type: 'problems' };
+  | { type: 'problems' }
+  | { type: 'port-forwards' }
+  | { type: 'investigations' };
 
 /** What a write needs an access request to cover when the server answers 403 approval_required. */
 export interface AccessScope {

@@ -9,6 +9,8 @@ import { DrainView } from './drain-view.js';
 import { AccessRequestsView } from './access-requests-view.js';
 import { ReportsView } from '../reports/reports-view.js';
 import { ProblemsView } from './problems-view.js';
+import { PortForwardsView } from './port-forwards-view.js';
+import { InvestigationsView } from './investigations-view.js';
 
 export interface BodySize {
   height: number;
@@ -19,14 +21,18 @@ export interface BodySize {
 /** The key-map view of a stack entry (what `?` lists). */
 export function viewIdOf(state: ViewState): ViewId {
   if (state.type === 'table' || state.type === 'text') return state.view;
-  if (state.type === 'logs') return 'logs';
-  if (state.type === 'drain') return 'drain';
-  if (state.type === 'helm') return 'helm';
-  if (state.type === 'helm-history') return 'helm-history';
-  if (state.type === 'reports') return 'reports';
-  if (state.type === 'problems') return 'problems';
-  return 'access-requests';
+  // Every other entry's type is its view's id.
+  return state.type;
 }
+
+/** The views that need nothing but their size. */
+const listViews: Record<'access-requests' | 'reports' | 'problems' | 'port-forwards' | 'investigations', (size: BodySize) => ReactElement> = {
+  'access-requests': AccessRequestsView,
+  reports: ReportsView,
+  problems: ProblemsView,
+  'port-forwards': PortForwardsView,
+  investigations: InvestigationsView,
+};
 
 /** Renders one entry of the view stack. */
 export function ViewBody(props: { state: ViewState } & BodySize): ReactElement {
@@ -44,11 +50,9 @@ export function ViewBody(props: { state: ViewState } & BodySize): ReactElement {
       return <HelmView {...size} />;
     case 'helm-history':
       return <HelmHistoryView release={state.release} {...size} />;
-    case 'access-requests':
-      return <AccessRequestsView {...size} />;
-    case 'reports':
-      return <ReportsView {...size} />;
-    case 'problems':
-      return <ProblemsView {...size} />;
+    default: {
+      const View = listViews[state.type];
+      return <View {...size} />;
+    }
   }
 }

@@ -76,6 +76,21 @@ describe('helm chart charts/pilothouse', () => {
     expect(Buffer.from(secret?.data?.['admin-password'] ?? '', 'base64').toString()).toHaveLength(24);
   });
 
+  it('lets Pilothouse create Events on investigation subjects in any namespace only while investigations are on', async () => {
+    const eventRules = async (...options: string[]): Promise<unknown[]> => {
+      const documents = yaml.loadAll(await helm('template', 'pilothouse', chart, ...options)) as {
+        kind?: string;
+        rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+      }[];
+      const clusterRole = documents.find(
+        (document) => document?.kind === 'ClusterRole' && document.rules?.some((rule) => rule.resources.includes('tokenreviews')),
+      );
+      return (clusterRole?.rules ?? []).filter((rule) => rule.apiGroups.includes('events.k8s.io') && rule.verbs.includes('create'));
+    };
+    expect(await eventRules()).toEqual([{ apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] }]);
+    expect(await eventRules('--set', 'config.investigations.enabled=false')).toEqual([]);
+  });
+
   it('refuses replicas > 1 without the shared store; with it: the URL from the Secret, rolling updates with maxUnavailable 0, pods spread', async () => {
     await expect(helm('template', 'pilothouse', chart, '--set', 'replicas=3')).rejects.toThrow(
       /replicas > 1 needs the shared store: set database\.existingSecret/,
@@ -336,7 +351,10 @@ describe('helm chart charts/pilothouse', () => {
     }
     expect(await canI('pilothouse', 'create', 'tokenreviews.authentication.k8s.io')).toBe(true);
     expect(await canI('pilothouse', 'create', 'events.events.k8s.io', '-n', namespace.name)).toBe(true);
-    expect(await canI('pilothouse', 'create', 'events.events.k8s.io', '-n', 'default')).toBe(false);
+    // Investigations put an Event on their subject, in its namespace: create only, never read back, changed or deleted there.
+    expect(await canI('pilothouse', 'create', 'events.events.k8s.io', '-n', work.name)).toBe(true);
+    expect(await canI('pilothouse', 'patch', 'events.events.k8s.io', '-n', work.name)).toBe(false);
+    expect(await canI('pilothouse', 'delete', 'events.events.k8s.io', '-n', work.name)).toBe(false);
     expect(await canI('pilothouse', 'create', 'pods', '--subresource=exec', '-A')).toBe(false);
     // MCPServer objects run commands on Pilothouse's host and PortForwards open its listeners:
     // of the role identities only the admin one may create them.

@@ -114,6 +114,8 @@ describe('an alert from Prometheus through Alertmanager', () => {
           { name: 'kubectl', arguments: { command: `get deployment web -n ${target.name} -o name` } },
           { name: 'kubectl', arguments: { command: `scale deployment web --replicas=0 -n ${target.name}` } },
         ],
+        // The provider's own count of the call, as real providers report it: what the daily budget adds up.
+        usage: { input: 30, output: 5 },
       },
       {
         toolCalls: [
@@ -126,6 +128,7 @@ describe('an alert from Prometheus through Alertmanager', () => {
             },
           },
         ],
+        usage: { input: 40, output: 7 },
       },
     ]);
     const runbook = `apiVersion: v1
@@ -173,6 +176,9 @@ data:
       model: 'wire-model',
     });
     expect(concluded.status.tokens).toBeGreaterThan(0);
+    // Its calls are in the usage store as `investigation`, where the daily budget reads them.
+    const usage = await service.api('GET', '/api/usage?source=investigation', { token: service.adminToken });
+    expect(usage.body.totals).toMatchObject({ inputTokens: 70, outputTokens: 12 });
     expect(concluded.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Concluded', status: 'True' })]));
     expect(await replicas()).toBe('1');
     const system = JSON.stringify((wire.chatRequests()[0]?.body as { messages: unknown[] }).messages[0]);

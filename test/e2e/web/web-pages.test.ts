@@ -209,13 +209,15 @@ count: 1`,
       const address = /Forwarding on (\S+)/.exec(started ?? '')?.[1] ?? '';
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`http://${address}/through-${name}`)).text()).toBe(`hello from the pod side /through-${name}`);
-      // A service forwards to a pod it selects, as kubectl port-forward svc/… does.
-      const row = page
-        .getByRole('row')
-        .filter({ hasText: `${namespace.name}/web:80` })
-        .filter({ hasText: address });
+      // A service forwards to a pod it selects, as kubectl port-forward svc/… does, and is listed as the service.
+      const target = kind === 'services' ? `${namespace.name}/service/${name}:80` : `${namespace.name}/${name}:80`;
+      const row = page.getByRole('row').filter({ hasText: target }).filter({ hasText: address });
       await row.getByText('active').waitFor();
-      await row.getByRole('button', { name: 'Stop the forward to web:80' }).click();
+      await row.getByRole('button', { name: `Stop the forward to ${target}` }).click();
+      await page
+        .getByRole('dialog', { name: `Stop the forward to ${target}?` })
+        .getByRole('button', { name: 'Stop' })
+        .click();
       await page.getByText(/Port forward pf-\w+ stopped\./).waitFor();
       await waitFor(async () => (await page.getByRole('row').filter({ hasText: address }).count()) === 0);
     };

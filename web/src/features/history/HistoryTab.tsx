@@ -25,7 +25,7 @@ export function HistoryTab({ target }: { target: ResourceTarget }): ReactNode {
         </select>
       </label>
       <ErrorNotice error={history.error} />
-      {history.isFetching && <p className="muted">{t('tab.loading')}</p>}
+      {history.isPending && query && <p className="muted">{t('tab.loading')}</p>}
       {history.data && (
         <p className="muted small" data-testid="history-source">
           {t(history.data.source === 'memory' ? 'history.sourceMemory' : 'history.sourcePrometheus')}

@@ -19,8 +19,11 @@ export function PromqlChart({ command, cluster }: { command: string; cluster?: s
   const t = useT();
   const container = useRef<HTMLDivElement>(null);
   const parsed = promqlCommand(command);
+  // A query, not a change: cached per cluster and command like any read (TanStack Query), asked once per card.
   const answer = useQuery({
     queryKey: ['promql-chart', cluster ?? '', command],
+    enabled: !!parsed,
+    staleTime: Infinity,
     queryFn: ({ signal }) => {
       const end = Math.floor(Date.now() / 1000);
       const seconds = parsed?.rangeSeconds ?? 3600;

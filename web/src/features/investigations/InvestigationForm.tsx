@@ -12,7 +12,7 @@ export interface SubjectInput {
   name: string;
 }
 
-/** Starts an investigation (POST /api/investigations) of the current cluster; resolves to its name. */
+/** Starts an investigation (POST /api/investigations) of the current cluster (none chosen: the home cluster); resolves to its name. */
 export async function startInvestigation(client: ReturnType<typeof useApi>, cluster: string, question: string, subject?: SubjectInput): Promise<string> {
   // The home cluster ('') is named by leaving `cluster` out (the body takes a cluster's name only).
   const body = { question, ...(cluster ? { cluster } : {}), ...(subject ? { subject } : {}) };

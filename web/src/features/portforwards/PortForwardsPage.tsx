@@ -6,8 +6,9 @@ import { DataTable } from '../../shared/DataTable';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { StartPortForward } from './StartPortForward';
-import type { PortForward } from './port-forward-types';
+import { addressOf, targetOf, type PortForward } from './port-forward-types';
 import { portForwardColumns } from './portforward-columns';
 import '../layout/pages.css';
 
@@ -53,16 +54,37 @@ function StartForm({ namespace }: { namespace: string }): ReactNode {
   );
 }
 
-/** Port forwards: the caller's (all for admins) with status and local address, stop; start one from a pod. */
+/** The confirmation of Stop: it names what the forward goes to and the local address that closes. */
+function StopDialog(props: { forward: PortForward; busy: boolean; onConfirm: () => void; onCancel: () => void }): ReactNode {
+  const t = useT();
+  const target = targetOf(props.forward);
+  return (
+    <ConfirmDialog
+      title={t('portforward.stopTitle', { target })}
+      confirmLabel={t('portforward.stop')}
+      cancelLabel={t('portforward.cancel')}
+      danger
+      busy={props.busy}
+      onConfirm={props.onConfirm}
+      onCancel={props.onCancel}
+    >
+      <p>{t('portforward.stopText', { address: addressOf(props.forward) ?? '—' })}</p>
+    </ConfirmDialog>
+  );
+}
+
+/** Port forwards: the caller's (all for admins) with status and local address, stop (after a confirmation); start one from a pod or service. */
 export function PortForwardsPage({ namespace }: { namespace: string }): ReactNode {
   const t = useT();
   const client = useApi();
   const queries = useQueryClient();
   const forwards = useApiQuery(listPath, { refetchInterval: 5_000 });
+  const [stopping, setStopping] = useState<PortForward>();
   const action = useAction(() => void queries.invalidateQueries({ queryKey: [listPath] }));
   const stop = (forward: PortForward): Promise<void> =>
     action.act(async () => {
       await client.call('DELETE', '/api/portforward/{id}', { path: { id: forward.id } });
+      setStopping(undefined);
       return t('portforward.stopped', { id: forward.id });
     });
   // Starting a forward is a write (viewers are refused by the service).
@@ -72,8 +94,8 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
       type="button"
       className="small-button danger"
       disabled={action.busy}
-      onClick={() => void stop(row)}
-      aria-label={t('portforward.stopNamed', { target: `${row.pod}:${row.podPort}` })}
+      onClick={() => setStopping(row)}
+      aria-label={t('portforward.stopNamed', { target: targetOf(row) })}
     >
       {t('portforward.stop')}
     </button>
@@ -94,6 +116,7 @@ export function PortForwardsPage({ namespace }: { namespace: string }): ReactNod
       {forwards.data && forwards.data.items.length > 0 && (
         <DataTable columns={columns} rows={forwards.data.items} rowKey={(row) => row.id} caption={t('portforward.title')} />
       )}
+      {stopping && <StopDialog forward={stopping} busy={action.busy} onConfirm={() => void stop(stopping)} onCancel={() => setStopping(undefined)} />}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { useApiQuery } from '../../shared/use-api-query';
+import { AddressLink } from './portforward-columns';
 import { podPorts, selectorOf, servicePorts, type OfferedPort } from './port-forward-types';
 
 export interface StartPortForwardProps {
@@ -60,6 +61,19 @@ function PortPicker({ offered, value, onChange }: { offered: OfferedPort[]; valu
   );
 }
 
+/** "Forwarding on <address>", the address a link to it. */
+function StartedNotice({ address }: { address: string }): ReactNode {
+  const t = useT();
+  const [before, after = ''] = t('portforward.started', { address: '\u0000' }).split('\u0000');
+  return (
+    <p className="notice notice-ok" role="status">
+      {before}
+      <AddressLink address={address} />
+      {after}
+    </p>
+  );
+}
+
 /** Start a port forward from a pod or service page: pick the port, optionally the local port. Embeddable anywhere. */
 export function StartPortForward({ kind, namespace, name, ports }: StartPortForwardProps): ReactNode {
   const t = useT();
@@ -73,6 +87,9 @@ export function StartPortForward({ kind, namespace, name, ports }: StartPortForw
   const [error, setError] = useState<unknown>();
   const [started, setStarted] = useState<Started>();
   const chosen = port || String(offered[0]?.port ?? '');
+  // The forwards list (the same query as the Port forwards page): the notice goes away once this forward is stopped, here or anywhere.
+  const forwards = useApiQuery('/api/portforward', { enabled: !!started, refetchInterval: 5_000 });
+  const open = !forwards.data || forwards.data.items.some((forward) => forward.id === started?.id);
 
   const start = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -80,9 +97,12 @@ export function StartPortForward({ kind, namespace, name, ports }: StartPortForw
     setError(undefined);
     try {
       const pod = await targetPod(client, { kind, namespace, name }, object.data);
-      const body = { namespace, pod, podPort: Number(chosen), localPort: Number(localPort) || 0 };
-      setStarted(await client.call('POST', '/api/portforward', { body }));
+      const service = kind === 'services' ? { service: name } : {};
+      const body = { namespace, pod, podPort: Number(chosen), localPort: Number(localPort) || 0, ...service };
+      const answer = await client.call('POST', '/api/portforward', { body });
+      // The list is read again first, so the notice below (shown while the forward is listed) appears at once.
       await queries.invalidateQueries({ queryKey: ['/api/portforward'] });
+      setStarted(answer);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -100,11 +120,7 @@ export function StartPortForward({ kind, namespace, name, ports }: StartPortForw
       <button type="submit" className="primary" disabled={busy || !chosen}>
         {t('portforward.start')}
       </button>
-      {started && (
-        <p className="notice notice-ok" role="status">
-          {t('portforward.started', { address: started.address ?? `127.0.0.1:${started.localPort}` })}
-        </p>
-      )}
+      {started && open && <StartedNotice address={started.address ?? `127.0.0.1:${started.localPort}`} />}
       <ErrorNotice error={error} compact />
     </form>
   );

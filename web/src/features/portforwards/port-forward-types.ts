@@ -32,3 +32,13 @@ export function selectorOf(service: { spec?: ServiceSpec }): string | undefined 
   const entries = Object.entries(service.spec?.selector ?? {});
   return entries.length ? entries.map(([key, value]) => `${key}=${value}`).join(',') : undefined;
 }
+
+/** What a forward goes to, as people name it: `namespace/service/name:port` for a Service's, else `namespace/pod:port`. */
+export function targetOf(forward: Pick<PortForward, 'namespace' | 'pod' | 'podPort' | 'service'>): string {
+  return forward.service ? `${forward.namespace}/service/${forward.service}:${forward.podPort}` : `${forward.namespace}/${forward.pod}:${forward.podPort}`;
+}
+
+/** The forward's local `host:port`, when it has one. */
+export function addressOf(forward: Pick<PortForward, 'address' | 'localPort'>): string | undefined {
+  return forward.address ?? (forward.localPort ? `127.0.0.1:${forward.localPort}` : undefined);
+}

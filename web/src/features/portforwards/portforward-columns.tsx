@@ -2,9 +2,29 @@ import type { ReactNode } from 'react';
 import type { Translate } from '../../i18n';
 import type { Column } from '../../shared/DataTable';
 import { clusterColumn } from '../../shared/cluster-column';
-import type { PortForward } from './port-forward-types';
+import { addressOf, targetOf, type PortForward } from './port-forward-types';
 
 const statusTone: Record<string, string> = { active: 'tone-good', failed: 'tone-bad', Pending: 'tone-warn' };
+
+/** The local address as a link that opens it (http; the forward carries any TCP, the link is for the common case). */
+export function AddressLink({ address }: { address: string }): ReactNode {
+  return (
+    <a className="mono" href={`http://${address}/`} target="_blank" rel="noreferrer">
+      {address}
+    </a>
+  );
+}
+
+/** What a forward goes to: its Service (with the pod it reaches in small print), else its pod. */
+function TargetCell({ forward, t }: { forward: PortForward; t: Translate }): ReactNode {
+  if (!forward.service) return targetOf(forward);
+  return (
+    <>
+      {targetOf(forward)}
+      <div className="small muted">{t('portforward.viaPod', { pod: forward.pod })}</div>
+    </>
+  );
+}
 
 /** The port forwards table's columns (the cluster the tunnel opens to first); `actions` renders the last cell. */
 export function portForwardColumns(t: Translate, actions: (forward: PortForward) => ReactNode): Column<PortForward>[] {
@@ -13,13 +33,16 @@ export function portForwardColumns(t: Translate, actions: (forward: PortForward)
     {
       key: 'target',
       header: t('portforward.target'),
-      cell: (row) => `${row.namespace}/${row.pod}:${row.podPort}`,
-      sortValue: (row) => `${row.namespace}/${row.pod}`,
+      cell: (row) => <TargetCell forward={row} t={t} />,
+      sortValue: (row) => targetOf(row),
     },
     {
       key: 'address',
       header: t('portforward.address'),
-      cell: (row) => <span className="mono">{row.address ?? (row.localPort ? `127.0.0.1:${row.localPort}` : '—')}</span>,
+      cell: (row) => {
+        const address = addressOf(row);
+        return address ? <AddressLink address={address} /> : '—';
+      },
     },
     {
       key: 'status',

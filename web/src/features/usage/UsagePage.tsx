@@ -41,7 +41,7 @@ export function UsagePage(): ReactNode {
     <section className="page" aria-labelledby="usage-title">
       <div className="toolbar">
         <h1 id="usage-title">{t('usage.title')}</h1>
-        {usage.isFetching && <Spinner label={t('common.loading')} />}
+        {usage.isPending && <Spinner label={t('common.loading')} />}
       </div>
       <form className="filters" onSubmit={apply}>
         <label className="inline-field">
