@@ -45,7 +45,9 @@ const wrapped = (text: string, width: number, style: Omit<Line, 'text'>, indent 
 function toolState(entry: ToolEntry, options: LineOptions): Line[] {
   const { t, now, timeoutMs } = options;
   if (isWaiting(entry)) {
-    const seconds = Math.max(0, Math.ceil((entry.requestedAt + (entry.timeoutMs ?? timeoutMs) - now) / 1000));
+    const timeout = entry.timeoutMs ?? timeoutMs;
+    // `now` ticks once a second and may be older than the request: never more than the whole timeout.
+    const seconds = Math.min(Math.ceil(timeout / 1000), Math.max(0, Math.ceil((entry.requestedAt + timeout - now) / 1000)));
     const onCluster = entry.cluster ? wrapped(`${t('tui.pilot.onCluster')}: ${entry.cluster}`, options.width, { color: 'cyan', bold: true }, '  ') : [];
     return [...onCluster, ...wrapped(t('tui.pilot.approve', { seconds }), options.width, { color: 'yellow', bold: true }, '  ')];
   }
