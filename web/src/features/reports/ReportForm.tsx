@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
 import { TextField } from '../../shared/TextField';
 import { useSubmit } from '../../shared/use-submit';
 import { useApi } from '../../shared/api-context';
@@ -39,26 +40,8 @@ export function ReportForm({ namespace, onRequested }: { namespace: string; onRe
     <form className="card page-section" onSubmit={submit} aria-labelledby="report-form-title">
       <h2 id="report-form-title">{t('reports.request')}</h2>
       <div className="form-row">
-        <label className="field">
-          <span>{t('reports.type')}</span>
-          <select value={type} onChange={(event) => setType(event.target.value)}>
-            {reportTypes.map((value) => (
-              <option key={value} value={value}>
-                {t(`reports.type.${value}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t('reports.format')}</span>
-          <select value={format} onChange={(event) => setFormat(event.target.value)}>
-            {reportFormats.map((value) => (
-              <option key={value} value={value}>
-                {value.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={t('reports.type')} value={type} options={reportTypes} text={(value) => t(`reports.type.${value}`)} onValue={setType} />
+        <SelectField label={t('reports.format')} value={format} options={reportFormats} text={(value) => value.toUpperCase()} onValue={setFormat} />
         <TextField label={t('reports.namespace')} value={target} onValue={setTarget} placeholder={t('reports.allNamespaces')} />
         <button type="submit" className="primary" disabled={busy}>
           {t('reports.generate')}
