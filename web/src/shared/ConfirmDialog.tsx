@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { Modal } from './Modal';
 
 interface ConfirmDialogProps {
   title: string;
@@ -13,22 +14,8 @@ interface ConfirmDialogProps {
 
 /** A modal confirmation (native <dialog>: focus trap and Escape come with it). Cancel has focus first. */
 export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, busy, danger, onConfirm, onCancel }: ConfirmDialogProps): ReactNode {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
   return (
-    <dialog
-      ref={dialog}
-      className="dialog"
-      aria-labelledby="confirm-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
+    <Modal labelledBy="confirm-title" onCancel={onCancel}>
       <h2 id="confirm-title">{title}</h2>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
@@ -39,6 +26,6 @@ export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, busy
           {confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -16,7 +16,7 @@ export interface Column<T> {
   important?: boolean;
 }
 
-interface DataTableProps<T> {
+export interface DataTableProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string;

@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
+import { Modal } from '../../shared/Modal';
+import { TextField } from '../../shared/TextField';
 import { createPortal } from 'react-dom';
 import type { AccessNeeded, AccessRequest } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
@@ -19,17 +22,10 @@ function RequestAccessDialog({ prefill, onDone, onCancel }: DialogProps): ReactN
   const client = useApi();
   const t = useT();
   const scope = useAccessScope();
-  const dialog = useRef<HTMLDialogElement>(null);
   const initial = prefill ? fieldsOf(prefill) : { namespace: scope.namespace ?? '', resource: scope.resource ?? '' };
   const [fields, setFields] = useState({ ...initial, ttl: '1h', reason: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -44,38 +40,24 @@ function RequestAccessDialog({ prefill, onDone, onCancel }: DialogProps): ReactN
   };
 
   return createPortal(
-    <dialog
-      ref={dialog}
-      className="dialog"
-      aria-labelledby="request-access-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-      onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}
-    >
+    <Modal labelledBy="request-access-title" onCancel={onCancel} onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}>
       <form onSubmit={(event) => void submit(event)}>
         <h2 id="request-access-title">{t('access.dialog.title')}</h2>
         <div className="dialog-body form-stack">
           <p className="muted small">{t('access.dialog.intro')}</p>
-          <label className="field">
-            <span>{t('access.namespace')}</span>
-            <input value={fields.namespace} placeholder={t('access.all')} onChange={(event) => setFields({ ...fields, namespace: event.target.value })} />
-          </label>
-          <label className="field">
-            <span>{t('access.resource')}</span>
-            <input value={fields.resource} placeholder={t('access.all')} onChange={(event) => setFields({ ...fields, resource: event.target.value })} />
-          </label>
-          <label className="field">
-            <span>{t('access.ttl')}</span>
-            <select value={fields.ttl} onChange={(event) => setFields({ ...fields, ttl: event.target.value })}>
-              {ttlChoices.map((ttl) => (
-                <option key={ttl} value={ttl}>
-                  {ttl}
-                </option>
-              ))}
-            </select>
-          </label>
+          <TextField
+            label={t('access.namespace')}
+            value={fields.namespace}
+            placeholder={t('access.all')}
+            onValue={(namespace) => setFields({ ...fields, namespace })}
+          />
+          <TextField
+            label={t('access.resource')}
+            value={fields.resource}
+            placeholder={t('access.all')}
+            onValue={(resource) => setFields({ ...fields, resource })}
+          />
+          <SelectField label={t('access.ttl')} value={fields.ttl} options={ttlChoices} onValue={(ttl) => setFields({ ...fields, ttl })} />
           <label className="field">
             <span>{t('access.reason')}</span>
             <textarea rows={3} maxLength={2000} value={fields.reason} onChange={(event) => setFields({ ...fields, reason: event.target.value })} />
@@ -91,7 +73,7 @@ function RequestAccessDialog({ prefill, onDone, onCancel }: DialogProps): ReactN
           </button>
         </div>
       </form>
-    </dialog>,
+    </Modal>,
     document.body,
   );
 }

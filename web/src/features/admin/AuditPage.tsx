@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
 import { useApi } from '../../shared/api-context';
 import type { AuditEntry } from '@pilothouse/wire/types';
 import { useT, type Translate } from '../../i18n';
@@ -107,17 +108,14 @@ export function AuditPage(): ReactNode {
         <AuditExport filters={filters} />
       </div>
       <form className="filters" onSubmit={apply}>
-        <label className="inline-field">
-          <span>{t('audit.action')}</span>
-          <select value={draft.action} onChange={(event) => setDraft({ ...draft, action: event.target.value as AuditAction | '' })}>
-            <option value="">{t('audit.anyAction')}</option>
-            {actions.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          className="inline-field"
+          label={t('audit.action')}
+          any={t('audit.anyAction')}
+          value={draft.action}
+          options={actions}
+          onValue={(action) => setDraft({ ...draft, action })}
+        />
         {field('user', 'text', t('audit.user'))}
         {field('from', 'datetime-local', t('audit.from'))}
         {field('to', 'datetime-local', t('audit.to'))}

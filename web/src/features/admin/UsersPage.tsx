@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
 import type { Role, User } from '@pilothouse/wire/types';
 import { useApi } from '../../shared/api-context';
 import { useT, type Translate } from '../../i18n';
@@ -99,16 +100,7 @@ export function UsersPage(): ReactNode {
             onChange={(event) => setForm({ ...form, password: event.target.value })}
           />
         </label>
-        <label className="field">
-          <span>{t('users.role')}</span>
-          <select value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value as Role })}>
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={t('users.role')} value={form.role} options={roles} onValue={(role) => setForm({ ...form, role })} />
         <label className="field">
           <span>{t('users.email')}</span>
           <input type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} />

@@ -1,20 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { TextField } from '../../shared/TextField';
+import { ChartFields, chartBody, useReleaseRun, type ChartRef } from './ChartFields';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
 import { ChartSearch } from './ChartSearch';
 import { releasePath } from './helm-types';
-import { ReleaseProgress, type Phase } from './ReleaseProgress';
+import { ReleaseProgress } from './ReleaseProgress';
 import { ValuesEditor } from './ValuesEditor';
 import '../layout/pages.css';
 
-interface InstallDraft {
+interface InstallDraft extends ChartRef {
   name: string;
   namespace: string;
-  chart: string;
-  repo: string;
-  version: string;
   values: string;
   createNamespace: boolean;
 }
@@ -33,34 +32,23 @@ export function HelmInstallPage({ namespace }: { namespace: string }): ReactNode
     values: '',
     createNamespace: false,
   });
-  const [phase, setPhase] = useState<Phase>('idle');
-  const [error, setError] = useState<unknown>();
   const [installed, setInstalled] = useState<{ name: string; namespace: string }>();
-  const set = (key: keyof InstallDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value });
+  const set = (key: keyof InstallDraft) => (value: string) => setDraft({ ...draft, [key]: value });
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setPhase('running');
-    setError(undefined);
-    try {
+  const { phase, error, submit } = useReleaseRun(
+    async () => {
       const body = {
         name: draft.name.trim(),
         namespace: draft.namespace.trim(),
-        chart: draft.chart.trim(),
-        repo: draft.repo.trim() || undefined,
-        version: draft.version.trim() || undefined,
+        ...chartBody(draft),
         valuesYaml: draft.values,
         createNamespace: draft.createNamespace,
       };
       await client.call('POST', '/api/helm/install', { body });
       setInstalled({ name: body.name, namespace: body.namespace });
-      setPhase('done');
-      await queries.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/helm/releases') });
-    } catch (failure) {
-      setError(failure);
-      setPhase('failed');
-    }
-  };
+    },
+    () => queries.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/helm/releases') }),
+  );
 
   return (
     <section className="page" aria-labelledby="install-title">
@@ -73,30 +61,11 @@ export function HelmInstallPage({ namespace }: { namespace: string }): ReactNode
           onPick={(chart) => setDraft({ ...draft, chart: chart.name, version: chart.version, name: draft.name || (chart.name.split('/').pop() ?? '') })}
         />
       </section>
-      <form className="card page-section" onSubmit={(event) => void submit(event)} aria-label={t('helm.installTitle')}>
+      <form className="card page-section" onSubmit={submit} aria-label={t('helm.installTitle')}>
+        <ChartFields value={draft} onChange={(ref) => setDraft({ ...draft, ...ref })} chartPlaceholder="repo/chart" />
         <div className="form-row">
-          <label className="field">
-            <span>{t('helm.chartRef')}</span>
-            <input value={draft.chart} onChange={set('chart')} required placeholder="repo/chart" />
-          </label>
-          <label className="field">
-            <span>{t('helm.repoUrl')}</span>
-            <input type="url" value={draft.repo} onChange={set('repo')} placeholder="https://charts.example.org" />
-          </label>
-          <label className="field">
-            <span>{t('helm.version')}</span>
-            <input value={draft.version} onChange={set('version')} placeholder={t('helm.latest')} />
-          </label>
-        </div>
-        <div className="form-row">
-          <label className="field">
-            <span>{t('helm.releaseName')}</span>
-            <input value={draft.name} onChange={set('name')} required pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
-          </label>
-          <label className="field">
-            <span>{t('helm.namespace')}</span>
-            <input value={draft.namespace} onChange={set('namespace')} required />
-          </label>
+          <TextField label={t('helm.releaseName')} value={draft.name} onValue={set('name')} required pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
+          <TextField label={t('helm.namespace')} value={draft.namespace} onValue={set('namespace')} required />
           <label className="checkbox-field">
             <input type="checkbox" checked={draft.createNamespace} onChange={(event) => setDraft({ ...draft, createNamespace: event.target.checked })} />
             <span>{t('helm.createNamespace')}</span>

@@ -3,7 +3,10 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { Link } from '../../shared/router';
 import { useT } from '../../i18n';
-import { DataTable, type Column } from '../../shared/DataTable';
+import type { Column } from '../../shared/DataTable';
+import { ListTable } from '../../shared/ListTable';
+import { RowButton } from '../../shared/RowButton';
+import { TextField } from '../../shared/TextField';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -30,6 +33,7 @@ export function HelmRepositoriesPage(): ReactNode {
       return t('helm.repoAdded', { name: name.trim() });
     });
   };
+  const run = (call: () => Promise<unknown>, done: string) => (): void => void action.act(async () => (await call(), done));
   // Everyone may list the repositories; only admins change them.
   const isAdmin = client.current?.role === 'admin';
   const allColumns: Column<Repository>[] = [
@@ -40,38 +44,22 @@ export function HelmRepositoriesPage(): ReactNode {
       header: t('helm.actions'),
       cell: (row) => (
         <span className="row-actions">
-          <button
-            type="button"
-            className="small-button"
+          <RowButton
+            label={t('helm.repoUpdate')}
+            name={t('helm.repoUpdateNamed', { name: row.name })}
             disabled={action.busy}
-            aria-label={t('helm.repoUpdateNamed', { name: row.name })}
-            onClick={() =>
-              void action.act(
-                async () => (
-                  await client.call('POST', '/api/helm/repositories/update', { body: { names: [row.name] } }),
-                  t('helm.repoUpdated', { name: row.name })
-                ),
-              )
-            }
-          >
-            {t('helm.repoUpdate')}
-          </button>
-          <button
-            type="button"
-            className="small-button danger"
+            onClick={run(
+              () => client.call('POST', '/api/helm/repositories/update', { body: { names: [row.name] } }),
+              t('helm.repoUpdated', { name: row.name }),
+            )}
+          />
+          <RowButton
+            label={t('helm.repoRemove')}
+            name={t('helm.repoRemoveNamed', { name: row.name })}
+            danger
             disabled={action.busy}
-            aria-label={t('helm.repoRemoveNamed', { name: row.name })}
-            onClick={() =>
-              void action.act(
-                async () => (
-                  await client.call('DELETE', '/api/helm/repositories/{name}', { path: { name: row.name } }),
-                  t('helm.repoRemoved', { name: row.name })
-                ),
-              )
-            }
-          >
-            {t('helm.repoRemove')}
-          </button>
+            onClick={run(() => client.call('DELETE', '/api/helm/repositories/{name}', { path: { name: row.name } }), t('helm.repoRemoved', { name: row.name }))}
+          />
         </span>
       ),
     },
@@ -85,24 +73,21 @@ export function HelmRepositoriesPage(): ReactNode {
       </div>
       {isAdmin && (
         <form className="card page-section form-row" onSubmit={add} aria-label={t('helm.repoAdd')}>
-          <label className="field">
-            <span>{t('helm.name')}</span>
-            <input value={name} onChange={(event) => setName(event.target.value)} required pattern="[a-z0-9]([\-a-z0-9_]*[a-z0-9])?" />
-          </label>
-          <label className="field">
-            <span>{t('helm.repoUrl')}</span>
-            <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />
-          </label>
+          <TextField label={t('helm.name')} value={name} onValue={setName} required pattern="[a-z0-9]([\-a-z0-9_]*[a-z0-9])?" />
+          <TextField label={t('helm.repoUrl')} type="url" value={url} onValue={setUrl} required />
           <button type="submit" className="primary" disabled={action.busy}>
             {t('helm.repoAdd')}
           </button>
         </form>
       )}
       <ActionNotices action={action} error={repositories.error} />
-      {repositories.data && repositories.data.items.length === 0 && <p className="muted pad">{t('helm.noRepositories')}</p>}
-      {repositories.data && repositories.data.items.length > 0 && (
-        <DataTable columns={columns} rows={repositories.data.items} rowKey={(row) => row.name} caption={t('helm.repositoriesTitle')} />
-      )}
+      <ListTable
+        columns={columns}
+        rows={repositories.data?.items}
+        empty={t('helm.noRepositories')}
+        rowKey={(row) => row.name}
+        caption={t('helm.repositoriesTitle')}
+      />
     </section>
   );
 }

@@ -1,4 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { TextField } from '../../shared/TextField';
+import { useSubmit } from '../../shared/use-submit';
 import { useApi } from '../../shared/api-context';
 import { useCluster } from '../../shared/cluster-context';
 import { useT } from '../../i18n';
@@ -28,43 +30,20 @@ export function InvestigationForm({ namespace, onStarted }: { namespace: string;
   const [kind, setKind] = useState('');
   const [target, setTarget] = useState(namespace);
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const subject = kind.trim() && name.trim() ? { kind: kind.trim(), name: name.trim(), ...(target.trim() ? { namespace: target.trim() } : {}) } : undefined;
-      onStarted(await startInvestigation(client, cluster, question.trim(), subject));
-      setQuestion('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    const subject = kind.trim() && name.trim() ? { kind: kind.trim(), name: name.trim(), ...(target.trim() ? { namespace: target.trim() } : {}) } : undefined;
+    onStarted(await startInvestigation(client, cluster, question.trim(), subject));
+    setQuestion('');
+  });
   return (
-    <form className="card page-section" onSubmit={(event) => void submit(event)} aria-labelledby="investigation-form-title">
+    <form className="card page-section" onSubmit={submit} aria-labelledby="investigation-form-title">
       <h2 id="investigation-form-title">{t('investigations.ask')}</h2>
       <p className="muted small">{t('investigations.readOnly')}</p>
       <div className="form-row">
-        <label className="field">
-          <span>{t('investigations.question')}</span>
-          <input value={question} onChange={(event) => setQuestion(event.target.value)} required maxLength={4000} />
-        </label>
-        <label className="field">
-          <span>{t('investigations.kind')}</span>
-          <input value={kind} onChange={(event) => setKind(event.target.value)} placeholder="Deployment" />
-        </label>
-        <label className="field">
-          <span>{t('investigations.namespace')}</span>
-          <input value={target} onChange={(event) => setTarget(event.target.value)} />
-        </label>
-        <label className="field">
-          <span>{t('investigations.name')}</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} />
-        </label>
+        <TextField label={t('investigations.question')} value={question} onValue={setQuestion} required maxLength={4000} />
+        <TextField label={t('investigations.kind')} value={kind} onValue={setKind} placeholder="Deployment" />
+        <TextField label={t('investigations.namespace')} value={target} onValue={setTarget} />
+        <TextField label={t('investigations.name')} value={name} onValue={setName} />
         <button type="submit" className="primary" disabled={busy || !question.trim()}>
           {t('investigations.start')}
         </button>

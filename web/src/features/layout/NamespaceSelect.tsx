@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
 import { useT } from '../../i18n';
 import { useApiQuery } from '../../shared/use-api-query';
 
@@ -8,17 +9,5 @@ export function NamespaceSelect({ value, onChange }: { value: string; onChange: 
   const namespaces = useApiQuery('/api/k8s/{resource}', { path: { resource: 'namespaces' }, refetchInterval: 30_000, keepPrevious: true });
   const names = (namespaces.data?.items ?? []).map((item) => item.name);
   if (value && !names.includes(value)) names.unshift(value);
-  return (
-    <label className="namespace-select">
-      <span>{t('namespace.label')}</span>
-      <select value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{t('namespace.all')}</option>
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  return <SelectField className="namespace-select" label={t('namespace.label')} any={t('namespace.all')} value={value} options={names} onValue={onChange} />;
 }

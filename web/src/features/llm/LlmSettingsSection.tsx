@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { SelectField } from '../../shared/SelectField';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
@@ -36,16 +37,7 @@ function LlmForm({ view }: { view: LlmView }): ReactNode {
   };
   return (
     <form className="settings-form" onSubmit={(event) => void submit(event)} aria-labelledby="llm-title">
-      <label className="field">
-        <span>{t('llm.provider')}</span>
-        <select value={draft.provider} onChange={(event) => setDraft({ ...draft, provider: event.target.value as LlmDraft['provider'] })}>
-          {providers.map((provider) => (
-            <option key={provider} value={provider}>
-              {provider}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label={t('llm.provider')} value={draft.provider} options={providers} onValue={(provider) => setDraft({ ...draft, provider })} />
       <label className="field">
         <span>{t('llm.model')}</span>
         <input value={draft.model} onChange={(event) => setDraft({ ...draft, model: event.target.value })} required />

@@ -1,4 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { TextField } from '../../shared/TextField';
+import { useSubmit } from '../../shared/use-submit';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import type { McpDraft } from './mcp-types';
@@ -14,36 +16,14 @@ interface FormProps {
 export function McpServerForm({ initial, editing, onSubmit, onCancel }: FormProps): ReactNode {
   const t = useT();
   const [draft, setDraft] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(draft);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(() => onSubmit(draft));
   const field = (key: keyof McpDraft) => (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value });
+  const value = (key: keyof McpDraft) => (text: string) => setDraft({ ...draft, [key]: text });
   return (
-    <form
-      className="card form-grid mcp-form"
-      onSubmit={(event) => void submit(event)}
-      aria-label={editing ? t('mcp.editTitle', { name: draft.name }) : t('mcp.addTitle')}
-    >
+    <form className="card form-grid mcp-form" onSubmit={submit} aria-label={editing ? t('mcp.editTitle', { name: draft.name }) : t('mcp.addTitle')}>
       <h2>{editing ? t('mcp.editTitle', { name: draft.name }) : t('mcp.addTitle')}</h2>
-      <label className="field">
-        <span>{t('mcp.name')}</span>
-        <input value={draft.name} onChange={field('name')} required disabled={editing} pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
-      </label>
-      <label className="field">
-        <span>{t('mcp.command')}</span>
-        <input value={draft.command} onChange={field('command')} required placeholder="npx" />
-      </label>
+      <TextField label={t('mcp.name')} value={draft.name} onValue={value('name')} required disabled={editing} pattern="[a-z0-9]([\-a-z0-9]*[a-z0-9])?" />
+      <TextField label={t('mcp.command')} value={draft.command} onValue={value('command')} required placeholder="npx" />
       <label className="field">
         <span>{t('mcp.args')}</span>
         <textarea value={draft.args} onChange={field('args')} rows={3} placeholder={'-y\n@modelcontextprotocol/server-everything'} />
@@ -52,10 +32,7 @@ export function McpServerForm({ initial, editing, onSubmit, onCancel }: FormProp
         <span>{t('mcp.env')}</span>
         <textarea value={draft.env} onChange={field('env')} rows={2} placeholder="API_TOKEN=…" />
       </label>
-      <label className="field">
-        <span>{t('mcp.description')}</span>
-        <input value={draft.description} onChange={field('description')} />
-      </label>
+      <TextField label={t('mcp.description')} value={draft.description} onValue={value('description')} />
       <label className="checkbox-field">
         <input type="checkbox" checked={draft.enabled} onChange={(event) => setDraft({ ...draft, enabled: event.target.checked })} />
         <span>{t('mcp.enabled')}</span>

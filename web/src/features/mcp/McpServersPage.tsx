@@ -3,7 +3,9 @@ import { useState, type ReactNode } from 'react';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
-import { DataTable, type Column } from '../../shared/DataTable';
+import type { Column } from '../../shared/DataTable';
+import { ListTable } from '../../shared/ListTable';
+import { RowButton } from '../../shared/RowButton';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -80,26 +82,18 @@ export function McpServersPage(): ReactNode {
       header: t('mcp.actions'),
       cell: (server) => (
         <span className="row-actions">
-          <button
-            type="button"
-            className="small-button"
+          <RowButton
+            label={t('mcp.edit')}
+            name={t('mcp.editNamed', { name: server.name })}
             onClick={() => setEditing({ draft: draftOf(server), existing: true })}
-            aria-label={t('mcp.editNamed', { name: server.name })}
-          >
-            {t('mcp.edit')}
-          </button>
-          <button
-            type="button"
-            className="small-button"
+          />
+          <RowButton
+            label={t(server.enabled ? 'mcp.disable' : 'mcp.enable')}
+            name={t(server.enabled ? 'mcp.disableNamed' : 'mcp.enableNamed', { name: server.name })}
             disabled={action.busy}
             onClick={() => void toggle(server)}
-            aria-label={t(server.enabled ? 'mcp.disableNamed' : 'mcp.enableNamed', { name: server.name })}
-          >
-            {t(server.enabled ? 'mcp.disable' : 'mcp.enable')}
-          </button>
-          <button type="button" className="small-button danger" onClick={() => setRemoving(server)} aria-label={t('mcp.removeNamed', { name: server.name })}>
-            {t('mcp.remove')}
-          </button>
+          />
+          <RowButton label={t('mcp.remove')} name={t('mcp.removeNamed', { name: server.name })} danger onClick={() => setRemoving(server)} />
         </span>
       ),
     },
@@ -121,10 +115,13 @@ export function McpServersPage(): ReactNode {
         <McpServerForm key={editing.draft.name} initial={editing.draft} editing={editing.existing} onSubmit={save} onCancel={() => setEditing(undefined)} />
       )}
       <ActionNotices action={action} error={servers.error} />
-      {servers.data && servers.data.items.length === 0 && <p className="muted pad">{t('mcp.empty')}</p>}
-      {servers.data && servers.data.items.length > 0 && (
-        <DataTable columns={columns} rows={servers.data.items} rowKey={(server) => `${server.source}/${server.name}`} caption={t('mcp.title')} />
-      )}
+      <ListTable
+        columns={columns}
+        rows={servers.data?.items}
+        empty={t('mcp.empty')}
+        rowKey={(server) => `${server.source}/${server.name}`}
+        caption={t('mcp.title')}
+      />
       {removing && (
         <ConfirmDialog
           title={t('mcp.removeTitle', { name: removing.name })}

@@ -1,4 +1,6 @@
-import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { TabList } from '../../shared/TabList';
+import { useObjectEditor } from '../editor/ObjectEditor';
 import { Link, navigate, objectRoutePath, routePath } from '../../shared/router';
 import { useApi } from '../../shared/api-context';
 import { useT, type MessageKey } from '../../i18n';
@@ -32,40 +34,18 @@ function ForwardFrom({ target }: { target: ResourceTarget }): ReactNode {
   );
 }
 
-// CodeMirror is its own chunk, loaded when Edit is first pressed.
-const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
-
 function Tabs({ tabs, tab, onTab }: { tabs: ObjectTab[]; tab: ObjectTab; onTab: (tab: ObjectTab) => void }): ReactNode {
   const t = useT();
-  const refs = useRef(new Map<ObjectTab, HTMLButtonElement>());
-  const onKey = (event: KeyboardEvent): void => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length] ?? 'summary';
-    onTab(next);
-    refs.current.get(next)?.focus();
-  };
   return (
-    <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onKey}>
-      {tabs.map((name) => (
-        <button
-          key={name}
-          ref={(element) => {
-            if (element) refs.current.set(name, element);
-          }}
-          type="button"
-          role="tab"
-          id={`object-tab-${name}`}
-          aria-selected={tab === name}
-          aria-controls="object-panel"
-          tabIndex={tab === name ? 0 : -1}
-          onClick={() => onTab(name)}
-        >
-          {t(`objects.tab.${name}` as MessageKey)}
-        </button>
-      ))}
-    </div>
+    <TabList
+      label={t('drawer.tabs')}
+      tabs={tabs}
+      tab={tab}
+      onTab={onTab}
+      text={(name) => t(`objects.tab.${name}` as MessageKey)}
+      tabId={(name) => `object-tab-${name}`}
+      panelId={() => 'object-panel'}
+    />
   );
 }
 
@@ -100,8 +80,7 @@ function FoundObjectPage({ target, tab: wanted }: { target: ResourceTarget; tab?
   const role = useApi().current?.role;
   const tabs = tabsFor(target.resource, role);
   const tab = pickTab(tabs, wanted);
-  const [editing, setEditing] = useState(false);
-  const [notice, setNotice] = useState<string>();
+  const editor = useObjectEditor(target, role !== 'viewer');
   const onTab = (next: ObjectTab): void => navigate(objectRoutePath(target, next));
 
   return (
@@ -114,40 +93,17 @@ function FoundObjectPage({ target, tab: wanted }: { target: ResourceTarget; tab?
           </nav>
           <h1>{target.name}</h1>
         </div>
-        {role !== 'viewer' && !editing && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setNotice(undefined);
-              setEditing(true);
-            }}
-          >
-            {t('objects.edit')}
-          </button>
-        )}
+        {editor.editButton}
         {role === 'admin' && <DeleteButton target={target} onDeleted={() => navigate(routePath({ page: 'resources', kind: target.resource }))} />}
       </header>
       <ProblemBanner target={target} />
       <ManagedByNote target={target} />
       {role !== 'viewer' && <ForwardFrom target={target} />}
       {role !== 'viewer' && <InvestigateButton target={target} />}
-      {notice && (
-        <p className="notice notice-ok pad" role="status">
-          {notice}
-        </p>
-      )}
+      {editor.notice}
       <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
-        {editing ? (
-          <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>
-            <EditPanel
-              target={target}
-              onClose={(message) => {
-                setEditing(false);
-                setNotice(message);
-              }}
-            />
-          </Suspense>
+        {editor.editing ? (
+          <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>{editor.panel}</Suspense>
         ) : (
           <>
             <Tabs tabs={tabs} tab={tab} onTab={onTab} />

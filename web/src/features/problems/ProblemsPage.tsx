@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
 import { useT } from '../../i18n';
 import { ErrorNotice } from '../../shared/ErrorNotice';
 import { FindingCard } from './FindingCard';
@@ -22,39 +23,31 @@ function Filters({
   if (filters.namespace && !namespaces.includes(filters.namespace)) namespaces.push(filters.namespace);
   return (
     <div className="problem-filters" role="search">
-      <label className="field">
-        <span className="small muted">{t('problems.filter.namespace')}</span>
-        <select value={filters.namespace} onChange={(event) => onChange({ ...filters, namespace: event.target.value })}>
-          <option value="">{t('problems.filter.any')}</option>
-          {namespaces.map((namespace) => (
-            <option key={namespace} value={namespace}>
-              {namespace}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span className="small muted">{t('problems.filter.severity')}</span>
-        <select value={filters.severity} onChange={(event) => onChange({ ...filters, severity: event.target.value as ProblemFilters['severity'] })}>
-          <option value="">{t('problems.filter.any')}</option>
-          {severities.map((severity) => (
-            <option key={severity} value={severity}>
-              {t(`problems.severity.${severity}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span className="small muted">{t('problems.filter.kind')}</span>
-        <select value={filters.kind} onChange={(event) => onChange({ ...filters, kind: event.target.value })}>
-          <option value="">{t('problems.filter.any')}</option>
-          {kinds.map((kind) => (
-            <option key={kind} value={kind}>
-              {kind}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField
+        label={t('problems.filter.namespace')}
+        labelClassName="small muted"
+        any={t('problems.filter.any')}
+        value={filters.namespace}
+        options={namespaces}
+        onValue={(namespace) => onChange({ ...filters, namespace })}
+      />
+      <SelectField
+        label={t('problems.filter.severity')}
+        labelClassName="small muted"
+        any={t('problems.filter.any')}
+        value={filters.severity}
+        options={severities}
+        text={(severity) => t(`problems.severity.${severity}`)}
+        onValue={(severity) => onChange({ ...filters, severity })}
+      />
+      <SelectField
+        label={t('problems.filter.kind')}
+        labelClassName="small muted"
+        any={t('problems.filter.any')}
+        value={filters.kind}
+        options={kinds}
+        onValue={(kind) => onChange({ ...filters, kind })}
+      />
       <label className="field problem-text">
         <span className="small muted">{t('problems.filter.text')}</span>
         <input

@@ -1,4 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { SelectField } from '../../shared/SelectField';
+import { TextField } from '../../shared/TextField';
+import { useSubmit } from '../../shared/use-submit';
 import { useApi } from '../../shared/api-context';
 import { useCluster } from '../../shared/cluster-context';
 import { useT } from '../../i18n';
@@ -13,65 +16,33 @@ export function ReportForm({ namespace, onRequested }: { namespace: string; onRe
   const [type, setType] = useState<string>(reportTypes[0]);
   const [format, setFormat] = useState<string>(reportFormats[0]);
   const [target, setTarget] = useState(namespace);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = { type: type as Report['type'], format: format as Report['format'], ...(target.trim() ? { namespace: target.trim() } : {}) };
-      const started = await client.call('POST', '/api/reports', { body });
-      onRequested({
-        id: started.id,
-        status: started.status,
-        cluster,
-        type: type as Report['type'],
-        format: format as Report['format'],
-        namespace: body.namespace ?? '',
-        progress: 0,
-        message: null,
-        requester: null,
-        createdAt: new Date().toISOString(),
-        completedAt: null,
-        size: null,
-        fileName: null,
-        conditions: [],
-      });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () => {
+    const body = { type: type as Report['type'], format: format as Report['format'], ...(target.trim() ? { namespace: target.trim() } : {}) };
+    const started = await client.call('POST', '/api/reports', { body });
+    onRequested({
+      id: started.id,
+      status: started.status,
+      cluster,
+      type: type as Report['type'],
+      format: format as Report['format'],
+      namespace: body.namespace ?? '',
+      progress: 0,
+      message: null,
+      requester: null,
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      size: null,
+      fileName: null,
+      conditions: [],
+    });
+  });
   return (
-    <form className="card page-section" onSubmit={(event) => void submit(event)} aria-labelledby="report-form-title">
+    <form className="card page-section" onSubmit={submit} aria-labelledby="report-form-title">
       <h2 id="report-form-title">{t('reports.request')}</h2>
       <div className="form-row">
-        <label className="field">
-          <span>{t('reports.type')}</span>
-          <select value={type} onChange={(event) => setType(event.target.value)}>
-            {reportTypes.map((value) => (
-              <option key={value} value={value}>
-                {t(`reports.type.${value}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t('reports.format')}</span>
-          <select value={format} onChange={(event) => setFormat(event.target.value)}>
-            {reportFormats.map((value) => (
-              <option key={value} value={value}>
-                {value.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t('reports.namespace')}</span>
-          <input value={target} onChange={(event) => setTarget(event.target.value)} placeholder={t('reports.allNamespaces')} />
-        </label>
+        <SelectField label={t('reports.type')} value={type} options={reportTypes} text={(value) => t(`reports.type.${value}`)} onValue={setType} />
+        <SelectField label={t('reports.format')} value={format} options={reportFormats} text={(value) => value.toUpperCase()} onValue={setFormat} />
+        <TextField label={t('reports.namespace')} value={target} onValue={setTarget} placeholder={t('reports.allNamespaces')} />
         <button type="submit" className="primary" disabled={busy}>
           {t('reports.generate')}
         </button>

@@ -3,7 +3,8 @@ import { useCallback, type ReactNode } from 'react';
 import type { ListResponse } from '../../api/list';
 import { useApi } from '../../shared/api-context';
 import { useT } from '../../i18n';
-import { DataTable } from '../../shared/DataTable';
+import { ListTable } from '../../shared/ListTable';
+import { RowButton } from '../../shared/RowButton';
 import { useAction } from '../../shared/use-action';
 import { ActionNotices } from '../layout/ActionNotices';
 import { useApiQuery } from '../../shared/use-api-query';
@@ -49,24 +50,19 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
   const columns = reportColumns(t, (row) => (
     <span className="row-actions">
       {row.status === 'completed' && (
-        <button
-          type="button"
-          className="small-button"
+        <RowButton
+          label={t('reports.download')}
+          name={t('reports.downloadNamed', { name: row.fileName ?? row.id })}
           onClick={() => void action.act(async () => (await download(client, row), ''))}
-          aria-label={t('reports.downloadNamed', { name: row.fileName ?? row.id })}
-        >
-          {t('reports.download')}
-        </button>
+        />
       )}
-      <button
-        type="button"
-        className="small-button danger"
+      <RowButton
+        label={t('reports.delete')}
+        name={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
+        danger
         disabled={action.busy}
         onClick={() => void action.act(async () => (await client.call('DELETE', '/api/reports/{id}', { path: { id: row.id } }), t('reports.deleted')))}
-        aria-label={t('reports.deleteNamed', { name: row.fileName ?? row.id })}
-      >
-        {t('reports.delete')}
-      </button>
+      />
     </span>
   ));
   return (
@@ -76,8 +72,7 @@ export function ReportsPage({ namespace }: { namespace: string }): ReactNode {
       </div>
       <ReportForm namespace={namespace} onRequested={onStatus} />
       <ActionNotices action={action} error={reports.error} />
-      {reports.data && rows.length === 0 && <p className="muted pad">{t('reports.empty')}</p>}
-      {rows.length > 0 && <DataTable columns={columns} rows={rows} rowKey={(row) => row.id} caption={t('reports.title')} />}
+      <ListTable columns={columns} rows={reports.data ? rows : undefined} empty={t('reports.empty')} rowKey={(row) => row.id} caption={t('reports.title')} />
     </section>
   );
 }

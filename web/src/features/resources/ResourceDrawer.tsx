@@ -1,4 +1,6 @@
-import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { TabList } from '../../shared/TabList';
+import { useObjectEditor } from '../editor/ObjectEditor';
 import { useApi } from '../../shared/api-context';
 import { Link, objectRoutePath } from '../../shared/router';
 import { useT, type MessageKey } from '../../i18n';
@@ -11,9 +13,8 @@ import { LogsTab } from './LogsTab';
 import type { ResourceTarget } from '../../shared/resource-target';
 import { TextTab } from './TextTab';
 
-// xterm.js and CodeMirror are chunks of their own, loaded when the Terminal tab or Edit is first used.
+// xterm.js is a chunk of its own, loaded when the Terminal tab is first used (CodeMirror: see useObjectEditor).
 const TerminalTab = lazy(() => import('../terminal/TerminalTab').then((module) => ({ default: module.TerminalTab })));
-const EditPanel = lazy(() => import('../editor/EditPanel').then((module) => ({ default: module.EditPanel })));
 
 type TabName = 'yaml' | 'describe' | 'logs' | 'terminal' | 'scale' | 'history' | 'nodePods' | 'nodeOps';
 
@@ -56,18 +57,7 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
   const role = useApi().current?.role;
   const tabs = tabsFor(target.resource, role);
   const [tab, setTab] = useState<TabName>('yaml');
-  const [editing, setEditing] = useState(false);
-  const [notice, setNotice] = useState<string>();
-  const tabRefs = useRef(new Map<TabName, HTMLButtonElement>());
-
-  const onTabKey = (event: KeyboardEvent): void => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length] ?? 'yaml';
-    setTab(next);
-    tabRefs.current.get(next)?.focus();
-  };
+  const editor = useObjectEditor(target, role !== 'viewer');
 
   return (
     <aside className="drawer" aria-labelledby="drawer-title" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
@@ -79,18 +69,7 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
           </span>
           <h2 id="drawer-title">{target.name}</h2>
         </div>
-        {role !== 'viewer' && !editing && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setNotice(undefined);
-              setEditing(true);
-            }}
-          >
-            {t('objects.edit')}
-          </button>
-        )}
+        {editor.editButton}
         <Link to={objectRoutePath(target)} className="button-link">
           {t('objects.openPage')}
         </Link>
@@ -99,44 +78,22 @@ export function ResourceDrawer({ target, onClose, onDeleted }: { target: Resourc
           ✕
         </button>
       </header>
-      {notice && (
-        <p className="notice notice-ok pad" role="status">
-          {notice}
-        </p>
-      )}
+      {editor.notice}
       <AccessScopeProvider namespace={target.namespace} resource={target.resource}>
         <Suspense fallback={<p className="muted pad">{t('tab.loading')}</p>}>
-          {editing ? (
-            <div className="drawer-edit">
-              <EditPanel
-                target={target}
-                onClose={(message) => {
-                  setEditing(false);
-                  setNotice(message);
-                }}
-              />
-            </div>
+          {editor.editing ? (
+            <div className="drawer-edit">{editor.panel}</div>
           ) : (
             <>
-              <div role="tablist" aria-label={t('drawer.tabs')} className="tabs" onKeyDown={onTabKey}>
-                {tabs.map((name) => (
-                  <button
-                    key={name}
-                    ref={(element) => {
-                      if (element) tabRefs.current.set(name, element);
-                    }}
-                    type="button"
-                    role="tab"
-                    id={`tab-${name}`}
-                    aria-selected={tab === name}
-                    aria-controls={`panel-${name}`}
-                    tabIndex={tab === name ? 0 : -1}
-                    onClick={() => setTab(name)}
-                  >
-                    {t(name === 'terminal' ? 'objects.tab.terminal' : (`tab.${name}` as MessageKey))}
-                  </button>
-                ))}
-              </div>
+              <TabList
+                label={t('drawer.tabs')}
+                tabs={tabs}
+                tab={tab}
+                onTab={setTab}
+                text={(name) => t(name === 'terminal' ? 'objects.tab.terminal' : (`tab.${name}` as MessageKey))}
+                tabId={(name) => `tab-${name}`}
+                panelId={(name) => `panel-${name}`}
+              />
               <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
                 <TabBody tab={tab} target={target} />
               </div>
