@@ -76,7 +76,7 @@ describe('token mode (Kubernetes bearer tokens checked by TokenReview)', () => {
   it('maps a token by user to its role; the principal is the Kubernetes user name', async () => {
     const me = await service.api('GET', '/api/auth/me', { token: tokens.admin });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ username: account(workspace.name, 'ph-admin'), role: 'admin', roles: [], expires_at: null });
+    expect(me.body).toEqual({ username: account(workspace.name, 'ph-admin'), role: 'admin', roles: [], expires_at: null, session_ends_at: null });
     const pods = await service.api('GET', `/api/k8s/pods?namespace=${workspace.name}`, { token: tokens.admin });
     expect(pods.status).toBe(200);
     const scaled = await service.api('POST', '/api/deployment/scale', { token: tokens.admin, body: { namespace: workspace.name, name: 'web', replicas: 2 } });
