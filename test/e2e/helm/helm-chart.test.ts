@@ -398,6 +398,13 @@ describe('helm chart charts/pilothouse', () => {
       // An AccessRequest applied with kubectl is reconciled (conditions, Events) by the leader under the ServiceAccount.
       // Filed for another user, so applied as the ServiceAccount: anyone else must name themselves (the requester policy).
       const manifest = `apiVersion: pilothouse.dev/v1alpha1\nkind: AccessRequest\nmetadata: {name: as-service-account}\nspec: {requester: ${user.username}, permission: execute_write, ttl: 1h, reason: chart}\n`;
+      // The API server loads the policy the upgrade restored within a few seconds: a server-side dry run (admission
+      // runs, nothing is stored) shows when it holds, then the real apply is refused.
+      await expect
+        .poll(async () => (await tryKubectl(clusterKubeconfig(), ['apply', '--dry-run=server', '-n', namespace.name, '-f', '-'], manifest)).stderr, {
+          timeout: 30_000,
+        })
+        .toMatch(/spec.requester must be the creating user/);
       const forged = await tryKubectl(clusterKubeconfig(), ['apply', '-n', namespace.name, '-f', '-'], manifest);
       expect(forged.stderr).toMatch(/spec.requester must be the creating user/);
       await runKubectl(kubeconfigPath, ['apply', '-n', namespace.name, '-f', '-'], manifest);
