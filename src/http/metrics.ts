@@ -52,20 +52,18 @@ export class Metrics implements ControllerObserver {
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
       this.registry.removeSingleMetric(`pilothouse_${name}`);
     }
-    this.httpDuration = new Histogram({
-      name: 'pilothouse_http_request_duration_seconds',
-      help: 'HTTP request duration by route template and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [this.registry],
-    });
-    this.clusterCallDuration = new Histogram({
-      name: 'pilothouse_kube_request_duration_seconds',
-      help: 'Kubernetes API call duration by verb and cluster',
-      labelNames: ['verb', 'cluster'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [this.registry],
-    });
+    this.httpDuration = this.histogram(
+      'pilothouse_http_request_duration_seconds',
+      'HTTP request duration by route template and status',
+      ['method', 'route', 'status'],
+      durationBuckets,
+    );
+    this.clusterCallDuration = this.histogram(
+      'pilothouse_kube_request_duration_seconds',
+      'Kubernetes API call duration by verb and cluster',
+      ['verb', 'cluster'],
+      durationBuckets,
+    );
     this.cacheObjects = new Gauge({
       name: 'pilothouse_cache_objects',
       // No namespace and nothing of the caller: /metrics may be public (security review four, finding 7).
@@ -102,13 +100,12 @@ export class Metrics implements ControllerObserver {
     this.reconcileErrors = this.counter('pilothouse_controller_reconcile_errors_total', 'Reconcile passes that failed (retried or terminal) by controller', [
       'controller',
     ]);
-    this.reconcileDuration = new Histogram({
-      name: 'pilothouse_controller_reconcile_duration_seconds',
-      help: 'Reconcile pass duration by controller',
-      labelNames: ['controller'],
-      buckets: durationBuckets,
-      registers,
-    });
+    this.reconcileDuration = this.histogram(
+      'pilothouse_controller_reconcile_duration_seconds',
+      'Reconcile pass duration by controller',
+      ['controller'],
+      durationBuckets,
+    );
     this.leader = new Gauge({ name: 'pilothouse_leader', help: '1 while this replica holds the controller Lease (runs the controllers), else 0', registers });
     this.approvals = this.counter('pilothouse_approvals_total', 'Tool-call approvals by outcome (requested, approved, rejected, timed_out)', ['outcome']);
     this.llmRequests = this.counter('pilothouse_llm_requests_total', 'Requests to the LLM provider by provider', ['provider']);
@@ -132,6 +129,11 @@ export class Metrics implements ControllerObserver {
       ['cluster', 'phase', 'trigger'],
     );
     this.leader.set(0);
+  }
+
+  /** A histogram of this registry. */
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 
   /** A counter of this registry. */

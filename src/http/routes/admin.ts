@@ -125,29 +125,24 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
         context.body = await users.revokeSessions(params.username, actorOf(context), params.id);
       },
     }),
-    route({
-      method: 'POST',
-      path: '/api/admin/lock',
-      permission: 'manage_users',
-      summary: 'Lock {username}: every session ends at once; audited as lock',
-      errors: [404],
-      body: lockBody,
-      response: locked,
-      handler: async (context, { body }) => {
-        context.body = await users.lock(body.username, actorOf(context));
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/api/admin/unlock',
-      permission: 'manage_users',
-      summary: 'Unlock {username}; audited as lock with details.locked false',
-      errors: [404],
-      body: lockBody,
-      response: locked,
-      handler: async (context, { body }) => {
-        context.body = await users.unlock(body.username, actorOf(context));
-      },
-    }),
+    ...(
+      [
+        ['lock', 'Lock {username}: every session ends at once; audited as lock'],
+        ['unlock', 'Unlock {username}; audited as lock with details.locked false'],
+      ] as const
+    ).map(([action, summary]) =>
+      route({
+        method: 'POST',
+        path: `/api/admin/${action}`,
+        permission: 'manage_users',
+        summary,
+        errors: [404],
+        body: lockBody,
+        response: locked,
+        handler: async (context, { body }) => {
+          context.body = await users[action](body.username, actorOf(context));
+        },
+      }),
+    ),
   ];
 }

@@ -4,9 +4,9 @@ import stringWidth from 'string-width';
 import { useShell } from '../core/shell.js';
 import { wrapToWidth } from '../core/wrap.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
-import { SearchLine } from '../components/search-line.js';
+import { SearchedLines } from '../components/search-line.js';
+import { useCapturedLine } from '../components/captured-line.js';
 import { actionFor } from '../core/key-map.js';
-import { MatchLines } from '../components/match-lines.js';
 
 export interface TextViewProps {
   view: 'describe' | 'yaml';
@@ -37,7 +37,8 @@ export function TextView(props: TextViewProps): ReactElement {
   const [loaded, setLines] = useState<string[] | undefined>(undefined);
   // Describe wraps its long lines (events, messages, annotations) instead of cutting them; YAML keeps one line per line.
   const lines = useMemo(() => (loaded && props.view === 'describe' ? wrapLines(loaded, props.width) : loaded), [loaded, props.view, props.width]);
-  const [searching, setSearching] = useState(false);
+  const search = useCapturedLine(shell);
+  const searching = search.open;
   const [needle, setNeedle] = useState('');
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
   const scroll = useScroll(lines?.length ?? 0, bodyHeight, props.active && !searching);
@@ -59,16 +60,11 @@ export function TextView(props: TextViewProps): ReactElement {
     (input, key) => {
       const action = actionFor(props.view, shell, input, key);
       if (action === 'search') {
-        setSearching(true);
-        shell.setCapturing(true);
+        search.start();
       } else if (action === 'nextMatch') jump(needle, scroll.top);
     },
     { isActive: props.active && !searching },
   );
-  const stopSearch = (): void => {
-    setSearching(false);
-    shell.setCapturing(false);
-  };
   const visible = (lines ?? []).slice(scroll.top, scroll.top + bodyHeight);
   return (
     <Box flexDirection="column">
@@ -76,19 +72,17 @@ export function TextView(props: TextViewProps): ReactElement {
         {shell.t(`tui.view.${props.view}`)}: {props.title}
         {lines === undefined ? ` ${shell.t('tui.loading')}` : ''}
       </Text>
-      <MatchLines lines={visible} top={scroll.top} needle={needle} />
-      {searching ? (
-        <SearchLine
-          label="/"
-          initial={needle}
-          onSubmit={(value) => {
-            setNeedle(value);
-            stopSearch();
-            jump(value, scroll.top - 1);
-          }}
-          onCancel={stopSearch}
-        />
-      ) : null}
+      <SearchedLines
+        lines={visible}
+        top={scroll.top}
+        needle={needle}
+        searching={searching}
+        close={search.stop}
+        onTerm={(value) => {
+          setNeedle(value);
+          jump(value, scroll.top - 1);
+        }}
+      />
     </Box>
   );
 }

@@ -1,6 +1,6 @@
 import type { RawMessageStreamEvent, Usage, MessageDeltaUsage } from '@anthropic-ai/sdk/resources/messages';
 import type { LlmStreamEvent, LlmUsage } from '../../types.js';
-import { PendingToolUses } from '../pending-tool-uses.js';
+import { PendingToolUses } from '../../pending-tool-uses.js';
 
 type UsageFields = Partial<Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>>;
 

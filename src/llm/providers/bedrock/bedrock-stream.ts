@@ -1,7 +1,7 @@
 import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { LlmStreamEvent, LlmUsage } from '../../types.js';
 import { usageOf } from '../../usage.js';
-import { PendingToolUses } from '../pending-tool-uses.js';
+import { PendingToolUses } from '../../pending-tool-uses.js';
 
 /** Turns ConverseStream events into LlmStreamEvents; tool uses complete at contentBlockStop. */
 export class BedrockStreamReader {

@@ -1,5 +1,5 @@
-import { parseToolArguments } from '../tool-calls.js';
-import type { LlmStreamEvent } from '../types.js';
+import { parseToolArguments } from './tool-calls.js';
+import type { LlmStreamEvent } from './types.js';
 
 interface PendingToolUse {
   id: string;
