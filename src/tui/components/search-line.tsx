@@ -1,5 +1,6 @@
 import { Text } from 'ink';
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
+import { useCapturedLine } from './captured-line.js';
 import { MatchLines } from './match-lines.js';
 import { useTextInput } from './use-text-input.js';
 
@@ -23,34 +24,46 @@ export function SearchLine(props: SearchLineProps): ReactElement {
   );
 }
 
-/** The `/` line of a text pane over its search term: Enter closes it and hands over the term, Esc only closes it. */
-export function TermLine(props: { term: string; close(): void; onTerm(term: string): void }): ReactElement {
-  return (
-    <SearchLine
-      label="/"
-      initial={props.term}
-      onSubmit={(value) => {
-        props.close();
-        props.onTerm(value);
-      }}
-      onCancel={props.close}
-    />
-  );
+/** The `/` search of a text pane: whether its line is open, and the term last searched for. */
+export interface TextSearch {
+  open: boolean;
+  needle: string;
+  start(): void;
+  stop(): void;
+  /** Keeps `term` as the needle and closes the line. */
+  submit(term: string): void;
 }
 
-/** A text pane's lines with the search term marked, and below them the `/` line while the search is open. */
-export function SearchedLines(props: {
-  lines: string[];
-  top: number;
-  needle: string;
-  searching: boolean;
-  close(): void;
-  onTerm(term: string): void;
-}): ReactElement {
+export function useTextSearch(shell: { setCapturing(capturing: boolean): void }): TextSearch {
+  const line = useCapturedLine(shell);
+  const [needle, setNeedle] = useState('');
+  return {
+    ...line,
+    needle,
+    submit: (term) => {
+      setNeedle(term);
+      line.stop();
+    },
+  };
+}
+
+/** A text pane's lines with the needle marked, and below them the `/` line while the search is open (Enter searches, Esc closes). */
+export function SearchedLines(props: { lines: string[]; top: number; search: TextSearch; onTerm(term: string): void }): ReactElement {
+  const { search } = props;
   return (
     <>
-      <MatchLines lines={props.lines} top={props.top} needle={props.needle} />
-      {props.searching ? <TermLine term={props.needle} close={props.close} onTerm={props.onTerm} /> : null}
+      <MatchLines lines={props.lines} top={props.top} needle={search.needle} />
+      {search.open ? (
+        <SearchLine
+          label="/"
+          initial={search.needle}
+          onSubmit={(value) => {
+            search.submit(value);
+            props.onTerm(value);
+          }}
+          onCancel={search.stop}
+        />
+      ) : null}
     </>
   );
 }

@@ -3,8 +3,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { useShell } from '../core/shell.js';
 import { actionFor, type ActionName } from '../core/key-map.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
-import { SearchedLines } from '../components/search-line.js';
-import { useCapturedLine } from '../components/captured-line.js';
+import { SearchedLines, useTextSearch } from '../components/search-line.js';
 import type { Target } from '../api/types.js';
 import { useLogLines, type LogSettings } from './use-log-lines.js';
 
@@ -32,9 +31,9 @@ function screenLines(lines: string[], wrap: boolean, width: number): string[] {
 export function LogsView(props: LogsViewProps): ReactElement {
   const shell = useShell();
   const [settings, setSettings] = useState({ follow: true, allContainers: false, previous: false, wrap: false });
-  const search = useCapturedLine(shell);
+  const search = useTextSearch(shell);
   const searching = search.open;
-  const [needle, setNeedle] = useState('');
+  const needle = search.needle;
   const { lines, containers } = useLogLines(shell, props.target, settings);
   const shown = screenLines(lines, settings.wrap, props.width);
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
@@ -68,11 +67,8 @@ export function LogsView(props: LogsViewProps): ReactElement {
       <SearchedLines
         lines={shown.slice(scroll.top, scroll.top + bodyHeight)}
         top={scroll.top}
-        needle={needle}
-        searching={searching}
-        close={search.stop}
+        search={search}
         onTerm={(value) => {
-          setNeedle(value);
           const found = nextMatch(shown, value, scroll.top - 1);
           if (found >= 0) {
             setSettings((current) => ({ ...current, follow: false }));

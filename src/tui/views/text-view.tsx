@@ -4,8 +4,7 @@ import stringWidth from 'string-width';
 import { useShell } from '../core/shell.js';
 import { wrapToWidth } from '../core/wrap.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
-import { SearchedLines } from '../components/search-line.js';
-import { useCapturedLine } from '../components/captured-line.js';
+import { SearchedLines, useTextSearch } from '../components/search-line.js';
 import { actionFor } from '../core/key-map.js';
 
 export interface TextViewProps {
@@ -37,9 +36,9 @@ export function TextView(props: TextViewProps): ReactElement {
   const [loaded, setLines] = useState<string[] | undefined>(undefined);
   // Describe wraps its long lines (events, messages, annotations) instead of cutting them; YAML keeps one line per line.
   const lines = useMemo(() => (loaded && props.view === 'describe' ? wrapLines(loaded, props.width) : loaded), [loaded, props.view, props.width]);
-  const search = useCapturedLine(shell);
+  const search = useTextSearch(shell);
   const searching = search.open;
-  const [needle, setNeedle] = useState('');
+  const needle = search.needle;
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
   const scroll = useScroll(lines?.length ?? 0, bodyHeight, props.active && !searching);
   useEffect(() => {
@@ -75,11 +74,8 @@ export function TextView(props: TextViewProps): ReactElement {
       <SearchedLines
         lines={visible}
         top={scroll.top}
-        needle={needle}
-        searching={searching}
-        close={search.stop}
+        search={search}
         onTerm={(value) => {
-          setNeedle(value);
           jump(value, scroll.top - 1);
         }}
       />
