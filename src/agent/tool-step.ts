@@ -11,7 +11,7 @@ import type { AgentStateMachine } from './agent-state.js';
 import type { EmitEvent } from './history/agent-events.js';
 import type { ApprovalRequest, ApprovalResult, Approvals } from './approvals/approvals.js';
 import { singleClusterDirectory, toolTarget, type ClusterDirectory, type ToolTarget } from './cluster-directory.js';
-import type { ChatContext, SessionHistory, ToolStatus } from './history/history-entries.js';
+import type { ChatContext, SessionHistory, ToolRequestFields, ToolStatus } from './history/history-entries.js';
 import { analyzeCall, type AnalyzedCall } from './tool-analysis.js';
 import { planToolCall, type ToolPlan } from './tool-policy.js';
 
@@ -199,30 +199,22 @@ export class ToolStep {
     const { report, command } = call.analyzed;
     const cluster = call.cluster === undefined ? {} : { cluster: call.cluster };
     const managed = await this.managed(turn, call, requiresApproval && !report.blocked);
-    await turn.history.append({
-      kind: 'tool_request',
-      id: call.id,
+    const fields: ToolRequestFields = {
       tool: call.name,
       command,
+      id: call.id,
       type: report.type,
       requiresApproval,
       blocked: report.blocked,
       warnings: report.warnings,
       ...cluster,
       ...managed,
-    });
+    };
+    await turn.history.append({ kind: 'tool_request', ...fields });
     turn.emit({
       event: 'tool_request',
       data: {
-        tool: call.name,
-        command,
-        id: call.id,
-        type: report.type,
-        requiresApproval,
-        blocked: report.blocked,
-        warnings: report.warnings,
-        ...cluster,
-        ...managed,
+        ...fields,
         // How long the call waits for a decision before it is rejected (clients count it down).
         ...(requiresApproval && !report.blocked ? { approvalTimeoutSeconds: Math.round(this.deps.approvalTimeoutMs / 1000) } : {}),
       },

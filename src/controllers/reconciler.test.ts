@@ -26,6 +26,15 @@ function queueOf(reconciler: Reconciler, concurrency = 2): { queue: WorkQueue; s
   return { queue, scheduler };
 }
 
+/** A queue (concurrency 2) over a recorder of `behaviour`, after its first pass of key `a`. */
+async function reconciledOnce(behaviour: (key: string, attempt: number) => Promise<Result>) {
+  const reconciler = recorder(behaviour);
+  const { queue, scheduler } = queueOf(reconciler);
+  queue.add('a');
+  await queue.idle();
+  return { reconciler, queue, scheduler };
+}
+
 describe('WorkQueue', () => {
   it('de-duplicates keys queued before they run', async () => {
     const reconciler = recorder(async () => ({}));
@@ -62,13 +71,10 @@ describe('WorkQueue', () => {
   });
 
   it('retries failures with exponential backoff until they succeed', async () => {
-    const reconciler = recorder(async (_key, attempt) => {
+    const { reconciler, queue, scheduler } = await reconciledOnce(async (_key, attempt) => {
       if (attempt < 3) throw new Error('not yet');
       return {};
     });
-    const { queue, scheduler } = queueOf(reconciler);
-    queue.add('a');
-    await queue.idle();
     expect(reconciler.calls).toEqual(['a']);
     scheduler.advance(4);
     expect(reconciler.calls).toEqual(['a']);
@@ -85,12 +91,9 @@ describe('WorkQueue', () => {
   });
 
   it('caps the backoff at the maximum delay', async () => {
-    const reconciler = recorder(async () => {
+    const { reconciler, queue, scheduler } = await reconciledOnce(async () => {
       throw new Error('never');
     });
-    const { queue, scheduler } = queueOf(reconciler);
-    queue.add('a');
-    await queue.idle();
     for (const delay of [5, 10, 20, 40, 40]) {
       const before = reconciler.calls.length;
       scheduler.advance(delay - 1);
@@ -103,12 +106,9 @@ describe('WorkQueue', () => {
   });
 
   it('does not retry a terminal error', async () => {
-    const reconciler = recorder(async () => {
+    const { reconciler, queue, scheduler } = await reconciledOnce(async () => {
       throw new TerminalError('spec can never work');
     });
-    const { queue, scheduler } = queueOf(reconciler);
-    queue.add('a');
-    await queue.idle();
     expect(scheduler.pending).toBe(0);
     scheduler.advance(60_000);
     await queue.idle();
@@ -117,10 +117,7 @@ describe('WorkQueue', () => {
   });
 
   it('requeues after the requested delay', async () => {
-    const reconciler = recorder(async (_key, attempt) => (attempt === 1 ? { requeueAfter: 10 } : {}));
-    const { queue, scheduler } = queueOf(reconciler);
-    queue.add('a');
-    await queue.idle();
+    const { reconciler, queue, scheduler } = await reconciledOnce(async (_key, attempt) => (attempt === 1 ? { requeueAfter: 10 } : {}));
     scheduler.advance(9);
     expect(reconciler.calls).toEqual(['a']);
     scheduler.advance(1);
@@ -131,10 +128,7 @@ describe('WorkQueue', () => {
   });
 
   it('runs nothing after stop, and stop cancels a scheduled requeue', async () => {
-    const reconciler = recorder(async () => ({ requeueAfter: 5 }));
-    const { queue, scheduler } = queueOf(reconciler);
-    queue.add('a');
-    await queue.idle();
+    const { reconciler, queue, scheduler } = await reconciledOnce(async () => ({ requeueAfter: 5 }));
     expect(scheduler.pending).toBe(1);
     queue.stop();
     expect(scheduler.pending).toBe(0);

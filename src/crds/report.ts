@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectSchema, type CustomKind } from './common.js';
+import { conditionSchema, objectSchema, type CustomKind } from './common.js';
 
 export const reportKind: CustomKind = { kind: 'Report', plural: 'reports', namespaced: true };
 
@@ -19,15 +19,8 @@ export const reportSpecSchema = z.object({
   cluster: z.string().min(1).max(63).optional(),
 });
 
-/** One step of a generation, Kubernetes condition style. */
-export const reportConditionSchema = z.object({
-  type: z.string(),
-  status: z.enum(['True', 'False', 'Unknown']),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  observedGeneration: z.number().int().optional(),
-  lastTransitionTime: z.string().optional(),
-});
+/** One step of a generation: a Kubernetes status condition (metav1.Condition). */
+export const reportConditionSchema = conditionSchema;
 export type ReportCondition = z.infer<typeof reportConditionSchema>;
 
 export const reportStatusSchema = z.object({

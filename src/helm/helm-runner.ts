@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.js';
+import { clusterIdentityArgs } from '../kube/objects/resources.js';
 import { scrubToolMessage } from '../redact.js';
 
 /** How to run helm for one caller: binary, state directory, cluster connection and identity. */
@@ -49,12 +50,7 @@ const passedToHelm = new Set([
 
 /** The cluster arguments every release command carries. */
 export function helmClusterArgs(invocation: HelmInvocation): string[] {
-  const args: string[] = [];
-  if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
-  if (invocation.context) args.push('--kube-context', invocation.context);
-  if (invocation.impersonate) args.push('--kube-as-user', invocation.impersonate);
-  for (const group of invocation.impersonateGroups ?? []) args.push('--kube-as-group', group);
-  return args;
+  return clusterIdentityArgs(invocation, { context: '--kube-context', user: '--kube-as-user', group: '--kube-as-group' });
 }
 
 /** The answer of every helm route when the helm binary cannot be run (503, said by /api/health too). */

@@ -1,13 +1,17 @@
 import { helmClusterArgs, runHelm, runHelmJson, type HelmInvocation } from './helm-runner.js';
 
-/** A release as the list shows it. */
-export interface ReleaseItem {
+/** What the list and the details both say of a release. */
+interface ReleaseSummary {
   name: string;
   namespace: string;
   revision: number;
   status: string;
   chart: string;
   appVersion: string;
+}
+
+/** A release as the list shows it. */
+export interface ReleaseItem extends ReleaseSummary {
   updated: string;
 }
 
@@ -39,13 +43,7 @@ interface HelmStatus {
 }
 
 /** A release's details (`helm status`). */
-export interface ReleaseDetails {
-  name: string;
-  namespace: string;
-  revision: number;
-  status: string;
-  chart: string;
-  appVersion: string;
+export interface ReleaseDetails extends ReleaseSummary {
   firstDeployed: string | null;
   lastDeployed: string | null;
   description: string;

@@ -52,20 +52,18 @@ export class Metrics implements ControllerObserver {
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
       this.registry.removeSingleMetric(`pilothouse_${name}`);
     }
-    this.httpDuration = new Histogram({
-      name: 'pilothouse_http_request_duration_seconds',
-      help: 'HTTP request duration by route template and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [this.registry],
-    });
-    this.clusterCallDuration = new Histogram({
-      name: 'pilothouse_kube_request_duration_seconds',
-      help: 'Kubernetes API call duration by verb and cluster',
-      labelNames: ['verb', 'cluster'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [this.registry],
-    });
+    this.httpDuration = this.histogram(
+      'pilothouse_http_request_duration_seconds',
+      'HTTP request duration by route template and status',
+      ['method', 'route', 'status'],
+      durationBuckets,
+    );
+    this.clusterCallDuration = this.histogram(
+      'pilothouse_kube_request_duration_seconds',
+      'Kubernetes API call duration by verb and cluster',
+      ['verb', 'cluster'],
+      durationBuckets,
+    );
     this.cacheObjects = new Gauge({
       name: 'pilothouse_cache_objects',
       // No namespace and nothing of the caller: /metrics may be public (security review four, finding 7).
@@ -93,84 +91,54 @@ export class Metrics implements ControllerObserver {
       labelNames: ['cluster'],
       registers: [this.registry],
     });
-    this.toolRuns = new Counter({
-      name: 'pilothouse_tool_runs_total',
-      help: 'AI and MCP tool runs by tool and result status',
-      labelNames: ['tool', 'status'],
-      registers: [this.registry],
-    });
+    this.toolRuns = this.counter('pilothouse_tool_runs_total', 'AI and MCP tool runs by tool and result status', ['tool', 'status']);
     const registers = [this.registry];
-    this.reconciles = new Counter({
-      name: 'pilothouse_controller_reconciles_total',
-      help: 'Reconcile passes by controller and result (success, requeue, error, terminal)',
-      labelNames: ['controller', 'result'],
-      registers,
-    });
-    this.reconcileErrors = new Counter({
-      name: 'pilothouse_controller_reconcile_errors_total',
-      help: 'Reconcile passes that failed (retried or terminal) by controller',
-      labelNames: ['controller'],
-      registers,
-    });
-    this.reconcileDuration = new Histogram({
-      name: 'pilothouse_controller_reconcile_duration_seconds',
-      help: 'Reconcile pass duration by controller',
-      labelNames: ['controller'],
-      buckets: durationBuckets,
-      registers,
-    });
+    this.reconciles = this.counter('pilothouse_controller_reconciles_total', 'Reconcile passes by controller and result (success, requeue, error, terminal)', [
+      'controller',
+      'result',
+    ]);
+    this.reconcileErrors = this.counter('pilothouse_controller_reconcile_errors_total', 'Reconcile passes that failed (retried or terminal) by controller', [
+      'controller',
+    ]);
+    this.reconcileDuration = this.histogram(
+      'pilothouse_controller_reconcile_duration_seconds',
+      'Reconcile pass duration by controller',
+      ['controller'],
+      durationBuckets,
+    );
     this.leader = new Gauge({ name: 'pilothouse_leader', help: '1 while this replica holds the controller Lease (runs the controllers), else 0', registers });
-    this.approvals = new Counter({
-      name: 'pilothouse_approvals_total',
-      help: 'Tool-call approvals by outcome (requested, approved, rejected, timed_out)',
-      labelNames: ['outcome'],
-      registers,
-    });
-    this.llmRequests = new Counter({
-      name: 'pilothouse_llm_requests_total',
-      help: 'Requests to the LLM provider by provider',
-      labelNames: ['provider'],
-      registers,
-    });
-    this.llmErrors = new Counter({
-      name: 'pilothouse_llm_errors_total',
-      help: 'Failed requests to the LLM provider by provider',
-      labelNames: ['provider'],
-      registers,
-    });
-    this.llmTokens = new Counter({
-      name: 'pilothouse_llm_tokens_total',
-      help: 'Tokens of LLM calls by provider, model and kind (input includes cached_input; output)',
-      labelNames: ['provider', 'model', 'kind'],
-      registers,
-    });
-    this.llmCost = new Counter({
-      name: 'pilothouse_llm_cost_total',
-      help: 'Cost of LLM calls by provider and model, priced by config llm.prices (per million tokens)',
-      labelNames: ['provider', 'model'],
-      registers,
-    });
-    this.logins = new Counter({ name: 'pilothouse_logins_total', help: 'Successful logins by auth mode', labelNames: ['mode'], registers });
-    this.loginFailures = new Counter({ name: 'pilothouse_login_failures_total', help: 'Refused logins by auth mode', labelNames: ['mode'], registers });
-    this.rateLimited = new Counter({
-      name: 'pilothouse_rate_limited_requests_total',
-      help: 'Requests refused with 429 by the rate limiter, by route template',
-      labelNames: ['route'],
-      registers,
-    });
-    this.policyDenials = new Counter({
-      name: 'pilothouse_policy_denials_total',
-      help: 'Requests the policy denied, by path (routes, proxy, mcp)',
-      labelNames: ['path'],
-      registers,
-    });
-    this.investigations = new Counter({
-      name: 'pilothouse_investigations_total',
-      help: 'Investigations that concluded, failed or were skipped, by cluster, phase and trigger (alert, api, kubectl)',
-      labelNames: ['cluster', 'phase', 'trigger'],
-      registers,
-    });
+    this.approvals = this.counter('pilothouse_approvals_total', 'Tool-call approvals by outcome (requested, approved, rejected, timed_out)', ['outcome']);
+    this.llmRequests = this.counter('pilothouse_llm_requests_total', 'Requests to the LLM provider by provider', ['provider']);
+    this.llmErrors = this.counter('pilothouse_llm_errors_total', 'Failed requests to the LLM provider by provider', ['provider']);
+    this.llmTokens = this.counter('pilothouse_llm_tokens_total', 'Tokens of LLM calls by provider, model and kind (input includes cached_input; output)', [
+      'provider',
+      'model',
+      'kind',
+    ]);
+    this.llmCost = this.counter('pilothouse_llm_cost_total', 'Cost of LLM calls by provider and model, priced by config llm.prices (per million tokens)', [
+      'provider',
+      'model',
+    ]);
+    this.logins = this.counter('pilothouse_logins_total', 'Successful logins by auth mode', ['mode']);
+    this.loginFailures = this.counter('pilothouse_login_failures_total', 'Refused logins by auth mode', ['mode']);
+    this.rateLimited = this.counter('pilothouse_rate_limited_requests_total', 'Requests refused with 429 by the rate limiter, by route template', ['route']);
+    this.policyDenials = this.counter('pilothouse_policy_denials_total', 'Requests the policy denied, by path (routes, proxy, mcp)', ['path']);
+    this.investigations = this.counter(
+      'pilothouse_investigations_total',
+      'Investigations that concluded, failed or were skipped, by cluster, phase and trigger (alert, api, kubectl)',
+      ['cluster', 'phase', 'trigger'],
+    );
     this.leader.set(0);
+  }
+
+  /** A histogram of this registry. */
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+
+  /** A counter of this registry. */
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
   /** ControllerObserver: one reconcile pass. */

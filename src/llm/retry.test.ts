@@ -15,6 +15,22 @@ async function drain<T>(stream: AsyncIterable<T>): Promise<{ items: T[]; error: 
   }
 }
 
+/** Drains `retryStream` over `open`, counting how often it opened the stream and how long it slept between. */
+async function retried<T>(open: () => AsyncGenerator<T>, maxRetries = 3, retry = true) {
+  const sleeps: number[] = [];
+  let attempts = 0;
+  const result = await drain(
+    retryStream(
+      () => {
+        attempts++;
+        return open();
+      },
+      { policy: policy(sleeps, maxRetries), shouldRetry: () => retry },
+    ),
+  );
+  return { result, attempts, sleeps };
+}
+
 describe('retryStream', () => {
   it('backs off exponentially up to the cap', () => {
     const sleeps: number[] = [];
@@ -22,50 +38,31 @@ describe('retryStream', () => {
   });
 
   it('re-opens a stream that failed before yielding, at most maxRetries times', async () => {
-    const sleeps: number[] = [];
-    let attempts = 0;
-    const result = await drain(
-      retryStream(
-        async function* () {
-          attempts++;
-          throw new Error('busy');
-        },
-        { policy: policy(sleeps, 2), shouldRetry: () => true },
-      ),
-    );
+    const { result, attempts, sleeps } = await retried(async function* () {
+      throw new Error('busy');
+    }, 2);
     expect((result.error as Error).message).toBe('busy');
     expect(attempts).toBe(3);
     expect(sleeps).toEqual([100, 200]);
   });
 
   it('never replays a stream that already yielded', async () => {
-    const sleeps: number[] = [];
-    let attempts = 0;
-    const result = await drain(
-      retryStream(
-        async function* () {
-          attempts++;
-          yield 'partial';
-          throw new Error('broken');
-        },
-        { policy: policy(sleeps), shouldRetry: () => true },
-      ),
-    );
+    const { result, attempts, sleeps } = await retried(async function* () {
+      yield 'partial';
+      throw new Error('broken');
+    });
     expect(result.items).toEqual(['partial']);
     expect(attempts).toBe(1);
     expect(sleeps).toEqual([]);
   });
 
   it('does not retry what shouldRetry refuses', async () => {
-    let attempts = 0;
-    await drain(
-      retryStream(
-        async function* () {
-          attempts++;
-          throw new Error('unauthorized');
-        },
-        { policy: policy([]), shouldRetry: () => false },
-      ),
+    const { attempts } = await retried(
+      async function* () {
+        throw new Error('unauthorized');
+      },
+      3,
+      false,
     );
     expect(attempts).toBe(1);
   });

@@ -3,14 +3,23 @@ import type { OutboundUrlPolicy } from './address-policy.js';
 
 // `apiServers`: every API server Pilothouse serves, read at each check (clusters come and go: src/clusters/scope-readers.ts).
 
+/** The policy of a config section with `allow_http` and `allow_private_urls` switches, named by their keys in refusals. */
+function switchedPolicy(
+  section: 'helm' | 'investigations',
+  switches: { allow_http: boolean; allow_private_urls: boolean },
+  apiServers: () => readonly string[],
+): OutboundUrlPolicy {
+  return {
+    allowHttp: switches.allow_http,
+    allowPrivate: switches.allow_private_urls,
+    forbiddenEndpoints: apiServers,
+    keys: { http: `${section}.allow_http`, private: `${section}.allow_private_urls` },
+  };
+}
+
 /** Helm repository and chart URLs set through the API (config `helm.allow_http`, `helm.allow_private_urls`). */
 export function helmUrlPolicy(config: Config, apiServers: () => readonly string[]): OutboundUrlPolicy {
-  return {
-    allowHttp: config.helm.allow_http,
-    allowPrivate: config.helm.allow_private_urls,
-    forbiddenEndpoints: apiServers,
-    keys: { http: 'helm.allow_http', private: 'helm.allow_private_urls' },
-  };
+  return switchedPolicy('helm', config.helm, apiServers);
 }
 
 /**
@@ -29,10 +38,5 @@ export function llmUrlPolicy(config: Config, apiServers: () => readonly string[]
 
 /** Investigation notification URLs (from Secrets): https and public addresses, unless `investigations.allow_http` / `investigations.allow_private_urls`. */
 export function notificationUrlPolicy(config: Config, apiServers: () => readonly string[]): OutboundUrlPolicy {
-  return {
-    allowHttp: config.investigations.allow_http,
-    allowPrivate: config.investigations.allow_private_urls,
-    forbiddenEndpoints: apiServers,
-    keys: { http: 'investigations.allow_http', private: 'investigations.allow_private_urls' },
-  };
+  return switchedPolicy('investigations', config.investigations, apiServers);
 }

@@ -11,8 +11,18 @@ export interface HistorySeriesDefinition {
   query: string;
 }
 
-const pod = '{namespace=$namespace, pod=$name, container!="", container!="POD"}';
-const workload = '{namespace=$namespace, pod=~$name_regex, container!="", container!="POD"}';
+/** The series of pods picked by `pods` (`pod=$name` or `pod=~$name_regex`): CPU, memory, network in and out, restarts. */
+function podSeries(pods: string): HistorySeriesDefinition[] {
+  const containers = `{namespace=$namespace, ${pods}, container!="", container!="POD"}`;
+  const selected = `{namespace=$namespace, ${pods}}`;
+  return [
+    { name: 'cpu', unit: 'cores', query: `sum(rate(container_cpu_usage_seconds_total${containers}[$rate]))` },
+    { name: 'memory', unit: 'bytes', query: `sum(container_memory_working_set_bytes${containers})` },
+    { name: 'network_in', unit: 'bytes/s', query: `sum(rate(container_network_receive_bytes_total${selected}[$rate]))` },
+    { name: 'network_out', unit: 'bytes/s', query: `sum(rate(container_network_transmit_bytes_total${selected}[$rate]))` },
+    { name: 'restarts', unit: 'count', query: `sum(kube_pod_container_status_restarts_total${selected})` },
+  ];
+}
 
 /**
  * The series of each kind, from the cAdvisor and kube-state-metrics names Headlamp's Prometheus plugin uses;
@@ -20,20 +30,8 @@ const workload = '{namespace=$namespace, pod=~$name_regex, container!="", contai
  * regular expression of the object's pods (`<name>-…`), `$rate` the rate window.
  */
 export const defaultHistorySeries: Readonly<Record<HistoryKind, readonly HistorySeriesDefinition[]>> = {
-  pod: [
-    { name: 'cpu', unit: 'cores', query: `sum(rate(container_cpu_usage_seconds_total${pod}[$rate]))` },
-    { name: 'memory', unit: 'bytes', query: `sum(container_memory_working_set_bytes${pod})` },
-    { name: 'network_in', unit: 'bytes/s', query: 'sum(rate(container_network_receive_bytes_total{namespace=$namespace, pod=$name}[$rate]))' },
-    { name: 'network_out', unit: 'bytes/s', query: 'sum(rate(container_network_transmit_bytes_total{namespace=$namespace, pod=$name}[$rate]))' },
-    { name: 'restarts', unit: 'count', query: 'sum(kube_pod_container_status_restarts_total{namespace=$namespace, pod=$name})' },
-  ],
-  workload: [
-    { name: 'cpu', unit: 'cores', query: `sum(rate(container_cpu_usage_seconds_total${workload}[$rate]))` },
-    { name: 'memory', unit: 'bytes', query: `sum(container_memory_working_set_bytes${workload})` },
-    { name: 'network_in', unit: 'bytes/s', query: 'sum(rate(container_network_receive_bytes_total{namespace=$namespace, pod=~$name_regex}[$rate]))' },
-    { name: 'network_out', unit: 'bytes/s', query: 'sum(rate(container_network_transmit_bytes_total{namespace=$namespace, pod=~$name_regex}[$rate]))' },
-    { name: 'restarts', unit: 'count', query: 'sum(kube_pod_container_status_restarts_total{namespace=$namespace, pod=~$name_regex})' },
-  ],
+  pod: podSeries('pod=$name'),
+  workload: podSeries('pod=~$name_regex'),
   node: [
     { name: 'cpu', unit: 'cores', query: 'sum(rate(container_cpu_usage_seconds_total{node=$name, container!="", container!="POD"}[$rate]))' },
     { name: 'memory', unit: 'bytes', query: 'sum(container_memory_working_set_bytes{node=$name, container!="", container!="POD"})' },

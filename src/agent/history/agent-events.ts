@@ -1,8 +1,6 @@
-import type { ManagedObject } from '../../kube/managed-objects.js';
-import type { CommandClass } from '../../tools/safety/index.js';
 import type { AccessNeeded } from '../../tools/types.js';
 import type { TurnUsageTotals } from './call-usage.js';
-import type { ToolStatus, TurnEndReason } from './history-entries.js';
+import type { ToolRequestFields, ToolStatus, TurnEndReason } from './history-entries.js';
 
 /**
  * The SSE events of `POST /api/chat/agentic` (docs/user-guide/ai-pilot.md: the contract's events plus `session`, `error`,
@@ -13,19 +11,7 @@ export type AgentEvent =
   | { event: 'chunk'; data: { content: string } }
   | {
       event: 'tool_request';
-      data: {
-        tool: string;
-        command: string;
-        id: string;
-        type: CommandClass;
-        requiresApproval: boolean;
-        blocked: boolean;
-        warnings: string[];
-        /** The cluster a kubectl or bash call targets (ADR 0035); absent for tools that reach no cluster. */
-        cluster?: string;
-        /** The objects the call names that Argo CD or Flux manages: a manual change to them will be reverted. */
-        managedBy?: ManagedObject[];
-      };
+      data: ToolRequestFields;
     }
   | { event: 'tool_execution'; data: { id: string; result: string; status: ToolStatus; accessNeeded?: AccessNeeded } }
   | { event: 'error'; data: { error: string; code: string; details?: Record<string, unknown> } }

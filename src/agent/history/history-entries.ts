@@ -27,6 +27,21 @@ export type ApprovalOutcome = 'approved' | 'rejected' | 'timeout' | 'cancelled';
 /** Why a turn ended. */
 export type TurnEndReason = 'final_answer' | 'step_cap' | 'error' | 'cancelled';
 
+/** A tool call as it is put to the user: the `tool_request` history entry and the data of the `tool_request` event. */
+export interface ToolRequestFields {
+  id: string;
+  tool: string;
+  command: string;
+  type: CommandClass;
+  requiresApproval: boolean;
+  blocked: boolean;
+  warnings: string[];
+  /** The cluster a kubectl or bash call targets (ADR 0035); absent for tools that reach no cluster. */
+  cluster?: string;
+  /** The objects the call names that Argo CD or Flux manages (asked only for a call waiting for approval): a manual change to them will be reverted. */
+  managedBy?: ManagedObject[];
+}
+
 /**
  * The entries of a session's persisted history (STYLE habit 7): the loop rebuilds the model's
  * conversation from them, and the history API shows them. Tool calls, approval requests,
@@ -41,20 +56,7 @@ export type HistoryEntry =
       /** The model call's tokens and cost (absent when the provider reported none, and in older sessions). */
       usage?: CallUsage;
     }
-  | {
-      kind: 'tool_request';
-      id: string;
-      tool: string;
-      command: string;
-      type: CommandClass;
-      requiresApproval: boolean;
-      blocked: boolean;
-      warnings: string[];
-      /** The cluster a kubectl or bash call targets (absent for tools that reach no cluster). */
-      cluster?: string;
-      /** The objects of a call waiting for approval that Argo CD or Flux manages (a manual change is reverted). */
-      managedBy?: ManagedObject[];
-    }
+  | ({ kind: 'tool_request' } & ToolRequestFields)
   | { kind: 'decision'; id: string; outcome: ApprovalOutcome; by?: string }
   | {
       kind: 'tool_result';

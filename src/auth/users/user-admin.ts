@@ -231,13 +231,8 @@ function changeFlags(changes: UpdateUserInput): string {
   return flags.join(' ');
 }
 
+/** A session as the API shows it: not its user's SSO groups. */
 function publicSession(session: SessionRecord): PublicSession {
-  return {
-    id: session.id,
-    createdAt: session.createdAt,
-    expires_at: session.expiresAt,
-    revokedAt: session.revokedAt,
-    source: session.source,
-    userAgent: session.userAgent,
-  };
+  const { id, createdAt, expiresAt, revokedAt, source, userAgent } = session;
+  return { id, createdAt, expires_at: expiresAt, revokedAt, source, userAgent };
 }

@@ -43,17 +43,7 @@ export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 export const lockBodySchema = z.object({ username: z.string().min(1).max(128) });
 
 /** A user as the API shows it: never the password hash. */
-export interface PublicUser {
-  username: string;
-  role: UserRecord['role'];
-  email: string | null;
-  roles: string[];
-  enabled: boolean;
-  locked: boolean;
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type PublicUser = Omit<UserRecord, 'passwordHash'>;
 
 export function publicUser(user: UserRecord): PublicUser {
   return {

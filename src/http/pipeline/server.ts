@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenHttp } from '../../net/listen.js';
 import { createApp, type AppOptions, type HttpAppDeps } from './app.js';
 import { answerClientErrors } from './client-errors.js';
 import { allowedHostsFor } from './host-check.js';
@@ -33,19 +33,6 @@ export async function startHttpServer(deps: HttpServerDeps, options: HttpServerO
   answerClientErrors(server);
   deps.webSockets.attach(server, app.callback());
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, listenHost, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    server,
-    url: `http://${host}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenHttp(server, port, listenHost);
+  return { server, url, close };
 }

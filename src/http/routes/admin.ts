@@ -3,7 +3,7 @@ import { createUserSchema, lockBodySchema, updateUserSchema, usernameSchema } fr
 import { z } from 'zod';
 import { requestAuditFields } from '../audit-context.js';
 import { route, type AppContext, type RouteSpec } from '../types.js';
-import { deleted, listOf, user } from '../schemas/api-schemas.js';
+import { deleted, listed, listOf, user } from '../schemas/api-schemas.js';
 import type { SecurityServices } from '../../auth/security-services.js';
 
 /** Request bodies, named in the OpenAPI document (components/schemas). */
@@ -39,8 +39,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       summary: 'List users (never password hashes)',
       response: listOf(user),
       handler: async (context) => {
-        const items = await users.list();
-        context.body = { items, total: items.length };
+        context.body = listed(await users.list());
       },
     }),
     route({
@@ -99,8 +98,7 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
       params: userParams,
       response: listOf(userSession),
       handler: async (context, { params }) => {
-        const items = await users.listSessions(params.username);
-        context.body = { items, total: items.length };
+        context.body = listed(await users.listSessions(params.username));
       },
     }),
     route({
@@ -125,29 +123,24 @@ export function adminRoutes(deps: AdminRouteDeps): RouteSpec[] {
         context.body = await users.revokeSessions(params.username, actorOf(context), params.id);
       },
     }),
-    route({
-      method: 'POST',
-      path: '/api/admin/lock',
-      permission: 'manage_users',
-      summary: 'Lock {username}: every session ends at once; audited as lock',
-      errors: [404],
-      body: lockBody,
-      response: locked,
-      handler: async (context, { body }) => {
-        context.body = await users.lock(body.username, actorOf(context));
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/api/admin/unlock',
-      permission: 'manage_users',
-      summary: 'Unlock {username}; audited as lock with details.locked false',
-      errors: [404],
-      body: lockBody,
-      response: locked,
-      handler: async (context, { body }) => {
-        context.body = await users.unlock(body.username, actorOf(context));
-      },
-    }),
+    ...(
+      [
+        ['lock', 'Lock {username}: every session ends at once; audited as lock'],
+        ['unlock', 'Unlock {username}; audited as lock with details.locked false'],
+      ] as const
+    ).map(([action, summary]) =>
+      route({
+        method: 'POST',
+        path: `/api/admin/${action}`,
+        permission: 'manage_users',
+        summary,
+        errors: [404],
+        body: lockBody,
+        response: locked,
+        handler: async (context, { body }) => {
+          context.body = await users[action](body.username, actorOf(context));
+        },
+      }),
+    ),
   ];
 }

@@ -4,7 +4,7 @@ import { requestAuditFields } from '../audit-context.js';
 import { startEventStream, type EventStream } from '../event-stream.js';
 import { principalOf } from '../request-state.js';
 import { chatEvents, chatHistory, chatSessionSummary } from '../schemas/chat-schemas.js';
-import { deleted, listOf } from '../schemas/api-schemas.js';
+import { deleted, listed, listOf } from '../schemas/api-schemas.js';
 import { clusterParameter } from '../schemas/cluster-schemas.js';
 import { chatCluster, clusterDirectoryOf, type ClusterSource } from '../../agent/cluster-directory.js';
 import { route, type RouteSpec } from '../types.js';
@@ -199,8 +199,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
           context.body = await chat.history(principal, sessionId);
           return;
         }
-        const items = await chat.listSessions(principal);
-        context.body = { items, total: items.length };
+        context.body = listed(await chat.listSessions(principal));
       },
     }),
     route({

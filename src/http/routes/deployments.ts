@@ -53,22 +53,16 @@ export function deploymentRoutes(deps: DeploymentsRouteDeps): RouteSpec[] {
       line: (body) => `kubectl rollout undo deployment/${body.name}${body.revision ? ` --to-revision=${body.revision}` : ''} -n ${body.namespace}`,
       run: (client, body) => rollbackDeployment(client, body, body.revision ?? 0),
     }),
-    clusterAction(deps, {
-      ...base,
-      path: '/api/deployment/pause',
-      summary: 'Pause rollouts: {before: {paused}, after: {paused}}',
-      body: workloadTargetBody,
-      line: (body) => `kubectl rollout pause deployment/${body.name} -n ${body.namespace}`,
-      run: (client, body) => setPaused(client, body, true),
-    }),
-    clusterAction(deps, {
-      ...base,
-      path: '/api/deployment/resume',
-      summary: 'Resume rollouts: {before: {paused}, after: {paused}}',
-      body: workloadTargetBody,
-      line: (body) => `kubectl rollout resume deployment/${body.name} -n ${body.namespace}`,
-      run: (client, body) => setPaused(client, body, false),
-    }),
+    ...(['pause', 'resume'] as const).map((verb) =>
+      clusterAction(deps, {
+        ...base,
+        path: `/api/deployment/${verb}`,
+        summary: `${verb === 'pause' ? 'Pause' : 'Resume'} rollouts: {before: {paused}, after: {paused}}`,
+        body: workloadTargetBody,
+        line: (body) => `kubectl rollout ${verb} deployment/${body.name} -n ${body.namespace}`,
+        run: (client, body) => setPaused(client, body, verb === 'pause'),
+      }),
+    ),
     route({
       method: 'GET',
       path: '/api/deployment/history',

@@ -4,7 +4,7 @@ import { investigationLabels, investigationSchema, investigationSubjectSchema } 
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { alertDeliverySchema, alertmanagerPayloadSchema } from '../../investigations/alertmanager-webhook.js';
 import type { InvestigationsArea } from '../../investigations/investigations-area.js';
-import { listOf } from '../schemas/api-schemas.js';
+import { listed, listOf } from '../schemas/api-schemas.js';
 import { requestAuditFields, type AuditContextDeps } from '../audit-context.js';
 import { clusterFilterQuery, clusterParameter } from '../schemas/cluster-schemas.js';
 import { principalOf } from '../request-state.js';
@@ -138,8 +138,7 @@ export function investigationRoutes(deps: InvestigationsRouteDeps): RouteSpec[] 
       query: clusterFilterQuery,
       response: listOf(investigationView),
       handler: async (context, { query }) => {
-        const items = await area.store.list(principalOf(context), query.cluster);
-        context.body = { items, total: items.length };
+        context.body = listed(await area.store.list(principalOf(context), query.cluster));
       },
     }),
     route({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mcpServerConfigSchema } from '../../config/schema.js';
 import { audited, type AuditContextDeps } from '../audit-context.js';
-import { deleted, listOf } from '../schemas/api-schemas.js';
+import { deleted, listed, listOf } from '../schemas/api-schemas.js';
 import { route, type RouteSpec } from '../types.js';
 import type { McpServers } from '../../mcp/mcp-servers.js';
 
@@ -53,8 +53,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
       summary: 'MCP servers: configuration (env values masked), live status and tool names',
       response: listOf(mcpServer),
       handler: async (context) => {
-        const items = await catalog.list();
-        context.body = { items, total: items.length };
+        context.body = listed(await catalog.list());
       },
     }),
     route({

@@ -5,7 +5,7 @@ import { getNode, podsOnNode, setUnschedulable } from '../../kube/nodes/nodes.js
 import { audited, type AuditContextDeps } from '../audit-context.js';
 import { startEventStream } from '../event-stream.js';
 import { objectNameSchema } from '../schemas/validate.js';
-import { listOf, resourceItem } from '../schemas/api-schemas.js';
+import { listed, listOf, resourceItem } from '../schemas/api-schemas.js';
 import { clusterAction } from '../cluster-action.js';
 import { kubeOf, resourceTypeOf, scopeOf } from '../request-state.js';
 import type { ClusterScopes } from '../../clusters/scope.js';
@@ -173,8 +173,7 @@ export function nodeRoutes(deps: NodesRouteDeps): RouteSpec[] {
       handler: async (context, { params }) => {
         const identity = kubeOf(context);
         await getNode(identity, params.name);
-        const items = visibleItems(context, await podsOnNode(scopeOf(context).caches, identity, await resourceTypeOf(context, 'pods'), params.name));
-        context.body = { items, total: items.length };
+        context.body = listed(visibleItems(context, await podsOnNode(scopeOf(context).caches, identity, await resourceTypeOf(context, 'pods'), params.name)));
       },
     }),
   ];

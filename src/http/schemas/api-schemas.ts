@@ -28,6 +28,11 @@ function namedList<T extends z.ZodType, L extends z.ZodType>(item: T, suffix: st
 }
 
 /** `{items, total}` of a list, named `<Item>List` after its item's schema. */
+/** The body of a {@link listOf} answer: the items and how many there are. */
+export function listed<T>(items: readonly T[]): { items: readonly T[]; total: number } {
+  return { items, total: items.length };
+}
+
 export function listOf<T extends z.ZodType>(item: T): z.ZodObject<{ items: z.ZodArray<T>; total: z.ZodNumber }> {
   return namedList(item, 'List', () => z.object({ items: z.array(item), total: z.number().int() }));
 }

@@ -61,14 +61,22 @@ export interface KubectlInvocation {
   timeoutMs?: number;
 }
 
+/** Where a cluster command goes and as whom: what kubectl and helm calls both carry. */
+export type ClusterIdentity = Pick<KubectlInvocation, 'kubeconfigPath' | 'context' | 'impersonate' | 'impersonateGroups'>;
+
+/** The arguments of a {@link ClusterIdentity}, by the command's own flag names (`--kubeconfig` is the same in both). */
+export function clusterIdentityArgs(identity: ClusterIdentity, flags: { context: string; user: string; group: string }): string[] {
+  const args: string[] = [];
+  if (identity.kubeconfigPath) args.push('--kubeconfig', identity.kubeconfigPath);
+  if (identity.context) args.push(flags.context, identity.context);
+  if (identity.impersonate) args.push(flags.user, identity.impersonate);
+  for (const group of identity.impersonateGroups ?? []) args.push(flags.group, group);
+  return args;
+}
+
 /** Arguments every kubectl call of ours carries: kubeconfig, context and identity. */
 export function kubectlGlobalArgs(invocation: KubectlInvocation): string[] {
-  const args: string[] = [];
-  if (invocation.kubeconfigPath) args.push('--kubeconfig', invocation.kubeconfigPath);
-  if (invocation.context) args.push('--context', invocation.context);
-  if (invocation.impersonate) args.push('--as', invocation.impersonate);
-  for (const group of invocation.impersonateGroups ?? []) args.push('--as-group', group);
-  return args;
+  return clusterIdentityArgs(invocation, { context: '--context', user: '--as', group: '--as-group' });
 }
 
 /** `kubectl describe` text from the real kubectl, run with the request's identity. */

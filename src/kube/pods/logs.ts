@@ -1,6 +1,7 @@
 import type { Response } from 'undici';
 import { AppError, notFound } from '../../errors.js';
 import type { KubeIdentityClient } from '../clients.js';
+import { streamLines } from '../watch-stream.js';
 import { getPod, podPath, resolveContainer } from './pod-target.js';
 
 export interface LogOptions {
@@ -55,19 +56,6 @@ export async function openLogStream(client: KubeIdentityClient, options: LogOpti
 export const maxLogLineLength = 64 * 1024;
 
 /** Yields complete lines (without the newline) from a streamed body as they arrive; over-long lines in pieces. */
-export async function* logLines(response: Pick<Response, 'body'>): AsyncGenerator<string> {
-  if (!response.body) return;
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-    let newline = buffer.indexOf('\n');
-    while (newline >= 0 || buffer.length >= maxLogLineLength) {
-      const end = newline >= 0 && newline < maxLogLineLength ? newline : maxLogLineLength;
-      yield buffer.slice(0, end);
-      buffer = buffer.slice(end === newline ? end + 1 : end);
-      newline = buffer.indexOf('\n');
-    }
-  }
-  if (buffer) yield buffer;
+export function logLines(response: Pick<Response, 'body'>): AsyncGenerator<string> {
+  return streamLines(response, maxLogLineLength);
 }

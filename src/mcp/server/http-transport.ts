@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
+import { listenHttp } from '../../net/listen.js';
 import type { Principal } from '../../rbac/principal.js';
 import { checkHttpAccess, type HttpAccessPolicy } from './http-access.js';
 
@@ -74,19 +75,6 @@ export async function startHttpMcp(
   const { host, port } = listen;
   const context: HttpMcpContext = { createMcpServer, access, logger, port: () => (server.address() as AddressInfo).port };
   const server = createServer((request, response) => void handle(context, request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    server,
-    url: `http://${shownHost}:${address.port}${mcpHttpPath}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenHttp(server, port, host);
+  return { server, url: `${url}${mcpHttpPath}`, close };
 }

@@ -56,6 +56,14 @@ function spec<Shape extends z.ZodRawShape>(tool: ServerToolSpec<Shape>): ServerT
   return { ...tool, inputShape, plan } as unknown as ServerToolSpec;
 }
 
+/** The hints of a tool that only reads the cluster. */
+const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+/** The plan of a kubectl call of these words (quoted for the command line). */
+function kubectl(words: string[]): { tool: 'kubectl'; command: string } {
+  return { tool: 'kubectl', command: commandLineOf(words) };
+}
+
 const resource = z.string().min(1).describe('Resource type, e.g. pods, deployments.apps, nodes');
 const namespace = z.string().min(1).optional().describe('Namespace (default: the kubeconfig context namespace)');
 
@@ -79,10 +87,9 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
       selector: z.string().min(1).optional().describe('Label selector, e.g. app=web'),
       output: z.string().min(1).optional().describe('Output format: wide, yaml, json, name, ...'),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    plan: (args) => ({
-      tool: 'kubectl',
-      command: commandLineOf([
+    annotations: readsOnly,
+    plan: (args) =>
+      kubectl([
         'get',
         args.resource,
         ...(args.name ? [args.name] : []),
@@ -90,14 +97,13 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
         ...optional('-l', args.selector),
         ...optional('-o', args.output),
       ]),
-    }),
   }),
   spec({
     name: 'kubectl_describe',
     description: 'Describe one cluster resource with its events (kubectl describe).',
     inputShape: { resource, name: z.string().min(1).describe('Object name'), namespace },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    plan: (args) => ({ tool: 'kubectl', command: commandLineOf(['describe', args.resource, args.name, ...namespaceFlags(args.namespace)]) }),
+    annotations: readsOnly,
+    plan: (args) => kubectl(['describe', args.resource, args.name, ...namespaceFlags(args.namespace)]),
   }),
   spec({
     name: 'kubectl_logs',
@@ -109,10 +115,9 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
       tail: z.number().int().min(1).max(100_000).optional().describe('Number of lines from the end (default 100)'),
       previous: z.boolean().optional().describe('Logs of the previous, terminated container instance'),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    plan: (args) => ({
-      tool: 'kubectl',
-      command: commandLineOf([
+    annotations: readsOnly,
+    plan: (args) =>
+      kubectl([
         'logs',
         args.pod,
         ...namespaceFlags(args.namespace),
@@ -121,7 +126,6 @@ export const serverToolSpecs: readonly ServerToolSpec[] = [
         String(args.tail ?? 100),
         ...(args.previous ? ['--previous'] : []),
       ]),
-    }),
   }),
   spec({
     name: 'kubectl_apply',

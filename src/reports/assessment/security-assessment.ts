@@ -1,6 +1,6 @@
 import type { GenerateInput, ReportDocument, ReportGenerator } from '../document/document.js';
 import type { GeneratorDeps } from '../context/generator-deps.js';
-import { documentOf, runSections, startReport, type SectionStep } from '../context/report-context.js';
+import { generateSections, type SectionStep } from '../context/report-context.js';
 import { refs } from '../document/resource-refs.js';
 import { complianceCheck } from './compliance-check.js';
 import { networkPolicyAudit } from './network-policy-audit.js';
@@ -33,13 +33,7 @@ export class SecurityAssessmentGenerator implements ReportGenerator {
 
   constructor(private readonly deps: GeneratorDeps) {}
 
-  async generate(input: GenerateInput): Promise<ReportDocument> {
-    input.progress(0, 'Checking what the requester may see');
-    const context = await startReport(this.deps, input, collections);
-    const { sections, overall } = scoreSections(await runSections(context, steps, 5));
-    const scope = input.namespace ? `namespace ${input.namespace}` : 'the whole cluster';
-    const document = await documentOf(context, this.type, `Security assessment of ${scope}`, sections);
-    input.progress(100, 'Done');
-    return overall === undefined ? document : { ...document, score: overall };
+  generate(input: GenerateInput): Promise<ReportDocument> {
+    return generateSections(this.deps, input, { type: this.type, title: 'Security assessment', collections, steps, score: scoreSections });
   }
 }

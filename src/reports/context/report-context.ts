@@ -77,3 +77,24 @@ export async function documentOf(context: ReportContext, type: ReportType, title
     sections,
   };
 }
+
+/** A report type made of sections: what it reads, its steps, its title (`<title> of <scope>`), and how it scores them, if it does. */
+export interface SectionsReport {
+  type: ReportType;
+  title: string;
+  collections: readonly ResourceRef[];
+  steps: readonly SectionStep[];
+  score?: (sections: ReportSection[]) => { sections: ReportSection[]; overall?: number };
+}
+
+/** Generates a report of sections: the requester's reads decided, the sections built, the document (with its overall score, if any). */
+export async function generateSections(deps: GeneratorDeps, input: GenerateInput, report: SectionsReport): Promise<ReportDocument> {
+  input.progress(0, 'Checking what the requester may see');
+  const context = await startReport(deps, input, report.collections);
+  const built = await runSections(context, report.steps, 5);
+  const { sections, overall } = report.score ? report.score(built) : { sections: built, overall: undefined };
+  const scope = input.namespace ? `namespace ${input.namespace}` : 'the whole cluster';
+  const document = await documentOf(context, report.type, `${report.title} of ${scope}`, sections);
+  input.progress(100, 'Done');
+  return overall === undefined ? document : { ...document, score: overall };
+}

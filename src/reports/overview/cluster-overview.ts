@@ -1,6 +1,6 @@
 import type { GenerateInput, ReportDocument, ReportGenerator } from '../document/document.js';
 import type { GeneratorDeps } from '../context/generator-deps.js';
-import { documentOf, runSections, startReport, type SectionStep } from '../context/report-context.js';
+import { generateSections, type SectionStep } from '../context/report-context.js';
 import { refs } from '../document/resource-refs.js';
 import { capacitySection } from './overview-capacity.js';
 import { eventsSection } from './overview-events.js';
@@ -39,13 +39,7 @@ export class ClusterOverviewGenerator implements ReportGenerator {
 
   constructor(private readonly deps: GeneratorDeps) {}
 
-  async generate(input: GenerateInput): Promise<ReportDocument> {
-    input.progress(0, 'Checking what the requester may see');
-    const context = await startReport(this.deps, input, collections);
-    const sections = await runSections(context, steps, 5);
-    const scope = input.namespace ? `namespace ${input.namespace}` : 'the whole cluster';
-    const document = await documentOf(context, this.type, `Cluster overview of ${scope}`, sections);
-    input.progress(100, 'Done');
-    return document;
+  generate(input: GenerateInput): Promise<ReportDocument> {
+    return generateSections(this.deps, input, { type: this.type, title: 'Cluster overview', collections, steps });
   }
 }

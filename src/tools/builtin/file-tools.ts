@@ -43,24 +43,26 @@ async function readCapped(file: string, limit: number): Promise<ToolResult> {
   }
 }
 
-/** `read_file`: reads a UTF-8 file inside the chat owner's folder of the files root. */
-export function createReadFileTool(options: FileToolOptions): Tool {
+/**
+ * A file tool: its name is its command class and its command line (`<name> <path>`), a writing one is destructive;
+ * its arguments are validated against `input` before `act` runs in the chat owner's folder, and a throw is a failed result.
+ */
+function fileTool<Input extends z.ZodObject>(
+  root: string,
+  name: 'read_file' | 'write_file',
+  description: string,
+  input: Input,
+  writes: boolean,
+  act: (value: z.infer<Input>, folder: () => Promise<string>) => Promise<ToolResult>,
+): Tool {
   return {
-    definition: {
-      name: 'read_file',
-      description: 'Read a text file inside your file folder.',
-      inputSchema: inputSchemaOf(readInput),
-      type: 'read_file',
-      readOnly: true,
-      destructive: false,
-    },
-    commandLine: (args) => `read_file ${String(args.path ?? '')}`,
+    definition: { name, description, inputSchema: inputSchemaOf(input), type: name, readOnly: !writes, destructive: writes },
+    commandLine: (args) => `${name} ${String(args.path ?? '')}`,
     async run(args, context: ToolContext): Promise<ToolResult> {
-      const input = parseInput(readInput, args);
-      if (!input.ok) return input.result;
+      const parsed = parseInput(input, args);
+      if (!parsed.ok) return parsed.result;
       try {
-        const target = await confinedReadPath(await ensureUserFolder(options.root, context.principal.username), input.value.path);
-        return target.ok ? await readCapped(target.path, options.readLimit) : errorResult(target.error);
+        return await act(parsed.value, () => ensureUserFolder(root, context.principal.username));
       } catch (error) {
         return failure(error);
       }
@@ -68,33 +70,24 @@ export function createReadFileTool(options: FileToolOptions): Tool {
   };
 }
 
+/** `read_file`: reads a UTF-8 file inside the chat owner's folder of the files root. */
+export function createReadFileTool(options: FileToolOptions): Tool {
+  return fileTool(options.root, 'read_file', 'Read a text file inside your file folder.', readInput, false, async (input, folder) => {
+    const target = await confinedReadPath(await folder(), input.path);
+    return target.ok ? await readCapped(target.path, options.readLimit) : errorResult(target.error);
+  });
+}
+
 /** `write_file`: creates or replaces a file inside the chat owner's folder of the files root (never through a symlink). */
 export function createWriteFileTool(options: FileToolOptions): Tool {
-  return {
-    definition: {
-      name: 'write_file',
-      description: 'Create or overwrite a text file inside your file folder.',
-      inputSchema: inputSchemaOf(writeInput),
-      type: 'write_file',
-      readOnly: false,
-      destructive: true,
-    },
-    commandLine: (args) => `write_file ${String(args.path ?? '')}`,
-    async run(args, context: ToolContext): Promise<ToolResult> {
-      const input = parseInput(writeInput, args);
-      if (!input.ok) return input.result;
-      const bytes = Buffer.byteLength(input.value.content);
-      if (bytes > options.writeLimit) return errorResult(`content is ${bytes} bytes; the limit is ${options.writeLimit}`);
-      try {
-        const target = await confinedWritePath(await ensureUserFolder(options.root, context.principal.username), input.value.path);
-        if (!target.ok) return errorResult(target.error);
-        const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-        const handle = await open(target.path, flags, 0o600);
-        await handle.writeFile(input.value.content).finally(() => handle.close());
-        return { output: `wrote ${bytes} bytes to ${input.value.path}`, isError: false };
-      } catch (error) {
-        return failure(error);
-      }
-    },
-  };
+  return fileTool(options.root, 'write_file', 'Create or overwrite a text file inside your file folder.', writeInput, true, async (input, folder) => {
+    const bytes = Buffer.byteLength(input.content);
+    if (bytes > options.writeLimit) return errorResult(`content is ${bytes} bytes; the limit is ${options.writeLimit}`);
+    const target = await confinedWritePath(await folder(), input.path);
+    if (!target.ok) return errorResult(target.error);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+    const handle = await open(target.path, flags, 0o600);
+    await handle.writeFile(input.content).finally(() => handle.close());
+    return { output: `wrote ${bytes} bytes to ${input.path}`, isError: false };
+  });
 }

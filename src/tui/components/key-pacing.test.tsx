@@ -49,34 +49,30 @@ async function received(app: ReturnType<typeof render>, seen: string[], count: n
   await until(() => seen.at(-1) === 'z');
 }
 
+/** Starts the app, writes each piece as one read (all in the same turn), and waits for `count` keys to be seen. */
+async function typed(pieces: readonly string[], count: number): Promise<{ seen: string[]; app: ReturnType<typeof render> }> {
+  const seen: string[] = [];
+  const app = await started(seen);
+  for (const piece of pieces) app.stdin.write(piece);
+  await received(app, seen, count);
+  return { seen, app };
+}
+
 describe('key pacing', () => {
   it('gives a command line everything read with the key that opened it', async () => {
-    const seen: string[] = [];
-    const app = await started(seen);
-    app.stdin.write(':reports\r');
-    await received(app, seen, 2);
+    const { seen, app } = await typed([':reports\r'], 2);
     expect(seen).toEqual([':', 'ran reports', 'z']);
     app.unmount();
   });
 
   it('gives it what arrives in the same turn, before it has rendered, and not the keys behind it', async () => {
-    const seen: string[] = [];
-    const app = await started(seen);
-    app.stdin.write(':');
-    app.stdin.write('edit');
-    app.stdin.write('\r');
-    await received(app, seen, 2);
+    const { seen, app } = await typed([':', 'edit', '\r'], 2);
     expect(seen).toEqual([':', 'ran edit', 'z']);
     app.unmount();
   });
 
   it('delivers held keys read together one by one, in order', async () => {
-    const seen: string[] = [];
-    const app = await started(seen);
-    app.stdin.write('jjj');
-    app.stdin.write(':x\r');
-    app.stdin.write('jj');
-    await received(app, seen, 7);
+    const { seen, app } = await typed(['jjj', ':x\r', 'jj'], 7);
     expect(seen).toEqual(['j', 'j', 'j', ':', 'ran x', 'j', 'j', 'z']);
     expect(app.lastFrame()).toContain('row 5');
     app.unmount();

@@ -1,5 +1,7 @@
 import { Text } from 'ink';
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
+import { useCapturedLine } from './captured-line.js';
+import { MatchLines } from './match-lines.js';
 import { useTextInput } from './use-text-input.js';
 
 export interface SearchLineProps {
@@ -19,5 +21,49 @@ export function SearchLine(props: SearchLineProps): ReactElement {
       {value}
       <Text inverse> </Text>
     </Text>
+  );
+}
+
+/** The `/` search of a text pane: whether its line is open, and the term last searched for. */
+export interface TextSearch {
+  open: boolean;
+  needle: string;
+  start(): void;
+  stop(): void;
+  /** Keeps `term` as the needle and closes the line. */
+  submit(term: string): void;
+}
+
+export function useTextSearch(shell: { setCapturing(capturing: boolean): void }): TextSearch {
+  const line = useCapturedLine(shell);
+  const [needle, setNeedle] = useState('');
+  return {
+    ...line,
+    needle,
+    submit: (term) => {
+      setNeedle(term);
+      line.stop();
+    },
+  };
+}
+
+/** A text pane's lines with the needle marked, and below them the `/` line while the search is open (Enter searches, Esc closes). */
+export function SearchedLines(props: { lines: string[]; top: number; search: TextSearch; onTerm(term: string): void }): ReactElement {
+  const { search } = props;
+  return (
+    <>
+      <MatchLines lines={props.lines} top={props.top} needle={search.needle} />
+      {search.open ? (
+        <SearchLine
+          label="/"
+          initial={search.needle}
+          onSubmit={(value) => {
+            search.submit(value);
+            props.onTerm(value);
+          }}
+          onCancel={search.stop}
+        />
+      ) : null}
+    </>
   );
 }

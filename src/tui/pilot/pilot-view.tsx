@@ -1,20 +1,13 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
-import type { Translate } from '../core/i18n.js';
 import { PaneFrame } from './pane-frame.js';
 import type { Transcript } from './transcript.js';
-import { transcriptLines, wrapToWidth, type Line } from './transcript-lines.js';
+import { transcriptLines, wrapToWidth, type Line, type LineOptions } from './transcript-lines.js';
 
-export interface PilotViewProps {
+/** The transcript's line options (`width` is the pane's: the lines get what is inside its frame), and the pane's own. */
+export interface PilotViewProps extends LineOptions {
   transcript: Transcript;
-  width: number;
   height: number;
-  now: number;
-  timeoutMs: number;
-  expanded: ReadonlySet<string>;
-  selected?: string;
-  t: Translate;
-  ascii: boolean;
   /** The bottom line: the question being typed, or the key hint. */
   footer: ReactElement;
 }

@@ -6,6 +6,7 @@ import { columnsOf } from '../core/columns.js';
 import { filterRows } from '../core/filter.js';
 import { ResourceTable } from '../components/resource-table.js';
 import { SearchLine } from '../components/search-line.js';
+import { useCapturedLine } from '../components/captured-line.js';
 import { useRowCursor } from '../components/use-row-cursor.js';
 import type { Row } from '../api/types.js';
 import { headerOf } from './table-view.js';
@@ -29,7 +30,8 @@ export function LoadedTableView(props: LoadedTableViewProps): ReactElement {
   const shell = useShell();
   const [loaded, setLoaded] = useState<Row[] | undefined>(undefined);
   const [filter, setFilter] = useState('');
-  const [typing, setTyping] = useState(false);
+  const line = useCapturedLine(shell);
+  const typing = line.open;
   const [round, setRound] = useState(0);
   useEffect(() => {
     let stopped = false;
@@ -54,16 +56,12 @@ export function LoadedTableView(props: LoadedTableViewProps): ReactElement {
     (input, key) => {
       const action = actionFor(props.view, shell, input, key);
       if (action === 'filter') {
-        setTyping(true);
-        shell.setCapturing(true);
+        line.start();
       } else if (action) void Promise.resolve(props.onAction(action, cursor.row)).then(() => setRound((value) => value + 1));
     },
     { isActive: props.active && !typing },
   );
-  const stop = (): void => {
-    setTyping(false);
-    shell.setCapturing(false);
-  };
+  const stop = line.stop;
   return (
     <Box flexDirection="column">
       <Text bold color="cyan">

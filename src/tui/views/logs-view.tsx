@@ -3,10 +3,9 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { useShell } from '../core/shell.js';
 import { actionFor, type ActionName } from '../core/key-map.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
-import { SearchLine } from '../components/search-line.js';
+import { SearchedLines, useTextSearch } from '../components/search-line.js';
 import type { Target } from '../api/types.js';
 import { useLogLines, type LogSettings } from './use-log-lines.js';
-import { MatchLines } from '../components/match-lines.js';
 
 export interface LogsViewProps {
   target: Target;
@@ -32,8 +31,9 @@ function screenLines(lines: string[], wrap: boolean, width: number): string[] {
 export function LogsView(props: LogsViewProps): ReactElement {
   const shell = useShell();
   const [settings, setSettings] = useState({ follow: true, allContainers: false, previous: false, wrap: false });
-  const [searching, setSearching] = useState(false);
-  const [needle, setNeedle] = useState('');
+  const search = useTextSearch(shell);
+  const searching = search.open;
+  const needle = search.needle;
   const { lines, containers } = useLogLines(shell, props.target, settings);
   const shown = screenLines(lines, settings.wrap, props.width);
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
@@ -47,8 +47,7 @@ export function LogsView(props: LogsViewProps): ReactElement {
       const toggle = action ? toggles[action] : undefined;
       if (toggle) setSettings((current) => ({ ...current, [toggle]: !current[toggle] }));
       else if (action === 'search') {
-        setSearching(true);
-        shell.setCapturing(true);
+        search.start();
       } else if (action === 'nextMatch') {
         const found = nextMatch(shown, needle, scroll.top);
         if (found >= 0) setSettings((current) => ({ ...current, follow: false }));
@@ -65,27 +64,18 @@ export function LogsView(props: LogsViewProps): ReactElement {
         {shell.t('tui.view.logs')}: {props.target.name}
         {container ? ` [${container}]` : ''} {flags.length ? `(${flags.join(', ')})` : ''}
       </Text>
-      <MatchLines lines={shown.slice(scroll.top, scroll.top + bodyHeight)} top={scroll.top} needle={needle} />
-      {searching ? (
-        <SearchLine
-          label="/"
-          initial={needle}
-          onSubmit={(value) => {
-            setNeedle(value);
-            setSearching(false);
-            shell.setCapturing(false);
-            const found = nextMatch(shown, value, scroll.top - 1);
-            if (found >= 0) {
-              setSettings((current) => ({ ...current, follow: false }));
-              scroll.setTop(found);
-            }
-          }}
-          onCancel={() => {
-            setSearching(false);
-            shell.setCapturing(false);
-          }}
-        />
-      ) : null}
+      <SearchedLines
+        lines={shown.slice(scroll.top, scroll.top + bodyHeight)}
+        top={scroll.top}
+        search={search}
+        onTerm={(value) => {
+          const found = nextMatch(shown, value, scroll.top - 1);
+          if (found >= 0) {
+            setSettings((current) => ({ ...current, follow: false }));
+            scroll.setTop(found);
+          }
+        }}
+      />
     </Box>
   );
 }

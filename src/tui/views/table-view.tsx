@@ -6,6 +6,7 @@ import { columnsOf } from '../core/columns.js';
 import { filterRows, parseFilter } from '../core/filter.js';
 import { ResourceTable } from '../components/resource-table.js';
 import { SearchLine } from '../components/search-line.js';
+import { useCapturedLine } from '../components/captured-line.js';
 import { useRowCursor } from '../components/use-row-cursor.js';
 import { runRowAction } from '../actions/row-actions.js';
 import { useLiveRows } from './use-live-rows.js';
@@ -59,7 +60,8 @@ export function TableView(props: TableViewProps): ReactElement {
   const shell = useShell();
   const [filterInput, setFilterInput] = useState('');
   const [draft, setDraft] = useState('');
-  const [typing, setTyping] = useState(false);
+  const line = useCapturedLine(shell);
+  const typing = line.open;
   const now = useClock(5_000);
   // The text part filters as it is typed; a label selector goes to the server once Enter is pressed.
   const text = parseFilter(typing ? draft : filterInput).text;
@@ -77,16 +79,12 @@ export function TableView(props: TableViewProps): ReactElement {
       const action = actionFor(props.view, shell, input, key);
       if (action === 'filter') {
         setDraft('');
-        setTyping(true);
-        shell.setCapturing(true);
+        line.start();
       } else if (action) handleAction(shell, action, props, cursor.row);
     },
     { isActive: props.active && !typing },
   );
-  const stopTyping = (): void => {
-    setTyping(false);
-    shell.setCapturing(false);
-  };
+  const stopTyping = line.stop;
   return (
     <Box flexDirection="column">
       <Text bold color="cyan">

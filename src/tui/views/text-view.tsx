@@ -4,9 +4,8 @@ import stringWidth from 'string-width';
 import { useShell } from '../core/shell.js';
 import { wrapToWidth } from '../core/wrap.js';
 import { nextMatch, useScroll } from '../components/scroll-lines.js';
-import { SearchLine } from '../components/search-line.js';
+import { SearchedLines, useTextSearch } from '../components/search-line.js';
 import { actionFor } from '../core/key-map.js';
-import { MatchLines } from '../components/match-lines.js';
 
 export interface TextViewProps {
   view: 'describe' | 'yaml';
@@ -37,8 +36,9 @@ export function TextView(props: TextViewProps): ReactElement {
   const [loaded, setLines] = useState<string[] | undefined>(undefined);
   // Describe wraps its long lines (events, messages, annotations) instead of cutting them; YAML keeps one line per line.
   const lines = useMemo(() => (loaded && props.view === 'describe' ? wrapLines(loaded, props.width) : loaded), [loaded, props.view, props.width]);
-  const [searching, setSearching] = useState(false);
-  const [needle, setNeedle] = useState('');
+  const search = useTextSearch(shell);
+  const searching = search.open;
+  const needle = search.needle;
   const bodyHeight = Math.max(1, props.height - 1 - (searching ? 1 : 0));
   const scroll = useScroll(lines?.length ?? 0, bodyHeight, props.active && !searching);
   useEffect(() => {
@@ -59,16 +59,11 @@ export function TextView(props: TextViewProps): ReactElement {
     (input, key) => {
       const action = actionFor(props.view, shell, input, key);
       if (action === 'search') {
-        setSearching(true);
-        shell.setCapturing(true);
+        search.start();
       } else if (action === 'nextMatch') jump(needle, scroll.top);
     },
     { isActive: props.active && !searching },
   );
-  const stopSearch = (): void => {
-    setSearching(false);
-    shell.setCapturing(false);
-  };
   const visible = (lines ?? []).slice(scroll.top, scroll.top + bodyHeight);
   return (
     <Box flexDirection="column">
@@ -76,19 +71,14 @@ export function TextView(props: TextViewProps): ReactElement {
         {shell.t(`tui.view.${props.view}`)}: {props.title}
         {lines === undefined ? ` ${shell.t('tui.loading')}` : ''}
       </Text>
-      <MatchLines lines={visible} top={scroll.top} needle={needle} />
-      {searching ? (
-        <SearchLine
-          label="/"
-          initial={needle}
-          onSubmit={(value) => {
-            setNeedle(value);
-            stopSearch();
-            jump(value, scroll.top - 1);
-          }}
-          onCancel={stopSearch}
-        />
-      ) : null}
+      <SearchedLines
+        lines={visible}
+        top={scroll.top}
+        search={search}
+        onTerm={(value) => {
+          jump(value, scroll.top - 1);
+        }}
+      />
     </Box>
   );
 }

@@ -1,12 +1,6 @@
 import type { RawMessageStreamEvent, Usage, MessageDeltaUsage } from '@anthropic-ai/sdk/resources/messages';
-import { parseToolArguments } from '../../tool-calls.js';
 import type { LlmStreamEvent, LlmUsage } from '../../types.js';
-
-interface PendingToolUse {
-  id: string;
-  name: string;
-  inputText: string;
-}
+import { PendingToolUses } from '../../pending-tool-uses.js';
 
 type UsageFields = Partial<Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>>;
 
@@ -17,14 +11,14 @@ type UsageFields = Partial<Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache
 export class AnthropicStreamReader {
   stopReason: string | undefined;
   sawToolCalls = false;
-  private readonly pending = new Map<number, PendingToolUse>();
+  private readonly pending = new PendingToolUses();
   private readonly counted: UsageFields = {};
   private sawUsage = false;
 
   read(event: RawMessageStreamEvent): LlmStreamEvent | undefined {
     if (event.type === 'message_start') this.addUsage(event.message.usage);
     if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
-      this.pending.set(event.index, { id: event.content_block.id, name: event.content_block.name, inputText: '' });
+      this.pending.start(event.index, event.content_block.id, event.content_block.name);
     }
     if (event.type === 'content_block_delta') return this.readDelta(event.index, event.delta);
     if (event.type === 'content_block_stop') return this.finishToolUse(event.index);
@@ -56,16 +50,13 @@ export class AnthropicStreamReader {
 
   private readDelta(index: number, delta: Extract<RawMessageStreamEvent, { type: 'content_block_delta' }>['delta']): LlmStreamEvent | undefined {
     if (delta.type === 'text_delta' && delta.text) return { type: 'text', text: delta.text };
-    const pending = this.pending.get(index);
-    if (pending && delta.type === 'input_json_delta') pending.inputText += delta.partial_json;
+    if (delta.type === 'input_json_delta') this.pending.append(index, delta.partial_json);
     return undefined;
   }
 
   private finishToolUse(index: number): LlmStreamEvent | undefined {
-    const pending = this.pending.get(index);
-    if (!pending) return undefined;
-    this.pending.delete(index);
-    this.sawToolCalls = true;
-    return { type: 'tool_call', call: { id: pending.id, name: pending.name, arguments: parseToolArguments(pending.inputText) } };
+    const call = this.pending.finish(index);
+    if (call) this.sawToolCalls = true;
+    return call;
   }
 }

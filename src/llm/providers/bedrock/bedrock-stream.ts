@@ -1,13 +1,7 @@
 import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
-import { parseToolArguments } from '../../tool-calls.js';
 import type { LlmStreamEvent, LlmUsage } from '../../types.js';
 import { usageOf } from '../../usage.js';
-
-interface PendingToolUse {
-  id: string;
-  name: string;
-  inputText: string;
-}
+import { PendingToolUses } from '../../pending-tool-uses.js';
 
 /** Turns ConverseStream events into LlmStreamEvents; tool uses complete at contentBlockStop. */
 export class BedrockStreamReader {
@@ -15,7 +9,7 @@ export class BedrockStreamReader {
   sawToolCalls = false;
   /** From the closing metadata event; Bedrock's `inputTokens` leaves out the cache reads and writes. */
   usage: LlmUsage | undefined;
-  private readonly pending = new Map<number, PendingToolUse>();
+  private readonly pending = new PendingToolUses();
 
   read(event: ConverseStreamOutput): LlmStreamEvent | undefined {
     if (event.contentBlockStart) this.startBlock(event.contentBlockStart);
@@ -34,24 +28,18 @@ export class BedrockStreamReader {
   private startBlock(start: NonNullable<ConverseStreamOutput['contentBlockStart']>): void {
     const toolUse = start.start?.toolUse;
     if (!toolUse) return;
-    this.pending.set(start.contentBlockIndex ?? 0, { id: toolUse.toolUseId ?? '', name: toolUse.name ?? '', inputText: '' });
+    this.pending.start(start.contentBlockIndex ?? 0, toolUse.toolUseId ?? '', toolUse.name ?? '');
   }
 
   private readDelta(delta: NonNullable<ConverseStreamOutput['contentBlockDelta']>): LlmStreamEvent | undefined {
     if (delta.delta?.text) return { type: 'text', text: delta.delta.text };
-    const pending = this.pending.get(delta.contentBlockIndex ?? 0);
-    if (pending && delta.delta?.toolUse?.input) pending.inputText += delta.delta.toolUse.input;
+    if (delta.delta?.toolUse?.input) this.pending.append(delta.contentBlockIndex ?? 0, delta.delta.toolUse.input);
     return undefined;
   }
 
   private finishToolUse(index: number): LlmStreamEvent | undefined {
-    const pending = this.pending.get(index);
-    if (!pending) return undefined;
-    this.pending.delete(index);
-    this.sawToolCalls = true;
-    return {
-      type: 'tool_call',
-      call: { id: pending.id, name: pending.name, arguments: parseToolArguments(pending.inputText) },
-    };
+    const call = this.pending.finish(index);
+    if (call) this.sawToolCalls = true;
+    return call;
   }
 }
