@@ -47,12 +47,16 @@ async function readCapped(file: string, limit: number): Promise<ToolResult> {
  * A file tool: its name is its command class and its command line (`<name> <path>`), a writing one is destructive;
  * its arguments are validated against `input` before `act` runs in the chat owner's folder, and a throw is a failed result.
  */
+interface FileToolSpec<Input extends z.ZodObject> {
+  name: 'read_file' | 'write_file';
+  description: string;
+  input: Input;
+  writes: boolean;
+}
+
 function fileTool<Input extends z.ZodObject>(
   root: string,
-  name: 'read_file' | 'write_file',
-  description: string,
-  input: Input,
-  writes: boolean,
+  { name, description, input, writes }: FileToolSpec<Input>,
   act: (value: z.infer<Input>, folder: () => Promise<string>) => Promise<ToolResult>,
 ): Tool {
   return {
@@ -72,7 +76,8 @@ function fileTool<Input extends z.ZodObject>(
 
 /** `read_file`: reads a UTF-8 file inside the chat owner's folder of the files root. */
 export function createReadFileTool(options: FileToolOptions): Tool {
-  return fileTool(options.root, 'read_file', 'Read a text file inside your file folder.', readInput, false, async (input, folder) => {
+  const spec = { name: 'read_file', description: 'Read a text file inside your file folder.', input: readInput, writes: false } as const;
+  return fileTool(options.root, spec, async (input, folder) => {
     const target = await confinedReadPath(await folder(), input.path);
     return target.ok ? await readCapped(target.path, options.readLimit) : errorResult(target.error);
   });
@@ -80,7 +85,8 @@ export function createReadFileTool(options: FileToolOptions): Tool {
 
 /** `write_file`: creates or replaces a file inside the chat owner's folder of the files root (never through a symlink). */
 export function createWriteFileTool(options: FileToolOptions): Tool {
-  return fileTool(options.root, 'write_file', 'Create or overwrite a text file inside your file folder.', writeInput, true, async (input, folder) => {
+  const spec = { name: 'write_file', description: 'Create or overwrite a text file inside your file folder.', input: writeInput, writes: true } as const;
+  return fileTool(options.root, spec, async (input, folder) => {
     const bytes = Buffer.byteLength(input.content);
     if (bytes > options.writeLimit) return errorResult(`content is ${bytes} bytes; the limit is ${options.writeLimit}`);
     const target = await confinedWritePath(await folder(), input.path);
